@@ -1,0 +1,149 @@
+import { readFileSync } from 'node:fs'
+import { homedir } from 'node:os'
+import { join, resolve } from 'node:path'
+import { z } from 'zod'
+
+/**
+ * The C-Chain config file (`--chain-config-file`): coreth's keys and defaults
+ * (graft/coreth/plugin/evm/config/default_config.go), with this node's development defaults
+ * where they differ (archival state). Unknown keys stop startup with the key named.
+ */
+export const ChainConfigFile = z.strictObject({
+  'pruning-enabled': z.boolean().default(false),
+  'rpc-gas-cap': z.number().int().nonnegative().default(50_000_000),
+  /** In AVAX (coreth: float64 ether units). */
+  'rpc-tx-fee-cap': z.number().nonnegative().default(100),
+  'batch-request-limit': z.number().int().nonnegative().default(1000),
+  'batch-response-max-size': z.number().int().nonnegative().default(25_000_000),
+  'eth-apis': z.array(z.string()).default(['eth', 'eth-filter', 'net', 'web3', 'internal-eth', 'internal-blockchain', 'internal-transaction']),
+  'admin-api-enabled': z.boolean().default(false),
+  'allow-unprotected-txs': z.boolean().default(false),
+  'api-max-blocks-per-request': z.number().int().nonnegative().default(0),
+  'historical-proof-query-window': z.number().int().nonnegative().default(43_200),
+  'state-history': z.number().int().positive().default(32),
+  'tx-pool-price-limit': z.number().int().nonnegative().default(1),
+  'tx-pool-price-bump': z.number().int().nonnegative().default(10),
+  'tx-pool-account-slots': z.number().int().positive().default(16),
+  'tx-pool-global-slots': z.number().int().positive().default(5120),
+  'tx-pool-account-queue': z.number().int().positive().default(64),
+  'tx-pool-global-queue': z.number().int().positive().default(1024),
+  /** ACP-176 gas target per second the builder steers toward (coreth `gas-target`). */
+  'gas-target': z.number().int().positive().optional(),
+  /**
+   * ACP-226 minimum block delay in ms the chain steers toward (coreth `min-delay-target`). coreth's
+   * genesis starts at 2000 ms; this development node starts at this target (default 0: blocks as
+   * soon as transactions wait). The README documents the difference.
+   */
+  'min-delay-target': z.number().int().nonnegative().default(0),
+  'log-level': z.string().optional(),
+})
+export type ChainConfigFile = z.output<typeof ChainConfigFile>
+
+export const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const
+
+/** The whole node config, as the CLI and createNode() take it. */
+export const NodeConfig = z.strictObject({
+  httpHost: z.string().min(1).default('127.0.0.1'),
+  httpPort: z.number().int().min(0).max(65535).default(9650),
+  dataDir: z.string().min(1).default(join(homedir(), '.cchain-node')),
+  networkId: z.number().int().positive().default(12345),
+  logLevel: z.enum(LOG_LEVELS).default('info'),
+  /** Path of a coreth-format genesis JSON; absent = the local network's C-Chain genesis. */
+  genesisFile: z.string().optional(),
+  /** Milliseconds between blocks; 0 = build as soon as transactions wait (Avalanche's behaviour). */
+  blockInterval: z.number().int().nonnegative().default(0),
+  /** EVM network ID answered by net_version (the C-Chain's public networks use 1). */
+  evmNetworkId: z.number().int().positive().default(1),
+  chain: ChainConfigFile.default(ChainConfigFile.parse({})),
+})
+export type NodeConfig = z.output<typeof NodeConfig>
+export type NodeConfigInput = z.input<typeof NodeConfig>
+
+/** One CLI flag: avalanchego's name where one exists. */
+export interface FlagDef {
+  readonly key: Exclude<keyof NodeConfig, 'chain'> | 'chainConfigFile'
+  readonly type: 'string' | 'number'
+  readonly help: string
+}
+
+export const FLAGS: Record<string, FlagDef> = {
+  'http-host': { key: 'httpHost', type: 'string', help: 'address to listen on (a non-loopback address exposes the node)' },
+  'http-port': { key: 'httpPort', type: 'number', help: 'HTTP/WS port (0 = any free port)' },
+  'data-dir': { key: 'dataDir', type: 'string', help: 'directory of the LevelDB chain database' },
+  'network-id': { key: 'networkId', type: 'number', help: 'Avalanche network ID (12345 = local)' },
+  'log-level': { key: 'logLevel', type: 'string', help: `one of ${LOG_LEVELS.join(', ')}` },
+  'chain-config-file': { key: 'chainConfigFile', type: 'string', help: "JSON file of coreth C-Chain config keys (e.g. {\"rpc-gas-cap\": 50000000})" },
+  genesis: { key: 'genesisFile', type: 'string', help: 'coreth-format C-Chain genesis JSON (default: the local network genesis)' },
+  'block-interval': { key: 'blockInterval', type: 'number', help: 'ms between blocks; 0 = build a block as soon as transactions wait' },
+  'evm-network-id': { key: 'evmNetworkId', type: 'number', help: 'EVM network ID answered by net_version' },
+}
+
+/** Error carrying one clear line for the user; main.ts prints it and exits 1. */
+export class ConfigError extends Error {
+  override name = 'ConfigError'
+}
+
+/** Reads the chain config file; a parse or schema error names the file and the key. */
+export function readChainConfigFile(path: string): ChainConfigFile {
+  let raw: unknown
+  try {
+    raw = JSON.parse(readFileSync(path, 'utf8'))
+  } catch (err) {
+    throw new ConfigError(`chain config file ${path}: ${(err as Error).message}`)
+  }
+  const parsed = ChainConfigFile.safeParse(raw)
+  if (!parsed.success) throw new ConfigError(`chain config file ${path}: ${describeZodError(parsed.error)}`)
+  return parsed.data
+}
+
+/** Validates a config object, turning the first schema error into one line. */
+export function parseNodeConfig(input: NodeConfigInput): NodeConfig {
+  const parsed = NodeConfig.safeParse(input)
+  if (!parsed.success) throw new ConfigError(describeZodError(parsed.error))
+  return parsed.data
+}
+
+function describeZodError(err: z.ZodError): string {
+  const issue = err.issues[0]!
+  if (issue.code === 'unrecognized_keys') return `unknown key ${issue.keys.map((k) => JSON.stringify(k)).join(', ')}`
+  const path = issue.path.join('.')
+  return path ? `${path}: ${issue.message}` : issue.message
+}
+
+/** Parses argv (flags as `--name value` or `--name=value`) into a validated NodeConfig. */
+export function configFromArgs(argv: readonly string[]): NodeConfig {
+  const input: Record<string, unknown> = {}
+  let chainConfigFile: string | undefined
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!
+    if (!arg.startsWith('--')) throw new ConfigError(`unexpected argument ${JSON.stringify(arg)}`)
+    const eq = arg.indexOf('=')
+    const name = eq === -1 ? arg.slice(2) : arg.slice(2, eq)
+    const flag = FLAGS[name]
+    if (flag === undefined || !Object.prototype.hasOwnProperty.call(FLAGS, name)) throw new ConfigError(`unknown flag --${name} (see --help)`)
+    const value = eq === -1 ? argv[++i] : arg.slice(eq + 1)
+    if (value === undefined) throw new ConfigError(`flag --${name} needs a value`)
+    if (flag.key === 'chainConfigFile') { chainConfigFile = value; continue }
+    if (flag.type === 'number') {
+      if (!/^\d+$/.test(value)) throw new ConfigError(`flag --${name}: ${JSON.stringify(value)} is not a non-negative integer`)
+      input[flag.key] = Number(value)
+    } else {
+      input[flag.key] = flag.key === 'dataDir' || flag.key === 'genesisFile' ? resolve(value) : value
+    }
+  }
+  if (chainConfigFile !== undefined) input.chain = readChainConfigFile(chainConfigFile)
+  return parseNodeConfig(input as NodeConfigInput)
+}
+
+/** `--help` text: every flag with its default. */
+export function helpText(): string {
+  const defaults = NodeConfig.parse({}) as unknown as Record<string, unknown>
+  const lines = ['Usage: cchain-node [flags]', '', 'Flags:']
+  for (const [name, flag] of Object.entries(FLAGS)) {
+    const def = flag.key === 'chainConfigFile' ? '(none)' : defaults[flag.key] === undefined ? '(none)' : String(defaults[flag.key])
+    lines.push(`  --${name.padEnd(20)} ${flag.help} (default: ${def})`)
+  }
+  lines.push('', 'Chain config file keys (coreth names) and defaults:')
+  for (const [key, value] of Object.entries(ChainConfigFile.parse({}))) lines.push(`  ${key.padEnd(32)} ${JSON.stringify(value)}`)
+  return lines.join('\n')
+}

@@ -1,0 +1,189 @@
+import { genTransactionsTrieRoot } from '@ethereumjs/block'
+import { MerklePatriciaTrie } from '@ethereumjs/mpt'
+import { RLP } from '@ethereumjs/rlp'
+import type { MerkleStateManager } from '@ethereumjs/statemanager'
+import type { TypedTransaction } from '@ethereumjs/tx'
+import { KECCAK256_RLP, KECCAK256_RLP_ARRAY } from '@ethereumjs/util'
+import { runTx } from '@ethereumjs/vm'
+import type { VM } from '@ethereumjs/vm'
+import type { Logger } from 'pino'
+import type { Block, Header } from './block.js'
+import { makeBlock } from './block.js'
+import { BLACKHOLE, EMPTY_EXT_DATA_HASH } from './chain.js'
+import type { Chain } from './chain.js'
+import {
+  consumeGas, desiredDelayExcess, encodeFeeState, feeStateBeforeBlock, gasPrice, maxCapacity, minBuildableCapacity,
+  minDelayMs, nextMinDelayExcess, updateTargetExcess,
+} from './feeState.js'
+import { encodeConsensusReceipt, logsBloom } from './receipt.js'
+import type { Log, Receipt } from './receipt.js'
+import type { PoolTx, TxPool } from './txPool.js'
+
+/** Empty Warp predicate results appended after the fee state (codec v0 + empty map), as coreth does after Durango. */
+const EMPTY_PREDICATE_RESULTS = new Uint8Array(6)
+const ZERO32 = new Uint8Array(32)
+const ONE = 1n
+
+export interface BlockBuilderOptions {
+  /** ms between blocks; 0 = build as soon as transactions wait. */
+  blockInterval: number
+  gasTarget?: number
+  minDelayTarget: number
+  log: Logger
+}
+
+/**
+ * Builds blocks from the pool on the chain's head: all executable transactions that fit go into
+ * one block, so concurrent senders share blocks. Runs one build at a time.
+ */
+export class BlockBuilder {
+  private running: Promise<void> | undefined
+  private again = false
+  private timer: NodeJS.Timeout | undefined
+  private closed = false
+
+  constructor(
+    private readonly chain: Chain,
+    private readonly pool: TxPool,
+    private readonly vm: VM,
+    private readonly sm: MerkleStateManager,
+    private readonly opts: BlockBuilderOptions,
+  ) {
+    if (opts.blockInterval > 0) this.timer = setInterval(() => this.trigger(), opts.blockInterval)
+  }
+
+  /** Asks for a build; coalesces requests that arrive while one runs. */
+  trigger(): void {
+    if (this.closed) return
+    if (this.running !== undefined) { this.again = true; return }
+    this.running = this.loop().finally(() => { this.running = undefined })
+  }
+
+  /** Called when a transaction becomes executable. */
+  onPending(): void {
+    if (this.opts.blockInterval === 0) this.trigger()
+  }
+
+  private async loop(): Promise<void> {
+    do {
+      this.again = false
+      await new Promise<void>((r) => setImmediate(r))
+      try {
+        await this.buildOnce(this.opts.blockInterval > 0)
+      } catch (err) {
+        this.opts.log.error({ err }, 'block build failed')
+      }
+    } while (this.again || (this.opts.blockInterval === 0 && this.pool.size.pending > 0 && !this.closed && this.progress))
+  }
+
+  private progress = true
+
+  /** Waits for any running build and stops the interval timer. */
+  async close(): Promise<void> {
+    this.closed = true
+    if (this.timer) clearInterval(this.timer)
+    await this.running
+  }
+
+  /** Builds and commits one block from the pool; returns it, or undefined when there was nothing to do. */
+  async buildOnce(allowEmpty = false): Promise<Block | undefined> {
+    const parent = this.chain.head
+    const parentMs = parent.header.timeMilliseconds
+    const earliest = parentMs + minDelayMs(this.chain.delayExcessOf(parent))
+    let timeMs = BigInt(Date.now())
+    if (timeMs < earliest) {
+      await sleep(Number(earliest - timeMs))
+      timeMs = earliest
+    }
+    const before = feeStateBeforeBlock(this.chain.feeStateOf(parent), parentMs, timeMs)
+    const baseFee = gasPrice(before)
+    const gasLimit = maxCapacity(before.targetExcess)
+    if (before.capacity < minBuildableCapacity(gasLimit)) {
+      // Not enough capacity refilled yet (miner/worker.go): try again shortly.
+      this.progress = false
+      setTimeout(() => this.trigger(), 100).unref()
+      return undefined
+    }
+    const candidates = this.pool.executable(baseFee)
+    if (candidates.length === 0 && !allowEmpty) { this.progress = false; return undefined }
+
+    const number = parent.header.number + ONE
+    const env = this.chain.envBlock({ number, timestamp: timeMs / 1000n, gasLimit, baseFee })
+    const included: PoolTx[] = []
+    const dropped: PoolTx[] = []
+    const receipts: Receipt[] = []
+    const skipped = new Set<string>()
+    let gasUsed = 0n
+    await this.sm.checkpoint()
+    try {
+      for (const ptx of candidates) {
+        if (skipped.has(ptx.senderHex)) continue
+        if (ptx.feeCap < baseFee || gasUsed + ptx.tx.gasLimit > before.capacity) { skipped.add(ptx.senderHex); continue }
+        let result
+        try {
+          result = await runTx(this.vm, { tx: ptx.tx, block: env, skipHardForkValidation: true, blockGasUsed: gasUsed })
+        } catch (err) {
+          // No longer valid against this state (balance spent by an earlier tx...): drop it.
+          this.opts.log.debug({ tx: ptx.hash, err: (err as Error).message }, 'dropping transaction')
+          dropped.push(ptx)
+          skipped.add(ptx.senderHex)
+          continue
+        }
+        gasUsed += result.totalGasSpent
+        included.push(ptx)
+        receipts.push({
+          txType: ptx.tx.type,
+          status: result.execResult.exceptionError === undefined ? 1 : 0,
+          cumulativeGasUsed: gasUsed,
+          gasUsed: result.totalGasSpent,
+          effectiveGasPrice: ptx.feeCap < baseFee + ptx.tipCap ? ptx.feeCap : baseFee + ptx.tipCap,
+          contractAddress: result.createdAddress?.bytes,
+          logs: (result.execResult.logs ?? []).map(([address, topics, data]): Log => ({ address, topics, data })),
+        })
+      }
+      await this.sm.commit()
+    } catch (err) {
+      await this.sm.revert()
+      throw err
+    }
+    this.progress = included.length > 0 || dropped.length > 0
+    if (included.length === 0 && !allowEmpty) {
+      await this.pool.onNewHead(undefined, dropped)
+      return undefined
+    }
+    const stateRoot = await this.sm.getStateRoot()
+    const txs = included.map((p) => p.tx)
+    const after = updateTargetExcess(consumeGas(before, gasUsed), this.opts.gasTarget === undefined ? undefined : BigInt(this.opts.gasTarget))
+    const desiredDelay = desiredDelayExcess(BigInt(this.opts.minDelayTarget))
+    const extraData = new Uint8Array(30)
+    extraData.set(encodeFeeState(after), 0)
+    extraData.set(EMPTY_PREDICATE_RESULTS, 24)
+    const header: Header = {
+      parentHash: parent.hash, uncleHash: KECCAK256_RLP_ARRAY, coinbase: BLACKHOLE, stateRoot,
+      txRoot: txs.length === 0 ? KECCAK256_RLP : await txRoot(txs, this.chain),
+      receiptRoot: receipts.length === 0 ? KECCAK256_RLP : await receiptRoot(receipts, this.chain),
+      bloom: logsBloom(receipts.flatMap((r) => r.logs)), difficulty: 1n, number, gasLimit, gasUsed,
+      timestamp: timeMs / 1000n, extraData, mixHash: ZERO32, nonce: new Uint8Array(8), extDataHash: EMPTY_EXT_DATA_HASH,
+      baseFee, extDataGasUsed: 0n, blockGasCost: 0n, blobGasUsed: 0n, excessBlobGas: 0n, parentBeaconRoot: ZERO32,
+      timeMilliseconds: timeMs, minDelayExcess: nextMinDelayExcess(this.chain.delayExcessOf(parent), desiredDelay),
+    }
+    const block = makeBlock(header, txs, new Uint8Array())
+    await this.chain.commit(block, receipts)
+    await this.pool.onNewHead(included, dropped)
+    return block
+  }
+}
+
+async function txRoot(txs: TypedTransaction[], chain: Chain): Promise<Uint8Array> {
+  return genTransactionsTrieRoot(txs, new MerklePatriciaTrie({ common: chain.common }))
+}
+
+async function receiptRoot(receipts: Receipt[], chain: Chain): Promise<Uint8Array> {
+  const trie = new MerklePatriciaTrie({ common: chain.common })
+  for (let i = 0; i < receipts.length; i++) await trie.put(RLP.encode(i), encodeConsensusReceipt(receipts[i]!))
+  return trie.root()
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((r) => setTimeout(r, ms))
+}

@@ -1,0 +1,265 @@
+import { EventEmitter } from 'node:events'
+import { createBlock } from '@ethereumjs/block'
+import type { Block as EnvBlock } from '@ethereumjs/block'
+import { Common, Mainnet, createCustomCommon } from '@ethereumjs/common'
+import { RLP } from '@ethereumjs/rlp'
+import { MerklePatriciaTrie } from '@ethereumjs/mpt'
+import { Caches, MerkleStateManager } from '@ethereumjs/statemanager'
+import { createTxFromBlockBodyData } from '@ethereumjs/tx'
+import type { TypedTransaction } from '@ethereumjs/tx'
+import { Account, Address, KECCAK256_RLP, KECCAK256_RLP_ARRAY, ValueEncoding, bigIntToBytes, bytesToHex, hexToBytes, setLengthLeft } from '@ethereumjs/util'
+import type { Logger } from 'pino'
+import type { ChainConfigFile } from '../config.js'
+import { ChainStore } from '../store/chainStore.js'
+import type { Database } from '../store/db.js'
+import { TrieDB } from '../store/trieDb.js'
+import type { Block, Header } from './block.js'
+import { encodeBlock, headerFromFields, makeBlock } from './block.js'
+import { customCrypto } from './crypto.js'
+import { INITIAL_DELAY_EXCESS, decodeFeeState, desiredDelayExcess, desiredTargetExcess, maxCapacity } from './feeState.js'
+import type { FeeState } from './feeState.js'
+import type { Genesis } from './genesis.js'
+import { decodeReceipts, encodeReceipts } from './receipt.js'
+import type { Receipt } from './receipt.js'
+
+/** Fees are burned to coreth's BlackholeAddr (constants.BlackholeAddr): the block coinbase. */
+export const BLACKHOLE = hexToBytes('0x0100000000000000000000000000000000000000')
+/** coreth's EmptyExtDataHash = rlpHash(nil bytes). */
+export const EMPTY_EXT_DATA_HASH = KECCAK256_RLP
+const ZERO32 = new Uint8Array(32)
+const BLOCK_CACHE_SIZE = 512
+
+export interface ChainOptions {
+  genesis: Genesis
+  chain: ChainConfigFile
+  log: Logger
+}
+
+/**
+ * The canonical chain: blocks, receipts, indexes and state roots on LevelDB, the head, and
+ * state managers at any kept root. Only the block builder appends (commit()).
+ */
+export class Chain {
+  readonly events = new EventEmitter()
+  readonly common: Common
+  readonly chainId: bigint
+  readonly store: ChainStore
+  readonly trieDb: TrieDB
+  head!: Block
+  genesisBlock!: Block
+  private readonly blockCache = new Map<string, Block>()
+  private readonly receiptCache = new Map<string, Receipt[]>()
+
+  private constructor(readonly db: Database, readonly opts: ChainOptions) {
+    this.chainId = BigInt(opts.genesis.config.chainId)
+    this.common = createCustomCommon({ chainId: Number(this.chainId), name: `avalanche-${this.chainId}` }, Mainnet, {
+      hardfork: 'cancun',
+      customCrypto,
+    })
+    this.store = new ChainStore(db)
+    this.trieDb = new TrieDB(db)
+    this.events.setMaxListeners(0)
+  }
+
+  /** Opens the chain, writing the genesis block on first start and recovering a torn head (LIMITS.md D-b). */
+  static async open(db: Database, opts: ChainOptions): Promise<Chain> {
+    const chain = new Chain(db, opts)
+    const genesis = await chain.buildGenesis()
+    const storedGenesis = chain.store.readGenesisHash()
+    if (storedGenesis === undefined) {
+      await chain.store.writeBlock({
+        hash: genesis.block.hash, number: 0n, encodedBlock: encodeBlock(genesis.block.header, [], new Uint8Array()),
+        encodedReceipts: encodeReceipts([]), txHashes: [], stateOps: chain.trieDb.drain(),
+      }, { genesis: true })
+      chain.trieDb.commitDrained(chain.trieDb.drain())
+    } else if (bytesToHex(storedGenesis) !== bytesToHex(genesis.block.hash)) {
+      throw new Error(`data directory holds a chain with genesis ${bytesToHex(storedGenesis)}, not ${bytesToHex(genesis.block.hash)} of the configured genesis; use another --data-dir`)
+    }
+    chain.genesisBlock = chain.blockByHash(genesis.block.hash)!
+    chain.head = await chain.recoverHead()
+    return chain
+  }
+
+  /** Walks back from the stored head to the newest block whose parent links and state are whole. */
+  private async recoverHead(): Promise<Block> {
+    const headHash = this.store.readHeadHash()!
+    let block = this.blockByHash(headHash)
+    let walked = 0
+    while (block !== undefined && block.header.number > 0n && !this.isWhole(block)) {
+      block = this.blockByHash(block.header.parentHash)
+      walked++
+    }
+    if (block === undefined) throw new Error('chain database is corrupt: head block missing')
+    if (walked > 0) {
+      this.opts.log.warn({ number: Number(block.header.number), dropped: walked }, 'head was torn; fell back to the last whole block')
+      await this.store.writeHead(block.hash)
+    }
+    return block
+  }
+
+  private isWhole(block: Block): boolean {
+    const canonical = this.store.readCanonicalHash(block.header.number)
+    return canonical !== undefined && bytesToHex(canonical) === bytesToHex(block.hash) &&
+      this.store.hasStateNode(block.header.stateRoot) && this.store.readReceipts(block.hash) !== undefined
+  }
+
+  private async buildGenesis(): Promise<{ block: Block }> {
+    const g = this.opts.genesis
+    const sm = this.newStateManager()
+    // Warp is active from Durango, which is genesis time locally: coreth gives its precompile
+    // account nonce 1 and code 0x01 in the genesis state (core/state_processor_ext.go).
+    await sm.putAccount(WARP_ADDRESS, new Account(1n, 0n))
+    await sm.putCode(WARP_ADDRESS, Uint8Array.of(1))
+    for (const [addr, acct] of Object.entries(g.alloc)) {
+      const address = new Address(hexToBytes(addr.startsWith('0x') ? (addr as `0x${string}`) : `0x${addr}`))
+      await sm.putAccount(address, new Account(acct.nonce ?? 0n, acct.balance))
+      if (acct.code !== undefined) await sm.putCode(address, hexToBytes(acct.code as `0x${string}`))
+      for (const [slot, value] of Object.entries(acct.storage ?? {})) {
+        await sm.putStorage(address, setLengthLeft(hexToBytes(slot as `0x${string}`), 32), hexToBytes(value as `0x${string}`))
+      }
+    }
+    const stateRoot = await sm.getStateRoot()
+    const header: Header = {
+      parentHash: g.parentHash ? hexToBytes(g.parentHash as `0x${string}`) : ZERO32,
+      uncleHash: KECCAK256_RLP_ARRAY, coinbase: g.coinbase ? hexToBytes(g.coinbase as `0x${string}`) : new Uint8Array(20),
+      stateRoot, txRoot: KECCAK256_RLP, receiptRoot: KECCAK256_RLP, bloom: new Uint8Array(256),
+      difficulty: g.difficulty, number: g.number, gasLimit: g.gasLimit, gasUsed: g.gasUsed, timestamp: g.timestamp,
+      extraData: hexToBytes(g.extraData as `0x${string}`), mixHash: g.mixHash ? hexToBytes(g.mixHash as `0x${string}`) : ZERO32,
+      nonce: setLengthLeft(bigIntToBytes(g.nonce), 8), extDataHash: ZERO32, // types.NewBlock, not NewBlockWithExtData
+      baseFee: g.baseFeePerGas ?? GENESIS_BASE_FEE, extDataGasUsed: 0n, blockGasCost: 0n, blobGasUsed: 0n, excessBlobGas: 0n,
+      parentBeaconRoot: ZERO32, timeMilliseconds: g.timestamp * 1000n, minDelayExcess: INITIAL_DELAY_EXCESS,
+    }
+    return { block: makeBlock(header, [], new Uint8Array()) }
+  }
+
+  /** A state manager over the node's trie (caches on: without them trie lookups dominate, DESIGN.md). */
+  newStateManager(root?: Uint8Array): MerkleStateManager {
+    const trie = new MerklePatriciaTrie({
+      db: this.trieDb, useKeyHashing: true, common: this.common, valueEncoding: ValueEncoding.Bytes, root,
+    })
+    return new MerkleStateManager({ common: this.common, trie, caches: new Caches() })
+  }
+
+  /** Fee state after a block (ACP-176, its extraData prefix); a dev chain starts at its configured target. */
+  feeStateOf(block: Block): FeeState {
+    if (block.header.number === 0n) return genesisFeeState(this.opts.chain['gas-target'])
+    return decodeFeeState(block.header.extraData)
+  }
+
+  /** The minimum-delay excess a child of this block starts from (ACP-226). */
+  delayExcessOf(block: Block): bigint {
+    if (block.header.number === 0n) return desiredDelayExcess(BigInt(this.opts.chain['min-delay-target']))
+    return block.header.minDelayExcess
+  }
+
+  blockByHash(hash: Uint8Array): Block | undefined {
+    const key = bytesToHex(hash)
+    const cached = this.blockCache.get(key)
+    if (cached !== undefined) return cached
+    const bytes = this.store.readBlock(hash)
+    if (bytes === undefined) return undefined
+    const block = this.decodeBlock(bytes)
+    this.remember(key, block)
+    return block
+  }
+
+  blockByNumber(number: bigint): Block | undefined {
+    if (number > this.head.header.number) return undefined
+    if (number === this.head.header.number) return this.head
+    const hash = this.store.readCanonicalHash(number)
+    return hash === undefined ? undefined : this.blockByHash(hash)
+  }
+
+  /** Whether the block is on the canonical chain (it always is here: there are no reorgs). */
+  isCanonical(block: Block): boolean {
+    const hash = this.store.readCanonicalHash(block.header.number)
+    return hash !== undefined && bytesToHex(hash) === bytesToHex(block.hash) && block.header.number <= this.head.header.number
+  }
+
+  receipts(block: Block): Receipt[] {
+    const key = bytesToHex(block.hash)
+    const cached = this.receiptCache.get(key)
+    if (cached !== undefined) return cached
+    const bytes = this.store.readReceipts(block.hash)
+    const receipts = bytes === undefined ? [] : decodeReceipts(bytes)
+    this.receiptCache.set(key, receipts)
+    if (this.receiptCache.size > BLOCK_CACHE_SIZE) this.receiptCache.delete(this.receiptCache.keys().next().value!)
+    return receipts
+  }
+
+  /** The canonical block and index of a mined transaction. */
+  txLocation(txHash: Uint8Array): { block: Block; index: number } | undefined {
+    const loc = this.store.readTxLocation(txHash)
+    if (loc === undefined || loc.blockNumber > this.head.header.number) return undefined
+    const block = this.blockByNumber(loc.blockNumber)
+    return block === undefined ? undefined : { block, index: loc.index }
+  }
+
+  /** The EVM's environment block for a header (BLOCKHASH, NUMBER, BASEFEE...). */
+  envBlock(fields: { number: bigint; timestamp: bigint; gasLimit: bigint; baseFee: bigint; coinbase?: Uint8Array }): EnvBlock {
+    return createBlock({
+      header: {
+        number: fields.number, timestamp: fields.timestamp, gasLimit: fields.gasLimit, baseFeePerGas: fields.baseFee,
+        coinbase: fields.coinbase ?? BLACKHOLE,
+        // coreth runs without a beacon chain: DIFFICULTY/PREVRANDAO reads the header difficulty, 1.
+        mixHash: setLengthLeft(Uint8Array.of(1), 32), difficulty: 0n, excessBlobGas: 0n, blobGasUsed: 0n,
+        parentBeaconBlockRoot: ZERO32,
+      },
+    }, { common: this.common, skipConsensusFormatValidation: true })
+  }
+
+  /** BLOCKHASH source for the EVM: canonical hashes by number. */
+  readonly blockHashes = {
+    getBlock: async (n: number) => {
+      const block = this.blockByNumber(BigInt(n))
+      return { hash: () => block?.hash ?? new Uint8Array(32) }
+    },
+    putBlock: async () => {},
+    shallowCopy: () => this.blockHashes,
+  }
+
+  /** Appends a block: one synced batch with its state, receipts, indexes and the head pointer. */
+  async commit(block: Block, receipts: Receipt[]): Promise<void> {
+    const stateOps = this.trieDb.drain()
+    await this.store.writeBlock({
+      hash: block.hash, number: block.header.number, encodedBlock: encodeBlock(block.header, block.txs, block.extData),
+      encodedReceipts: encodeReceipts(receipts), txHashes: block.txs.map((tx) => tx.hash()), stateOps,
+    })
+    this.trieDb.commitDrained(stateOps)
+    const key = bytesToHex(block.hash)
+    this.remember(key, block)
+    this.receiptCache.set(key, receipts)
+    this.head = block
+    this.events.emit('head', block, receipts)
+  }
+
+  private remember(key: string, block: Block): void {
+    this.blockCache.set(key, block)
+    if (this.blockCache.size > BLOCK_CACHE_SIZE) this.blockCache.delete(this.blockCache.keys().next().value!)
+  }
+
+  private decodeBlock(bytes: Uint8Array): Block {
+    const [headerFields, txs, , , extData] = RLP.decode(bytes) as unknown as [Uint8Array[], Uint8Array[], unknown, Uint8Array, Uint8Array]
+    const header = headerFromFields(headerFields)
+    const parsed: TypedTransaction[] = txs.map((t) => createTxFromBlockBodyData(t, { common: this.common }))
+    return makeBlock(header, parsed, extData ?? new Uint8Array(), bytes)
+  }
+}
+
+/** coreth's initial base fee (ap3.InitialBaseFee) shown on the genesis header: 225 gwei. */
+export const GENESIS_BASE_FEE = 225_000_000_000n
+
+/** ACP-176 state a dev chain starts from: the target of `gas-target`, capacity full, no excess. */
+export function genesisFeeState(gasTarget: number | undefined): FeeState {
+  const targetExcess = desiredTargetExcess(BigInt(gasTarget ?? DEFAULT_GAS_TARGET))
+  return { capacity: maxCapacity(targetExcess), excess: 0n, targetExcess }
+}
+
+/**
+ * Gas per second a development chain targets: 20M gas/s gives 200M-gas blocks and ~40M gas/s
+ * sustained, so bursts of thousands of transfers mine at once. coreth starts from the zero fee
+ * state (1M gas/s) and moves 32,768 per block; the README documents this difference.
+ */
+export const DEFAULT_GAS_TARGET = 20_000_000
+
+const WARP_ADDRESS = new Address(hexToBytes('0x0200000000000000000000000000000000000005'))

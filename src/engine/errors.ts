@@ -1,0 +1,41 @@
+/**
+ * Domain errors of the chain engine. They say what happened, never a JSON-RPC code:
+ * src/rpc/errors.ts is the one place that maps them to codes.
+ * Messages copy geth/coreth wording because clients (ethers, viem) match them by text.
+ */
+export class EngineError extends Error {
+  override name = 'EngineError'
+}
+
+/** A transaction the pool or the chain refuses (geth's txpool/core errors, code -32000). */
+export class TxRejectedError extends EngineError {
+  override name = 'TxRejectedError'
+}
+
+/** eth_call / eth_estimateGas hit REVERT: code 3 with the return data (geth internal/ethapi/errors.go). */
+export class ExecutionRevertedError extends EngineError {
+  override name = 'ExecutionRevertedError'
+  constructor(readonly returnData: Uint8Array, reason?: string) {
+    super(reason === undefined ? 'execution reverted' : `execution reverted: ${reason}`)
+  }
+}
+
+/** Execution failed for another reason (out of gas, invalid opcode...): -32000 with geth's text. */
+export class ExecutionFailedError extends EngineError {
+  override name = 'ExecutionFailedError'
+}
+
+/** A block, tx or state that the request names does not exist (geth: "header not found"...). */
+export class NotFoundError extends EngineError {
+  override name = 'NotFoundError'
+}
+
+/** A params value that passed the schema but is wrong in context: -32602 with this text. */
+export class InvalidParamsError extends EngineError {
+  override name = 'InvalidParamsError'
+}
+
+/** A limit was hit (result count, subscriptions, throttling): -32005. */
+export class LimitExceededError extends EngineError {
+  override name = 'LimitExceededError'
+}

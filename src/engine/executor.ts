@@ -1,0 +1,201 @@
+import type { VM } from '@ethereumjs/vm'
+import { createVM, runTx } from '@ethereumjs/vm'
+import type { RunTxResult } from '@ethereumjs/vm'
+import { createTx } from '@ethereumjs/tx'
+import type { TypedTransaction } from '@ethereumjs/tx'
+import type { MerkleStateManager } from '@ethereumjs/statemanager'
+import { Account, Address, KECCAK256_NULL, bytesToHex, equalsBytes, hexToBytes, setLengthLeft } from '@ethereumjs/util'
+import type { Block } from './block.js'
+import type { Chain } from './chain.js'
+import { ExecutionFailedError, ExecutionRevertedError, InvalidParamsError } from './errors.js'
+import type { AccessListItem, CallRequest, StateOverride } from './types.js'
+
+const ZERO_ADDRESS = new Address(new Uint8Array(20))
+
+/** What one execution produced (eth_call, estimate, access list). */
+export interface CallOutcome {
+  result: RunTxResult
+  returnData: Uint8Array
+  gasUsed: bigint
+  reverted: boolean
+  error?: string
+}
+
+/**
+ * Runs calls against the state of one block. Executions on one state manager are serialised
+ * (the state is checkpointed and reverted around each), so concurrent requests never see each
+ * other's writes.
+ */
+export class Executor {
+  private queue: Promise<unknown> = Promise.resolve()
+
+  private constructor(readonly block: Block, readonly sm: MerkleStateManager, private readonly vm: VM, private readonly chain: Chain) {}
+
+  static async create(chain: Chain, block: Block, sm: MerkleStateManager): Promise<Executor> {
+    const vm = await createVM({ common: chain.common, stateManager: sm, blockchain: chain.blockHashes as never })
+    return new Executor(block, sm, vm, chain)
+  }
+
+  /** Runs fn with exclusive use of this state; every write is reverted afterwards. */
+  exclusive<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(async () => {
+      await this.sm.checkpoint()
+      try {
+        return await fn()
+      } finally {
+        await this.sm.revert()
+      }
+    })
+    this.queue = run.catch(() => undefined)
+    return run
+  }
+
+  /** Executes one call as geth's DoCall does (no nonce check, base fee 0 when no fee is given). */
+  async run(req: CallRequest, gas: bigint, overrides?: StateOverride, accessListReport = false): Promise<CallOutcome> {
+    const from = new Address(req.from ?? ZERO_ADDRESS.bytes)
+    if (overrides !== undefined) await this.applyOverrides(overrides)
+    const noFees = req.gasPrice === undefined && req.maxFeePerGas === undefined && req.maxPriorityFeePerGas === undefined
+    const baseFee = noFees ? 0n : this.block.header.baseFee
+    const env = this.chain.envBlock({
+      number: this.block.header.number, timestamp: this.block.header.timestamp,
+      gasLimit: gas > this.block.header.gasLimit ? gas : this.block.header.gasLimit, baseFee,
+    })
+    const tx = this.makeTx(req, gas, from, baseFee)
+    const account = (await this.sm.getAccount(from)) ?? new Account()
+    if (!equalsBytes(account.codeHash, KECCAK256_NULL)) {
+      // geth skips EIP-3607 for calls (SkipAccountChecks); ethereumjs cannot, so hide the code here.
+      account.codeHash = KECCAK256_NULL
+      await this.sm.putAccount(from, account)
+    }
+    const price = tx.type === 2 ? minBig((tx as { maxFeePerGas: bigint }).maxFeePerGas, baseFee + (tx as { maxPriorityFeePerGas: bigint }).maxPriorityFeePerGas) : (tx as { gasPrice: bigint }).gasPrice
+    const cost = gas * price + (req.value ?? 0n)
+    if (account.balance < cost && (price > 0n || (req.value ?? 0n) > 0n)) {
+      throw new ExecutionFailedError(`insufficient funds for gas * price + value: address ${from.toString()} have ${account.balance} want ${cost}`)
+    }
+    account.nonce = req.nonce ?? account.nonce
+    let result: RunTxResult
+    try {
+      result = await runTx(this.vm, {
+        tx, block: env, skipNonce: true, skipBalance: true, skipBlockGasLimitValidation: true,
+        skipHardForkValidation: true, reportAccessList: accessListReport,
+      })
+    } catch (err) {
+      throw translateRunError(err)
+    }
+    const exec = result.execResult
+    const returnData = exec.returnValue
+    const errName = exec.exceptionError?.error
+    return { result, returnData, gasUsed: result.totalGasSpent, reverted: errName === 'revert', error: errName }
+  }
+
+  private makeTx(req: CallRequest, gas: bigint, from: Address, baseFee: bigint): TypedTransaction {
+    const common = this.chain.common
+    const base = {
+      nonce: 0n, gasLimit: gas, to: req.to ?? undefined, value: req.value ?? 0n, data: req.input ?? new Uint8Array(),
+    }
+    let tx: TypedTransaction
+    if (req.maxFeePerGas !== undefined || req.maxPriorityFeePerGas !== undefined || req.accessList !== undefined) {
+      const tip = req.maxPriorityFeePerGas ?? 0n
+      const feeCap = req.maxFeePerGas ?? (tip > baseFee ? tip : baseFee + tip)
+      if (tip > feeCap) throw new InvalidParamsError('maxFeePerGas (' + feeCap + ') < maxPriorityFeePerGas (' + tip + ')')
+      tx = createTx({ ...base, type: 2, maxFeePerGas: feeCap, maxPriorityFeePerGas: tip, accessList: toAccessList(req.accessList), chainId: this.chain.chainId }, { common, freeze: false })
+    } else {
+      tx = createTx({ ...base, type: 0, gasPrice: req.gasPrice ?? 0n }, { common, freeze: false })
+    }
+    ;(tx as { getSenderAddress: () => Address }).getSenderAddress = () => from
+    return tx
+  }
+
+  private async applyOverrides(overrides: StateOverride): Promise<void> {
+    for (const [addrHex, o] of Object.entries(overrides)) {
+      const address = new Address(hexToBytes(addrHex as `0x${string}`))
+      if (o.state !== undefined && o.stateDiff !== undefined) {
+        throw new InvalidParamsError(`account ${addrHex} has both 'state' and 'stateDiff'`)
+      }
+      const account = (await this.sm.getAccount(address)) ?? new Account()
+      if (o.balance !== undefined) account.balance = o.balance
+      if (o.nonce !== undefined) account.nonce = o.nonce
+      await this.sm.putAccount(address, account)
+      if (o.code !== undefined) await this.sm.putCode(address, o.code)
+      if (o.state !== undefined) await this.sm.clearStorage(address)
+      for (const [slot, value] of Object.entries(o.state ?? o.stateDiff ?? {})) {
+        await this.sm.putStorage(address, setLengthLeft(hexToBytes(slot as `0x${string}`), 32), stripZeros(value))
+      }
+    }
+  }
+}
+
+function stripZeros(v: Uint8Array): Uint8Array {
+  let i = 0
+  while (i < v.length && v[i] === 0) i++
+  return v.subarray(i)
+}
+
+function minBig(a: bigint, b: bigint): bigint {
+  return a < b ? a : b
+}
+
+function toAccessList(list: AccessListItem[] | undefined): [Uint8Array, Uint8Array[]][] {
+  return (list ?? []).map((i) => [i.address, i.storageKeys])
+}
+
+/** Maps ethereumjs's pre-execution failures to geth's wording. */
+export function translateRunError(err: unknown): Error {
+  const msg = err instanceof Error ? err.message : String(err)
+  const intrinsic = /INTRINSIC_GAS_TOO_LOW: tx gas limit (\d+) is lower than the minimum gas limit of (\d+)/.exec(msg)
+  if (intrinsic) return new ExecutionFailedError(`intrinsic gas too low: have ${intrinsic[1]}, want ${intrinsic[2]}`)
+  if (/is less than the block's baseFeePerGas/.test(msg)) return new ExecutionFailedError('max fee per gas less than block base fee')
+  if (/value field cannot be negative/.test(msg)) return new InvalidParamsError(msg)
+  return new ExecutionFailedError(msg.replace(/ \(.*$/, ''))
+}
+
+/** geth's error for a failed (non-revert) execution: the EVM error text. */
+export function executionError(outcome: CallOutcome): Error {
+  if (outcome.reverted) return new ExecutionRevertedError(outcome.returnData, decodeRevertReason(outcome.returnData))
+  return new ExecutionFailedError(gethVmError(outcome.error ?? 'execution failed'))
+}
+
+/** ethereumjs EVM error names -> geth's core/vm error strings. */
+function gethVmError(name: string): string {
+  switch (name) {
+    case 'out of gas': return 'out of gas'
+    case 'invalid opcode': return 'invalid opcode'
+    case 'stack underflow': return 'stack underflow'
+    case 'stack overflow': return 'stack limit reached 1024 (1023)'
+    case 'invalid JUMP': return 'invalid jump destination'
+    case 'static state change': return 'write protection'
+    case 'code store out of gas': return 'contract creation code storage out of gas'
+    case 'code size to deposit exceeds maximum code size': return 'max code size exceeded'
+    case 'create collision': return 'contract address collision'
+    case 'invalid bytecode deployed': return 'invalid code: must not begin with 0xef'
+    case 'value overflow': return 'gas uint64 overflow'
+    case 'insufficient balance': return 'insufficient balance for transfer'
+    default: return name
+  }
+}
+
+/** Decodes Error(string) revert data; Panic(uint256) as geth does ("assert(false)" etc.). */
+export function decodeRevertReason(data: Uint8Array): string | undefined {
+  if (data.length < 4) return undefined
+  const selector = bytesToHex(data.subarray(0, 4))
+  if (selector === '0x08c379a0' && data.length >= 68) {
+    const offset = Number(BigInt(bytesToHex(data.subarray(4, 36))))
+    if (4 + offset + 32 > data.length) return undefined
+    const len = Number(BigInt(bytesToHex(data.subarray(4 + offset, 4 + offset + 32))))
+    const start = 4 + offset + 32
+    if (start + len > data.length) return undefined
+    return new TextDecoder().decode(data.subarray(start, start + len))
+  }
+  if (selector === '0x4e487b71' && data.length === 36) {
+    const code = BigInt(bytesToHex(data.subarray(4, 36)))
+    return PANIC_REASONS[Number(code)] ?? `unknown panic code: 0x${code.toString(16)}`
+  }
+  return undefined
+}
+
+// geth accounts/abi/abi.go panicReasons.
+const PANIC_REASONS: Record<number, string> = {
+  0x00: 'generic panic', 0x01: 'assert(false)', 0x11: 'arithmetic underflow or overflow', 0x12: 'division or modulo by zero',
+  0x21: 'enum overflow', 0x22: 'invalid encoded storage byte array accessed', 0x31: 'out-of-bounds array access; popping on an empty array',
+  0x32: 'out-of-bounds access of an array or bytesN', 0x41: 'out of memory', 0x51: 'uninitialized function',
+}

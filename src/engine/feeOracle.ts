@@ -1,0 +1,137 @@
+import type { ChainConfigFile } from '../config.js'
+import type { Block } from './block.js'
+import type { Chain } from './chain.js'
+import { InvalidParamsError } from './errors.js'
+import { feeStateBeforeBlock, gasPrice, maxCapacity } from './feeState.js'
+import { feeCaps } from './txPool.js'
+
+/** coreth eth/gasprice defaults (ethconfig/config.go). */
+const TIP_BLOCKS = 40n
+const TIP_PERCENTILE = 40n
+const TIP_MAX_AGE_SECONDS = 80n
+const MAX_TIP = 150_000_000_000n
+const FEE_HISTORY_MAX_BLOCKS = 2048n
+const FEE_HISTORY_MAX_DEPTH = 25_000n
+const MAX_PERCENTILES = 100
+
+export interface FeeHistory {
+  oldestBlock: bigint
+  baseFeePerGas?: bigint[]
+  gasUsedRatio: number[] | null
+  reward?: bigint[][]
+}
+
+/** Base fee, tip and fee history as coreth answers them (AVALANCHE.md 12.3; eth/gasprice). */
+export class FeeOracle {
+  private tipCache: { head: Block; tip: bigint } | undefined
+  private lastTip: bigint
+
+  constructor(private readonly chain: Chain, private readonly config: ChainConfigFile) {
+    this.lastTip = BigInt(config['tx-pool-price-limit'])
+  }
+
+  private nextState(): ReturnType<typeof feeStateBeforeBlock> {
+    const head = this.chain.head
+    const parentMs = head.header.timeMilliseconds
+    const now = BigInt(Date.now())
+    return feeStateBeforeBlock(this.chain.feeStateOf(head), parentMs, now > parentMs ? now : parentMs)
+  }
+
+  /** eth_baseFee: the base fee of a block built now on the head. */
+  nextBaseFee(): bigint {
+    return gasPrice(this.nextState())
+  }
+
+  /** Gas limit of the next block (ACP-176 max capacity). */
+  nextGasLimit(): bigint {
+    return maxCapacity(this.nextState().targetExcess)
+  }
+
+  /** eth_maxPriorityFeePerGas: 40th percentile of recent tips, clamped to [tx-pool-price-limit, 150 gwei]. */
+  suggestTipCap(): bigint {
+    const head = this.chain.head
+    if (this.tipCache?.head === head) return this.tipCache.tip
+    const minPrice = BigInt(this.config['tx-pool-price-limit'])
+    const tips: bigint[] = []
+    const now = BigInt(Math.floor(Date.now() / 1000))
+    const lower = head.header.number > TIP_BLOCKS ? head.header.number - TIP_BLOCKS : 0n
+    for (let n = head.header.number; n > lower; n--) {
+      const block = this.chain.blockByNumber(n)
+      if (block === undefined || block.header.timestamp + TIP_MAX_AGE_SECONDS < now) break
+      for (const tx of block.txs) {
+        const { feeCap, tipCap } = feeCaps(tx)
+        const room = feeCap - block.header.baseFee
+        tips.push(room < tipCap ? room : tipCap)
+      }
+    }
+    let tip = this.lastTip
+    if (tips.length > 0) {
+      tips.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
+      tip = tips[Number(((BigInt(tips.length) - 1n) * TIP_PERCENTILE) / 100n)]!
+    }
+    if (tip < minPrice) tip = minPrice
+    if (tip > MAX_TIP) tip = MAX_TIP
+    this.lastTip = tip
+    this.tipCache = { head, tip }
+    return tip
+  }
+
+  /** eth_gasPrice: suggested tip plus the next base fee. */
+  gasPrice(): bigint {
+    return this.suggestTipCap() + this.nextBaseFee()
+  }
+
+  /** eth_feeHistory as coreth serves it: no next-block base fee entry, ratio against the gas limit. */
+  feeHistory(blockCount: bigint, last: Block, percentiles: number[] | undefined): FeeHistory {
+    if (percentiles !== undefined) {
+      if (percentiles.length > MAX_PERCENTILES) throw new InvalidParamsError(`too many percentiles: ${percentiles.length} > ${MAX_PERCENTILES}`)
+      percentiles.forEach((p, i) => {
+        if (p < 0 || p > 100) throw new InvalidParamsError(`invalid reward percentile: ${p}`)
+        if (i > 0 && p <= percentiles[i - 1]!) throw new InvalidParamsError(`invalid reward percentile: #${i - 1}:${percentiles[i - 1]} >= #${i}:${p}`)
+      })
+    }
+    if (blockCount === 0n) return { oldestBlock: 0n, gasUsedRatio: null }
+    if (blockCount > FEE_HISTORY_MAX_BLOCKS) blockCount = FEE_HISTORY_MAX_BLOCKS
+    const headNumber = this.chain.head.header.number
+    const lastNumber = last.header.number
+    if (headNumber > FEE_HISTORY_MAX_DEPTH - 1n && lastNumber < headNumber - (FEE_HISTORY_MAX_DEPTH - 1n)) {
+      throw new InvalidParamsError(`request beyond historical limit: requested ${lastNumber}, head ${headNumber}`)
+    }
+    const oldest = lastNumber + 1n >= blockCount ? lastNumber + 1n - blockCount : 0n
+    const baseFees: bigint[] = []
+    const ratios: number[] = []
+    const rewards: bigint[][] = []
+    for (let n = oldest; n <= lastNumber; n++) {
+      const block = this.chain.blockByNumber(n)!
+      baseFees.push(block.header.baseFee)
+      ratios.push(block.header.gasLimit === 0n ? 0 : Number(block.header.gasUsed) / Number(block.header.gasLimit))
+      if (percentiles !== undefined) rewards.push(this.blockRewards(block, percentiles))
+    }
+    const out: FeeHistory = { oldestBlock: oldest, baseFeePerGas: baseFees, gasUsedRatio: ratios }
+    if (percentiles !== undefined && percentiles.length > 0) out.reward = rewards
+    return out
+  }
+
+  private blockRewards(block: Block, percentiles: number[]): bigint[] {
+    if (block.txs.length === 0) return percentiles.map(() => 0n)
+    const receipts = this.chain.receipts(block)
+    const items = block.txs.map((tx, i) => {
+      const { feeCap, tipCap } = feeCaps(tx)
+      const room = feeCap - block.header.baseFee
+      return { tip: room < tipCap ? room : tipCap, gas: receipts[i]?.gasUsed ?? 0n }
+    })
+    items.sort((a, b) => (a.tip < b.tip ? -1 : a.tip > b.tip ? 1 : 0))
+    const out: bigint[] = []
+    let idx = 0
+    let sum = items[0]!.gas
+    for (const p of percentiles) {
+      const threshold = BigInt(Math.floor(Number(block.header.gasUsed) * p / 100))
+      while (sum < threshold && idx < items.length - 1) {
+        idx++
+        sum += items[idx]!.gas
+      }
+      out.push(items[idx]!.tip)
+    }
+    return out
+  }
+}

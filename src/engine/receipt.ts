@@ -1,0 +1,74 @@
+import { RLP } from '@ethereumjs/rlp'
+import { bigIntToUnpaddedBytes, bytesToBigInt } from '@ethereumjs/util'
+import { keccak256 } from './crypto.js'
+
+/** A log as the EVM emitted it. */
+export interface Log {
+  address: Uint8Array
+  topics: Uint8Array[]
+  data: Uint8Array
+}
+
+/** What the node keeps per transaction; logsBloom is derived on demand. */
+export interface Receipt {
+  txType: number
+  status: 0 | 1
+  cumulativeGasUsed: bigint
+  gasUsed: bigint
+  effectiveGasPrice: bigint
+  contractAddress: Uint8Array | undefined
+  logs: Log[]
+}
+
+const big = bigIntToUnpaddedBytes
+
+/** Storage encoding of a block's receipts (ours; the consensus encoding is in receiptRoot's trie). */
+export function encodeReceipts(receipts: readonly Receipt[]): Uint8Array {
+  return RLP.encode(receipts.map((r) => [
+    big(BigInt(r.txType)), big(BigInt(r.status)), big(r.cumulativeGasUsed), big(r.gasUsed), big(r.effectiveGasPrice),
+    r.contractAddress ?? new Uint8Array(), r.logs.map((l) => [l.address, l.topics, l.data]),
+  ]) as never)
+}
+
+export function decodeReceipts(bytes: Uint8Array): Receipt[] {
+  const list = RLP.decode(bytes) as unknown as Uint8Array[][]
+  return list.map((f) => ({
+    txType: Number(bytesToBigInt(f[0]!)),
+    status: Number(bytesToBigInt(f[1]!)) as 0 | 1,
+    cumulativeGasUsed: bytesToBigInt(f[2]!),
+    gasUsed: bytesToBigInt(f[3]!),
+    effectiveGasPrice: bytesToBigInt(f[4]!),
+    contractAddress: f[5]!.length === 0 ? undefined : f[5]!,
+    logs: (f[6] as unknown as Uint8Array[][]).map((l) => ({ address: l[0]!, topics: l[1] as unknown as Uint8Array[], data: l[2]! })),
+  }))
+}
+
+/** Consensus encoding (EIP-2718): type ‖ rlp([status, cumulativeGasUsed, bloom, logs]). */
+export function encodeConsensusReceipt(r: Receipt): Uint8Array {
+  const body = RLP.encode([
+    r.status === 1 ? Uint8Array.of(1) : new Uint8Array(), big(r.cumulativeGasUsed), logsBloom(r.logs),
+    r.logs.map((l) => [l.address, l.topics, l.data]),
+  ] as never)
+  if (r.txType === 0) return body
+  const out = new Uint8Array(body.length + 1)
+  out[0] = r.txType
+  out.set(body, 1)
+  return out
+}
+
+/** The 2048-bit bloom of a set of logs (yellow paper 4.3.1). */
+export function logsBloom(logs: readonly Log[], into: Uint8Array = new Uint8Array(256)): Uint8Array {
+  for (const log of logs) {
+    addToBloom(into, log.address)
+    for (const topic of log.topics) addToBloom(into, topic)
+  }
+  return into
+}
+
+function addToBloom(bloom: Uint8Array, value: Uint8Array): void {
+  const h = keccak256(value)
+  for (let i = 0; i < 6; i += 2) {
+    const bit = ((h[i]! << 8) | h[i + 1]!) & 2047
+    bloom[255 - (bit >> 3)]! |= 1 << (bit & 7)
+  }
+}

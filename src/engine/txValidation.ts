@@ -1,0 +1,100 @@
+import { RLP } from '@ethereumjs/rlp'
+import { createTxFromRLP } from '@ethereumjs/tx'
+import type { TypedTransaction } from '@ethereumjs/tx'
+import { bytesToBigInt } from '@ethereumjs/util'
+import type { Common } from '@ethereumjs/common'
+import { TxRejectedError } from './errors.js'
+import { feeCaps, hashHex, isSupportedType } from './txPool.js'
+import type { PoolTx } from './txPool.js'
+
+/** geth txMaxSize: 4 slots of 32 KiB. */
+export const TX_MAX_SIZE = 128 * 1024
+/** EIP-3860 initcode limit (2 x 24576). */
+const MAX_INITCODE_SIZE = 49152
+const WEI_PER_ETHER = 10n ** 18n
+
+export interface AdmissionRules {
+  common: Common
+  chainId: bigint
+  allowUnprotected: boolean
+  /** rpc-tx-fee-cap in ether units; 0 = no cap. */
+  txFeeCap: number
+  blockGasLimit: bigint
+  minTip: bigint
+  nextBaseFee: bigint
+}
+
+/**
+ * Decodes and checks a raw transaction as geth's SubmitTransaction and txpool.ValidateTransaction
+ * do, in their order and wording; state checks (nonce, balance) follow in the pool.
+ */
+export function admitRawTransaction(raw: Uint8Array, rules: AdmissionRules, arrival: number): PoolTx {
+  if (raw.length > TX_MAX_SIZE) throw new TxRejectedError(`oversized data: transaction size ${raw.length}, limit ${TX_MAX_SIZE}`)
+  if (raw.length > 0 && raw[0]! <= 0x7f && raw[0]! > 0x02) throw new TxRejectedError('transaction type not supported')
+  let tx: TypedTransaction
+  try {
+    tx = createTxFromRLP(raw, { common: rules.common })
+  } catch (err) {
+    throw decodeError(raw, rules.chainId, err as Error)
+  }
+  if (!isSupportedType(tx)) throw new TxRejectedError('transaction type not supported')
+  const { feeCap, tipCap } = feeCaps(tx)
+  if (rules.txFeeCap > 0) {
+    const fee = feeCap * tx.gasLimit
+    const cap = BigInt(Math.round(rules.txFeeCap * 1e6)) * 10n ** 12n
+    if (fee > cap) throw new TxRejectedError(`tx fee (${etherString(fee)} ether) exceeds the configured cap (${rules.txFeeCap.toFixed(2)} ether)`)
+  }
+  if (tx.type === 0 && !isProtected(tx) && !rules.allowUnprotected) {
+    throw new TxRejectedError('only replay-protected (EIP-155) transactions allowed over RPC')
+  }
+  if (tx.to === undefined && tx.data.length > MAX_INITCODE_SIZE) {
+    throw new TxRejectedError(`max initcode size exceeded: code size ${tx.data.length} limit ${MAX_INITCODE_SIZE}`)
+  }
+  if (tx.gasLimit > rules.blockGasLimit) throw new TxRejectedError('exceeds block gas limit')
+  if (tipCap > feeCap) throw new TxRejectedError(`max priority fee per gas higher than max fee per gas: maxPriorityFeePerGas: ${tipCap}, maxFeePerGas: ${feeCap}`)
+  let sender
+  try {
+    sender = tx.getSenderAddress()
+  } catch {
+    throw new TxRejectedError('invalid sender')
+  }
+  const intrinsic = tx.getIntrinsicGas()
+  if (tx.gasLimit < intrinsic) throw new TxRejectedError(`intrinsic gas too low: gas ${tx.gasLimit}, minimum needed ${intrinsic}`)
+  if (tipCap < rules.minTip) throw new TxRejectedError(`transaction underpriced: gas tip cap ${tipCap}, minimum needed ${rules.minTip}`)
+  if (feeCap < rules.nextBaseFee) {
+    throw new TxRejectedError(`max fee per gas less than block base fee: address ${sender.toString()}, maxFeePerGas: ${feeCap}, baseFee: ${rules.nextBaseFee}`)
+  }
+  return { tx, hash: hashHex(tx), sender, senderHex: sender.toString(), nonce: tx.nonce, feeCap, tipCap, arrival }
+}
+
+function isProtected(tx: TypedTransaction): boolean {
+  const v = (tx as { v?: bigint }).v
+  return v !== undefined && v !== 27n && v !== 28n
+}
+
+/** ethereumjs decode failures in geth's words: a foreign chain ID is an invalid sender. */
+function decodeError(raw: Uint8Array, chainId: bigint, err: Error): Error {
+  const foreign = foreignChainId(raw)
+  if (foreign !== undefined && foreign !== chainId) {
+    return new TxRejectedError(`invalid sender: invalid chain id for signer: have ${foreign} want ${chainId}`)
+  }
+  if (/high s|s-value/i.test(err.message)) return new TxRejectedError('invalid transaction v, r, s values')
+  if (/signature|v value|recover/i.test(err.message)) return new TxRejectedError('invalid sender')
+  return new TxRejectedError(`rlp: ${err.message.replace(/ \(.*$/, '')}`)
+}
+
+function foreignChainId(raw: Uint8Array): bigint | undefined {
+  try {
+    if (raw[0]! <= 0x7f) return bytesToBigInt((RLP.decode(raw.subarray(1)) as Uint8Array[])[0]!)
+    const fields = RLP.decode(raw) as Uint8Array[]
+    const v = bytesToBigInt(fields[6]!)
+    return v >= 35n ? (v - 35n) / 2n : undefined
+  } catch {
+    return undefined
+  }
+}
+
+function etherString(wei: bigint): string {
+  const hundredths = (wei * 100n + WEI_PER_ETHER / 2n) / WEI_PER_ETHER
+  return `${hundredths / 100n}.${(hundredths % 100n).toString().padStart(2, '0')}`
+}

@@ -1,0 +1,46 @@
+#!/usr/bin/env node
+import { ConfigError, configFromArgs, helpText } from './config.js'
+import { createNode } from './node.js'
+import { DataDirLockedError } from './store/db.js'
+
+/** CLI: read flags, start the node, print its URLs, stop cleanly on SIGINT/SIGTERM. */
+async function main(argv: string[]): Promise<void> {
+  if (argv.includes('--help') || argv.includes('-h')) {
+    process.stdout.write(helpText() + '\n')
+    return
+  }
+  const config = configFromArgs(argv)
+  const node = await createNode(config)
+  const { host, port } = await node.listen()
+  const shownHost = host.includes(':') ? `[${host}]` : host
+  const base = `http://${shownHost}:${port}`
+  const head = node.engine.head.header.number
+  process.stdout.write([
+    `cchain-node listening (EVM chain ID ${node.engine.chainId}, network ID ${config.networkId}, head block ${head}, data ${config.dataDir})`,
+    `  JSON-RPC   ${base}/ext/bc/C/rpc`,
+    `  WebSocket  ws://${shownHost}:${port}/ext/bc/C/ws`,
+    `  also at    ${base}/ext/bc/${node.blockchainId}/rpc`,
+    '',
+  ].join('\n'))
+  if (host !== '127.0.0.1' && host !== '::1' && host !== 'localhost') {
+    node.log.warn({ host }, 'listening on a non-loopback address: anyone who can reach it can use this node')
+  }
+  let stopping = false
+  const stop = (signal: string) => {
+    if (stopping) return
+    stopping = true
+    node.log.info({ signal }, 'stopping')
+    node.close().then(() => process.exit(0), (err) => { node.log.error({ err }, 'error while stopping'); process.exit(1) })
+  }
+  process.on('SIGINT', () => stop('SIGINT'))
+  process.on('SIGTERM', () => stop('SIGTERM'))
+}
+
+main(process.argv.slice(2)).catch((err: unknown) => {
+  if (err instanceof ConfigError || err instanceof DataDirLockedError) {
+    process.stderr.write(`cchain-node: ${err.message}\n`)
+  } else {
+    process.stderr.write(`cchain-node: ${(err as Error)?.stack ?? String(err)}\n`)
+  }
+  process.exit(1)
+})

@@ -1,0 +1,69 @@
+import { z } from 'zod'
+import type { Block } from '../../engine/block.js'
+import { formatBlock, formatHeader, formatReceipt, formatTx, quantity } from '../../rpc/format.js'
+import { BlockRef, BlockTag, Bool, Hash32, Uint64 } from '../../rpc/schemas.js'
+import type { MethodTable, RpcContext } from '../../rpc/types.js'
+import { method } from '../../rpc/types.js'
+
+/** Blocks, headers, uncles and per-block transaction access. */
+export function ethBlockMethods(ctx: Pick<RpcContext, 'engine'>): MethodTable {
+  const { engine } = ctx
+  const byHash = (hash: Uint8Array) => engine.findBlock({ blockHash: hash })
+  const byNumber = (ref: ReturnType<typeof BlockTag.parse>) => engine.findBlock(ref)
+  const txAt = (block: Block | undefined, index: bigint) =>
+    block === undefined || index >= BigInt(block.txs.length) ? null : formatTx(block.txs[Number(index)]!, { block, index: Number(index) })
+  return {
+    /** Handler for `eth_blockNumber`. */
+    eth_blockNumber: method(z.tuple([]), () => quantity(engine.head.header.number)),
+    /** Handler for `eth_getBlockByNumber`. */
+    eth_getBlockByNumber: method(z.tuple([BlockTag, Bool]), ([ref, full]) => {
+      const block = byNumber(ref)
+      return block === undefined ? null : formatBlock(block, full)
+    }),
+    /** Handler for `eth_getBlockByHash`. */
+    eth_getBlockByHash: method(z.tuple([Hash32, Bool]), ([hash, full]) => {
+      const block = byHash(hash)
+      return block === undefined ? null : formatBlock(block, full)
+    }),
+    /** Handler for `eth_getHeaderByNumber`. */
+    eth_getHeaderByNumber: method(z.tuple([BlockTag]), ([ref]) => {
+      const block = byNumber(ref)
+      return block === undefined ? null : formatHeader(block)
+    }),
+    /** Handler for `eth_getHeaderByHash`. */
+    eth_getHeaderByHash: method(z.tuple([Hash32]), ([hash]) => {
+      const block = byHash(hash)
+      return block === undefined ? null : formatHeader(block)
+    }),
+    /** Handler for `eth_getBlockTransactionCountByNumber`. */
+    eth_getBlockTransactionCountByNumber: method(z.tuple([BlockTag]), ([ref]) => {
+      const block = byNumber(ref)
+      return block === undefined ? null : quantity(block.txs.length)
+    }),
+    /** Handler for `eth_getBlockTransactionCountByHash`. */
+    eth_getBlockTransactionCountByHash: method(z.tuple([Hash32]), ([hash]) => {
+      const block = byHash(hash)
+      return block === undefined ? null : quantity(block.txs.length)
+    }),
+    /** Handler for `eth_getTransactionByBlockNumberAndIndex`. */
+    eth_getTransactionByBlockNumberAndIndex: method(z.tuple([BlockTag, Uint64]), ([ref, index]) => txAt(byNumber(ref), index)),
+    /** Handler for `eth_getTransactionByBlockHashAndIndex`. */
+    eth_getTransactionByBlockHashAndIndex: method(z.tuple([Hash32, Uint64]), ([hash, index]) => txAt(byHash(hash), index)),
+    /** Handler for `eth_getBlockReceipts`. */
+    eth_getBlockReceipts: method(z.tuple([BlockRef]), ([ref]) => {
+      const block = engine.findBlock(ref)
+      if (block === undefined) return null
+      const receipts = engine.chain.receipts(block)
+      return receipts.map((_, i) => formatReceipt(block, receipts, i))
+    }),
+    // The C-Chain has no uncles: counts are 0 for known blocks, null for unknown ones (geth).
+    /** Handler for `eth_getUncleCountByBlockNumber`. */
+    eth_getUncleCountByBlockNumber: method(z.tuple([BlockTag]), ([ref]) => (byNumber(ref) === undefined ? null : '0x0')),
+    /** Handler for `eth_getUncleCountByBlockHash`. */
+    eth_getUncleCountByBlockHash: method(z.tuple([Hash32]), ([hash]) => (byHash(hash) === undefined ? null : '0x0')),
+    /** Handler for `eth_getUncleByBlockNumberAndIndex`. */
+    eth_getUncleByBlockNumberAndIndex: method(z.tuple([BlockTag, Uint64]), () => null),
+    /** Handler for `eth_getUncleByBlockHashAndIndex`. */
+    eth_getUncleByBlockHashAndIndex: method(z.tuple([Hash32, Uint64]), () => null),
+  }
+}

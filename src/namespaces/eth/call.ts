@@ -1,0 +1,26 @@
+import { z } from 'zod'
+import { hex, quantity } from '../../rpc/format.js'
+import { BlockRef, CallRequest, StateOverride } from '../../rpc/schemas.js'
+import type { MethodTable, RpcContext } from '../../rpc/types.js'
+import { method } from '../../rpc/types.js'
+
+/** Execution without a transaction: call, estimate, access list. */
+export function ethCallMethods(ctx: Pick<RpcContext, 'engine'>): MethodTable {
+  const { engine } = ctx
+  return {
+    /** Handler for `eth_call` (block tag, hash or EIP-1898 object; state overrides). */
+    eth_call: method(z.tuple([CallRequest, BlockRef.optional(), StateOverride.optional()]), async ([req, ref, overrides]) =>
+      hex(await engine.call(req, ref ?? 'latest', overrides))),
+    /** Handler for `eth_estimateGas`. */
+    eth_estimateGas: method(z.tuple([CallRequest, BlockRef.optional(), StateOverride.optional()]), async ([req, ref, overrides]) =>
+      quantity(await engine.estimateGas(req, ref ?? 'latest', overrides))),
+    /** Handler for `eth_createAccessList`. */
+    eth_createAccessList: method(z.tuple([CallRequest, BlockRef.optional()]), async ([req, ref]) => {
+      const r = await engine.createAccessList(req, ref ?? 'latest')
+      const out: Record<string, unknown> = { accessList: r.accessList }
+      if (r.error !== undefined) out.error = r.error
+      out.gasUsed = quantity(r.gasUsed)
+      return out
+    }),
+  }
+}

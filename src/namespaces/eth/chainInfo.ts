@@ -1,0 +1,24 @@
+import { z } from 'zod'
+import { chainConfigJSON } from '../../engine/genesis.js'
+import { hex, quantity } from '../../rpc/format.js'
+import type { MethodTable, RpcContext } from '../../rpc/types.js'
+import { method } from '../../rpc/types.js'
+import { BLACKHOLE } from '../../engine/chain.js'
+
+/** Chain identity and node status methods of `eth_`. */
+export function ethChainMethods(ctx: Pick<RpcContext, 'engine'>): MethodTable {
+  const { engine } = ctx
+  const chainId = quantity(engine.chainId)
+  const chainConfig = chainConfigJSON(engine.chain.opts.genesis)
+  const coinbase = hex(BLACKHOLE)
+  return {
+    /** Handler for `eth_chainId`. */
+    eth_chainId: method(z.tuple([]), () => chainId),
+    /** Handler for `eth_syncing`: a single node is always in sync. */
+    eth_syncing: method(z.tuple([]), () => false),
+    /** Handler for `eth_coinbase`: coreth's etherbase, the fee blackhole. */
+    eth_coinbase: method(z.tuple([]), () => coinbase),
+    /** Handler for `eth_getChainConfig` (Avalanche extension, AVALANCHE.md 12.2). */
+    eth_getChainConfig: method(z.tuple([]), () => chainConfig),
+  }
+}

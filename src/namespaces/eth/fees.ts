@@ -1,0 +1,37 @@
+import { z } from 'zod'
+import { InvalidParamsError } from '../../engine/errors.js'
+import { quantity } from '../../rpc/format.js'
+import { BlockTag, Percentiles } from '../../rpc/schemas.js'
+import type { MethodTable, RpcContext } from '../../rpc/types.js'
+import { method } from '../../rpc/types.js'
+
+/** geth math.HexOrDecimal64: eth_feeHistory's block count comes as hex string or number. */
+const BlockCount = z.union([
+  z.number().int().nonnegative(),
+  z.string().regex(/^(0x[0-9a-fA-F]+|\d+)$/, 'invalid hex or decimal integer'),
+], { error: 'json: cannot unmarshal into Go value of type math.HexOrDecimal64' }).transform((v) => BigInt(v))
+
+/** Fee suggestions and history (coreth eth/gasprice; AVALANCHE.md 12.3). */
+export function ethFeeMethods(ctx: Pick<RpcContext, 'engine'>): MethodTable {
+  const { engine } = ctx
+  return {
+    /** Handler for `eth_gasPrice`: suggested tip + next base fee. */
+    eth_gasPrice: method(z.tuple([]), () => quantity(engine.fees.gasPrice())),
+    /** Handler for `eth_maxPriorityFeePerGas`. */
+    eth_maxPriorityFeePerGas: method(z.tuple([]), () => quantity(engine.fees.suggestTipCap())),
+    /** Handler for `eth_baseFee` (Avalanche extension): base fee of a block built now. */
+    eth_baseFee: method(z.tuple([]), () => quantity(engine.fees.nextBaseFee())),
+    /** Handler for `eth_feeHistory`. */
+    eth_feeHistory: method(z.tuple([BlockCount, BlockTag, Percentiles.nullish()]), ([count, ref, percentiles]) => {
+      const head = engine.head.header.number
+      const last = ref === 'pending' ? engine.head : engine.findBlock(ref)
+      if (last === undefined) throw new InvalidParamsError(`request beyond head block: requested ${ref as bigint}, head ${head}`)
+      const h = engine.fees.feeHistory(ref === 'pending' && count > 0n ? count - 1n : count, last, percentiles ?? undefined)
+      const out: Record<string, unknown> = { oldestBlock: quantity(h.oldestBlock) }
+      if (h.reward !== undefined) out.reward = h.reward.map((r) => r.map(quantity))
+      if (h.baseFeePerGas !== undefined) out.baseFeePerGas = h.baseFeePerGas.map(quantity)
+      out.gasUsedRatio = h.gasUsedRatio
+      return out
+    }),
+  }
+}

@@ -1,0 +1,55 @@
+import { createTx } from '@ethereumjs/tx'
+import { bytesToHex } from '@ethereumjs/util'
+import { z } from 'zod'
+import { formatReceipt, formatTx, hex, quantity } from '../../rpc/format.js'
+import { CallRequest, Data, Hash32 } from '../../rpc/schemas.js'
+import type { MethodTable, RpcContext } from '../../rpc/types.js'
+import { method } from '../../rpc/types.js'
+
+/** Sending and looking up transactions. */
+export function ethTransactionMethods(ctx: Pick<RpcContext, 'engine'>): MethodTable {
+  const { engine } = ctx
+  return {
+    /** Handler for `eth_sendRawTransaction`. */
+    eth_sendRawTransaction: method(z.tuple([Data]), ([raw]) => engine.sendRawTransaction(raw)),
+    /** Handler for `eth_getTransactionByHash`: mined, or pending in the pool. */
+    eth_getTransactionByHash: method(z.tuple([Hash32]), ([hash]) => {
+      const found = engine.transaction(hash)
+      if (found === undefined) return null
+      if ('mined' in found) return formatTx(found.mined.block.txs[found.mined.index]!, found.mined)
+      return formatTx(found.pooled.tx)
+    }),
+    /** Handler for `eth_getTransactionReceipt`: null until mined. */
+    eth_getTransactionReceipt: method(z.tuple([Hash32]), ([hash]) => {
+      const loc = engine.chain.txLocation(hash)
+      return loc === undefined ? null : formatReceipt(loc.block, engine.chain.receipts(loc.block), loc.index)
+    }),
+    /** Handler for `eth_fillTransaction`: geth's defaults (nonce, gas, fees, chain ID), unsigned. */
+    eth_fillTransaction: method(z.tuple([CallRequest]), async ([req]) => {
+      const from = req.from ?? new Uint8Array(20)
+      const nonce = req.nonce ?? (await engine.nonce(from, 'pending'))
+      const legacy = req.gasPrice !== undefined
+      const tip = req.maxPriorityFeePerGas ?? engine.fees.suggestTipCap()
+      const feeCap = req.maxFeePerGas ?? tip + 2n * engine.fees.nextBaseFee()
+      const gas = req.gas ?? (await engine.estimateGas({ ...req, nonce }, 'pending'))
+      const common = engine.chain.common
+      const base = { nonce, gasLimit: gas, to: req.to ?? undefined, value: req.value ?? 0n, data: req.input ?? new Uint8Array() }
+      const tx = legacy
+        ? createTx({ ...base, type: req.accessList ? 1 : 0, gasPrice: req.gasPrice!, accessList: req.accessList?.map((i) => [i.address, i.storageKeys]) as never, chainId: engine.chainId }, { common })
+        : createTx({ ...base, type: 2, maxFeePerGas: feeCap, maxPriorityFeePerGas: tip, accessList: (req.accessList ?? []).map((i) => [i.address, i.storageKeys]) as never, chainId: engine.chainId }, { common })
+      const raw = tx.serialize()
+      const json: Record<string, unknown> = { type: quantity(tx.type), chainId: quantity(engine.chainId), nonce: quantity(nonce), to: base.to ? hex(base.to) : null, gas: quantity(gas) }
+      if (legacy) json.gasPrice = quantity(req.gasPrice!)
+      else { json.maxPriorityFeePerGas = quantity(tip); json.maxFeePerGas = quantity(feeCap) }
+      Object.assign(json, {
+        value: quantity(base.value), input: hex(base.data),
+        accessList: (req.accessList ?? []).map((i) => ({ address: hex(i.address), storageKeys: i.storageKeys.map(hex) })),
+        v: '0x0', r: '0x0', s: '0x0', yParity: '0x0', hash: bytesToHex(tx.getHashedMessageToSign()),
+      })
+      if (tx.type === 0) delete json.yParity
+      return { raw: hex(raw), tx: json }
+    }),
+    /** Handler for `eth_accounts`: the node holds no unlocked accounts unless personal is enabled. */
+    eth_accounts: method(z.tuple([]), () => []),
+  }
+}

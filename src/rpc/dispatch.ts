@@ -1,0 +1,321 @@
+import type { z } from 'zod'
+import type { Logger } from 'pino'
+import type { JsonRpcErrorObject, MethodDef, MethodTable } from './types.js'
+import {
+  RpcError, formatZodError, invalidParams, invalidRequest, methodNameTooLong, methodNotFound, parseError, responseTooLarge,
+  toJsonRpcError,
+} from './errors.js'
+
+/** Longest accepted method name (geth rpc/handler.go maxMethodNameLength). */
+export const MAX_METHOD_NAME_LENGTH = 2048
+/** Deepest accepted params nesting (LIMITS.md L8). */
+export const MAX_PARAMS_DEPTH = 128
+
+export interface DispatcherOptions {
+  /** coreth `batch-request-limit` (LIMITS.md L6). */
+  batchRequestLimit: number
+  /** coreth `batch-response-max-size` in bytes (LIMITS.md L7). */
+  batchResponseMaxSize: number
+  log: Logger
+}
+
+/** A method with what the dispatcher precomputes about its params schema. */
+interface Entry {
+  readonly def: MethodDef
+  /** Positional (z.tuple) params: arity is checked before the schema runs. */
+  readonly tuple: boolean
+  /** Tuple items; -1 when the tuple has a rest element (no upper bound). */
+  readonly max: number
+  /** Number of leading items that must be present. */
+  readonly required: number
+  /** z.tuple([]): the schema is skipped, the handler gets []. */
+  readonly empty: boolean
+}
+
+type Obj = Record<string, unknown>
+type Answer = string | undefined | Promise<string | undefined>
+
+const HEAD = '{"jsonrpc":"2.0","id":'
+const errorText = (idText: string, err: JsonRpcErrorObject): string => HEAD + idText + ',"error":' + JSON.stringify(err) + '}'
+const PARSE_ERROR_TEXT = errorText('null', parseError().toObject())
+const INVALID_REQUEST_JSON = JSON.stringify(invalidRequest().toObject())
+const INVALID_REQUEST_TEXT = errorText('null', invalidRequest().toObject())
+const EMPTY_BATCH_TEXT = errorText('null', invalidRequest('empty batch').toObject())
+const BATCH_TOO_LARGE_TEXT = errorText('null', invalidRequest('batch too large').toObject())
+const TOO_LARGE_JSON = JSON.stringify(responseTooLarge().toObject())
+const NO_PARAMS: readonly unknown[] = Object.freeze([])
+// A body shorter than this cannot hold params nested deeper than MAX_PARAMS_DEPTH (two bytes a level).
+const DEPTH_CHECK_MIN_BODY = 2 * MAX_PARAMS_DEPTH
+
+/** Id as response text; undefined = absent (notification), null = not a valid id (LIMITS.md L3). */
+function idToText(id: unknown, raw: string | undefined): string | undefined | null {
+  if (typeof id === 'number') return Number.isSafeInteger(id) ? '' + id : (raw ?? String(id))
+  if (typeof id === 'string') return JSON.stringify(id)
+  if (id === undefined) return undefined
+  return id === null ? 'null' : null
+}
+
+const isUnsafeNumber = (id: unknown): boolean => typeof id === 'number' && !Number.isSafeInteger(id)
+
+function isThenable(v: unknown): v is PromiseLike<unknown> {
+  return v !== null && typeof v === 'object' && typeof (v as { then?: unknown }).then === 'function'
+}
+
+function describeSchema(def: MethodDef): Entry {
+  const zod = (def.params as z.ZodType)._zod
+  if (zod.def.type !== 'tuple') return { def, tuple: false, max: -1, required: 0, empty: false }
+  const tdef = zod.def as unknown as { items: z.ZodType[]; rest: z.ZodType | null }
+  const items = tdef.items
+  let required = 0
+  for (let i = 0; i < items.length; i++) if (items[i]!._zod.optin === undefined) required = i + 1
+  const max = tdef.rest === null ? items.length : -1
+  return { def, tuple: true, max, required, empty: max === 0 }
+}
+
+/** Depth of nested arrays/objects, walked with an explicit stack; stops once past `limit`. */
+function depthExceeds(value: unknown, limit: number): boolean {
+  if (value === null || typeof value !== 'object') return false
+  const stack: unknown[] = [value]
+  const depths: number[] = [1]
+  while (stack.length > 0) {
+    const v = stack.pop() as object
+    const d = depths.pop()!
+    if (d > limit) return true
+    const children = Array.isArray(v) ? v : Object.values(v)
+    for (const c of children) {
+      if (c !== null && typeof c === 'object') { stack.push(c); depths.push(d + 1) }
+    }
+  }
+  return false
+}
+
+/**
+ * JSON-RPC 2.0 over any transport: takes a request body, returns the response text
+ * (undefined when there is nothing to send: notifications only). Envelope rules follow
+ * geth rpc/json.go and LIMITS.md L3-L8.
+ */
+export class Dispatcher {
+  private readonly methods = new Map<string, Entry>()
+  private readonly batchRequestLimit: number
+  private readonly batchResponseMaxSize: number
+  private readonly log: Logger
+
+  constructor(table: MethodTable, opts: DispatcherOptions) {
+    for (const name of Object.keys(table)) this.methods.set(name, describeSchema(table[name]!))
+    this.batchRequestLimit = opts.batchRequestLimit
+    this.batchResponseMaxSize = opts.batchResponseMaxSize
+    this.log = opts.log
+  }
+
+  /** Handles one HTTP body or WS message. */
+  handle(body: string): Promise<string | undefined> {
+    let msg: unknown
+    try {
+      msg = JSON.parse(body)
+    } catch {
+      return Promise.resolve(PARSE_ERROR_TEXT)
+    }
+    const deep = body.length > DEPTH_CHECK_MIN_BODY
+    const debug = this.log.isLevelEnabled('debug')
+    if (Array.isArray(msg)) return this.batch(msg, body, deep, debug)
+    if (msg === null || typeof msg !== 'object') return Promise.resolve(INVALID_REQUEST_TEXT)
+    // JSON.parse rounds integers past 2^53: echo the raw token instead (LIMITS.md L5).
+    const raw = isUnsafeNumber((msg as Obj).id) ? rawIds(body)[0] : undefined
+    const answer = this.call(msg as Obj, raw, deep, debug)
+    return typeof answer === 'string' || answer === undefined ? Promise.resolve(answer) : answer
+  }
+
+  private async batch(items: unknown[], body: string, deep: boolean, debug: boolean): Promise<string | undefined> {
+    if (items.length === 0) return EMPTY_BATCH_TEXT
+    if (items.length > this.batchRequestLimit) return BATCH_TOO_LARGE_TEXT
+    const raws = items.some((item) => item !== null && typeof item === 'object' && isUnsafeNumber((item as Obj).id)) ? rawIds(body) : []
+    const answers: Answer[] = new Array(items.length)
+    for (let i = 0; i < items.length; i++) {
+      const item = items[i]
+      // A nested batch or a non-object is an invalid request (one error per such item, as geth).
+      answers[i] = item === null || typeof item !== 'object' || Array.isArray(item)
+        ? INVALID_REQUEST_TEXT
+        : this.call(item as Obj, raws[i], deep, debug)
+    }
+    const done = await Promise.all(answers)
+    let out = ''
+    let size = 0
+    let tooLarge = false
+    for (let i = 0; i < done.length; i++) {
+      let text = done[i]
+      if (text === undefined) continue
+      if (tooLarge) {
+        const item = items[i]
+        const idText = item !== null && typeof item === 'object' ? idToText((item as Obj).id, raws[i]) : null
+        text = HEAD + (idText ?? 'null') + ',"error":' + TOO_LARGE_JSON + '}'
+      }
+      size += Buffer.byteLength(text)
+      // geth handleBatch: the answer that crosses the limit is kept, every later one gets -32003.
+      if (size > this.batchResponseMaxSize) tooLarge = true
+      out += out === '' ? '[' + text : ',' + text
+    }
+    return out === '' ? undefined : out + ']'
+  }
+
+  /** One request object; undefined for a notification. */
+  private call(req: Obj, raw: string | undefined, deep: boolean, debug: boolean): Answer {
+    const idText = idToText(req.id, raw)
+    if (idText === null) return INVALID_REQUEST_TEXT
+    const name = req.method
+    const params = req.params
+    if (req.jsonrpc !== '2.0' || typeof name !== 'string' || (params !== undefined && (params === null || typeof params !== 'object'))) {
+      // Without a valid envelope it is not a notification either: answer with id null (geth isNotification).
+      return idText === undefined ? INVALID_REQUEST_TEXT : HEAD + idText + ',"error":' + INVALID_REQUEST_JSON + '}'
+    }
+    if (!debug) return this.run(name, params, idText, deep)
+    const t0 = performance.now()
+    const answer = this.run(name, params, idText, deep)
+    const done = (): void => {
+      this.log.debug({ method: name.slice(0, 64), id: idText, ms: +(performance.now() - t0).toFixed(3) }, 'rpc call')
+    }
+    if (typeof answer === 'string' || answer === undefined) done()
+    else void answer.finally(done)
+    return answer
+  }
+
+  private run(name: string, params: unknown, idText: string | undefined, deep: boolean): Answer {
+    if (name.length > MAX_METHOD_NAME_LENGTH) return this.reply(idText, methodNameTooLong())
+    const entry = this.methods.get(name)
+    if (entry === undefined) return this.reply(idText, methodNotFound(name))
+    if (deep && depthExceeds(params, MAX_PARAMS_DEPTH)) return this.reply(idText, invalidRequest('params nested too deeply'))
+    let args: unknown
+    if (entry.tuple) {
+      if (params === undefined) args = NO_PARAMS
+      else if (!Array.isArray(params)) return this.reply(idText, invalidParams('non-array args'))
+      else args = params
+      const list = args as unknown[]
+      if (entry.max >= 0 && list.length > entry.max) return this.reply(idText, invalidParams(`too many arguments, want at most ${entry.max}`))
+      if (list.length < entry.required) return this.reply(idText, invalidParams(`missing value for required argument ${list.length}`))
+      // geth: null in an optional position is the same as leaving the argument out.
+      for (let i = entry.required; i < list.length; i++) {
+        if (list[i] === null) { args = list.map((v, j) => (j >= entry.required && v === null ? undefined : v)); break }
+      }
+    } else {
+      // Named-argument methods (gorilla/rpc json2, as avalanchego serves them) also accept [ {…} ].
+      args = params === undefined ? {} : Array.isArray(params) && params.length === 1 ? params[0] : params
+    }
+    if (!entry.empty) {
+      const parsed = entry.def.params.safeParse(args)
+      if (!parsed.success) return this.reply(idText, invalidParams(formatZodError(parsed.error)))
+      args = parsed.data
+    } else if (args === NO_PARAMS) {
+      args = []
+    }
+    let result: unknown
+    try {
+      result = entry.def.handler(args)
+    } catch (err) {
+      return this.reply(idText, err)
+    }
+    if (isThenable(result)) {
+      return Promise.resolve(result).then(
+        (value) => this.result(idText, value),
+        (err: unknown) => this.reply(idText, err),
+      )
+    }
+    return this.result(idText, result)
+  }
+
+  private result(idText: string | undefined, value: unknown): string | undefined {
+    if (idText === undefined) return undefined
+    let json: string | undefined
+    try {
+      json = JSON.stringify(value)
+    } catch (err) {
+      return this.reply(idText, err)
+    }
+    return HEAD + idText + ',"result":' + (json === undefined ? 'null' : json) + '}'
+  }
+
+  private reply(idText: string | undefined, err: unknown): string | undefined {
+    const obj = toJsonRpcError(err, this.log)
+    return idText === undefined ? undefined : errorText(idText, obj)
+  }
+}
+
+// ---- raw id tokens (only used when an id is a number JSON.parse cannot hold exactly) ----
+
+const isWs = (c: number): boolean => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09
+function skipWs(s: string, i: number): number {
+  while (i < s.length && isWs(s.charCodeAt(i))) i++
+  return i
+}
+function skipString(s: string, i: number): number {
+  let j = i + 1
+  for (;;) {
+    const c = s.charCodeAt(j)
+    if (c === 0x5c) j += 2
+    else if (c === 0x22 || Number.isNaN(c)) return j + 1
+    else j++
+  }
+}
+/** Skips one JSON value starting at i (the text is known to be valid JSON). */
+function skipValue(s: string, i: number): number {
+  const c = s.charCodeAt(i)
+  if (c === 0x22) return skipString(s, i)
+  if (c === 0x5b || c === 0x7b) {
+    let depth = 0
+    for (let j = i; j < s.length;) {
+      const d = s.charCodeAt(j)
+      if (d === 0x22) { j = skipString(s, j); continue }
+      if (d === 0x5b || d === 0x7b) depth++
+      else if ((d === 0x5d || d === 0x7d) && --depth === 0) return j + 1
+      j++
+    }
+    return s.length
+  }
+  let j = i
+  while (j < s.length) {
+    const d = s.charCodeAt(j)
+    if (d === 0x2c || d === 0x5d || d === 0x7d || isWs(d)) break
+    j++
+  }
+  return j
+}
+/** The raw text of the last `id` member of the object at i (JSON.parse keeps the last duplicate too). */
+function objectId(s: string, i: number): [string | undefined, number] {
+  let id: string | undefined
+  let j = skipWs(s, i + 1)
+  while (j < s.length && s.charCodeAt(j) !== 0x7d) {
+    const k = j
+    j = skipString(s, j)
+    let key = s.slice(k + 1, j - 1)
+    if (key.includes('\\')) key = JSON.parse(s.slice(k, j)) as string
+    j = skipWs(s, skipWs(s, j) + 1)
+    const v = j
+    j = skipValue(s, j)
+    if (key === 'id') id = s.slice(v, j)
+    j = skipWs(s, j)
+    if (s.charCodeAt(j) === 0x2c) j = skipWs(s, j + 1)
+  }
+  return [id, j + 1]
+}
+
+/** Raw `id` tokens of the top-level request object, or of each element of a top-level batch. */
+export function rawIds(body: string): (string | undefined)[] {
+  const out: (string | undefined)[] = []
+  let i = skipWs(body, 0)
+  if (body.charCodeAt(i) === 0x7b) {
+    out.push(objectId(body, i)[0])
+  } else if (body.charCodeAt(i) === 0x5b) {
+    i = skipWs(body, i + 1)
+    while (i < body.length && body.charCodeAt(i) !== 0x5d) {
+      if (body.charCodeAt(i) === 0x7b) {
+        const [id, end] = objectId(body, i)
+        out.push(id)
+        i = end
+      } else {
+        out.push(undefined)
+        i = skipValue(body, i)
+      }
+      i = skipWs(body, i)
+      if (body.charCodeAt(i) === 0x2c) i = skipWs(body, i + 1)
+    }
+  }
+  return out
+}

@@ -1,0 +1,100 @@
+/**
+ * JSON-RPC error codes: the only file that knows the numbers (LIMITS.md "Error code map").
+ *
+ *   -32700  parse error            body is not JSON
+ *   -32600  invalid request        envelope, empty/oversized/nested batch, nesting too deep
+ *   -32601  method not found       unknown, disabled or prototype names
+ *   -32602  invalid params         arity, schema failures, InvalidParamsError
+ *   -32603  internal error         anything unexpected (the cause is logged, never sent)
+ *   -32000  server error           any other EngineError (geth's default code)
+ *   -32002  request timed out
+ *   -32003  response too large     batch response over batch-response-max-size
+ *   -32005  limit exceeded         LimitExceededError
+ *        3  execution reverted     ExecutionRevertedError, data = return data (geth internal/ethapi/errors.go)
+ */
+import { z } from 'zod'
+import type { Logger } from 'pino'
+import { EngineError, ExecutionRevertedError, InvalidParamsError, LimitExceededError } from '../engine/errors.js'
+import type { JsonRpcErrorObject } from './types.js'
+
+export const PARSE_ERROR = -32700
+export const INVALID_REQUEST = -32600
+export const METHOD_NOT_FOUND = -32601
+export const INVALID_PARAMS = -32602
+export const INTERNAL_ERROR = -32603
+export const SERVER_ERROR = -32000
+export const REQUEST_TIMED_OUT = -32002
+export const RESPONSE_TOO_LARGE = -32003
+export const LIMIT_EXCEEDED = -32005
+export const EXECUTION_REVERTED = 3
+
+/** An error that already carries its JSON-RPC code (thrown by the dispatcher or a handler). */
+export class RpcError extends Error {
+  override name = 'RpcError'
+  constructor(readonly code: number, message: string, readonly data?: unknown) {
+    super(message)
+  }
+
+  toObject(): JsonRpcErrorObject {
+    return this.data === undefined ? { code: this.code, message: this.message } : { code: this.code, message: this.message, data: this.data }
+  }
+}
+
+/** -32700, geth's text. */
+export function parseError(): RpcError {
+  return new RpcError(PARSE_ERROR, 'parse error')
+}
+
+/** -32600. */
+export function invalidRequest(msg = 'invalid request'): RpcError {
+  return new RpcError(INVALID_REQUEST, msg)
+}
+
+/** -32601 with geth's text (rpc/errors.go methodNotFoundError). */
+export function methodNotFound(name: string): RpcError {
+  return new RpcError(METHOD_NOT_FOUND, `the method ${name} does not exist/is not available`)
+}
+
+/** -32602. */
+export function invalidParams(msg: string): RpcError {
+  return new RpcError(INVALID_PARAMS, msg)
+}
+
+/** -32601 for names over the length limit (not echoed back). */
+export function methodNameTooLong(): RpcError {
+  return new RpcError(METHOD_NOT_FOUND, 'method name too long')
+}
+
+/** -32003, geth's text (rpc/errors.go errMsgResponseTooLarge). */
+export function responseTooLarge(): RpcError {
+  return new RpcError(RESPONSE_TOO_LARGE, 'response too large')
+}
+
+/**
+ * geth's wording for a bad positional argument: `invalid argument N: <reason>` (rpc/json.go
+ * parseArgumentArray). Only the first issue is reported, as geth stops at the first bad argument.
+ */
+export function formatZodError(err: z.ZodError): string {
+  const issue = err.issues[0]
+  if (issue === undefined) return 'invalid params'
+  const head = issue.path[0]
+  if (typeof head === 'number') return `invalid argument ${head}: ${issue.message}`
+  if (issue.path.length > 0) return `invalid argument ${issue.path.map(String).join('.')}: ${issue.message}`
+  return issue.message
+}
+
+function toHex(bytes: Uint8Array): string {
+  return '0x' + Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex')
+}
+
+/** Maps anything thrown by dispatch or a handler to the wire error; unknown causes are logged, never sent. */
+export function toJsonRpcError(err: unknown, log?: Logger): JsonRpcErrorObject {
+  if (err instanceof RpcError) return err.toObject()
+  if (err instanceof ExecutionRevertedError) return { code: EXECUTION_REVERTED, message: err.message, data: toHex(err.returnData) }
+  if (err instanceof InvalidParamsError) return { code: INVALID_PARAMS, message: err.message }
+  if (err instanceof LimitExceededError) return { code: LIMIT_EXCEEDED, message: err.message }
+  if (err instanceof EngineError) return { code: SERVER_ERROR, message: err.message }
+  if (err instanceof z.ZodError) return { code: INVALID_PARAMS, message: formatZodError(err) }
+  log?.error({ err }, 'internal error in JSON-RPC handler')
+  return { code: INTERNAL_ERROR, message: 'internal error' }
+}

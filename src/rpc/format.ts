@@ -1,0 +1,131 @@
+import type { TypedTransaction } from '@ethereumjs/tx'
+import { Capability } from '@ethereumjs/tx'
+import type { Block } from '../engine/block.js'
+import type { Receipt } from '../engine/receipt.js'
+import { logsBloom } from '../engine/receipt.js'
+import { feeCaps } from '../engine/txPool.js'
+
+/*
+ * Wire formatting of blocks, headers, transactions, receipts and logs, once, in geth's shapes
+ * (internal/ethapi/api.go RPCMarshalHeader/Block, RPCTransaction, receipt marshalling) with
+ * coreth's extra header fields (AVALANCHE.md 12.6).
+ */
+
+/** QUANTITY: 0x-hex without leading zeros. */
+export function quantity(n: bigint | number): string {
+  return '0x' + n.toString(16)
+}
+
+/** DATA: 0x-hex of the bytes. */
+export function hex(b: Uint8Array): string {
+  return '0x' + Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('hex')
+}
+
+export type Json = string | number | boolean | null | Json[] | { [k: string]: Json | undefined }
+
+/** Header fields shared by blocks and eth_getHeaderBy*. */
+export function formatHeader(block: Block): Record<string, Json> {
+  const h = block.header
+  return {
+    number: quantity(h.number), hash: hex(block.hash), parentHash: hex(h.parentHash), nonce: hex(h.nonce),
+    mixHash: hex(h.mixHash), sha3Uncles: hex(h.uncleHash), logsBloom: hex(h.bloom), stateRoot: hex(h.stateRoot),
+    miner: hex(h.coinbase), difficulty: quantity(h.difficulty), extraData: hex(h.extraData), gasLimit: quantity(h.gasLimit),
+    gasUsed: quantity(h.gasUsed), timestamp: quantity(h.timestamp), transactionsRoot: hex(h.txRoot),
+    receiptsRoot: hex(h.receiptRoot), baseFeePerGas: quantity(h.baseFee), blobGasUsed: quantity(h.blobGasUsed),
+    excessBlobGas: quantity(h.excessBlobGas), parentBeaconBlockRoot: hex(h.parentBeaconRoot), extDataHash: hex(h.extDataHash),
+    extDataGasUsed: quantity(h.extDataGasUsed), blockGasCost: quantity(h.blockGasCost),
+    timestampMilliseconds: quantity(h.timeMilliseconds), minDelayExcess: quantity(h.minDelayExcess),
+    // coreth: difficulty is 1 per block, so the total is the block number (BlockChainAPI).
+    totalDifficulty: quantity(h.number),
+  }
+}
+
+/** eth_getBlockBy*: header, size, transactions (hashes or objects), uncles, blockExtraData. */
+export function formatBlock(block: Block, fullTxs: boolean): Record<string, Json> {
+  const out = formatHeader(block)
+  out.size = quantity(block.size)
+  out.transactions = fullTxs
+    ? block.txs.map((tx, i) => formatTx(tx, { block, index: i }))
+    : block.txs.map((tx) => hex(tx.hash()))
+  out.uncles = []
+  out.blockExtraData = hex(block.extData)
+  return out
+}
+
+/** Where a transaction is: in a block (mined) or not (pending). */
+export interface TxPlace {
+  block: Block
+  index: number
+}
+
+/** geth RPCTransaction. */
+export function formatTx(tx: TypedTransaction, place?: TxPlace): Record<string, Json> {
+  const { feeCap, tipCap } = feeCaps(tx)
+  const is1559 = tx.supports(Capability.EIP1559FeeMarket)
+  let gasPrice = feeCap
+  if (is1559 && place !== undefined) {
+    const eff = place.block.header.baseFee + tipCap
+    gasPrice = eff < feeCap ? eff : feeCap
+  }
+  const out: Record<string, Json> = {
+    blockHash: place ? hex(place.block.hash) : null,
+    blockNumber: place ? quantity(place.block.header.number) : null,
+    from: hex(tx.getSenderAddress().bytes),
+    gas: quantity(tx.gasLimit),
+    gasPrice: quantity(gasPrice),
+  }
+  if (is1559) {
+    out.maxFeePerGas = quantity(feeCap)
+    out.maxPriorityFeePerGas = quantity(tipCap)
+  }
+  out.hash = hex(tx.hash())
+  out.input = hex(tx.data)
+  out.nonce = quantity(tx.nonce)
+  out.to = tx.to === undefined ? null : hex(tx.to.bytes)
+  out.transactionIndex = place ? quantity(place.index) : null
+  out.value = quantity(tx.value)
+  out.type = quantity(tx.type)
+  if (tx.type !== 0) {
+    out.accessList = ((tx as unknown as { accessList: [Uint8Array, Uint8Array[]][] }).accessList).map(([address, keys]) => ({
+      address: hex(address), storageKeys: keys.map(hex),
+    }))
+  }
+  const chainId = (tx as { chainId?: bigint }).chainId ?? tx.common.chainId()
+  const v = tx.v ?? 0n
+  if (tx.type !== 0 || (v !== 27n && v !== 28n)) out.chainId = quantity(chainId)
+  out.v = quantity(v)
+  out.r = quantity(tx.r ?? 0n)
+  out.s = quantity(tx.s ?? 0n)
+  if (tx.type !== 0) out.yParity = quantity(v)
+  return out
+}
+
+/** geth receipt JSON; log indexes continue across the block's receipts. */
+export function formatReceipt(block: Block, receipts: readonly Receipt[], index: number): Record<string, Json> {
+  const r = receipts[index]!
+  const tx = block.txs[index]!
+  let logIndex = 0
+  for (let i = 0; i < index; i++) logIndex += receipts[i]!.logs.length
+  const blockHash = hex(block.hash)
+  const blockNumber = quantity(block.header.number)
+  const txHash = hex(tx.hash())
+  const txIndex = quantity(index)
+  return {
+    blockHash, blockNumber,
+    contractAddress: r.contractAddress ? hex(r.contractAddress) : null,
+    cumulativeGasUsed: quantity(r.cumulativeGasUsed),
+    effectiveGasPrice: quantity(r.effectiveGasPrice),
+    from: hex(tx.getSenderAddress().bytes),
+    gasUsed: quantity(r.gasUsed),
+    logs: r.logs.map((l, i) => ({
+      address: hex(l.address), topics: l.topics.map(hex), data: hex(l.data), blockNumber, transactionHash: txHash,
+      transactionIndex: txIndex, blockHash, logIndex: quantity(logIndex + i), removed: false,
+    })),
+    logsBloom: hex(logsBloom(r.logs)),
+    status: quantity(r.status),
+    to: tx.to === undefined ? null : hex(tx.to.bytes),
+    transactionHash: txHash,
+    transactionIndex: txIndex,
+    type: quantity(r.txType),
+  }
+}

@@ -1,0 +1,179 @@
+import type { AddressInfo } from 'node:net'
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify'
+import websocket from '@fastify/websocket'
+import type { RawData, WebSocket } from 'ws'
+import type { Logger } from 'pino'
+import type { Dispatcher } from '../rpc/dispatch.js'
+import { createHostCheck, createOriginCheck } from './hostCheck.js'
+
+/** HTTP body and WS message limit (LIMITS.md L1, W1; geth/coreth 5 MiB). */
+export const DEFAULT_BODY_LIMIT = 5 * 1024 * 1024
+/** Concurrent WebSocket connections (LIMITS.md L12). */
+export const MAX_WS_CONNECTIONS = 256
+/** Per-connection send queue before a slow consumer is dropped (LIMITS.md W5). */
+export const MAX_WS_BUFFERED = 16 * 1024 * 1024
+/** Ping interval; a connection without a pong by the next tick is terminated (LIMITS.md W7). */
+export const WS_PING_INTERVAL_MS = 30_000
+
+const JSON_RPC_TYPES = ['application/json', 'application/json-rpc', 'application/jsonrequest']
+const JSON_CT = 'application/json'
+const TEXT_CT = 'text/plain; charset=utf-8'
+const WS_OPEN = 1
+
+export interface ServerOptions {
+  host: string
+  port: number
+  bodyLimit?: number
+  log: Logger
+  /** Keyed by chain alias ('C') and by blockchain ID (CB58); both point at the same entry. */
+  chains: Map<string, { rpc: Dispatcher }>
+  /** Host names accepted besides IP literals and `localhost` (`*` = any). */
+  allowedHosts?: readonly string[]
+  /** Browser origins allowed to open a WebSocket besides loopback ones (`*` = any). */
+  allowedOrigins?: readonly string[]
+}
+
+export interface Server {
+  listen(): Promise<{ host: string; port: number }>
+  close(): Promise<void>
+  fastify: FastifyInstance
+}
+
+type ChainRequest = FastifyRequest<{ Params: { chain: string } }>
+
+function unknownChain(reply: FastifyReply, chain: string): void {
+  reply.code(404).header('content-type', JSON_CT).send(JSON.stringify({ error: `unknown blockchain ${chain}` }))
+}
+
+/** Fastify app for the chain endpoints: POST /ext/bc/:chain/rpc and GET /ext/bc/:chain/ws (LIMITS.md N, L, W). */
+export function createServer(opts: ServerOptions): Server {
+  const { log, chains } = opts
+  const bodyLimit = opts.bodyLimit ?? DEFAULT_BODY_LIMIT
+  const fastify = Fastify({
+    logger: false,
+    bodyLimit,
+    requestTimeout: 30_000,
+    connectionTimeout: 0,
+    keepAliveTimeout: 72_000,
+    onProtoPoisoning: 'error',
+    onConstructorPoisoning: 'error',
+  })
+  fastify.server.headersTimeout = 10_000
+  fastify.server.maxConnections = 512
+
+  // Our parser returns the raw text: the dispatcher emits -32700/-32600 itself and keeps raw ids.
+  // Every other content type gets Fastify's 415 before the body is read (LIMITS.md N4, L2).
+  fastify.removeAllContentTypeParsers()
+  fastify.addContentTypeParser(JSON_RPC_TYPES, { parseAs: 'string', bodyLimit }, (_req, body, done) => done(null, body))
+
+  const hostAllowed = createHostCheck(opts.allowedHosts)
+  const originAllowed = createOriginCheck(opts.allowedOrigins)
+  // Registered before @fastify/websocket so upgrade requests pass through it too (LIMITS.md N2, N6).
+  fastify.addHook('onRequest', (req, reply, done) => {
+    if (req.headers.upgrade !== undefined) {
+      // An upgrade socket answered with an HTTP error belongs to no one any more: close it here.
+      reply.raw.once('finish', () => req.raw.socket.destroy())
+      if (!originAllowed(req.headers.origin)) {
+        reply.code(403).header('content-type', TEXT_CT).send('origin not allowed\n')
+        return
+      }
+    }
+    if (!hostAllowed(req.headers.host)) {
+      reply.code(403).header('content-type', TEXT_CT).send('invalid host specified\n')
+      return
+    }
+    done()
+  })
+
+  fastify.setNotFoundHandler((_req, reply) => {
+    reply.code(404).header('content-type', TEXT_CT).send('404 page not found\n')
+  })
+  fastify.setErrorHandler((err: { statusCode?: number; message: string }, _req, reply) => {
+    const status = err.statusCode !== undefined && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 500
+    if (status === 500) log.error({ err }, 'http request failed')
+    reply.code(status).header('content-type', TEXT_CT).send(status === 500 ? 'internal error\n' : err.message + '\n')
+  })
+
+  fastify.post('/ext/bc/:chain/rpc', (req: ChainRequest, reply) => {
+    const chain = chains.get(req.params.chain)
+    if (chain === undefined) return unknownChain(reply, req.params.chain)
+    const body = req.body
+    // POST without a content type and without a body skips the parser; geth answers 415.
+    if (typeof body !== 'string') {
+      reply.code(415).header('content-type', TEXT_CT).send('invalid content type\n')
+      return
+    }
+    chain.rpc.handle(body).then(
+      (out) => { reply.header('content-type', JSON_CT).send(out ?? '') },
+      (err: unknown) => {
+        log.error({ err }, 'dispatcher failed')
+        reply.code(500).header('content-type', TEXT_CT).send('internal error\n')
+      },
+    )
+  })
+  // A GET must never run a method (geth validateRequest); only POST and the CORS preflight.
+  fastify.route({
+    method: ['GET', 'PUT', 'DELETE', 'PATCH'],
+    url: '/ext/bc/:chain/rpc',
+    handler: (_req, reply) => { reply.code(405).header('allow', 'POST, OPTIONS').header('content-type', TEXT_CT).send('method not allowed\n') },
+  })
+  fastify.options('/ext/bc/:chain/rpc', (_req, reply) => { reply.code(204).header('allow', 'POST, OPTIONS').send() })
+
+  // Encapsulated so @fastify/websocket's hooks and handler wrapper stay off the HTTP hot path.
+  let wsCount = 0
+  fastify.register(async (app) => {
+    await app.register(websocket, { options: { maxPayload: bodyLimit, perMessageDeflate: false } })
+    app.get('/ext/bc/:chain/ws', {
+      websocket: true,
+      preValidation: (req: ChainRequest, reply, done) => {
+        if (!chains.has(req.params.chain)) return unknownChain(reply, req.params.chain)
+        if (wsCount >= MAX_WS_CONNECTIONS) {
+          reply.code(503).header('content-type', TEXT_CT).send('too many websocket connections\n')
+          return
+        }
+        done()
+      },
+    }, (socket: WebSocket, req: ChainRequest) => {
+      const rpc = chains.get(req.params.chain)!.rpc
+      wsCount++
+      let alive = true
+      let closed = false
+      const ping = setInterval(() => {
+        if (!alive) { socket.terminate(); return }
+        alive = false
+        socket.ping()
+      }, WS_PING_INTERVAL_MS)
+      ping.unref()
+      const cleanup = (): void => {
+        if (closed) return
+        closed = true
+        wsCount--
+        clearInterval(ping)
+      }
+      const send = (out: string | undefined): void => {
+        if (out === undefined || socket.readyState !== WS_OPEN) return
+        if (socket.bufferedAmount > MAX_WS_BUFFERED) { socket.close(1008, 'send queue full'); return }
+        socket.send(out)
+      }
+      socket.on('pong', () => { alive = true })
+      socket.on('message', (data: RawData) => {
+        const text = Buffer.isBuffer(data) ? data.toString() : Array.isArray(data) ? Buffer.concat(data).toString() : Buffer.from(data).toString()
+        rpc.handle(text).then(send, (err: unknown) => log.error({ err }, 'dispatcher failed'))
+      })
+      socket.on('close', cleanup)
+      socket.on('error', cleanup)
+    })
+  })
+
+  return {
+    fastify,
+    async listen() {
+      await fastify.listen({ host: opts.host, port: opts.port })
+      const addr = fastify.server.address() as AddressInfo
+      return { host: addr.address, port: addr.port }
+    },
+    async close() {
+      await fastify.close()
+    },
+  }
+}

@@ -1,0 +1,85 @@
+import { bytesToHex } from '@ethereumjs/util'
+import type { BatchOp, Database } from './db.js'
+import { writeSynced } from './db.js'
+import { META_GENESIS, META_HEAD, PREFIX, canonicalKey, metaKey, prefixed, u64 } from './keys.js'
+
+/** Location of a transaction: canonical block number and index in it. */
+export interface TxLocation {
+  blockNumber: bigint
+  index: number
+}
+
+/** Everything one block adds, written in one synced batch together with the new head pointer. */
+export interface BlockWrite {
+  hash: Uint8Array
+  number: bigint
+  encodedBlock: Uint8Array
+  encodedReceipts: Uint8Array
+  txHashes: readonly Uint8Array[]
+  /** Pending trie nodes and code of the block's state (TrieDB.drain()). */
+  stateOps: readonly BatchOp[]
+}
+
+/** Blocks, receipts, canonical index, tx lookups and the head pointer (LIMITS.md D-a). */
+export class ChainStore {
+  constructor(private readonly db: Database) {}
+
+  readHeadHash(): Uint8Array | undefined {
+    return this.db.getSync(metaKey(META_HEAD)) ?? undefined
+  }
+
+  readGenesisHash(): Uint8Array | undefined {
+    return this.db.getSync(metaKey(META_GENESIS)) ?? undefined
+  }
+
+  readBlock(hash: Uint8Array): Uint8Array | undefined {
+    return this.db.getSync(prefixed(PREFIX.block, hash)) ?? undefined
+  }
+
+  readReceipts(hash: Uint8Array): Uint8Array | undefined {
+    return this.db.getSync(prefixed(PREFIX.receipts, hash)) ?? undefined
+  }
+
+  readCanonicalHash(number: bigint): Uint8Array | undefined {
+    return this.db.getSync(canonicalKey(number)) ?? undefined
+  }
+
+  readTxLocation(txHash: Uint8Array): TxLocation | undefined {
+    const v = this.db.getSync(prefixed(PREFIX.txLookup, txHash))
+    if (v === undefined) return undefined
+    const view = new DataView(v.buffer, v.byteOffset, v.byteLength)
+    return { blockNumber: view.getBigUint64(0), index: view.getUint32(8) }
+  }
+
+  /** Whether a state trie node (by hash) is on disk: the head's state must exist at start (D-b). */
+  hasStateNode(root: Uint8Array): boolean {
+    return this.db.getSync(prefixed(PREFIX.state, root)) !== undefined
+  }
+
+  /** Commits a block, its receipts, indexes, state and the head pointer atomically and durably. */
+  async writeBlock(w: BlockWrite, opts: { genesis?: boolean } = {}): Promise<void> {
+    const ops: BatchOp[] = [...w.stateOps]
+    ops.push({ type: 'put', key: prefixed(PREFIX.block, w.hash), value: w.encodedBlock })
+    ops.push({ type: 'put', key: prefixed(PREFIX.receipts, w.hash), value: w.encodedReceipts })
+    ops.push({ type: 'put', key: canonicalKey(w.number), value: w.hash })
+    const num = u64(w.number)
+    w.txHashes.forEach((txHash, i) => {
+      const loc = new Uint8Array(12)
+      loc.set(num, 0)
+      new DataView(loc.buffer).setUint32(8, i)
+      ops.push({ type: 'put', key: prefixed(PREFIX.txLookup, txHash), value: loc })
+    })
+    if (opts.genesis) ops.push({ type: 'put', key: metaKey(META_GENESIS), value: w.hash })
+    ops.push({ type: 'put', key: metaKey(META_HEAD), value: w.hash })
+    await writeSynced(this.db, ops)
+  }
+
+  /** Moves the head pointer back (start-up recovery from a torn or stateless head, D-b). */
+  async writeHead(hash: Uint8Array): Promise<void> {
+    await writeSynced(this.db, [{ type: 'put', key: metaKey(META_HEAD), value: hash }])
+  }
+
+  describe(hash: Uint8Array): string {
+    return bytesToHex(hash)
+  }
+}

@@ -1,0 +1,36 @@
+import { ClassicLevel } from 'classic-level'
+import { mkdirSync } from 'node:fs'
+import { join } from 'node:path'
+
+/** The node's one LevelDB: binary keys and values. */
+export type Database = ClassicLevel<Uint8Array, Uint8Array>
+
+/** A write batch entry. */
+export type BatchOp = { type: 'put'; key: Uint8Array; value: Uint8Array } | { type: 'del'; key: Uint8Array }
+
+/** Raised when another process holds the data directory (LevelDB LOCK). */
+export class DataDirLockedError extends Error {
+  override name = 'DataDirLockedError'
+}
+
+/** Opens (creating) `<dataDir>/chain`; a second process on the same dir fails fast with a clear message. */
+export async function openDatabase(dataDir: string): Promise<Database> {
+  const location = join(dataDir, 'chain')
+  mkdirSync(location, { recursive: true })
+  const db: Database = new ClassicLevel(location, { keyEncoding: 'view', valueEncoding: 'view' })
+  try {
+    await db.open()
+  } catch (err) {
+    const cause = (err as { cause?: { code?: string } }).cause
+    if ((err as { code?: string }).code === 'LEVEL_LOCKED' || cause?.code === 'LEVEL_LOCKED') {
+      throw new DataDirLockedError(`data directory ${dataDir} is in use by another cchain-node process`)
+    }
+    throw err
+  }
+  return db
+}
+
+/** Writes a batch durably: every block and head move goes through here (LIMITS.md D-a). */
+export async function writeSynced(db: Database, ops: BatchOp[]): Promise<void> {
+  await db.batch(ops, { sync: true })
+}

@@ -1,0 +1,58 @@
+import type { BatchDBOp, DB } from '@ethereumjs/util'
+import { hexToBytes } from '@ethereumjs/util'
+import type { BatchOp, Database } from './db.js'
+import { PREFIX, prefixed } from './keys.js'
+
+/**
+ * The Merkle Patricia trie's view of LevelDB. Writes collect in memory and reach disk only
+ * inside the batch that commits the block they belong to (drain()), so a crash never leaves
+ * state without its block or a head without its state. Nodes are content-addressed, so readers
+ * of older roots are never disturbed by pending writes.
+ */
+export class TrieDB implements DB<string, string | Uint8Array> {
+  private pending = new Map<string, Uint8Array | undefined>()
+
+  constructor(private readonly db: Database) {}
+
+  async get(key: string): Promise<Uint8Array | undefined> {
+    if (this.pending.has(key)) return this.pending.get(key)
+    return this.db.getSync(prefixed(PREFIX.state, hexToBytes(`0x${key}`))) ?? undefined
+  }
+
+  async put(key: string, value: string | Uint8Array): Promise<void> {
+    this.pending.set(key, typeof value === 'string' ? hexToBytes(`0x${value}`) : value)
+  }
+
+  async del(key: string): Promise<void> {
+    this.pending.set(key, undefined)
+  }
+
+  async batch(ops: BatchDBOp<string, string | Uint8Array>[]): Promise<void> {
+    for (const op of ops) {
+      if (op.type === 'put') await this.put(op.key, op.value)
+      else await this.del(op.key)
+    }
+  }
+
+  shallowCopy(): TrieDB {
+    return this
+  }
+
+  async open(): Promise<void> {}
+
+  /** Moves the pending writes into a block's batch; call commitDrained() once it is written. */
+  drain(): BatchOp[] {
+    const ops: BatchOp[] = []
+    for (const [key, value] of this.pending) {
+      const dbKey = prefixed(PREFIX.state, hexToBytes(`0x${key}`))
+      ops.push(value === undefined ? { type: 'del', key: dbKey } : { type: 'put', key: dbKey, value })
+    }
+    return ops
+  }
+
+  /** Forgets pending writes that drain() handed out and that are now on disk. */
+  commitDrained(ops: BatchOp[]): void {
+    if (ops.length === this.pending.size) { this.pending.clear(); return }
+    for (const op of ops) this.pending.delete(Buffer.from(op.key.subarray(1)).toString('hex'))
+  }
+}

@@ -1,0 +1,153 @@
+import { request } from 'node:http'
+import { once } from 'node:events'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { z } from 'zod'
+import pino from 'pino'
+import WebSocket from 'ws'
+import { Dispatcher } from '../../src/rpc/dispatch.js'
+import { method } from '../../src/rpc/types.js'
+import { createServer, type Server } from '../../src/server/server.js'
+
+const log = pino({ level: 'silent' })
+const rpc = new Dispatcher({
+  eth_chainId: method(z.tuple([]), () => '0xa868'),
+  echo: method(z.tuple([z.string()]), ([s]) => s),
+}, { batchRequestLimit: 1000, batchResponseMaxSize: 25_000_000, log })
+
+const BODY_LIMIT = 1024
+const CHAIN_ID_CALL = '{"jsonrpc":"2.0","id":1,"method":"eth_chainId","params":[]}'
+let server: Server
+let port: number
+
+interface Res { status: number; headers: Record<string, string | string[] | undefined>; body: string }
+
+function http(opts: { method?: string; path?: string; headers?: Record<string, string>; body?: string }): Promise<Res> {
+  return new Promise((resolve, reject) => {
+    const req = request({
+      host: '127.0.0.1', port, method: opts.method ?? 'POST', path: opts.path ?? '/ext/bc/C/rpc',
+      headers: { connection: 'close', ...opts.headers },
+    }, (res) => {
+      let body = ''
+      res.setEncoding('utf8')
+      res.on('data', (c: string) => { body += c })
+      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body }))
+    })
+    req.on('error', reject)
+    req.end(opts.body)
+  })
+}
+const post = (body: string, contentType = 'application/json', path?: string) => http({ body, path, headers: { 'content-type': contentType } })
+
+beforeAll(async () => {
+  server = createServer({ host: '127.0.0.1', port: 0, bodyLimit: BODY_LIMIT, log, chains: new Map([['C', { rpc }], ['2q9e4r6Mu3U68nU1fYjgbR6JvwrRx36CohpAX5UQxse55x1Q5', { rpc }]]) })
+  port = (await server.listen()).port
+})
+afterAll(() => server.close())
+
+describe('POST /ext/bc/:chain/rpc', () => {
+  it('answers JSON-RPC with 200 application/json, by alias and by blockchain ID', async () => {
+    for (const chain of ['C', '2q9e4r6Mu3U68nU1fYjgbR6JvwrRx36CohpAX5UQxse55x1Q5']) {
+      const res = await post(CHAIN_ID_CALL, 'application/json', `/ext/bc/${chain}/rpc`)
+      expect(res.status).toBe(200)
+      expect(res.headers['content-type']).toMatch(/^application\/json/)
+      expect(res.body).toBe('{"jsonrpc":"2.0","id":1,"result":"0xa868"}')
+    }
+  })
+
+  it.each(['application/json; charset=utf-8', 'application/json-rpc', 'application/jsonrequest'])('accepts %s', async (ct) => {
+    expect((await post(CHAIN_ID_CALL, ct)).status).toBe(200)
+  })
+
+  it('answers -32700 with HTTP 200 for a non-JSON body', async () => {
+    const res = await post('{"jsonrpc":')
+    expect(res.status).toBe(200)
+    expect(JSON.parse(res.body)).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'parse error' } })
+  })
+
+  it('415 for other content types', async () => {
+    expect((await post(CHAIN_ID_CALL, 'text/plain')).status).toBe(415)
+    expect((await post(CHAIN_ID_CALL, 'application/x-www-form-urlencoded')).status).toBe(415)
+    expect((await http({ body: CHAIN_ID_CALL })).status).toBe(415)
+  })
+
+  it('413 for a body over the limit', async () => {
+    const res = await post(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'echo', params: ['x'.repeat(BODY_LIMIT)] }))
+    expect(res.status).toBe(413)
+  })
+
+  it('405 for GET, PUT and DELETE', async () => {
+    for (const m of ['GET', 'PUT', 'DELETE']) expect((await http({ method: m })).status).toBe(405)
+  })
+
+  it('404 for unknown paths and unknown chains', async () => {
+    expect((await post(CHAIN_ID_CALL, 'application/json', '/ext/bc/C/nope')).status).toBe(404)
+    const res = await post(CHAIN_ID_CALL, 'application/json', '/ext/bc/X/rpc')
+    expect(res.status).toBe(404)
+    expect(JSON.parse(res.body)).toEqual({ error: 'unknown blockchain X' })
+  })
+
+  it('403 for a Host that is not allowed, IP literals and localhost pass', async () => {
+    const withHost = (host: string) => http({ body: CHAIN_ID_CALL, headers: { host, 'content-type': 'application/json' } })
+    expect((await withHost('evil.example')).status).toBe(403)
+    expect((await withHost('evil.example:9650')).status).toBe(403)
+    expect((await withHost(`localhost:${port}`)).status).toBe(200)
+    expect((await withHost('[::1]:9650')).status).toBe(200)
+    expect((await withHost('10.0.0.1')).status).toBe(200)
+  })
+})
+
+describe('GET /ext/bc/:chain/ws', () => {
+  function open(headers: Record<string, string> = {}): { ws: WebSocket; messages: string[]; opened: Promise<unknown> } {
+    const ws = new WebSocket(`ws://127.0.0.1:${port}/ext/bc/C/ws`, { headers })
+    const messages: string[] = []
+    ws.on('message', (m: Buffer) => messages.push(m.toString()))
+    return { ws, messages, opened: once(ws, 'open') }
+  }
+  async function next(ws: WebSocket): Promise<string> {
+    const [m] = await once(ws, 'message')
+    return (m as Buffer).toString()
+  }
+
+  it('round-trips calls and keeps the connection after a parse error', async () => {
+    const { ws, opened } = open()
+    await opened
+    const first = next(ws)
+    ws.send(CHAIN_ID_CALL)
+    expect(await first).toBe('{"jsonrpc":"2.0","id":1,"result":"0xa868"}')
+    const second = next(ws)
+    ws.send('not json')
+    expect(JSON.parse(await second).error.code).toBe(-32700)
+    const third = next(ws)
+    ws.send('[{"jsonrpc":"2.0","id":2,"method":"echo","params":["hi"]}]')
+    expect(JSON.parse(await third)).toEqual([{ jsonrpc: '2.0', id: 2, result: 'hi' }])
+    const closed = once(ws, 'close')
+    ws.close()
+    await closed
+  })
+
+  it('closes with 1009 on a message over the limit', async () => {
+    const { ws, opened } = open()
+    const closed = once(ws, 'close')
+    await opened
+    ws.send('x'.repeat(BODY_LIMIT + 1))
+    const [code] = await closed
+    expect(code).toBe(1009)
+  })
+
+  it('refuses the upgrade for a bad Host or a foreign Origin', async () => {
+    for (const headers of [{ host: 'evil.example' }, { origin: 'http://evil.example' }]) {
+      const ws = new WebSocket(`ws://127.0.0.1:${port}/ext/bc/C/ws`, { headers })
+      ws.on('error', () => {}) // terminate() before the handshake emits one; the status is what we check
+      const refused = new Promise<number>((resolve) => ws.on('unexpected-response', (_req, res) => resolve(res.statusCode!)))
+      const closed = new Promise((resolve) => ws.on('close', resolve))
+      expect(await refused).toBe(403)
+      ws.terminate()
+      await closed
+    }
+    const { ws, opened } = open({ origin: 'http://localhost:3000' })
+    await opened
+    const closed = once(ws, 'close')
+    ws.close()
+    await closed
+  })
+})
