@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { z } from 'zod'
 
@@ -30,7 +30,11 @@ export const GenesisFile = z.object({
 })
 export type Genesis = z.output<typeof GenesisFile>
 
-const LOCAL_GENESIS_PATH = fileURLToPath(new URL('../../../config/local-genesis.json', import.meta.url))
+// Found from src/engine (tests) and dist/src/engine (the built node) alike.
+const LOCAL_GENESIS_PATH = [
+  new URL('../../config/local-genesis.json', import.meta.url),
+  new URL('../../../config/local-genesis.json', import.meta.url),
+].map((u) => fileURLToPath(u)).find((p) => existsSync(p))!
 
 /** Reads a genesis file (default: the local network's C-Chain genesis, config/local-genesis.json). */
 export function loadGenesis(path?: string): Genesis {
