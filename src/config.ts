@@ -73,7 +73,7 @@ export const FLAGS: Record<string, FlagDef> = {
   'network-id': { key: 'networkId', type: 'number', help: 'Avalanche network ID (12345 = local)' },
   'log-level': { key: 'logLevel', type: 'string', help: `one of ${LOG_LEVELS.join(', ')}` },
   'chain-config-file': { key: 'chainConfigFile', type: 'string', help: "JSON file of coreth C-Chain config keys (e.g. {\"rpc-gas-cap\": 50000000})" },
-  genesis: { key: 'genesisFile', type: 'string', help: 'coreth-format C-Chain genesis JSON (default: the local network genesis)' },
+  genesis: { key: 'genesisFile', type: 'string', help: 'coreth-format C-Chain genesis JSON; absent = the local network genesis' },
   'block-interval': { key: 'blockInterval', type: 'number', help: 'ms between blocks; 0 = build a block as soon as transactions wait' },
   'evm-network-id': { key: 'evmNetworkId', type: 'number', help: 'EVM network ID answered by net_version' },
 }
@@ -106,7 +106,8 @@ export function parseNodeConfig(input: NodeConfigInput): NodeConfig {
 function describeZodError(err: z.ZodError): string {
   const issue = err.issues[0]!
   if (issue.code === 'unrecognized_keys') return `unknown key ${issue.keys.map((k) => JSON.stringify(k)).join(', ')}`
-  const path = issue.path.join('.')
+  const flag = Object.entries(FLAGS).find(([, f]) => f.key === issue.path[0])?.[0]
+  const path = flag !== undefined ? `--${flag}` : issue.path.join('.')
   return path ? `${path}: ${issue.message}` : issue.message
 }
 

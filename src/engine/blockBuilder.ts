@@ -65,18 +65,23 @@ export class BlockBuilder {
   }
 
   private async loop(): Promise<void> {
-    do {
+    while (!this.closed) {
       this.again = false
       await new Promise<void>((r) => setImmediate(r))
       try {
         await this.buildOnce(this.opts.blockInterval > 0)
       } catch (err) {
         this.opts.log.error({ err }, 'block build failed')
+        this.progress = false
       }
-    } while (this.again || (this.opts.blockInterval === 0 && this.pool.size.pending > 0 && !this.closed && this.progress))
+      // Keep building while the last build moved the pool and executable transactions remain.
+      const more = this.opts.blockInterval === 0 && this.progress && this.pool.size.pending > 0
+      if (!this.again && !more) return
+    }
   }
 
-  private progress = true
+  /** Whether the last build included or dropped anything. */
+  private progress = false
 
   /** Waits for any running build and stops the interval timer. */
   async close(): Promise<void> {
@@ -168,7 +173,13 @@ export class BlockBuilder {
       timeMilliseconds: timeMs, minDelayExcess: nextMinDelayExcess(this.chain.delayExcessOf(parent), desiredDelay),
     }
     const block = makeBlock(header, txs, new Uint8Array())
-    await this.chain.commit(block, receipts)
+    try {
+      await this.chain.commit(block, receipts)
+    } catch (err) {
+      // Not on disk: put the builder's state back on the head so the next build starts clean.
+      await this.sm.setStateRoot(parent.header.stateRoot, true)
+      throw err
+    }
     await this.pool.onNewHead(included, dropped)
     return block
   }

@@ -42,6 +42,7 @@ const TX_GAS = 21000n
 export class Engine {
   readonly fees: FeeOracle
   private readonly executors = new Map<string, Promise<Executor>>()
+  private readonly readers = new Map<string, MerkleStateManager>()
   private callCache = new Map<string, Uint8Array>()
   private arrivals = 0
 
@@ -64,7 +65,7 @@ export class Engine {
       priceBump: BigInt(opts.chain['tx-pool-price-bump']), accountSlots: opts.chain['tx-pool-account-slots'],
       globalSlots: opts.chain['tx-pool-global-slots'], accountQueue: opts.chain['tx-pool-account-queue'],
       globalQueue: opts.chain['tx-pool-global-queue'],
-    }, async (sender) => (await engineRef.engine!.headState()).getAccount(sender).then((a) => a?.nonce ?? 0n))
+    }, async (sender) => engineRef.engine!.headState().getAccount(sender).then((a) => a?.nonce ?? 0n))
     const builder = new BlockBuilder(chain, pool, vm, sm, {
       blockInterval: opts.blockInterval, gasTarget: opts.chain['gas-target'], minDelayTarget: opts.chain['min-delay-target'], log: opts.log,
     })
@@ -123,32 +124,46 @@ export class Engine {
     return ex
   }
 
-  async headState(): Promise<MerkleStateManager> {
-    return (await this.executorAt(this.chain.head)).sm
+  /**
+   * A read-only state view at a block. Kept apart from the executors' state, whose checkpointed
+   * writes during a call must never be seen by a concurrent read.
+   */
+  readerAt(block: Block): MerkleStateManager {
+    const key = bytesToHex(block.hash)
+    let sm = this.readers.get(key)
+    if (sm === undefined) {
+      sm = this.chain.newStateManager(block.header.stateRoot)
+      this.readers.set(key, sm)
+      if (this.readers.size > RECENT_EXECUTORS) this.readers.delete(this.readers.keys().next().value!)
+    }
+    return sm
   }
 
-  async stateAt(ref: BlockRef): Promise<MerkleStateManager> {
-    const block = this.resolveBlock(ref)
-    return (await this.executorAt(block)).sm
+  headState(): MerkleStateManager {
+    return this.readerAt(this.chain.head)
+  }
+
+  stateAt(ref: BlockRef): MerkleStateManager {
+    return this.readerAt(this.resolveBlock(ref))
   }
 
   async balance(address: Uint8Array, ref: BlockRef): Promise<bigint> {
-    const account = await (await this.stateAt(ref)).getAccount(new Address(address))
+    const account = await this.stateAt(ref).getAccount(new Address(address))
     return account?.balance ?? 0n
   }
 
   async nonce(address: Uint8Array, ref: BlockRef): Promise<bigint> {
     if (ref === 'pending') return this.pool.nextNonce(new Address(address))
-    const account = await (await this.stateAt(ref)).getAccount(new Address(address))
+    const account = await this.stateAt(ref).getAccount(new Address(address))
     return account?.nonce ?? 0n
   }
 
   async code(address: Uint8Array, ref: BlockRef): Promise<Uint8Array> {
-    return (await this.stateAt(ref)).getCode(new Address(address))
+    return this.stateAt(ref).getCode(new Address(address))
   }
 
   async storage(address: Uint8Array, slot: Uint8Array, ref: BlockRef): Promise<Uint8Array> {
-    const value = await (await this.stateAt(ref)).getStorage(new Address(address), setLengthLeft(slot, 32))
+    const value = await this.stateAt(ref).getStorage(new Address(address), setLengthLeft(slot, 32))
     return setLengthLeft(value, 32)
   }
 
@@ -275,14 +290,14 @@ export class Engine {
   async sendRawTransaction(raw: Uint8Array): Promise<string> {
     const head = this.chain.head
     const ptx = admitRawTransaction(raw, {
-      common: this.chain.common, chainId: this.chain.chainId, allowUnprotected: this.opts.chain['allow-unprotected-txs'],
+      common: this.chain.txCommon, chainId: this.chain.chainId, allowUnprotected: this.opts.chain['allow-unprotected-txs'],
       txFeeCap: this.opts.chain['rpc-tx-fee-cap'], blockGasLimit: head.header.gasLimit > 0n ? this.fees.nextGasLimit() : 0n,
       minTip: BigInt(this.opts.chain['tx-pool-price-limit']), nextBaseFee: this.fees.nextBaseFee(),
     }, this.arrivals++)
     if (this.pool.has(ptx.hash) || this.chain.store.readTxLocation(ptx.tx.hash()) !== undefined) {
       throw new ExecutionFailedError('already known')
     }
-    const state = await this.headState()
+    const state = this.headState()
     const account = await state.getAccount(ptx.sender)
     const balance = account?.balance ?? 0n
     const cost = ptx.feeCap * ptx.tx.gasLimit + ptx.tx.value

@@ -1,3 +1,4 @@
+import type { Block as EnvBlock } from '@ethereumjs/block'
 import type { VM } from '@ethereumjs/vm'
 import { createVM, runTx } from '@ethereumjs/vm'
 import type { RunTxResult } from '@ethereumjs/vm'
@@ -56,10 +57,7 @@ export class Executor {
     if (overrides !== undefined) await this.applyOverrides(overrides)
     const noFees = req.gasPrice === undefined && req.maxFeePerGas === undefined && req.maxPriorityFeePerGas === undefined
     const baseFee = noFees ? 0n : this.block.header.baseFee
-    const env = this.chain.envBlock({
-      number: this.block.header.number, timestamp: this.block.header.timestamp,
-      gasLimit: gas > this.block.header.gasLimit ? gas : this.block.header.gasLimit, baseFee,
-    })
+    const env = this.envFor(baseFee, gas > this.block.header.gasLimit ? gas : this.block.header.gasLimit)
     const tx = this.makeTx(req, gas, from, baseFee)
     const account = (await this.sm.getAccount(from)) ?? new Account()
     if (!equalsBytes(account.codeHash, KECCAK256_NULL)) {
@@ -88,8 +86,22 @@ export class Executor {
     return { result, returnData, gasUsed: result.totalGasSpent, reverted: errName === 'revert', error: errName }
   }
 
+  private readonly envs = new Map<string, EnvBlock>()
+
+  /** The EVM environment of this block for a call (base fee 0 without fees; gas limit at least the call's). */
+  private envFor(baseFee: bigint, gasLimit: bigint): EnvBlock {
+    const key = `${baseFee}:${gasLimit}`
+    let env = this.envs.get(key)
+    if (env === undefined) {
+      env = this.chain.envBlock({ number: this.block.header.number, timestamp: this.block.header.timestamp, gasLimit, baseFee })
+      if (this.envs.size > 64) this.envs.clear()
+      this.envs.set(key, env)
+    }
+    return env
+  }
+
   private makeTx(req: CallRequest, gas: bigint, from: Address, baseFee: bigint): TypedTransaction {
-    const common = this.chain.common
+    const common = this.chain.txCommon
     const base = {
       nonce: 0n, gasLimit: gas, to: req.to ?? undefined, value: req.value ?? 0n, data: req.input ?? new Uint8Array(),
     }

@@ -32,7 +32,7 @@ export function ethTransactionMethods(ctx: Pick<RpcContext, 'engine'>): MethodTa
       const tip = req.maxPriorityFeePerGas ?? engine.fees.suggestTipCap()
       const feeCap = req.maxFeePerGas ?? tip + 2n * engine.fees.nextBaseFee()
       const gas = req.gas ?? (await engine.estimateGas({ ...req, nonce }, 'pending'))
-      const common = engine.chain.common
+      const common = engine.chain.txCommon
       const base = { nonce, gasLimit: gas, to: req.to ?? undefined, value: req.value ?? 0n, data: req.input ?? new Uint8Array() }
       const tx = legacy
         ? createTx({ ...base, type: req.accessList ? 1 : 0, gasPrice: req.gasPrice!, accessList: req.accessList?.map((i) => [i.address, i.storageKeys]) as never, chainId: engine.chainId }, { common })
