@@ -9,7 +9,7 @@ import { ethMethods } from './namespaces/eth/index.js'
 import { netMethods } from './namespaces/net.js'
 import { web3Methods } from './namespaces/web3.js'
 import { Dispatcher } from './rpc/dispatch.js'
-import type { RpcContext } from './rpc/types.js'
+import type { MethodTable, RpcContext } from './rpc/types.js'
 import { mergeTables } from './rpc/types.js'
 import { createServer } from './server/server.js'
 import { openDatabase } from './store/db.js'
@@ -33,6 +33,11 @@ export interface CChainNode {
   close(): Promise<void>
 }
 
+/** The assembled JSON-RPC method table the dispatcher serves (eth, net, web3). */
+export function buildMethodTable(ctx: RpcContext): MethodTable {
+  return mergeTables(ethMethods(ctx), netMethods(ctx), web3Methods())
+}
+
 /** The composition root: the only place that constructs and wires services. */
 export async function createNode(config: NodeConfig, opts: { log?: Logger } = {}): Promise<CChainNode> {
   const log = opts.log ?? createLogger(config.logLevel)
@@ -51,7 +56,7 @@ export async function createNode(config: NodeConfig, opts: { log?: Logger } = {}
     throw err
   }
   const ctx: RpcContext = { config, log, engine }
-  const table = mergeTables(ethMethods(ctx), netMethods(ctx), web3Methods())
+  const table = buildMethodTable(ctx)
   const rpc = new Dispatcher(table, {
     batchRequestLimit: config.chain['batch-request-limit'],
     batchResponseMaxSize: config.chain['batch-response-max-size'],

@@ -7,7 +7,7 @@ import type { Database } from '../store/db.js'
 import type { Block } from './block.js'
 import { BlockBuilder } from './blockBuilder.js'
 import { Chain } from './chain.js'
-import { ExecutionFailedError, InvalidParamsError, NotFoundError } from './errors.js'
+import { ExecutionFailedError, InvalidParamsError, NotFoundError, TxRejectedError } from './errors.js'
 import { Executor, executionError } from './executor.js'
 import { FeeOracle } from './feeOracle.js'
 import type { Genesis } from './genesis.js'
@@ -288,21 +288,23 @@ export class Engine {
 
   /** eth_sendRawTransaction: admit to the pool (geth's checks and wording) and wake the builder. */
   async sendRawTransaction(raw: Uint8Array): Promise<string> {
-    const head = this.chain.head
     const ptx = admitRawTransaction(raw, {
       common: this.chain.txCommon, chainId: this.chain.chainId, allowUnprotected: this.opts.chain['allow-unprotected-txs'],
-      txFeeCap: this.opts.chain['rpc-tx-fee-cap'], blockGasLimit: head.header.gasLimit > 0n ? this.fees.nextGasLimit() : 0n,
+      txFeeCap: this.opts.chain['rpc-tx-fee-cap'], blockGasLimit: this.fees.nextGasLimit(),
       minTip: BigInt(this.opts.chain['tx-pool-price-limit']), nextBaseFee: this.fees.nextBaseFee(),
     }, this.arrivals++)
-    if (this.pool.has(ptx.hash) || this.chain.store.readTxLocation(ptx.tx.hash()) !== undefined) {
-      throw new ExecutionFailedError('already known')
+    // geth: only a tx still in the pool is "already known"; a mined one fails the nonce check.
+    if (this.pool.has(ptx.hash)) {
+      throw new TxRejectedError('already known')
     }
-    const state = this.headState()
-    const account = await state.getAccount(ptx.sender)
+    // geth ValidateTransactionWithState: nonce first, then balance.
+    const account = await this.headState().getAccount(ptx.sender)
+    const nonce = account?.nonce ?? 0n
+    if (ptx.nonce < nonce) throw new TxRejectedError(`nonce too low: next nonce ${nonce}, tx nonce ${ptx.nonce}`)
     const balance = account?.balance ?? 0n
     const cost = ptx.feeCap * ptx.tx.gasLimit + ptx.tx.value
     if (balance < cost) {
-      throw new ExecutionFailedError(`insufficient funds for gas * price + value: balance ${balance}, tx cost ${cost}, overshot ${cost - balance}`)
+      throw new TxRejectedError(`insufficient funds for gas * price + value: balance ${balance}, tx cost ${cost}, overshot ${cost - balance}`)
     }
     const executable = await this.pool.add(ptx)
     if (executable) this.builder.onPending()

@@ -1,7 +1,7 @@
 import { RLP } from '@ethereumjs/rlp'
 import { createTxFromRLP } from '@ethereumjs/tx'
 import type { TypedTransaction } from '@ethereumjs/tx'
-import { bytesToBigInt } from '@ethereumjs/util'
+import { bytesToBigInt, toChecksumAddress } from '@ethereumjs/util'
 import type { Common } from '@ethereumjs/common'
 import { TxRejectedError } from './errors.js'
 import { feeCaps, hashHex, isSupportedType } from './txPool.js'
@@ -62,7 +62,7 @@ export function admitRawTransaction(raw: Uint8Array, rules: AdmissionRules, arri
   if (tx.gasLimit < intrinsic) throw new TxRejectedError(`intrinsic gas too low: gas ${tx.gasLimit}, minimum needed ${intrinsic}`)
   if (tipCap < rules.minTip) throw new TxRejectedError(`transaction underpriced: gas tip cap ${tipCap}, minimum needed ${rules.minTip}`)
   if (feeCap < rules.nextBaseFee) {
-    throw new TxRejectedError(`max fee per gas less than block base fee: address ${sender.toString()}, maxFeePerGas: ${feeCap}, baseFee: ${rules.nextBaseFee}`)
+    throw new TxRejectedError(`max fee per gas less than block base fee: address ${toChecksumAddress(sender.toString())}, maxFeePerGas: ${feeCap}, baseFee: ${rules.nextBaseFee}`)
   }
   return { tx, hash: hashHex(tx), sender, senderHex: sender.toString(), nonce: tx.nonce, feeCap, tipCap, arrival }
 }
