@@ -23,6 +23,10 @@ import type { PoolTx, TxPool } from './txPool.js'
 const EMPTY_PREDICATE_RESULTS = new Uint8Array(6)
 const ZERO32 = new Uint8Array(32)
 const ONE = 1n
+/** A build this recent means transactions are streaming in. */
+const BUSY_MS = 20
+/** How long a busy builder gathers transactions before the next block. */
+const GATHER_MS = 4
 
 export interface BlockBuilderOptions {
   /** ms between blocks; 0 = build as soon as transactions wait. */
@@ -67,18 +71,25 @@ export class BlockBuilder {
   private async loop(): Promise<void> {
     while (!this.closed) {
       this.again = false
-      await new Promise<void>((r) => setImmediate(r))
+      // Under a stream of transactions (the last block is only just built), wait a moment so the
+      // next block carries what is arriving: bigger blocks pay the per-block cost (state root,
+      // synced write) fewer times. An idle chain builds at once.
+      const busy = performance.now() - this.lastBuilt < BUSY_MS
+      await new Promise<void>((r) => (busy ? setTimeout(r, GATHER_MS) : setImmediate(r)))
       try {
         await this.buildOnce(this.opts.blockInterval > 0)
       } catch (err) {
         this.opts.log.error({ err }, 'block build failed')
         this.progress = false
       }
+      this.lastBuilt = performance.now()
       // Keep building while the last build moved the pool and executable transactions remain.
       const more = this.opts.blockInterval === 0 && this.progress && this.pool.size.pending > 0
       if (!this.again && !more) return
     }
   }
+
+  private lastBuilt = -Infinity
 
   /** Whether the last build included or dropped anything. */
   private progress = false

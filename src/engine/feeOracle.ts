@@ -3,6 +3,7 @@ import type { Block } from './block.js'
 import type { Chain } from './chain.js'
 import { InvalidParamsError } from './errors.js'
 import { feeStateBeforeBlock, gasPrice, maxCapacity } from './feeState.js'
+import type { FeeState } from './feeState.js'
 import { feeCaps } from './txPool.js'
 
 /** coreth eth/gasprice defaults (ethconfig/config.go). */
@@ -30,21 +31,29 @@ export class FeeOracle {
     this.lastTip = BigInt(config['tx-pool-price-limit'])
   }
 
-  private nextState(): ReturnType<typeof feeStateBeforeBlock> {
+  private nextCache: { head: Block; ms: number; state: FeeState; baseFee: bigint; gasLimit: bigint } | undefined
+
+  /** Fee state of a block built now; memoised per head and millisecond (admission asks per tx). */
+  private next(): { baseFee: bigint; gasLimit: bigint } {
     const head = this.chain.head
+    const ms = Date.now()
+    const c = this.nextCache
+    if (c !== undefined && c.head === head && c.ms === ms) return c
     const parentMs = head.header.timeMilliseconds
-    const now = BigInt(Date.now())
-    return feeStateBeforeBlock(this.chain.feeStateOf(head), parentMs, now > parentMs ? now : parentMs)
+    const now = BigInt(ms)
+    const state = feeStateBeforeBlock(this.chain.feeStateOf(head), parentMs, now > parentMs ? now : parentMs)
+    this.nextCache = { head, ms, state, baseFee: gasPrice(state), gasLimit: maxCapacity(state.targetExcess) }
+    return this.nextCache
   }
 
   /** eth_baseFee: the base fee of a block built now on the head. */
   nextBaseFee(): bigint {
-    return gasPrice(this.nextState())
+    return this.next().baseFee
   }
 
   /** Gas limit of the next block (ACP-176 max capacity). */
   nextGasLimit(): bigint {
-    return maxCapacity(this.nextState().targetExcess)
+    return this.next().gasLimit
   }
 
   /** eth_maxPriorityFeePerGas: 40th percentile of recent tips, clamped to [tx-pool-price-limit, 150 gwei]. */
