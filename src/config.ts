@@ -52,6 +52,11 @@ export const NodeConfig = z.strictObject({
   genesisFile: z.string().optional(),
   /** Milliseconds between blocks; 0 = build as soon as transactions wait (Avalanche's behaviour). */
   blockInterval: z.number().int().nonnegative().default(0),
+  /**
+   * ms a transaction's answer waits after its sender's `pending` nonce was answered, so that
+   * ethers v6's 250 ms request cache never hands a wallet a stale nonce (0 = off).
+   */
+  pendingNonceGuard: z.number().int().nonnegative().default(250),
   /** EVM network ID answered by net_version (the C-Chain's public networks use 1). */
   evmNetworkId: z.number().int().positive().default(1),
   chain: ChainConfigFile.default(ChainConfigFile.parse({})),
@@ -75,6 +80,7 @@ export const FLAGS: Record<string, FlagDef> = {
   'chain-config-file': { key: 'chainConfigFile', type: 'string', help: "JSON file of coreth C-Chain config keys (e.g. {\"rpc-gas-cap\": 50000000})" },
   genesis: { key: 'genesisFile', type: 'string', help: 'coreth-format C-Chain genesis JSON; absent = the local network genesis' },
   'block-interval': { key: 'blockInterval', type: 'number', help: 'ms between blocks; 0 = build a block as soon as transactions wait' },
+  'pending-nonce-guard': { key: 'pendingNonceGuard', type: 'number', help: "ms a tx's answer waits after its sender's pending nonce was read, for ethers v6's 250 ms cache (0 = off)" },
   'evm-network-id': { key: 'evmNetworkId', type: 'number', help: 'EVM network ID answered by net_version' },
 }
 

@@ -50,7 +50,7 @@ export async function createNode(config: NodeConfig, opts: { log?: Logger } = {}
   const db = await openDatabase(config.dataDir)
   let engine: Engine
   try {
-    engine = await Engine.create(db, { genesis, chain: config.chain, blockInterval: config.blockInterval, log: log.child({ module: 'engine' }) })
+    engine = await Engine.create(db, { genesis, chain: config.chain, blockInterval: config.blockInterval, pendingNonceGuardMs: config.pendingNonceGuard, log: log.child({ module: 'engine' }) })
   } catch (err) {
     await db.close()
     throw err

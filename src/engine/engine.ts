@@ -21,6 +21,11 @@ export interface EngineOptions {
   genesis: Genesis
   chain: ChainConfigFile
   blockInterval: number
+  /**
+   * ms after answering a sender's `pending` nonce during which a transaction from that sender
+   * is mined at once but answered only when the window ends (0 = off). See pendingNonceGuard.
+   */
+  pendingNonceGuardMs: number
   log: Logger
 }
 
@@ -43,6 +48,8 @@ export class Engine {
   readonly fees: FeeOracle
   private readonly executors = new Map<string, Promise<Executor>>()
   private readonly readers = new Map<string, MerkleStateManager>()
+  /** When each sender's `pending` nonce was last answered (pendingNonceGuard). */
+  private readonly nonceAnswered = new Map<string, number>()
   private callCache = new Map<string, Uint8Array>()
   private arrivals = 0
 
@@ -153,7 +160,14 @@ export class Engine {
   }
 
   async nonce(address: Uint8Array, ref: BlockRef): Promise<bigint> {
-    if (ref === 'pending') return this.pool.nextNonce(new Address(address))
+    if (ref === 'pending') {
+      const sender = new Address(address)
+      if (this.opts.pendingNonceGuardMs > 0) {
+        if (this.nonceAnswered.size > 10_000) this.nonceAnswered.clear()
+        this.nonceAnswered.set(sender.toString(), performance.now())
+      }
+      return this.pool.nextNonce(sender)
+    }
     const account = await this.stateAt(ref).getAccount(new Address(address))
     return account?.nonce ?? 0n
   }
@@ -308,7 +322,23 @@ export class Engine {
     }
     const executable = await this.pool.add(ptx)
     if (executable) this.builder.onPending()
+    await this.pendingNonceGuard(ptx.senderHex)
     return ptx.hash
+  }
+
+  /**
+   * ethers v6 answers an identical request from its cache for 250 ms (AbstractProvider
+   * cacheTimeout). Blocks here are mined at once, so a wallet's next send within 250 ms of its
+   * last `pending` nonce query would reuse that stale nonce and fail. The transaction is already
+   * in the pool (and usually mined); only the answer waits until the client's cached nonce
+   * has expired. Pre-signed streams never ask for a nonce and are never held.
+   */
+  private async pendingNonceGuard(sender: string): Promise<void> {
+    const answered = this.nonceAnswered.get(sender)
+    if (answered === undefined) return
+    this.nonceAnswered.delete(sender)
+    const wait = answered + this.opts.pendingNonceGuardMs - performance.now()
+    if (wait > 0) await new Promise((r) => setTimeout(r, wait))
   }
 
   /** A transaction by hash: mined (with its block) or waiting in the pool. */

@@ -12,9 +12,39 @@ import type { TestNode } from '../helpers/testNode.js'
 /*
  * Real clients against the real node, with no special options beyond fast polling.
  * ethers v6 quirk: JsonRpcProvider caches identical requests for 250 ms (`cacheTimeout`), so two
- * back-to-back sends from one Wallet would both read the same stale `pending` nonce. The providers
- * here use `cacheTimeout: -1`; in apps, `NonceManager` does the same job.
+ * back-to-back sends from one Wallet would both read the same stale `pending` nonce. The node's
+ * pending-nonce guard covers that (the first describe uses ethers with its defaults); the other
+ * ethers provider here uses `cacheTimeout: -1` so those tests run at full speed.
  */
+
+describe('ethers v6 with default options', () => {
+  let node: TestNode
+  let provider: JsonRpcProvider
+  beforeAll(async () => {
+    node = await startTestNode()
+    provider = new JsonRpcProvider(node.url)
+  })
+  afterAll(async () => {
+    provider.destroy()
+    await node.close()
+  })
+
+  it('sends, deploys and transacts back to back from one wallet without a stale nonce', async () => {
+    const wallet = new Wallet(EWOQ_KEY, provider)
+    const bob = Wallet.createRandom().address
+    const first = await wallet.sendTransaction({ to: bob, value: 1n })
+    expect((await first.wait())!.status).toBe(1)
+    const token = (await new ContractFactory(TOKEN.abi, TOKEN.bytecode, wallet).deploy(1000n)) as Contract
+    await token.waitForDeployment()
+    const receipt = await (await token.getFunction('transfer')(bob, 7n)).wait()
+    expect(receipt!.status).toBe(1)
+    const last = await wallet.sendTransaction({ to: bob, value: 2n })
+    expect((await last.wait())!.status).toBe(1)
+    expect(await token.getFunction('balanceOf')(bob)).toBe(7n)
+    expect(await provider.getBalance(bob)).toBe(3n)
+    expect(await provider.getTransactionCount(EWOQ_ADDRESS, 'latest')).toBe(4)
+  })
+})
 
 const TOKEN = contracts.contracts.TestToken
 const PROBE = contracts.contracts.Probe
