@@ -5,7 +5,8 @@ import type { RunTxResult } from '@ethereumjs/vm'
 import { createTx } from '@ethereumjs/tx'
 import type { TypedTransaction } from '@ethereumjs/tx'
 import type { MerkleStateManager } from '@ethereumjs/statemanager'
-import { Account, Address, KECCAK256_NULL, bytesToHex, equalsBytes, hexToBytes, setLengthLeft } from '@ethereumjs/util'
+import type { MerklePatriciaTrie } from '@ethereumjs/mpt'
+import { Account, Address, KECCAK256_NULL, bytesToHex, bytesToUnprefixedHex, equalsBytes, hexToBytes, setLengthLeft } from '@ethereumjs/util'
 import type { Block } from './block.js'
 import type { Chain } from './chain.js'
 import { ExecutionFailedError, ExecutionRevertedError, InvalidParamsError } from './errors.js'
@@ -33,6 +34,7 @@ export class Executor {
   private constructor(readonly block: Block, readonly sm: MerkleStateManager, private readonly vm: VM, private readonly chain: Chain) {}
 
   static async create(chain: Chain, block: Block, sm: MerkleStateManager): Promise<Executor> {
+    memoizeTrieReads(sm)
     const vm = await createVM({ common: chain.common, stateManager: sm, blockchain: chain.blockHashes as never })
     return new Executor(block, sm, vm, chain)
   }
@@ -135,6 +137,39 @@ export class Executor {
       }
     }
   }
+}
+
+const MEMO_ENTRIES = 100_000
+
+/**
+ * Remembers account and storage trie reads of a state manager whose writes are always reverted.
+ * Its own caches forget every read made inside a reverted checkpoint, so without this each call
+ * would walk the tries again. Keyed by trie root, so a root changed by an override never sees
+ * another root's values.
+ */
+function memoizeTrieReads(sm: MerkleStateManager): void {
+  const memo = new Map<string, Uint8Array | null>()
+  const wrapped = new WeakSet<MerklePatriciaTrie>()
+  const wrap = (trie: MerklePatriciaTrie) => {
+    if (wrapped.has(trie)) return trie
+    wrapped.add(trie)
+    const get = trie.get.bind(trie)
+    trie.get = async (key: Uint8Array, throwIfMissing?: boolean) => {
+      const k = bytesToUnprefixedHex(trie.root()) + bytesToUnprefixedHex(key)
+      let v = memo.get(k)
+      if (v === undefined) {
+        v = await get(key, throwIfMissing)
+        if (memo.size >= MEMO_ENTRIES) memo.clear()
+        memo.set(k, v)
+      }
+      return v
+    }
+    return trie
+  }
+  const internals = sm as unknown as { _trie: MerklePatriciaTrie; _getStorageTrie: (a: unknown, r?: unknown) => MerklePatriciaTrie }
+  wrap(internals._trie)
+  const storageTrie = internals._getStorageTrie.bind(sm)
+  internals._getStorageTrie = (a, r) => wrap(storageTrie(a, r))
 }
 
 function stripZeros(v: Uint8Array): Uint8Array {

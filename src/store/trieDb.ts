@@ -9,14 +9,29 @@ import { PREFIX, prefixed } from './keys.js'
  * state without its block or a head without its state. Nodes are content-addressed, so readers
  * of older roots are never disturbed by pending writes.
  */
+/** Nodes kept in memory after a read (about 100 bytes each on average). */
+const RECENT_NODES = 200_000
+
 export class TrieDB implements DB<string, string | Uint8Array> {
   private pending = new Map<string, Uint8Array | undefined>()
+  /**
+   * Recently read nodes. Keys are content hashes, so an entry can never go stale; this sits below
+   * every state manager, where an eth_call's reverted checkpoint cannot throw it away.
+   */
+  private readonly recent = new Map<string, Uint8Array>()
 
   constructor(private readonly db: Database) {}
 
   async get(key: string): Promise<Uint8Array | undefined> {
     if (this.pending.has(key)) return this.pending.get(key)
-    return this.db.getSync(prefixed(PREFIX.state, hexToBytes(`0x${key}`))) ?? undefined
+    const hit = this.recent.get(key)
+    if (hit !== undefined) return hit
+    const value = this.db.getSync(prefixed(PREFIX.state, hexToBytes(`0x${key}`))) ?? undefined
+    if (value !== undefined) {
+      if (this.recent.size >= RECENT_NODES) this.recent.delete(this.recent.keys().next().value!)
+      this.recent.set(key, value)
+    }
+    return value
   }
 
   async put(key: string, value: string | Uint8Array): Promise<void> {

@@ -61,6 +61,8 @@ describe('eth_call, eth_estimateGas, eth_createAccessList', () => {
     })
 
     it('state overrides: stateDiff, state, code and balance', async () => {
+      // Read the slot first: overrides must win over any state the node remembered from this read.
+      expect(await node.call('eth_call', [{ to: probe, data: stored }, 'latest'])).toBe(word(42))
       const diff = { [probe]: { stateDiff: { [word(0)]: word(7) } } }
       expect(await node.call('eth_call', [{ to: probe, data: stored }, 'latest', diff])).toBe(word(7))
       const full = { [probe]: { state: { [word(1)]: word(1) } } }
