@@ -1,3 +1,4 @@
+import { EventEmitter } from 'node:events'
 import type { MerkleStateManager } from '@ethereumjs/statemanager'
 import { createVM } from '@ethereumjs/vm'
 import { Address, bytesToHex, setLengthLeft } from '@ethereumjs/util'
@@ -45,6 +46,11 @@ const TX_GAS = 21000n
  * Everything the eth/net/web3 namespaces need goes through here.
  */
 export class Engine {
+  /**
+   * 'pendingTx' (PoolTx): a transaction became executable in the pool. New blocks are on
+   * chain.events as 'head' (block, receipts).
+   */
+  readonly events = new EventEmitter()
   readonly fees: FeeOracle
   private readonly executors = new Map<string, Promise<Executor>>()
   private readonly readers = new Map<string, MerkleStateManager>()
@@ -61,6 +67,7 @@ export class Engine {
   ) {
     this.fees = new FeeOracle(chain, opts.chain)
     chain.events.on('head', () => { this.callCache = new Map() })
+    this.events.setMaxListeners(0)
   }
 
   static async create(db: Database, opts: EngineOptions): Promise<Engine> {
@@ -321,7 +328,10 @@ export class Engine {
       throw new TxRejectedError(`insufficient funds for gas * price + value: balance ${balance}, tx cost ${cost}, overshot ${cost - balance}`)
     }
     const executable = await this.pool.add(ptx)
-    if (executable) this.builder.onPending()
+    if (executable) {
+      this.events.emit('pendingTx', ptx)
+      this.builder.onPending()
+    }
     await this.pendingNonceGuard(ptx.senderHex)
     return ptx.hash
   }
