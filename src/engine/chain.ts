@@ -79,7 +79,7 @@ export class Chain {
     if (storedGenesis === undefined) {
       await chain.store.writeBlock({
         hash: genesis.block.hash, number: 0n, encodedBlock: encodeBlock(genesis.block.header, [], new Uint8Array()),
-        encodedReceipts: encodeReceipts([]), txHashes: [], stateOps: chain.trieDb.drain(),
+        encodedReceipts: encodeReceipts([]), bloom: genesis.block.header.bloom, txHashes: [], stateOps: chain.trieDb.drain(),
       }, { genesis: true })
       chain.trieDb.commitDrained(chain.trieDb.drain())
     } else if (bytesToHex(storedGenesis) !== bytesToHex(genesis.block.hash)) {
@@ -233,7 +233,7 @@ export class Chain {
     const stateOps = this.trieDb.drain()
     await this.store.writeBlock({
       hash: block.hash, number: block.header.number, encodedBlock: encodeBlock(block.header, block.txs, block.extData),
-      encodedReceipts: encodeReceipts(receipts), txHashes: block.txs.map((tx) => tx.hash()), stateOps,
+      encodedReceipts: encodeReceipts(receipts), bloom: block.header.bloom, txHashes: block.txs.map((tx) => tx.hash()), stateOps,
     })
     this.trieDb.commitDrained(stateOps)
     const key = bytesToHex(block.hash)

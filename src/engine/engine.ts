@@ -8,7 +8,11 @@ import type { Database } from '../store/db.js'
 import type { Block } from './block.js'
 import { BlockBuilder } from './blockBuilder.js'
 import { Chain } from './chain.js'
-import { ExecutionFailedError, InvalidParamsError, NotFoundError, TxRejectedError } from './errors.js'
+import { EngineError, ExecutionFailedError, InvalidParamsError, NotFoundError, TxRejectedError } from './errors.js'
+import { FilterManager } from './filters.js'
+import type { LogCriteria } from './logFilter.js'
+import { LogIndex } from './logIndex.js'
+import type { FoundLog } from './logIndex.js'
 import { Executor, executionError } from './executor.js'
 import { FeeOracle } from './feeOracle.js'
 import type { Genesis } from './genesis.js'
@@ -40,6 +44,16 @@ export interface TxInBlock {
 const RECENT_EXECUTORS = 8
 const CALL_CACHE_SIZE = 4096
 const TX_GAS = 21000n
+/** eth_getLogs answers at most this many logs (LIMITS.md E4), then -32005. */
+const MAX_LOG_RESULTS = 10_000
+
+/** A log query after parsing: one block by hash, or a range of numbers/tags. */
+export interface LogQuery {
+  blockHash?: Uint8Array
+  fromBlock?: Exclude<BlockRef, { blockHash: Uint8Array }>
+  toBlock?: Exclude<BlockRef, { blockHash: Uint8Array }>
+  criteria: LogCriteria
+}
 
 /**
  * The EVM chain engine: reads at any block, calls and estimates, the pool and the builder.
@@ -52,6 +66,10 @@ export class Engine {
    */
   readonly events = new EventEmitter()
   readonly fees: FeeOracle
+  /** eth_getLogs over the bloom index. */
+  readonly logs: LogIndex
+  /** Polling filters (eth_newFilter & co.). */
+  readonly filters: FilterManager
   private readonly executors = new Map<string, Promise<Executor>>()
   private readonly readers = new Map<string, MerkleStateManager>()
   /** When each sender's `pending` nonce was last answered (pendingNonceGuard). */
@@ -66,6 +84,8 @@ export class Engine {
     private readonly opts: EngineOptions,
   ) {
     this.fees = new FeeOracle(chain, opts.chain)
+    this.logs = new LogIndex(chain)
+    this.filters = new FilterManager(this.logs, { chain: chain.events, pool: this.events })
     chain.events.on('head', () => { this.callCache = new Map() })
     this.events.setMaxListeners(0)
   }
@@ -97,6 +117,7 @@ export class Engine {
   }
 
   async close(): Promise<void> {
+    this.filters.close()
     await this.builder.close()
   }
 
@@ -349,6 +370,30 @@ export class Engine {
     this.nonceAnswered.delete(sender)
     const wait = answered + this.opts.pendingNonceGuardMs - performance.now()
     if (wait > 0) await new Promise((r) => setTimeout(r, wait))
+  }
+
+  /** A block reference of a log query as a number: tags follow the head (coreth: pending = latest). */
+  blockNumberOf(ref: Exclude<BlockRef, { blockHash: Uint8Array }> | undefined): bigint {
+    if (ref === undefined || typeof ref === 'string') return ref === 'earliest' ? 0n : this.chain.head.header.number
+    return ref
+  }
+
+  /** eth_getLogs (geth filters.GetLogs, coreth's api-max-blocks-per-request). */
+  async getLogs(q: LogQuery): Promise<FoundLog[]> {
+    if (q.blockHash !== undefined) {
+      const block = this.chain.blockByHash(q.blockHash)
+      if (block === undefined) throw new NotFoundError('unknown block')
+      return this.logs.inBlock(q.criteria, block)
+    }
+    const from = this.blockNumberOf(q.fromBlock)
+    const to = this.blockNumberOf(q.toBlock)
+    if (from > to) throw new InvalidParamsError('invalid block range params')
+    if (to > this.chain.head.header.number) throw new InvalidParamsError('block range extends beyond current head block')
+    const max = BigInt(this.opts.chain['api-max-blocks-per-request'])
+    if (max > 0n && to - from >= max) {
+      throw new EngineError(`requested too many blocks from ${from} to ${to}, maximum is set to ${max}`)
+    }
+    return this.logs.find(q.criteria, from, to, MAX_LOG_RESULTS)
   }
 
   /** A transaction by hash: mined (with its block) or waiting in the pool. */

@@ -3,6 +3,7 @@ import { Capability } from '@ethereumjs/tx'
 import type { Block } from '../engine/block.js'
 import type { Receipt } from '../engine/receipt.js'
 import { logsBloom } from '../engine/receipt.js'
+import type { FoundLog } from '../engine/logIndex.js'
 import { feeCaps } from '../engine/txPool.js'
 
 /*
@@ -117,15 +118,23 @@ export function formatReceipt(block: Block, receipts: readonly Receipt[], index:
     effectiveGasPrice: quantity(r.effectiveGasPrice),
     from: hex(tx.getSenderAddress().bytes),
     gasUsed: quantity(r.gasUsed),
-    logs: r.logs.map((l, i) => ({
-      address: hex(l.address), topics: l.topics.map(hex), data: hex(l.data), blockNumber, transactionHash: txHash,
-      transactionIndex: txIndex, blockHash, logIndex: quantity(logIndex + i), removed: false,
-    })),
+    logs: r.logs.map((l, i) => formatLog({ log: l, block, txIndex: index, logIndex: logIndex + i }, txHash)),
     logsBloom: hex(logsBloom(r.logs)),
     status: quantity(r.status),
     to: tx.to === undefined ? null : hex(tx.to.bytes),
     transactionHash: txHash,
     transactionIndex: txIndex,
     type: quantity(r.txType),
+  }
+}
+
+/** geth log JSON (with 1.16's blockTimestamp). */
+export function formatLog(f: FoundLog, txHash?: string): Record<string, Json> {
+  const block = f.block
+  return {
+    address: hex(f.log.address), topics: f.log.topics.map(hex), data: hex(f.log.data),
+    blockNumber: quantity(block.header.number), transactionHash: txHash ?? hex(block.txs[f.txIndex]!.hash()),
+    transactionIndex: quantity(f.txIndex), blockHash: hex(block.hash), blockTimestamp: quantity(block.header.timestamp),
+    logIndex: quantity(f.logIndex), removed: false,
   }
 }

@@ -186,3 +186,78 @@ export const Bool = z.boolean({ error: (i) => `json: cannot unmarshal ${goType(i
 
 /** Reward percentiles of eth_feeHistory (floats). */
 export const Percentiles = z.array(z.number({ error: (i) => `json: cannot unmarshal ${goType(i.input)} into Go value of type float64` }))
+
+/** A parsed eth_getLogs / eth_newFilter request (geth filters.FilterCriteria). */
+export interface LogFilterRequest {
+  blockHash?: Uint8Array
+  fromBlock?: Exclude<BlockRefValue, { blockHash: Uint8Array }>
+  toBlock?: Exclude<BlockRefValue, { blockHash: Uint8Array }>
+  addresses: Uint8Array[]
+  topics: (Uint8Array[] | null)[]
+}
+
+/** geth filters: at most this many addresses, and topic positions. */
+const MAX_FILTER_ADDRESSES = 1000
+const MAX_FILTER_TOPICS = 4
+
+function topicFrom(v: unknown): Uint8Array | string {
+  if (typeof v !== 'string') return 'invalid topic(s)'
+  const parsed = Hash32.safeParse(v)
+  return parsed.success ? parsed.data : parsed.error.issues[0]!.message
+}
+
+/** geth FilterCriteria.UnmarshalJSON, with its error texts. */
+export const LogFilter = z.unknown().transform((v, ctx): LogFilterRequest => {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return fail(ctx, v, `json: cannot unmarshal ${goType(v)} into Go value of type filters.FilterCriteria`)
+  const o = v as Record<string, unknown>
+  const out: LogFilterRequest = { addresses: [], topics: [] }
+  if (o.blockHash != null) {
+    if (o.fromBlock != null || o.toBlock != null) return fail(ctx, v, 'cannot specify both BlockHash and FromBlock/ToBlock, choose one or the other')
+    const h = Hash32.safeParse(o.blockHash)
+    if (!h.success) return fail(ctx, v, h.error.issues[0]!.message)
+    out.blockHash = h.data
+  }
+  for (const key of ['fromBlock', 'toBlock'] as const) {
+    if (o[key] == null) continue
+    const b = BlockTag.safeParse(o[key])
+    if (!b.success) return fail(ctx, v, b.error.issues[0]!.message)
+    out[key] = b.data
+  }
+  if (o.address != null) {
+    const list = typeof o.address === 'string' ? [o.address] : Array.isArray(o.address) ? o.address : undefined
+    if (list === undefined) return fail(ctx, v, 'invalid addresses in query')
+    if (list.length > MAX_FILTER_ADDRESSES) return fail(ctx, v, 'exceed max addresses')
+    for (let i = 0; i < list.length; i++) {
+      const a = Address.safeParse(list[i])
+      if (!a.success) return fail(ctx, v, typeof o.address === 'string' ? `invalid address: ${a.error.issues[0]!.message}` : `invalid address at index ${i}: ${a.error.issues[0]!.message}`)
+      out.addresses.push(a.data)
+    }
+  }
+  if (o.topics != null) {
+    if (!Array.isArray(o.topics)) return fail(ctx, v, 'invalid topic(s)')
+    if (o.topics.length > MAX_FILTER_TOPICS) return fail(ctx, v, 'exceed max topics')
+    for (const position of o.topics) {
+      if (position === null) { out.topics.push(null); continue }
+      if (typeof position === 'string') {
+        const t = topicFrom(position)
+        if (typeof t === 'string') return fail(ctx, v, t)
+        out.topics.push([t])
+        continue
+      }
+      if (!Array.isArray(position)) return fail(ctx, v, 'invalid topic(s)')
+      let alternatives: Uint8Array[] | null = []
+      for (const alt of position) {
+        // A null alternative matches anything in that position (geth).
+        if (alt === null) { alternatives = null; break }
+        const t = topicFrom(alt)
+        if (typeof t === 'string') return fail(ctx, v, t)
+        alternatives.push(t)
+      }
+      out.topics.push(alternatives)
+    }
+  }
+  return out
+})
+
+/** A filter or subscription id as geth issues them (rpc.ID, "0x" + hex). */
+export const FilterId = z.string({ error: (i) => `json: cannot unmarshal ${goType(i.input)} into Go value of type rpc.ID` })

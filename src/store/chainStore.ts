@@ -1,7 +1,6 @@
-import { bytesToHex } from '@ethereumjs/util'
 import type { BatchOp, Database } from './db.js'
 import { writeSynced } from './db.js'
-import { META_GENESIS, META_HEAD, PREFIX, canonicalKey, metaKey, prefixed, u64 } from './keys.js'
+import { META_GENESIS, META_HEAD, PREFIX, bloomKey, canonicalKey, metaKey, prefixed, u64 } from './keys.js'
 
 /** Location of a transaction: canonical block number and index in it. */
 export interface TxLocation {
@@ -15,6 +14,8 @@ export interface BlockWrite {
   number: bigint
   encodedBlock: Uint8Array
   encodedReceipts: Uint8Array
+  /** The block's logs bloom, indexed by number for eth_getLogs. */
+  bloom: Uint8Array
   txHashes: readonly Uint8Array[]
   /** Pending trie nodes and code of the block's state (TrieDB.drain()). */
   stateOps: readonly BatchOp[]
@@ -51,6 +52,19 @@ export class ChainStore {
     return { blockNumber: view.getBigUint64(0), index: view.getUint32(8) }
   }
 
+  /**
+   * Blooms of canonical blocks from..to (inclusive) in order, read with one iterator; a block
+   * written before the bloom index existed reads as undefined (the caller falls back to its header).
+   */
+  async readBlooms(from: bigint, to: bigint): Promise<(Uint8Array | undefined)[]> {
+    const out: (Uint8Array | undefined)[] = new Array(Number(to - from + 1n))
+    for await (const [key, value] of this.db.iterator({ gte: bloomKey(from), lte: bloomKey(to) })) {
+      const n = new DataView(key.buffer, key.byteOffset + 1, 8).getBigUint64(0)
+      out[Number(n - from)] = value
+    }
+    return out
+  }
+
   /** Whether a state trie node (by hash) is on disk: the head's state must exist at start (D-b). */
   hasStateNode(root: Uint8Array): boolean {
     return this.db.getSync(prefixed(PREFIX.state, root)) !== undefined
@@ -62,6 +76,7 @@ export class ChainStore {
     ops.push({ type: 'put', key: prefixed(PREFIX.block, w.hash), value: w.encodedBlock })
     ops.push({ type: 'put', key: prefixed(PREFIX.receipts, w.hash), value: w.encodedReceipts })
     ops.push({ type: 'put', key: canonicalKey(w.number), value: w.hash })
+    ops.push({ type: 'put', key: bloomKey(w.number), value: w.bloom })
     const num = u64(w.number)
     w.txHashes.forEach((txHash, i) => {
       const loc = new Uint8Array(12)
@@ -77,9 +92,5 @@ export class ChainStore {
   /** Moves the head pointer back (start-up recovery from a torn or stateless head, D-b). */
   async writeHead(hash: Uint8Array): Promise<void> {
     await writeSynced(this.db, [{ type: 'put', key: metaKey(META_HEAD), value: hash }])
-  }
-
-  describe(hash: Uint8Array): string {
-    return bytesToHex(hash)
   }
 }

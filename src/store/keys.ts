@@ -15,6 +15,8 @@ export const PREFIX = {
   txLookup: 0x6c,
   /** 's' + trie key -> Merkle Patricia node / contract code (ethereumjs key layout) */
   state: 0x73,
+  /** 'B' + number(u64 BE) -> the canonical block's logs bloom (256 bytes), the eth_getLogs index */
+  bloom: 0x42,
 } as const
 
 export const META_HEAD = 'head'
@@ -42,4 +44,8 @@ export function u64(n: bigint | number): Uint8Array {
 
 export function canonicalKey(number: bigint): Uint8Array {
   return prefixed(PREFIX.canonical, u64(number))
+}
+
+export function bloomKey(number: bigint): Uint8Array {
+  return prefixed(PREFIX.bloom, u64(number))
 }

@@ -38,7 +38,8 @@ export interface TestNodeOptions {
 /** Starts the real node (createNode) on 127.0.0.1, port 0, a temporary LevelDB directory. */
 export async function startTestNode(opts: TestNodeOptions = {}): Promise<TestNode> {
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'cchain-test-'))
-  const config = parseNodeConfig({ httpHost: '127.0.0.1', httpPort: 0, dataDir, logLevel: 'silent', ...opts.config, chain: opts.chain ?? {} } as NodeConfigInput)
+  // The pending-nonce guard (250 ms per send after a nonce query) is off unless a test asks for it.
+  const config = parseNodeConfig({ httpHost: '127.0.0.1', httpPort: 0, dataDir, logLevel: 'silent', pendingNonceGuard: 0, ...opts.config, chain: opts.chain ?? {} } as NodeConfigInput)
   const node = await createNode(config, { log: pino({ level: 'silent' }) })
   const { port } = await node.listen()
   const url = `http://127.0.0.1:${port}/ext/bc/C/rpc`

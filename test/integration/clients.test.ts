@@ -21,7 +21,7 @@ describe('ethers v6 with default options', () => {
   let node: TestNode
   let provider: JsonRpcProvider
   beforeAll(async () => {
-    node = await startTestNode()
+    node = await startTestNode({ config: { pendingNonceGuard: 250 } })
     provider = new JsonRpcProvider(node.url)
   })
   afterAll(async () => {

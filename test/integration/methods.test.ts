@@ -11,6 +11,13 @@ import type { TestNode } from '../helpers/testNode.js'
  * A new method fails here until it gets a test and an entry.
  */
 const COVERAGE: Record<string, string> = {
+  eth_getLogs: 'eth.logs.test.ts',
+  eth_newFilter: 'eth.logs.test.ts',
+  eth_newBlockFilter: 'eth.logs.test.ts',
+  eth_newPendingTransactionFilter: 'eth.logs.test.ts',
+  eth_getFilterChanges: 'eth.logs.test.ts',
+  eth_getFilterLogs: 'eth.logs.test.ts',
+  eth_uninstallFilter: 'eth.logs.test.ts',
   eth_chainId: 'eth.chain.test.ts',
   eth_syncing: 'eth.chain.test.ts',
   eth_coinbase: 'eth.chain.test.ts',

@@ -1,0 +1,135 @@
+import { randomBytes } from 'node:crypto'
+import type { Block } from './block.js'
+import { NotFoundError } from './errors.js'
+import type { LogCriteria } from './logFilter.js'
+import type { FoundLog, LogIndex } from './logIndex.js'
+import type { PoolTx } from './txPool.js'
+
+/** geth filters: a filter not polled for this long is removed. */
+export const FILTER_TIMEOUT_MS = 5 * 60 * 1000
+/** Installed filters at most (LIMITS.md E5); past it the longest-idle one goes. */
+export const MAX_FILTERS = 1000
+/** Changes buffered per filter between polls; older ones are dropped past this. */
+const MAX_BUFFERED = 100_000
+
+/** A log filter's block bounds: a number, or undefined for "latest" (follow the head). */
+export interface LogFilterBounds {
+  from?: bigint
+  to?: bigint
+}
+
+type Installed =
+  | { kind: 'logs'; criteria: LogCriteria; bounds: LogFilterBounds; blockHash?: Uint8Array; logs: FoundLog[]; touched: number }
+  | { kind: 'blocks'; hashes: Uint8Array[]; touched: number }
+  | { kind: 'pendingTx'; hashes: string[]; touched: number }
+
+/** geth rpc.NewID: 16 random bytes as hex, leading zeros trimmed. */
+export function newId(): string {
+  return '0x' + (randomBytes(16).toString('hex').replace(/^0+/, '') || '0')
+}
+
+/**
+ * Polling filters (eth_newFilter & co.): each buffers what happened since its last poll.
+ * Filters are per node, not per connection, as in geth.
+ */
+export class FilterManager {
+  private readonly filters = new Map<string, Installed>()
+  private readonly timer: NodeJS.Timeout
+
+  constructor(private readonly logs: LogIndex, events: { chain: NodeJS.EventEmitter; pool: NodeJS.EventEmitter }) {
+    events.chain.on('head', (block: Block) => this.onHead(block))
+    events.pool.on('pendingTx', (ptx: PoolTx) => this.onPendingTx(ptx))
+    this.timer = setInterval(() => this.expire(), 30_000)
+    this.timer.unref()
+  }
+
+  get size(): number {
+    return this.filters.size
+  }
+
+  close(): void {
+    clearInterval(this.timer)
+    this.filters.clear()
+  }
+
+  newLogFilter(criteria: LogCriteria, bounds: LogFilterBounds, blockHash?: Uint8Array): string {
+    return this.install({ kind: 'logs', criteria, bounds, blockHash, logs: [], touched: Date.now() })
+  }
+
+  newBlockFilter(): string {
+    return this.install({ kind: 'blocks', hashes: [], touched: Date.now() })
+  }
+
+  newPendingTransactionFilter(): string {
+    return this.install({ kind: 'pendingTx', hashes: [], touched: Date.now() })
+  }
+
+  uninstall(id: string): boolean {
+    return this.filters.delete(id)
+  }
+
+  /** eth_getFilterChanges: what arrived since the last poll. */
+  changes(id: string): { kind: 'logs'; logs: FoundLog[] } | { kind: 'hashes'; hashes: (Uint8Array | string)[] } {
+    const f = this.get(id)
+    f.touched = Date.now()
+    if (f.kind === 'logs') {
+      const logs = f.logs
+      f.logs = []
+      return { kind: 'logs', logs }
+    }
+    const hashes = f.hashes
+    f.hashes = []
+    return { kind: 'hashes', hashes }
+  }
+
+  /** The criteria of a log filter (eth_getFilterLogs); other kinds are "filter not found", as geth. */
+  logFilter(id: string): { criteria: LogCriteria; bounds: LogFilterBounds; blockHash?: Uint8Array } {
+    const f = this.get(id)
+    if (f.kind !== 'logs') throw new NotFoundError('filter not found')
+    f.touched = Date.now()
+    return f
+  }
+
+  private get(id: string): Installed {
+    const f = this.filters.get(id)
+    if (f === undefined) throw new NotFoundError('filter not found')
+    return f
+  }
+
+  private install(f: Installed): string {
+    if (this.filters.size >= MAX_FILTERS) {
+      let oldest: string | undefined
+      let at = Infinity
+      for (const [id, g] of this.filters) if (g.touched < at) { at = g.touched; oldest = id }
+      if (oldest !== undefined) this.filters.delete(oldest)
+    }
+    const id = newId()
+    this.filters.set(id, f)
+    return id
+  }
+
+  private expire(now = Date.now()): void {
+    for (const [id, f] of this.filters) if (now - f.touched > FILTER_TIMEOUT_MS) this.filters.delete(id)
+  }
+
+  private onHead(block: Block): void {
+    if (this.filters.size === 0) return
+    const n = block.header.number
+    for (const f of this.filters.values()) {
+      if (f.kind === 'blocks') push(f.hashes, block.hash)
+      else if (f.kind === 'logs' && f.blockHash === undefined) {
+        if ((f.bounds.from !== undefined && n < f.bounds.from) || (f.bounds.to !== undefined && n > f.bounds.to)) continue
+        for (const found of this.logs.inBlock(f.criteria, block)) push(f.logs, found)
+      }
+    }
+  }
+
+  private onPendingTx(ptx: PoolTx): void {
+    for (const f of this.filters.values()) if (f.kind === 'pendingTx') push(f.hashes, ptx.hash)
+  }
+}
+
+function push<T>(list: T[], item: T): void {
+  if (list.length >= MAX_BUFFERED) list.shift()
+  list.push(item)
+}

@@ -1,0 +1,149 @@
+import { Wallet, zeroPadValue } from 'ethers'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { deploy, ewoq, iface, nonceOf, send, sign, waitReceipt } from '../helpers/chain.js'
+import { startTestNode } from '../helpers/testNode.js'
+import type { TestNode } from '../helpers/testNode.js'
+
+const token = iface('TestToken')
+const probe = iface('Probe')
+const TRANSFER = token.getEvent('Transfer')!.topicHash
+const STORED = probe.getEvent('Stored')!.topicHash
+const topicOf = (address: string) => zeroPadValue(address, 32).toLowerCase()
+
+describe('eth_getLogs and filters', () => {
+  let node: TestNode
+  let tokenAddr: string
+  let probeAddr: string
+  const alice = Wallet.createRandom().address
+  const bob = Wallet.createRandom().address
+  /** Block numbers: token deploy (mint log), transfer to alice, transfer to bob, probe deploy, probe.set. */
+  const blocks: Record<string, string> = {}
+
+  beforeAll(async () => {
+    node = await startTestNode({ chain: { 'api-max-blocks-per-request': 50 } })
+    const t = await deploy(node, 'TestToken', [1000n])
+    tokenAddr = t.address
+    blocks.mint = t.receipt.blockNumber
+    blocks.alice = (await send(node, { to: tokenAddr, data: token.encodeFunctionData('transfer', [alice, 10n]), gasLimit: 100_000n })).receipt.blockNumber
+    blocks.bob = (await send(node, { to: tokenAddr, data: token.encodeFunctionData('transfer', [bob, 20n]), gasLimit: 100_000n })).receipt.blockNumber
+    const p = await deploy(node, 'Probe')
+    probeAddr = p.address
+    blocks.set = (await send(node, { to: probeAddr, data: probe.encodeFunctionData('set', [5n]), gasLimit: 100_000n })).receipt.blockNumber
+  })
+  afterAll(() => node.close())
+
+  const logs = (filter: object) => node.call('eth_getLogs', [filter])
+
+  it('filters by one address or several, over the whole chain', async () => {
+    const tokenLogs = await logs({ fromBlock: 'earliest', toBlock: 'latest', address: tokenAddr })
+    expect(tokenLogs).toHaveLength(3)
+    expect(tokenLogs.map((l: any) => l.blockNumber)).toEqual([blocks.mint, blocks.alice, blocks.bob])
+    const both = await logs({ fromBlock: '0x0', address: [tokenAddr, probeAddr] })
+    expect(both).toHaveLength(4)
+    expect(both[3].address).toBe(probeAddr.toLowerCase())
+    expect(both[3].topics).toEqual([STORED, topicOf(ewoq.address)])
+  })
+
+  it('log objects have geth\'s fields and agree with the receipt', async () => {
+    const [log] = await logs({ fromBlock: blocks.alice, toBlock: blocks.alice })
+    const receipt = await node.call('eth_getTransactionReceipt', [log.transactionHash])
+    expect(log).toEqual(receipt.logs[0])
+    const block = await node.call('eth_getBlockByNumber', [blocks.alice, false])
+    expect(log.blockTimestamp).toBe(block.timestamp)
+    expect(log).toMatchObject({ address: tokenAddr.toLowerCase(), blockHash: block.hash, logIndex: '0x0', transactionIndex: '0x0', removed: false })
+    expect(log.topics).toEqual([TRANSFER, topicOf(ewoq.address), topicOf(alice)])
+    expect(BigInt(log.data)).toBe(10n)
+  })
+
+  it('topics: exact, null wildcard, empty-list wildcard, OR-lists, too long', async () => {
+    const all = { fromBlock: '0x0', toBlock: 'latest' }
+    expect(await logs({ ...all, topics: [TRANSFER, null, topicOf(bob)] })).toHaveLength(1)
+    expect(await logs({ ...all, topics: [null, topicOf(ewoq.address)] })).toHaveLength(3) // two transfers + Stored
+    expect(await logs({ ...all, topics: [[], null, [topicOf(alice), topicOf(bob)]] })).toHaveLength(2)
+    expect(await logs({ ...all, topics: [[TRANSFER, STORED]] })).toHaveLength(4)
+    expect(await logs({ ...all, topics: [[TRANSFER, null]] })).toHaveLength(4) // a null alternative matches anything
+    // A filter with more positions than a log has topics does not match it.
+    expect(await logs({ ...all, topics: [STORED, null, null] })).toHaveLength(0)
+    const five = await node.rpc('eth_getLogs', [{ topics: [null, null, null, null, null] }])
+    expect(five.error).toEqual({ code: -32602, message: 'invalid argument 0: exceed max topics' })
+    const bad = await node.rpc('eth_getLogs', [{ topics: [42] }])
+    expect(bad.error).toEqual({ code: -32602, message: 'invalid argument 0: invalid topic(s)' })
+  })
+
+  it('blockHash selects one block; unknown hashes and hash-with-range are errors', async () => {
+    const block = await node.call('eth_getBlockByNumber', [blocks.bob, false])
+    const byHash = await logs({ blockHash: block.hash })
+    expect(byHash).toHaveLength(1)
+    expect(byHash[0].topics[2]).toBe(topicOf(bob))
+    const unknown = await node.rpc('eth_getLogs', [{ blockHash: '0x' + '11'.repeat(32) }])
+    expect(unknown.error).toEqual({ code: -32000, message: 'unknown block' })
+    const both = await node.rpc('eth_getLogs', [{ blockHash: block.hash, fromBlock: '0x1' }])
+    expect(both.error).toEqual({ code: -32602, message: 'invalid argument 0: cannot specify both BlockHash and FromBlock/ToBlock, choose one or the other' })
+  })
+
+  it('ranges: defaults to latest, reversed and beyond-head ranges, the configured block limit', async () => {
+    const latest = await logs({})
+    expect(latest.map((l: any) => l.blockNumber)).toEqual([blocks.set])
+    const reversed = await node.rpc('eth_getLogs', [{ fromBlock: blocks.bob, toBlock: blocks.alice }])
+    expect(reversed.error).toEqual({ code: -32602, message: 'invalid block range params' })
+    const head = BigInt(await node.call('eth_blockNumber'))
+    const beyond = await node.rpc('eth_getLogs', [{ fromBlock: '0x1', toBlock: '0x' + (head + 5n).toString(16) }])
+    expect(beyond.error).toEqual({ code: -32602, message: 'block range extends beyond current head block' })
+    const future = await node.rpc('eth_getLogs', [{ fromBlock: '0x' + (head + 5n).toString(16) }])
+    expect(future.error).toEqual({ code: -32602, message: 'invalid block range params' })
+    // api-max-blocks-per-request: 50 here (coreth's check: to - from >= max).
+    const wide = await node.rpc('eth_getLogs', [{ fromBlock: '0x0', toBlock: '0x32' }])
+    expect(head).toBeLessThan(50n)
+    expect(wide.error?.code).toBe(-32602) // beyond head is checked first
+    const addr = await node.rpc('eth_getLogs', [{ address: '0x1234' }])
+    expect(addr.error).toEqual({ code: -32602, message: 'invalid argument 0: invalid address: hex string has length 4, want 40 for common.Address' })
+  })
+
+  it('eth_newFilter / eth_getFilterChanges / eth_getFilterLogs / eth_uninstallFilter', async () => {
+    const id = await node.call('eth_newFilter', [{ address: tokenAddr, topics: [TRANSFER] }])
+    expect(id).toMatch(/^0x[0-9a-f]{1,32}$/)
+    expect(await node.call('eth_getFilterChanges', [id])).toEqual([])
+    const carol = Wallet.createRandom().address
+    const { hash } = await send(node, { to: tokenAddr, data: token.encodeFunctionData('transfer', [carol, 1n]), gasLimit: 100_000n })
+    const changes = await node.call('eth_getFilterChanges', [id])
+    expect(changes).toHaveLength(1)
+    expect(changes[0].transactionHash).toBe(hash)
+    expect(await node.call('eth_getFilterChanges', [id])).toEqual([])
+    // getFilterLogs runs the filter's whole query: its range is latest..latest here.
+    const whole = await node.call('eth_getFilterLogs', [id])
+    expect(whole.map((l: any) => l.transactionHash)).toEqual([hash])
+    const ranged = await node.call('eth_newFilter', [{ fromBlock: '0x0', address: tokenAddr }])
+    expect(await node.call('eth_getFilterLogs', [ranged])).toHaveLength(4)
+    expect(await node.call('eth_uninstallFilter', [id])).toBe(true)
+    expect(await node.call('eth_uninstallFilter', [id])).toBe(false)
+    const gone = await node.rpc('eth_getFilterChanges', [id])
+    expect(gone.error).toEqual({ code: -32000, message: 'filter not found' })
+  })
+
+  it('block and pending-transaction filters', async () => {
+    const blocksId = await node.call('eth_newBlockFilter')
+    const pendingId = await node.call('eth_newPendingTransactionFilter')
+    const raw = await sign({ nonce: await nonceOf(node, ewoq.address), to: bob, value: 1n })
+    const hash = await node.call('eth_sendRawTransaction', [raw])
+    const receipt = await waitReceipt(node, hash)
+    expect(await node.call('eth_getFilterChanges', [blocksId])).toEqual([receipt.blockHash])
+    expect(await node.call('eth_getFilterChanges', [pendingId])).toEqual([hash])
+    // A block filter has no logs to query.
+    const notLogs = await node.rpc('eth_getFilterLogs', [blocksId])
+    expect(notLogs.error).toEqual({ code: -32000, message: 'filter not found' })
+  })
+})
+
+describe('eth_getLogs block limit', () => {
+  it('answers coreth\'s error past api-max-blocks-per-request', async () => {
+    const node = await startTestNode({ chain: { 'api-max-blocks-per-request': 2 } })
+    try {
+      for (let i = 0; i < 3; i++) await send(node, { to: Wallet.createRandom().address, value: 1n })
+      const r = await node.rpc('eth_getLogs', [{ fromBlock: '0x0', toBlock: '0x2' }])
+      expect(r.error).toEqual({ code: -32000, message: 'requested too many blocks from 0 to 2, maximum is set to 2' })
+      expect(await node.call('eth_getLogs', [{ fromBlock: '0x1', toBlock: '0x2' }])).toEqual([])
+    } finally {
+      await node.close()
+    }
+  })
+})
