@@ -102,10 +102,21 @@ export class TxPool {
     this.byHash.set(ptx.hash, ptx)
   }
 
+  /**
+   * Removes what the pool holds at ptx's sender and nonce. That may be a replacement of ptx (the
+   * builder included the original meanwhile): it goes too, by its own hash, since its nonce is used.
+   */
   private remove(ptx: PoolTx): void {
     this.byHash.delete(ptx.hash)
-    if (this.pending.get(ptx.senderHex)?.delete(ptx.nonce)) this.pendingCount--
-    else if (this.queued.get(ptx.senderHex)?.delete(ptx.nonce)) this.queuedCount--
+    for (const [map, count] of [[this.pending, 'pendingCount'], [this.queued, 'queuedCount']] as const) {
+      const byNonce = map.get(ptx.senderHex)
+      const held = byNonce?.get(ptx.nonce)
+      if (held === undefined) continue
+      byNonce!.delete(ptx.nonce)
+      this.byHash.delete(held.hash)
+      this[count]--
+      return
+    }
   }
 
   /** Moves queued transactions that the pending run now reaches into pending. */

@@ -58,9 +58,17 @@ export class ChainStore {
    */
   async readBlooms(from: bigint, to: bigint): Promise<(Uint8Array | undefined)[]> {
     const out: (Uint8Array | undefined)[] = new Array(Number(to - from + 1n))
-    for await (const [key, value] of this.db.iterator({ gte: bloomKey(from), lte: bloomKey(to) })) {
-      const n = new DataView(key.buffer, key.byteOffset + 1, 8).getBigUint64(0)
-      out[Number(n - from)] = value
+    const it = this.db.iterator({ gte: bloomKey(from), lte: bloomKey(to) })
+    try {
+      // nextv: one native call per thousand entries rather than a promise per entry.
+      for (let batch = await it.nextv(1024); batch.length > 0; batch = await it.nextv(1024)) {
+        for (const [key, value] of batch) {
+          const n = new DataView(key.buffer, key.byteOffset + 1, 8).getBigUint64(0)
+          out[Number(n - from)] = value
+        }
+      }
+    } finally {
+      await it.close()
     }
     return out
   }

@@ -1,0 +1,154 @@
+import { spawn } from 'node:child_process'
+import type { ChildProcess } from 'node:child_process'
+import { existsSync, mkdtempSync, rmSync } from 'node:fs'
+import { homedir, tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { FLAGS } from '../../src/config.js'
+import { poll } from '../helpers/chain.js'
+
+/*
+ * The published binary, dist/src/main.js, as its own process (`npm test` builds dist/ first in
+ * pretest): --help, one-line errors with exit 1, the start lines, SIGTERM, and the data
+ * directory lock between processes.
+ */
+
+const MAIN = join(process.cwd(), 'dist/src/main.js')
+const LOCAL_BLOCKCHAIN_ID = '2owdGqyG6FFzTHy5qhenDXQcEghvr571KZE3gSfRJERSJinuwC'
+
+interface Run {
+  proc: ChildProcess
+  out: () => string
+  err: () => string
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>
+}
+
+const children: ChildProcess[] = []
+const dirs: string[] = []
+
+function run(args: string[], env: NodeJS.ProcessEnv = process.env): Run {
+  const proc = spawn(process.execPath, [MAIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env })
+  children.push(proc)
+  let out = ''
+  let err = ''
+  proc.stdout!.on('data', (d: Buffer) => { out += d.toString() })
+  proc.stderr!.on('data', (d: Buffer) => { err += d.toString() })
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((r) => proc.once('exit', (code, signal) => r({ code, signal })))
+  return { proc, out: () => out, err: () => err, exited }
+}
+
+/** Resolves with the exit, or fails after `ms`. */
+async function exitWithin(r: Run, ms = 10_000): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
+  let timer: NodeJS.Timeout | undefined
+  const timeout = new Promise<never>((_, reject) => { timer = setTimeout(() => reject(new Error(`process did not exit within ${ms} ms; stderr: ${r.err()}`)), ms) })
+  try {
+    return await Promise.race([r.exited, timeout])
+  } finally {
+    clearTimeout(timer)
+  }
+}
+
+function tempDir(): string {
+  const d = mkdtempSync(join(tmpdir(), 'cchain-cli-'))
+  dirs.push(d)
+  return d
+}
+
+async function rpc(url: string, method: string, params: unknown[] = []): Promise<any> {
+  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) })
+  return ((await res.json()) as { result?: unknown }).result
+}
+
+beforeAll(() => {
+  if (!existsSync(MAIN)) throw new Error(`${MAIN} is missing: run \`npm run build\` (npm test does it in pretest)`)
+})
+afterEach(async () => {
+  for (const c of children.splice(0)) {
+    if (c.exitCode === null && c.signalCode === null) {
+      const gone = new Promise((r) => c.once('exit', r))
+      c.kill('SIGKILL')
+      await gone
+    }
+  }
+})
+afterAll(() => { for (const d of dirs) rmSync(d, { recursive: true, force: true }) })
+
+describe('cchain-node --help', () => {
+  it('lists every flag with its default and exits 0', async () => {
+    const r = run(['--help'])
+    expect(await exitWithin(r)).toEqual({ code: 0, signal: null })
+    const lines = r.out().split('\n')
+    const expected: Record<string, string> = {
+      'http-host': '127.0.0.1', 'http-port': '9650', 'data-dir': join(homedir(), '.cchain-node'), 'network-id': '12345',
+      'log-level': 'info', 'chain-config-file': '(none)', genesis: '(none)', 'block-interval': '0', 'pending-nonce-guard': '250',
+      'evm-network-id': '1',
+    }
+    expect(Object.keys(FLAGS).sort()).toEqual(Object.keys(expected).sort())
+    for (const [flag, def] of Object.entries(expected)) {
+      const line = lines.find((l) => l.trimStart().startsWith(`--${flag} `))
+      expect(line, `--${flag}`).toBeDefined()
+      expect(line, `--${flag}`).toContain(`(default: ${def})`)
+    }
+    // The chain config keys follow, with coreth's defaults.
+    expect(r.out()).toMatch(/^\s+rpc-gas-cap\s+50000000$/m)
+    expect(r.out()).toMatch(/^\s+rpc-tx-fee-cap\s+100$/m)
+    expect(r.err()).toBe('')
+  })
+})
+
+describe('cchain-node with bad arguments', () => {
+  it.each([
+    [['--bogus', '1'], 'cchain-node: unknown flag --bogus (see --help)'],
+    [['--http-port', 'abc'], 'cchain-node: flag --http-port: "abc" is not a non-negative integer'],
+    [['--http-port'], 'cchain-node: flag --http-port needs a value'],
+  ])('%j exits 1 with one line on stderr', async (args, line) => {
+    const r = run(args)
+    expect(await exitWithin(r)).toEqual({ code: 1, signal: null })
+    expect(r.err()).toBe(`${line}\n`)
+    expect(r.out()).toBe('')
+  })
+
+  it('a bad value found by validation names its flag in one line', async () => {
+    const r = run(['--log-level', 'loud', '--data-dir', tempDir()])
+    expect(await exitWithin(r)).toEqual({ code: 1, signal: null })
+    const lines = r.err().trimEnd().split('\n')
+    expect(lines).toHaveLength(1)
+    expect(lines[0]).toMatch(/^cchain-node: --log-level: /)
+  })
+})
+
+describe('cchain-node on --http-port 0', () => {
+  it('prints where it listens, answers, refuses a second process on its data dir, and stops with 0 on SIGTERM', async () => {
+    const dataDir = tempDir()
+    const first = run(['--http-port', '0', '--data-dir', dataDir, '--log-level', 'error'])
+    const url = await poll(async () => {
+      if (first.proc.exitCode !== null) throw new Error(`node exited with ${first.proc.exitCode}: ${first.err()}`)
+      return /JSON-RPC\s+(http:\/\/127\.0\.0\.1:(\d+)\/ext\/bc\/C\/rpc)\n/.exec(first.out())?.[1]
+    }, 'the start lines', 10_000)
+    await poll(async () => (/also at/.test(first.out()) ? true : undefined), 'the last start line', 2_000)
+    const port = Number(new URL(url).port)
+    expect(port).toBeGreaterThan(0)
+    const lines = first.out().trimEnd().split('\n')
+    expect(lines[0]).toBe(`cchain-node listening (EVM chain ID 43112, network ID 12345, head block 0, data ${dataDir})`)
+    expect(lines.slice(1).map((l) => l.trim().split(/\s{2,}/))).toEqual([
+      ['JSON-RPC', `http://127.0.0.1:${port}/ext/bc/C/rpc`],
+      ['WebSocket', `ws://127.0.0.1:${port}/ext/bc/C/ws`],
+      ['also at', `http://127.0.0.1:${port}/ext/bc/${LOCAL_BLOCKCHAIN_ID}/rpc`],
+    ])
+    expect(await rpc(url, 'eth_chainId')).toBe('0xa868')
+    expect(await rpc(`http://127.0.0.1:${port}/ext/bc/${LOCAL_BLOCKCHAIN_ID}/rpc`, 'eth_chainId')).toBe('0xa868')
+
+    const second = run(['--http-port', '0', '--data-dir', dataDir, '--log-level', 'error'])
+    expect(await exitWithin(second)).toEqual({ code: 1, signal: null })
+    const errLines = second.err().trimEnd().split('\n')
+    expect(errLines).toHaveLength(1)
+    expect(errLines[0]).toContain(`data directory ${dataDir}`)
+    expect(errLines[0]).toContain('in use')
+    // The first one is unaffected.
+    expect(await rpc(url, 'eth_blockNumber')).toBe('0x0')
+
+    first.proc.kill('SIGTERM')
+    expect(await exitWithin(first)).toEqual({ code: 0, signal: null })
+    await expect(fetch(url, { method: 'POST' })).rejects.toThrow()
+  })
+})

@@ -1,0 +1,207 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { homedir, tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import { afterAll, describe, expect, it } from 'vitest'
+import { ChainConfigFile, ConfigError, FLAGS, NodeConfig, configFromArgs, helpText } from '../../src/config.js'
+
+const dir = mkdtempSync(join(tmpdir(), 'cchain-config-'))
+afterAll(() => rmSync(dir, { recursive: true, force: true }))
+
+/** Writes a chain config file and returns its path. */
+function chainConfigFile(name: string, body: unknown): string {
+  const path = join(dir, name)
+  writeFileSync(path, typeof body === 'string' ? body : JSON.stringify(body))
+  return path
+}
+
+/** The ConfigError configFromArgs throws for `argv` (fails the test if it does not throw one). */
+function configError(argv: string[]): ConfigError {
+  try {
+    configFromArgs(argv)
+  } catch (err) {
+    expect(err).toBeInstanceOf(ConfigError)
+    expect((err as Error).message).not.toContain('\n') // one clear line
+    return err as ConfigError
+  }
+  throw new Error(`configFromArgs(${JSON.stringify(argv)}) did not throw`)
+}
+
+describe('configFromArgs: defaults', () => {
+  it('an empty argv gives avalanchego-style local defaults', () => {
+    const c = configFromArgs([])
+    expect(c.httpHost).toBe('127.0.0.1')
+    expect(c.httpPort).toBe(9650)
+    expect(c.dataDir).toBe(join(homedir(), '.cchain-node'))
+    expect(c.networkId).toBe(12345)
+    expect(c.logLevel).toBe('info')
+    expect(c.blockInterval).toBe(0)
+    expect(c.pendingNonceGuard).toBe(250)
+    expect(c.evmNetworkId).toBe(1)
+    expect(c.genesisFile).toBeUndefined()
+  })
+
+  it('the chain config defaults are coreth\'s', () => {
+    const { chain } = configFromArgs([])
+    expect(chain['rpc-gas-cap']).toBe(50_000_000)
+    expect(chain['rpc-tx-fee-cap']).toBe(100)
+    expect(chain['batch-request-limit']).toBe(1000)
+    expect(chain['batch-response-max-size']).toBe(25_000_000)
+    expect(chain['allow-unprotected-txs']).toBe(false)
+    expect(chain['tx-pool-price-limit']).toBe(1)
+    expect(chain['tx-pool-price-bump']).toBe(10)
+    expect(chain['min-delay-target']).toBe(0)
+    expect(chain['gas-target']).toBeUndefined()
+  })
+})
+
+describe('configFromArgs: flag syntax', () => {
+  it('accepts `--name value`', () => {
+    const c = configFromArgs(['--http-host', '0.0.0.0', '--http-port', '8545', '--network-id', '1', '--log-level', 'debug',
+      '--block-interval', '500', '--pending-nonce-guard', '0', '--evm-network-id', '43112'])
+    expect(c).toMatchObject({ httpHost: '0.0.0.0', httpPort: 8545, networkId: 1, logLevel: 'debug', blockInterval: 500, pendingNonceGuard: 0, evmNetworkId: 43112 })
+  })
+
+  it('accepts `--name=value` and mixes both forms', () => {
+    const c = configFromArgs(['--http-port=0', '--data-dir', 'rel/dir', '--log-level=warn', '--genesis=g.json'])
+    expect(c.httpPort).toBe(0)
+    expect(c.logLevel).toBe('warn')
+    // Paths are made absolute against the working directory.
+    expect(c.dataDir).toBe(resolve('rel/dir'))
+    expect(c.genesisFile).toBe(resolve('g.json'))
+  })
+
+  it('`--name=value` keeps `=` inside the value', () => {
+    expect(configFromArgs(['--http-host=a=b']).httpHost).toBe('a=b')
+  })
+
+  it('the last occurrence of a flag wins', () => {
+    expect(configFromArgs(['--http-port', '1', '--http-port', '2']).httpPort).toBe(2)
+  })
+})
+
+describe('configFromArgs: errors are one clear line', () => {
+  it('an unknown flag is named', () => {
+    expect(configError(['--rpc-port', '1']).message).toBe('unknown flag --rpc-port (see --help)')
+    // Object.prototype names are not flags.
+    expect(configError(['--toString', '1']).message).toContain('unknown flag --toString')
+  })
+
+  it('a positional argument is refused', () => {
+    expect(configError(['9650']).message).toContain('unexpected argument "9650"')
+  })
+
+  it('a flag without a value is named', () => {
+    expect(configError(['--http-port']).message).toBe('flag --http-port needs a value')
+    expect(configError(['--log-level', 'info', '--data-dir']).message).toBe('flag --data-dir needs a value')
+  })
+
+  it.each(['abc', '1.5', '-1', '0x10', ''])('a non-integer port %j is refused and named', (v) => {
+    const msg = configError([`--http-port=${v}`]).message
+    expect(msg).toContain('--http-port')
+    expect(msg).toContain('not a non-negative integer')
+  })
+
+  it('a port above 65535 is refused and named', () => {
+    const msg = configError(['--http-port', '65536']).message
+    expect(msg).toMatch(/^--http-port: /)
+    expect(configFromArgs(['--http-port', '65535']).httpPort).toBe(65535)
+  })
+
+  it('a bad log level is refused, naming --log-level and the allowed levels', () => {
+    const msg = configError(['--log-level', 'loud']).message
+    expect(msg).toMatch(/^--log-level: /)
+    expect(msg).toContain('"debug"')
+  })
+
+  it('network ID 0 is refused and named', () => {
+    expect(configError(['--network-id', '0']).message).toMatch(/^--network-id: /)
+  })
+
+  it('an empty --data-dir= is refused', () => {
+    expect(configError(['--data-dir=']).message).toContain('--data-dir')
+  })
+})
+
+describe('configFromArgs: --chain-config-file', () => {
+  it('coreth keys land in config.chain, the rest keep their defaults', () => {
+    const path = chainConfigFile('ok.json', { 'rpc-gas-cap': 1234, 'rpc-tx-fee-cap': 0.5, 'eth-apis': ['eth'], 'gas-target': 1_000_000, 'min-delay-target': 2000, 'allow-unprotected-txs': true })
+    const c = configFromArgs(['--chain-config-file', path])
+    expect(c.chain['rpc-gas-cap']).toBe(1234)
+    expect(c.chain['rpc-tx-fee-cap']).toBe(0.5)
+    expect(c.chain['eth-apis']).toEqual(['eth'])
+    expect(c.chain['gas-target']).toBe(1_000_000)
+    expect(c.chain['min-delay-target']).toBe(2000)
+    expect(c.chain['allow-unprotected-txs']).toBe(true)
+    expect(c.chain['batch-request-limit']).toBe(1000)
+  })
+
+  it('works with `--chain-config-file=path` too', () => {
+    const path = chainConfigFile('eq.json', { 'batch-request-limit': 7 })
+    expect(configFromArgs([`--chain-config-file=${path}`]).chain['batch-request-limit']).toBe(7)
+  })
+
+  it('an unknown key stops with the key and the file named', () => {
+    const path = chainConfigFile('unknown.json', { 'rpc-gas-cap': 1, 'no-such-key': true })
+    const msg = configError(['--chain-config-file', path]).message
+    expect(msg).toContain(path)
+    expect(msg).toContain('"no-such-key"')
+  })
+
+  it('a value of the wrong type stops with the key named', () => {
+    const path = chainConfigFile('type.json', { 'rpc-gas-cap': 'lots' })
+    const msg = configError(['--chain-config-file', path]).message
+    expect(msg).toContain(path)
+    expect(msg).toContain('rpc-gas-cap')
+    expect(configError(['--chain-config-file', chainConfigFile('neg.json', { 'batch-request-limit': -1 })]).message).toContain('batch-request-limit')
+  })
+
+  it('a file that is not JSON or does not exist is named', () => {
+    const bad = chainConfigFile('bad.json', '{ not json')
+    expect(configError(['--chain-config-file', bad]).message).toContain(bad)
+    const missing = join(dir, 'missing.json')
+    expect(configError(['--chain-config-file', missing]).message).toContain(missing)
+  })
+})
+
+describe('helpText', () => {
+  const text = helpText()
+  const lines = text.split('\n')
+  const defaults = NodeConfig.parse({}) as unknown as Record<string, unknown>
+
+  it('lists every flag in FLAGS with its default', () => {
+    expect(Object.keys(FLAGS).length).toBeGreaterThanOrEqual(10)
+    for (const [name, flag] of Object.entries(FLAGS)) {
+      const line = lines.find((l) => l.trimStart().startsWith(`--${name} `))
+      expect(line, `--${name}`).toBeDefined()
+      const def = flag.key === 'chainConfigFile' || defaults[flag.key] === undefined ? '(none)' : String(defaults[flag.key])
+      expect(line, `--${name}`).toContain(`(default: ${def})`)
+    }
+  })
+
+  it('shows the documented defaults literally', () => {
+    const line = (name: string) => lines.find((l) => l.trimStart().startsWith(`--${name} `))!
+    expect(line('http-host')).toContain('(default: 127.0.0.1)')
+    expect(line('http-port')).toContain('(default: 9650)')
+    expect(line('data-dir')).toContain(`(default: ${join(homedir(), '.cchain-node')})`)
+    expect(line('network-id')).toContain('(default: 12345)')
+    expect(line('log-level')).toContain('(default: info)')
+    expect(line('block-interval')).toContain('(default: 0)')
+    expect(line('pending-nonce-guard')).toContain('(default: 250)')
+    expect(line('evm-network-id')).toContain('(default: 1)')
+    expect(line('genesis')).toContain('(default: (none))')
+  })
+
+  it('lists every chain config key that has a default, with that default', () => {
+    for (const [key, value] of Object.entries(ChainConfigFile.parse({}))) {
+      const line = lines.find((l) => l.trimStart().startsWith(`${key} `))
+      expect(line, key).toBeDefined()
+      expect(line!.trim().slice(key.length).trim()).toBe(JSON.stringify(value))
+    }
+  })
+
+  it('lists every chain config key, those without a schema default too', () => {
+    for (const key of Object.keys(ChainConfigFile.shape)) {
+      expect(lines.some((l) => l.trimStart().startsWith(`${key} `)), key).toBe(true)
+    }
+  })
+})
