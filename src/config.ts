@@ -36,6 +36,13 @@ export const ChainConfigFile = z.strictObject({
    */
   'min-delay-target': z.number().int().nonnegative().default(0),
   'log-level': z.string().optional(),
+  // This node's own WebSocket limits (coreth has none for connections or subscriptions; LIMITS.md L12, W4, W5).
+  /** Concurrent WebSocket connections; past it the upgrade is answered 503. */
+  'ws-max-connections': z.number().int().positive().default(256),
+  /** eth_subscribe subscriptions one connection may hold; past it -32005. */
+  'ws-max-subscriptions-per-connection': z.number().int().positive().default(100),
+  /** Bytes queued for one connection's socket before it is closed as a slow consumer (1008). */
+  'ws-max-buffered-bytes': z.number().int().positive().default(16 * 1024 * 1024),
 })
 export type ChainConfigFile = z.output<typeof ChainConfigFile>
 
@@ -129,7 +136,7 @@ export function configFromArgs(argv: readonly string[]): NodeConfig {
     const flag = FLAGS[name]
     if (flag === undefined || !Object.prototype.hasOwnProperty.call(FLAGS, name)) throw new ConfigError(`unknown flag --${name} (see --help)`)
     const value = eq === -1 ? argv[++i] : arg.slice(eq + 1)
-    if (value === undefined) throw new ConfigError(`flag --${name} needs a value`)
+    if (value === undefined || (value === '' && flag.type === 'string')) throw new ConfigError(`flag --${name} needs a value`)
     if (flag.key === 'chainConfigFile') { chainConfigFile = value; continue }
     if (flag.type === 'number') {
       if (!/^\d+$/.test(value)) throw new ConfigError(`flag --${name}: ${JSON.stringify(value)} is not a non-negative integer`)
@@ -142,6 +149,12 @@ export function configFromArgs(argv: readonly string[]): NodeConfig {
   return parseNodeConfig(input as NodeConfigInput)
 }
 
+/** Defaults decided elsewhere for chain config keys that are optional in the schema. */
+const CHAIN_KEY_DEFAULTS: Record<string, string> = {
+  'gas-target': '20000000 (this node starts its chain at this target; see README)',
+  'log-level': '(the --log-level flag)',
+}
+
 /** `--help` text: every flag with its default. */
 export function helpText(): string {
   const defaults = NodeConfig.parse({}) as unknown as Record<string, unknown>
@@ -151,6 +164,10 @@ export function helpText(): string {
     lines.push(`  --${name.padEnd(20)} ${flag.help} (default: ${def})`)
   }
   lines.push('', 'Chain config file keys (coreth names) and defaults:')
-  for (const [key, value] of Object.entries(ChainConfigFile.parse({}))) lines.push(`  ${key.padEnd(32)} ${JSON.stringify(value)}`)
+  const chainDefaults = ChainConfigFile.parse({}) as Record<string, unknown>
+  for (const key of Object.keys(ChainConfigFile.shape)) {
+    const value = chainDefaults[key]
+    lines.push(`  ${key.padEnd(32)} ${value === undefined ? CHAIN_KEY_DEFAULTS[key] ?? '(none)' : JSON.stringify(value)}`)
+  }
   return lines.join('\n')
 }
