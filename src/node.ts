@@ -8,6 +8,8 @@ import { createLogger } from './log.js'
 import { ethMethods } from './namespaces/eth/index.js'
 import { netMethods } from './namespaces/net.js'
 import { web3Methods } from './namespaces/web3.js'
+import { txpoolMethods } from './namespaces/txpool.js'
+import { debugRawMethods } from './namespaces/debug.js'
 import { Dispatcher } from './rpc/dispatch.js'
 import type { MethodTable, RpcContext } from './rpc/types.js'
 import { mergeTables } from './rpc/types.js'
@@ -35,7 +37,7 @@ export interface CChainNode {
 
 /** The assembled JSON-RPC method table the dispatcher serves (eth, net, web3). */
 export function buildMethodTable(ctx: RpcContext): MethodTable {
-  return mergeTables(ethMethods(ctx), netMethods(ctx), web3Methods())
+  return mergeTables(ethMethods(ctx), netMethods(ctx), web3Methods(), txpoolMethods(ctx), debugRawMethods(ctx))
 }
 
 /** The composition root: the only place that constructs and wires services. */

@@ -12,6 +12,14 @@ import type { TestNode } from '../helpers/testNode.js'
  */
 const COVERAGE: Record<string, string> = {
   eth_getLogs: 'eth.logs.test.ts',
+  txpool_content: 'txpool.debug.test.ts',
+  txpool_contentFrom: 'txpool.debug.test.ts',
+  txpool_status: 'txpool.debug.test.ts',
+  txpool_inspect: 'txpool.debug.test.ts',
+  debug_getRawHeader: 'txpool.debug.test.ts',
+  debug_getRawBlock: 'txpool.debug.test.ts',
+  debug_getRawReceipts: 'txpool.debug.test.ts',
+  debug_getRawTransaction: 'txpool.debug.test.ts',
   eth_newFilter: 'eth.logs.test.ts',
   eth_newBlockFilter: 'eth.logs.test.ts',
   eth_newPendingTransactionFilter: 'eth.logs.test.ts',
