@@ -11,6 +11,7 @@ import { web3Methods } from './namespaces/web3.js'
 import { txpoolMethods } from './namespaces/txpool.js'
 import { debugRawMethods } from './namespaces/debug.js'
 import { Dispatcher } from './rpc/dispatch.js'
+import { SubscriptionManager } from './rpc/subscriptions.js'
 import type { MethodTable, RpcContext } from './rpc/types.js'
 import { mergeTables } from './rpc/types.js'
 import { createServer } from './server/server.js'
@@ -29,6 +30,8 @@ export interface CChainNode {
   readonly config: NodeConfig
   readonly engine: Engine
   readonly log: Logger
+  /** Live eth_subscribe subscriptions (size) and the connections holding them. */
+  readonly subscriptions: SubscriptionManager
   /** The C-Chain's CB58 blockchain ID (served at /ext/bc/<id>/... as well as /ext/bc/C/...). */
   readonly blockchainId: string
   listen(): Promise<{ host: string; port: number }>
@@ -57,7 +60,8 @@ export async function createNode(config: NodeConfig, opts: { log?: Logger } = {}
     await db.close()
     throw err
   }
-  const ctx: RpcContext = { config, log, engine }
+  const subscriptions = new SubscriptionManager({ maxPerConnection: config.chain['ws-max-subscriptions-per-connection'] })
+  const ctx: RpcContext = { config, log, engine, subscriptions }
   const table = buildMethodTable(ctx)
   const rpc = new Dispatcher(table, {
     batchRequestLimit: config.chain['batch-request-limit'],
@@ -68,10 +72,11 @@ export async function createNode(config: NodeConfig, opts: { log?: Logger } = {}
   const server = createServer({
     host: config.httpHost, port: config.httpPort, log: log.child({ module: 'http' }),
     chains: new Map([['C', { rpc }], [blockchainId, { rpc }]]),
+    ws: { maxConnections: config.chain['ws-max-connections'], maxBufferedBytes: config.chain['ws-max-buffered-bytes'] },
   })
   let closed = false
   return {
-    config, engine, log, blockchainId,
+    config, engine, log, subscriptions, blockchainId,
     listen: () => server.listen(),
     async close() {
       if (closed) return

@@ -7,7 +7,7 @@ import { MerklePatriciaTrie } from '@ethereumjs/mpt'
 import { Caches, MerkleStateManager } from '@ethereumjs/statemanager'
 import { createTxFromBlockBodyData, paramsTx } from '@ethereumjs/tx'
 import type { TypedTransaction } from '@ethereumjs/tx'
-import { Account, Address, KECCAK256_RLP, KECCAK256_RLP_ARRAY, ValueEncoding, bigIntToBytes, bytesToHex, hexToBytes, setLengthLeft } from '@ethereumjs/util'
+import { Account, Address, KECCAK256_RLP, KECCAK256_RLP_ARRAY, ValueEncoding, bigIntToBytes, bytesToHex, bytesToUnprefixedHex, equalsBytes, hexToBytes, setLengthLeft } from '@ethereumjs/util'
 import type { Logger } from 'pino'
 import type { ChainConfigFile } from '../config.js'
 import { ChainStore } from '../store/chainStore.js'
@@ -21,6 +21,8 @@ import type { FeeState } from './feeState.js'
 import type { Genesis } from './genesis.js'
 import { decodeReceipts, encodeReceipts } from './receipt.js'
 import type { Receipt } from './receipt.js'
+import { StateUnavailableError } from './errors.js'
+import { StatePruner } from './statePruner.js'
 
 /** Fees are burned to coreth's BlackholeAddr (constants.BlackholeAddr): the block coinbase. */
 export const BLACKHOLE = hexToBytes('0x0100000000000000000000000000000000000000')
@@ -57,6 +59,10 @@ export class Chain {
   genesisBlock!: Block
   private readonly blockCache = new Map<string, Block>()
   private readonly receiptCache = new Map<string, Receipt[]>()
+  /** State garbage collection; only with `pruning-enabled`. */
+  readonly pruner: StatePruner | undefined
+  /** Blocks whose state a pruning node answers for (`state-history`); undefined on an archival node. */
+  readonly stateHistory: bigint | undefined
 
   private constructor(readonly db: Database, readonly opts: ChainOptions) {
     this.chainId = BigInt(opts.genesis.config.chainId)
@@ -69,6 +75,10 @@ export class Chain {
     this.store = new ChainStore(db)
     this.trieDb = new TrieDB(db)
     this.events.setMaxListeners(0)
+    if (opts.chain['pruning-enabled']) {
+      this.stateHistory = BigInt(opts.chain['state-history'])
+      this.pruner = new StatePruner(this.trieDb, () => this.keptRoots(), { log: opts.log })
+    }
   }
 
   /** Opens the chain, writing the genesis block on first start and recovering a torn head (LIMITS.md D-b). */
@@ -84,6 +94,9 @@ export class Chain {
       chain.trieDb.commitDrained(chain.trieDb.drain())
     } else if (bytesToHex(storedGenesis) !== bytesToHex(genesis.block.hash)) {
       throw new Error(`data directory holds a chain with genesis ${bytesToHex(storedGenesis)}, not ${bytesToHex(genesis.block.hash)} of the configured genesis; use another --data-dir`)
+    } else {
+      // The genesis state is on disk already (or was pruned): its rebuilt nodes are not written again.
+      chain.trieDb.commitDrained(chain.trieDb.drain())
     }
     chain.genesisBlock = chain.blockByHash(genesis.block.hash)!
     chain.head = await chain.recoverHead()
@@ -144,6 +157,9 @@ export class Chain {
 
   /** A state manager over the node's trie (caches on: without them trie lookups dominate, DESIGN.md). */
   newStateManager(root?: Uint8Array): MerkleStateManager {
+    if (root !== undefined && !equalsBytes(root, KECCAK256_RLP) && this.trieDb.getSync(bytesToUnprefixedHex(root)) === undefined) {
+      throw stateUnavailable(root)
+    }
     const trie = new MerklePatriciaTrie({
       db: this.trieDb, useKeyHashing: true, common: this.common, valueEncoding: ValueEncoding.Bytes, root,
     })
@@ -241,6 +257,33 @@ export class Chain {
     this.receiptCache.set(key, receipts)
     this.head = block
     this.events.emit('head', block, receipts)
+    // Between blocks, with nothing pending: the one point where state garbage collection is safe.
+    if (this.pruner !== undefined) await this.pruner.afterCommit(stateOps.reduce((n, op) => n + (op.type === 'put' ? op.value.length : 0), 0))
+  }
+
+  /**
+   * Throws coreth's error for a block whose state a pruning node no longer answers for: only the
+   * last `state-history` blocks' states are kept (head-31..head by default), as coreth's tip buffer.
+   */
+  requireState(block: Block): void {
+    if (this.stateHistory !== undefined && block.header.number + this.stateHistory <= this.head.header.number) {
+      throw stateUnavailable(block.header.stateRoot)
+    }
+  }
+
+  /**
+   * Roots the state garbage collector keeps: twice the answered window, so that a read which
+   * passed requireState just before the head moved on is never cut off in the middle of a walk.
+   */
+  private keptRoots(): Uint8Array[] {
+    const roots: Uint8Array[] = []
+    const head = this.head.header.number
+    const keep = 2n * (this.stateHistory ?? 0n)
+    for (let n = head; n >= 0n && n > head - keep; n--) {
+      const block = this.blockByNumber(n)
+      if (block !== undefined) roots.push(block.header.stateRoot)
+    }
+    return roots
   }
 
   private remember(key: string, block: Block): void {
@@ -271,6 +314,15 @@ export function genesisFeeState(gasTarget: number | undefined): FeeState {
  * state (1M gas/s) and moves 32,768 per block; the README documents this difference.
  */
 export const DEFAULT_GAS_TARGET = 20_000_000
+
+/**
+ * coreth's answer for a state root that is not on disk: libevm trie.MissingNodeError around
+ * hashdb's Reader error (graft/evm/triedb/hashdb/database.go Reader, libevm trie/trie_reader.go).
+ */
+function stateUnavailable(root: Uint8Array): StateUnavailableError {
+  const hex = bytesToUnprefixedHex(root)
+  return new StateUnavailableError(`missing trie node ${hex} (path ) state 0x${hex} is not available, not found`)
+}
 
 const WARP_ADDRESS = new Address(hexToBytes('0x0200000000000000000000000000000000000005'))
 

@@ -17,6 +17,7 @@ import { Executor, executionError } from './executor.js'
 import { FeeOracle } from './feeOracle.js'
 import type { Genesis } from './genesis.js'
 import type { Receipt } from './receipt.js'
+import type { PruneResult } from './statePruner.js'
 import { TxPool } from './txPool.js'
 import type { PoolTx } from './txPool.js'
 import { admitRawTransaction } from './txValidation.js'
@@ -148,6 +149,7 @@ export class Engine {
 
   /** An executor (state + EVM) at a block: the head's is kept, a few recent others are cached. */
   executorAt(block: Block): Promise<Executor> {
+    this.chain.requireState(block)
     const key = bytesToHex(block.hash)
     let ex = this.executors.get(key)
     if (ex === undefined) {
@@ -164,6 +166,7 @@ export class Engine {
    * writes during a call must never be seen by a concurrent read.
    */
   readerAt(block: Block): MerkleStateManager {
+    this.chain.requireState(block)
     const key = bytesToHex(block.hash)
     let sm = this.readers.get(key)
     if (sm === undefined) {
@@ -402,6 +405,11 @@ export class Engine {
     if (loc !== undefined) return { mined: { ...loc, receipt: this.chain.receipts(loc.block)[loc.index]! } }
     const pooled = this.pool.get(bytesToHex(hash))
     return pooled === undefined ? undefined : { pooled }
+  }
+
+  /** Runs a state garbage collection now (pruning nodes; undefined on an archival node). */
+  prune(): Promise<PruneResult> | undefined {
+    return this.chain.pruner?.prune()
   }
 
   /** Builds one block now from whatever is pending (tests and a fixed block interval use this). */

@@ -39,3 +39,11 @@ export class InvalidParamsError extends EngineError {
 export class LimitExceededError extends EngineError {
   override name = 'LimitExceededError'
 }
+
+/**
+ * The state of a block is not on disk (pruned, or never kept): coreth's hashdb answer,
+ * `missing trie node <root> (path ) state 0x<root> is not available, not found` (-32000).
+ */
+export class StateUnavailableError extends EngineError {
+  override name = 'StateUnavailableError'
+}

@@ -1,6 +1,6 @@
 import type { z } from 'zod'
 import type { Logger } from 'pino'
-import type { JsonRpcErrorObject, MethodDef, MethodTable } from './types.js'
+import type { Connection, ConnectionCall, JsonRpcErrorObject, MethodDef, MethodTable } from './types.js'
 import {
   RpcError, formatZodError, invalidParams, invalidRequest, methodNameTooLong, methodNotFound, parseError, responseTooLarge,
   toJsonRpcError,
@@ -89,6 +89,24 @@ function depthExceeds(value: unknown, limit: number): boolean {
   return false
 }
 
+/** One message received on a connection: what its connection-bound methods see. */
+class MessageCall implements ConnectionCall {
+  private after: (() => void)[] | undefined
+  constructor(readonly conn: Connection) {}
+
+  afterReply(cb: () => void): void {
+    (this.after ??= []).push(cb)
+  }
+
+  /** The answer has been written: run what waited for it, in registration order. */
+  replied(): void {
+    const after = this.after
+    if (after === undefined) return
+    this.after = undefined
+    for (const cb of after) cb()
+  }
+}
+
 /**
  * JSON-RPC 2.0 over any transport: takes a request body, returns the response text
  * (undefined when there is nothing to send: notifications only). Envelope rules follow
@@ -107,8 +125,25 @@ export class Dispatcher {
     this.log = opts.log
   }
 
-  /** Handles one HTTP body or WS message. */
-  handle(body: string): Promise<string | undefined> {
+  /**
+   * Handles one HTTP body (resolves to the response text; undefined when there is nothing to
+   * send) or one message received on `conn`: then the answer is written to `conn` by the
+   * dispatcher itself, before the first notification of any subscription the message opened
+   * (geth handler.handleMsg), and the promise resolves to undefined.
+   */
+  handle(body: string, conn?: Connection): Promise<string | undefined> {
+    return conn === undefined ? this.answer(body, undefined) : this.answerOn(body, conn)
+  }
+
+  private async answerOn(body: string, conn: Connection): Promise<undefined> {
+    const call = new MessageCall(conn)
+    const out = await this.answer(body, call)
+    if (out !== undefined) conn.send(out)
+    call.replied()
+    return undefined
+  }
+
+  private answer(body: string, scope: MessageCall | undefined): Promise<string | undefined> {
     let msg: unknown
     try {
       msg = JSON.parse(body)
@@ -117,15 +152,15 @@ export class Dispatcher {
     }
     const deep = body.length > DEPTH_CHECK_MIN_BODY
     const debug = this.log.isLevelEnabled('debug')
-    if (Array.isArray(msg)) return this.batch(msg, body, deep, debug)
+    if (Array.isArray(msg)) return this.batch(msg, body, deep, debug, scope)
     if (msg === null || typeof msg !== 'object') return Promise.resolve(INVALID_REQUEST_TEXT)
     // JSON.parse rounds integers past 2^53: echo the raw token instead (LIMITS.md L5).
     const raw = isUnsafeNumber((msg as Obj).id) ? rawIds(body)[0] : undefined
-    const answer = this.call(msg as Obj, raw, deep, debug)
+    const answer = this.call(msg as Obj, raw, deep, debug, scope)
     return typeof answer === 'string' || answer === undefined ? Promise.resolve(answer) : answer
   }
 
-  private async batch(items: unknown[], body: string, deep: boolean, debug: boolean): Promise<string | undefined> {
+  private async batch(items: unknown[], body: string, deep: boolean, debug: boolean, scope: MessageCall | undefined): Promise<string | undefined> {
     if (items.length === 0) return EMPTY_BATCH_TEXT
     if (items.length > this.batchRequestLimit) return BATCH_TOO_LARGE_TEXT
     const raws = items.some((item) => item !== null && typeof item === 'object' && isUnsafeNumber((item as Obj).id)) ? rawIds(body) : []
@@ -135,7 +170,7 @@ export class Dispatcher {
       // A nested batch or a non-object is an invalid request (one error per such item, as geth).
       answers[i] = item === null || typeof item !== 'object' || Array.isArray(item)
         ? INVALID_REQUEST_TEXT
-        : this.call(item as Obj, raws[i], deep, debug)
+        : this.call(item as Obj, raws[i], deep, debug, scope)
     }
     const done = await Promise.all(answers)
     let out = ''
@@ -158,7 +193,7 @@ export class Dispatcher {
   }
 
   /** One request object; undefined for a notification. */
-  private call(req: Obj, raw: string | undefined, deep: boolean, debug: boolean): Answer {
+  private call(req: Obj, raw: string | undefined, deep: boolean, debug: boolean, scope: MessageCall | undefined): Answer {
     const idText = idToText(req.id, raw)
     if (idText === null) return INVALID_REQUEST_TEXT
     const name = req.method
@@ -167,9 +202,9 @@ export class Dispatcher {
       // Without a valid envelope it is not a notification either: answer with id null (geth isNotification).
       return idText === undefined ? INVALID_REQUEST_TEXT : HEAD + idText + ',"error":' + INVALID_REQUEST_JSON + '}'
     }
-    if (!debug) return this.run(name, params, idText, deep)
+    if (!debug) return this.run(name, params, idText, deep, scope)
     const t0 = performance.now()
-    const answer = this.run(name, params, idText, deep)
+    const answer = this.run(name, params, idText, deep, scope)
     const done = (): void => {
       this.log.debug({ method: name.slice(0, 64), id: idText, ms: +(performance.now() - t0).toFixed(3) }, 'rpc call')
     }
@@ -178,7 +213,7 @@ export class Dispatcher {
     return answer
   }
 
-  private run(name: string, params: unknown, idText: string | undefined, deep: boolean): Answer {
+  private run(name: string, params: unknown, idText: string | undefined, deep: boolean, scope: MessageCall | undefined): Answer {
     if (name.length > MAX_METHOD_NAME_LENGTH) return this.reply(idText, methodNameTooLong())
     const entry = this.methods.get(name)
     if (entry === undefined) return this.reply(idText, methodNotFound(name))
@@ -208,7 +243,7 @@ export class Dispatcher {
     }
     let result: unknown
     try {
-      result = entry.def.handler(args)
+      result = entry.def.handler(args, scope)
     } catch (err) {
       return this.reply(idText, err)
     }

@@ -10,6 +10,7 @@
  *   -32002  request timed out
  *   -32003  response too large     batch response over batch-response-max-size
  *   -32005  limit exceeded         LimitExceededError
+ *   -38026  client limit exceeded  geth clientLimitExceededError (eth_getStorageValues slot cap)
  *        3  execution reverted     ExecutionRevertedError, data = return data (geth internal/ethapi/errors.go)
  */
 import { z } from 'zod'
@@ -26,6 +27,7 @@ export const SERVER_ERROR = -32000
 export const REQUEST_TIMED_OUT = -32002
 export const RESPONSE_TOO_LARGE = -32003
 export const LIMIT_EXCEEDED = -32005
+export const CLIENT_LIMIT_EXCEEDED = -38026
 export const EXECUTION_REVERTED = 3
 
 /** An error that already carries its JSON-RPC code (thrown by the dispatcher or a handler). */
@@ -63,6 +65,26 @@ export function invalidParams(msg: string): RpcError {
 /** -32601 for names over the length limit (not echoed back). */
 export function methodNameTooLong(): RpcError {
   return new RpcError(METHOD_NOT_FOUND, 'method name too long')
+}
+
+/** -32601 for eth_subscribe without a connection (HTTP): geth rpc/errors.go notificationsUnsupportedError. */
+export function notificationsUnsupported(): RpcError {
+  return new RpcError(METHOD_NOT_FOUND, 'notifications not supported')
+}
+
+/** -32601 for an unknown subscription name: geth rpc/errors.go subscriptionNotFoundError. */
+export function unknownSubscription(namespace: string, name: string): RpcError {
+  return new RpcError(METHOD_NOT_FOUND, `no ${JSON.stringify(name)} subscription in ${namespace} namespace`)
+}
+
+/** -32000 for an id this connection does not hold: geth rpc/subscription.go ErrSubscriptionNotFound. */
+export function subscriptionNotFound(): RpcError {
+  return new RpcError(SERVER_ERROR, 'subscription not found')
+}
+
+/** -32005 (LIMITS.md W4 and others). */
+export function limitExceeded(msg: string): RpcError {
+  return new RpcError(LIMIT_EXCEEDED, msg)
 }
 
 /** -32003, geth's text (rpc/errors.go errMsgResponseTooLarge). */

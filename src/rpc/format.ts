@@ -41,6 +41,23 @@ export function formatHeader(block: Block): Record<string, Json> {
   }
 }
 
+/**
+ * A header as its own JSON (newHeads notifications): coreth's HeaderSerializable MarshalJSON
+ * (plugin/evm/customtypes/gen_header_serializable_json.go) field order, no totalDifficulty.
+ */
+export function formatHeaderJSON(block: Block): Record<string, Json> {
+  const h = formatHeader(block)
+  return {
+    parentHash: h.parentHash!, sha3Uncles: h.sha3Uncles!, miner: h.miner!, stateRoot: h.stateRoot!,
+    transactionsRoot: h.transactionsRoot!, receiptsRoot: h.receiptsRoot!, logsBloom: h.logsBloom!, difficulty: h.difficulty!,
+    number: h.number!, gasLimit: h.gasLimit!, gasUsed: h.gasUsed!, timestamp: h.timestamp!, extraData: h.extraData!,
+    mixHash: h.mixHash!, nonce: h.nonce!, extDataHash: h.extDataHash!, baseFeePerGas: h.baseFeePerGas!,
+    extDataGasUsed: h.extDataGasUsed!, blockGasCost: h.blockGasCost!, blobGasUsed: h.blobGasUsed!,
+    excessBlobGas: h.excessBlobGas!, parentBeaconBlockRoot: h.parentBeaconBlockRoot!,
+    timestampMilliseconds: h.timestampMilliseconds!, minDelayExcess: h.minDelayExcess!, hash: h.hash!,
+  }
+}
+
 /** eth_getBlockBy*: header, size, transactions (hashes or objects), uncles, blockExtraData. */
 export function formatBlock(block: Block, fullTxs: boolean): Record<string, Json> {
   const out = formatHeader(block)
@@ -71,6 +88,8 @@ export function formatTx(tx: TypedTransaction, place?: TxPlace): Record<string, 
   const out: Record<string, Json> = {
     blockHash: place ? hex(place.block.hash) : null,
     blockNumber: place ? quantity(place.block.header.number) : null,
+    // geth 1.16 RPCTransaction.BlockTimestamp (null while pending); the execution-apis schema requires it.
+    blockTimestamp: place ? quantity(place.block.header.timestamp) : null,
     from: hex(tx.getSenderAddress().bytes),
     gas: quantity(tx.gasLimit),
     gasPrice: quantity(gasPrice),

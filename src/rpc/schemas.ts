@@ -14,41 +14,60 @@ function fail(ctx: Ctx, input: unknown, message: string): never {
   return z.NEVER as never
 }
 
+/** The JSON type name Go's encoding/json reports for a value ("number", "bool", "object", ...). */
 function goType(v: unknown): string {
   if (v === null) return 'null'
   if (Array.isArray(v)) return 'array'
+  if (typeof v === 'boolean') return 'bool'
   return typeof v === 'object' ? 'object' : typeof v
 }
 
-function hexBody(v: unknown, ctx: Ctx, goTypeName: string): string {
-  if (typeof v !== 'string') return fail(ctx, v, `json: cannot unmarshal ${goType(v)} into Go value of type ${goTypeName}`)
-  if (v.length < 2 || v[0] !== '0' || (v[1] !== 'x' && v[1] !== 'X')) return fail(ctx, v, v === '' ? 'empty hex string' : 'hex string without 0x prefix')
-  return v.slice(2)
+/**
+ * geth's hexutil wraps its decoding errors in a json.UnmarshalTypeError (hexutil/json.go wrapTypeError):
+ * `json: cannot unmarshal <what> into Go value of type <T>`, or, for a field of a struct argument,
+ * `... into Go struct field <Struct>.<field> of type <T>` (encoding/json adds the context).
+ */
+function typeError(what: string, goTypeName: string, field?: string): string {
+  return field === undefined
+    ? `json: cannot unmarshal ${what} into Go value of type ${goTypeName}`
+    : `json: cannot unmarshal ${what} into Go struct field ${field} of type ${goTypeName}`
 }
 
 const HEX_CHARS = /^[0-9a-fA-F]*$/
+const has0x = (s: string): boolean => s.length >= 2 && s[0] === '0' && (s[1] === 'x' || s[1] === 'X')
 
-function quantity(bits: number, goTypeName: string) {
+/** hexutil.Big / Uint64 / Uint (UnmarshalJSON): `field` = "Struct.field" when inside a struct argument. */
+function quantity(bits: number, goTypeName: string, field?: string) {
   const max = (1n << BigInt(bits)) - 1n
   return z.unknown().transform((v, ctx): bigint => {
-    const body = hexBody(v, ctx, goTypeName)
-    if (body.length === 0) return fail(ctx, v, 'hex string "0x"')
-    if (!HEX_CHARS.test(body)) return fail(ctx, v, 'invalid hex string')
-    if (body.length > 1 && body[0] === '0') return fail(ctx, v, 'hex number with leading zero digits')
-    if (body.length > bits / 4) return fail(ctx, v, `hex number > ${bits} bits`)
+    const bad = (what: string): never => fail(ctx, v, typeError(what, goTypeName, field))
+    if (typeof v !== 'string') return bad('non-string')
+    if (v === '') return 0n // geth checkNumberText: an empty string is allowed (zero)
+    if (!has0x(v)) return bad('hex string without 0x prefix')
+    const body = v.slice(2)
+    if (body.length === 0) return bad('hex string "0x"')
+    if (body.length > 1 && body[0] === '0') return bad('hex number with leading zero digits')
+    if (body.length > bits / 4) return bad(`hex number > ${bits} bits`)
+    if (!HEX_CHARS.test(body)) return bad('invalid hex string')
     const n = BigInt('0x' + body)
-    return n > max ? fail(ctx, v, `hex number > ${bits} bits`) : n
+    return n > max ? bad(`hex number > ${bits} bits`) : n
   })
 }
 
-function data(length: number | undefined, goTypeName: string) {
+/** hexutil.Bytes (length undefined) or a fixed-size common.Address / common.Hash (UnmarshalFixedJSON). */
+function data(length: number | undefined, goTypeName: string, field?: string) {
   return z.unknown().transform((v, ctx): Uint8Array => {
-    const body = hexBody(v, ctx, goTypeName)
-    if (body.length % 2 === 1) return fail(ctx, v, length === undefined ? 'hex string of odd length' : `json: cannot unmarshal hex string of odd length into Go value of type ${goTypeName}`)
-    if (!HEX_CHARS.test(body)) return fail(ctx, v, 'invalid hex string')
-    if (length !== undefined && body.length !== length * 2) {
-      return fail(ctx, v, `hex string has length ${body.length}, want ${length * 2} for ${goTypeName}`)
+    const bad = (what: string): never => fail(ctx, v, typeError(what, goTypeName, field))
+    if (typeof v !== 'string') return bad('non-string')
+    let body = ''
+    if (v !== '') { // geth checkText: an empty string is allowed (no bytes)
+      if (!has0x(v)) return bad('hex string without 0x prefix')
+      body = v.slice(2)
+      if (body.length % 2 === 1) return bad('hex string of odd length')
     }
+    // The length error is a plain fmt.Errorf in geth, not wrapped.
+    if (length !== undefined && body.length !== length * 2) return fail(ctx, v, `hex string has length ${body.length}, want ${length * 2} for ${goTypeName}`)
+    if (!HEX_CHARS.test(body)) return bad('invalid hex string')
     return Buffer.from(body, 'hex')
   })
 }
@@ -57,6 +76,8 @@ function data(length: number | undefined, goTypeName: string) {
 export const Quantity = quantity(256, '*hexutil.Big')
 /** QUANTITY, uint64. */
 export const Uint64 = quantity(64, 'hexutil.Uint64')
+/** QUANTITY, geth hexutil.Uint (transaction and uncle indexes). */
+export const Uint = quantity(64, 'hexutil.Uint')
 /** DATA, any length. */
 export const Data = data(undefined, 'hexutil.Bytes')
 /** DATA, 20 bytes. */
@@ -64,73 +85,135 @@ export const Address = data(20, 'common.Address')
 /** DATA, 32 bytes. */
 export const Hash32 = data(32, 'common.Hash')
 
-/** A storage slot: geth accepts any hex up to 32 bytes, padded left. */
-export const StorageSlot = z.unknown().transform((v, ctx): Uint8Array => {
-  const body = hexBody(v, ctx, 'common.Hash')
-  if (!HEX_CHARS.test(body)) return fail(ctx, v, 'invalid hex string')
-  if (body.length > 64) return fail(ctx, v, 'hex string too long, want at most 32 bytes')
-  return Buffer.from(body.padStart(64, '0'), 'hex')
+/** A storage slot as geth's GetStorageAt takes it: a plain string, decoded by the handler. */
+export const StorageSlot = z.unknown().transform((v, ctx): string => {
+  if (v === null) return '' // a JSON null leaves a Go string empty
+  if (typeof v !== 'string') return fail(ctx, v, `json: cannot unmarshal ${goType(v)} into Go value of type string`)
+  return v
+})
+
+/**
+ * geth decodeStorageKey (internal/ethapi/api.go): optional 0x, odd lengths padded, at most 32 bytes.
+ * Returns the 32-byte key, or geth's -32602 text (`<reason>: "<key>"`, not an "invalid argument" text).
+ */
+export function decodeStorageKey(key: string): Uint8Array | string {
+  let s = has0x(key) && key[1] === 'x' ? key.slice(2) : key.startsWith('0X') ? key.slice(2) : key
+  if (s.length % 2 === 1) s = '0' + s
+  if (s.length > 64) return `storage key too long (want at most 32 bytes): ${JSON.stringify(key)}`
+  if (!HEX_CHARS.test(s)) return `invalid hex in storage key: ${JSON.stringify(key)}`
+  return Buffer.from(s.padStart(64, '0'), 'hex')
+}
+
+/** eth_getStorageValues' requests: geth map[common.Address][]common.Hash (keys are text-decoded addresses). */
+export const StorageRequests = z.unknown().transform((v, ctx): { address: Uint8Array; keys: Uint8Array[] }[] => {
+  if (v === null) return []
+  if (typeof v !== 'object' || Array.isArray(v)) return fail(ctx, v, `json: cannot unmarshal ${goType(v)} into Go value of type map[common.Address][]common.Hash`)
+  const out: { address: Uint8Array; keys: Uint8Array[] }[] = []
+  for (const [key, list] of Object.entries(v as Record<string, unknown>)) {
+    const address = Address.safeParse(key)
+    if (!address.success) return fail(ctx, v, address.error.issues[0]!.message.replace('Go value of type common.Address', 'Go value of type map[common.Address][]common.Hash'))
+    if (list !== null && !Array.isArray(list)) return fail(ctx, v, `json: cannot unmarshal ${goType(list)} into Go value of type []common.Hash`)
+    const keys: Uint8Array[] = []
+    for (const k of list ?? []) {
+      const h = Hash32.safeParse(k)
+      if (!h.success) return fail(ctx, v, h.error.issues[0]!.message)
+      keys.push(h.data)
+    }
+    // Go maps keep one entry per address: a repeated (differently cased) key replaces the earlier one.
+    const at = out.findIndex((r) => Buffer.compare(r.address, address.data) === 0)
+    if (at >= 0) out.splice(at, 1)
+    out.push({ address: address.data, keys })
+  }
+  return out
 })
 
 const TAGS = new Set(['latest', 'earliest', 'pending', 'safe', 'finalized', 'accepted'])
 
-function blockNumberFrom(v: unknown, ctx: Ctx): BlockRefValue {
-  if (typeof v === 'string' && TAGS.has(v)) return (v === 'accepted' ? 'latest' : v) as BlockRefValue
-  const body = hexBody(v, ctx, 'rpc.BlockNumber')
-  if (body.length === 0) return fail(ctx, v, 'hex string "0x"')
-  if (!HEX_CHARS.test(body)) return fail(ctx, v, 'invalid hex string')
-  if (body.length > 1 && body[0] === '0') return fail(ctx, v, 'hex number with leading zero digits')
-  const n = BigInt('0x' + body)
-  if (body.length > 16 || n > 0x7fffffffffffffffn) return fail(ctx, v, 'block number larger than int64')
+/** hexutil.DecodeUint64's errors (not wrapped), scanning like strconv.ParseUint. */
+function decodeUint64(v: string): bigint | string {
+  if (v === '') return 'empty hex string'
+  if (!has0x(v)) return 'hex string without 0x prefix'
+  const body = v.slice(2)
+  if (body.length === 0) return 'hex string "0x"'
+  if (body.length > 1 && body[0] === '0') return 'hex number with leading zero digits'
+  let n = 0n
+  for (const c of body) {
+    if (!HEX_CHARS.test(c)) return 'invalid hex string'
+    n = n * 16n + BigInt(parseInt(c, 16))
+    if (n > 0xffffffffffffffffn) return 'hex number > 64 bits'
+  }
   return n
 }
 
-/** Block number or tag (geth rpc.BlockNumber). */
-export const BlockTag = z.unknown().transform((v, ctx): Exclude<BlockRefValue, { blockHash: Uint8Array }> => {
-  const r = blockNumberFrom(v, ctx)
-  return r as Exclude<BlockRefValue, { blockHash: Uint8Array }>
-})
+type NumberOrTag = Exclude<BlockRefValue, { blockHash: Uint8Array }>
 
-/** Block number, tag, hash, or EIP-1898 object (geth rpc.BlockNumberOrHash). */
+/** geth rpc.BlockNumber.UnmarshalJSON: tags, or a hex number up to int64 (the raw JSON text when not a string). */
+function blockNumberFrom(v: unknown, ctx: Ctx, tooHigh = 'block number larger than int64'): NumberOrTag {
+  if (typeof v === 'string' && TAGS.has(v)) return (v === 'accepted' ? 'latest' : v) as NumberOrTag
+  const n = decodeUint64(typeof v === 'string' ? v : JSON.stringify(v) ?? '')
+  if (typeof n === 'string') return fail(ctx, v, n)
+  return n > 0x7fffffffffffffffn ? fail(ctx, v, tooHigh) : n
+}
+
+/** Block number or tag (geth rpc.BlockNumber). */
+export const BlockTag = z.unknown().transform((v, ctx): NumberOrTag => blockNumberFrom(v, ctx))
+
+/** Block number, tag, hash, or EIP-1898 object (geth rpc.BlockNumberOrHash.UnmarshalJSON, with its texts). */
 export const BlockRef = z.unknown().transform((v, ctx): BlockRefValue => {
-  if (typeof v === 'string' && v.length === 66 && (v.startsWith('0x') || v.startsWith('0X'))) {
+  if (v !== null && typeof v === 'object' && !Array.isArray(v)) {
+    const o = v as Record<string, unknown>
+    // Any bad member makes geth's struct decoding fail; it then retries the value as a string.
+    const notString = (): never => fail(ctx, v, 'json: cannot unmarshal object into Go value of type string')
+    let blockHash: Uint8Array | undefined
+    let number: NumberOrTag | undefined
+    if (o.blockHash != null) {
+      const parsed = Hash32.safeParse(o.blockHash)
+      if (!parsed.success) return notString()
+      blockHash = parsed.data
+    }
+    if (o.blockNumber != null) {
+      const parsed = BlockTag.safeParse(o.blockNumber)
+      if (!parsed.success) return notString()
+      number = parsed.data
+    }
+    if (o.requireCanonical != null && typeof o.requireCanonical !== 'boolean') return notString()
+    if (blockHash !== undefined && number !== undefined) return fail(ctx, v, 'cannot specify both BlockHash and BlockNumber, choose one or the other')
+    if (blockHash !== undefined) return { blockHash, requireCanonical: o.requireCanonical === true }
+    if (number !== undefined) return number
+    return fail(ctx, v, 'must specify either BlockHash or BlockNumber')
+  }
+  if (v === null) return fail(ctx, v, 'must specify either BlockHash or BlockNumber')
+  if (typeof v !== 'string') return fail(ctx, v, `json: cannot unmarshal ${goType(v)} into Go value of type string`)
+  if (v.length === 66 && !TAGS.has(v)) {
+    // common.Hash.UnmarshalText: texts not wrapped.
+    if (!has0x(v)) return fail(ctx, v, 'hex string without 0x prefix')
     if (!HEX_CHARS.test(v.slice(2))) return fail(ctx, v, 'invalid hex string')
     return { blockHash: Buffer.from(v.slice(2), 'hex') }
   }
-  if (v !== null && typeof v === 'object' && !Array.isArray(v)) {
-    const o = v as Record<string, unknown>
-    if (o.blockHash !== undefined && o.blockNumber !== undefined) return fail(ctx, v, 'cannot specify both BlockHash and BlockNumber, choose one or the other')
-    if (o.blockHash !== undefined) {
-      const parsed = Hash32.safeParse(o.blockHash)
-      if (!parsed.success) return fail(ctx, v, parsed.error.issues[0]!.message)
-      if (o.requireCanonical !== undefined && typeof o.requireCanonical !== 'boolean') return fail(ctx, v, 'json: cannot unmarshal non-bool into Go struct field .requireCanonical of type bool')
-      return { blockHash: parsed.data, requireCanonical: o.requireCanonical === true }
-    }
-    if (o.blockNumber !== undefined) return blockNumberFrom(o.blockNumber, ctx)
-    return fail(ctx, v, 'invalid block number or hash')
-  }
-  return blockNumberFrom(v, ctx)
+  return blockNumberFrom(v, ctx, 'blocknumber too high')
 })
 
 const AccessList = z.array(z.object({ address: Address, storageKeys: z.array(Hash32).nullish() }))
   .transform((l) => l.map((i) => ({ address: i.address, storageKeys: i.storageKeys ?? [] })))
 
+const ARGS = 'TransactionArgs'
+
 /** geth TransactionArgs for eth_call / eth_estimateGas / eth_createAccessList / eth_fillTransaction. */
 export const CallRequest = z.object({
-  from: Address.nullish(),
-  to: Address.nullish(),
-  gas: Uint64.nullish(),
-  gasPrice: Quantity.nullish(),
-  maxFeePerGas: Quantity.nullish(),
-  maxPriorityFeePerGas: Quantity.nullish(),
-  value: Quantity.nullish(),
-  nonce: Uint64.nullish(),
-  data: Data.nullish(),
-  input: Data.nullish(),
-  chainId: Quantity.nullish(),
+  from: data(20, 'common.Address', `${ARGS}.from`).nullish(),
+  to: data(20, 'common.Address', `${ARGS}.to`).nullish(),
+  gas: quantity(64, 'hexutil.Uint64', `${ARGS}.gas`).nullish(),
+  gasPrice: quantity(256, '*hexutil.Big', `${ARGS}.gasPrice`).nullish(),
+  maxFeePerGas: quantity(256, '*hexutil.Big', `${ARGS}.maxFeePerGas`).nullish(),
+  maxPriorityFeePerGas: quantity(256, '*hexutil.Big', `${ARGS}.maxPriorityFeePerGas`).nullish(),
+  value: quantity(256, '*hexutil.Big', `${ARGS}.value`).nullish(),
+  nonce: quantity(64, 'hexutil.Uint64', `${ARGS}.nonce`).nullish(),
+  data: data(undefined, 'hexutil.Bytes', `${ARGS}.data`).nullish(),
+  input: data(undefined, 'hexutil.Bytes', `${ARGS}.input`).nullish(),
+  chainId: quantity(256, '*hexutil.Big', `${ARGS}.chainId`).nullish(),
   accessList: AccessList.nullish(),
-  type: Quantity.nullish(),
-}).transform((r, ctx): CallRequestValue => {
+  type: quantity(64, 'hexutil.Uint64', `${ARGS}.type`).nullish(),
+}, { error: (i) => (i.code === 'invalid_type' ? `json: cannot unmarshal ${goType(i.input)} into Go value of type ethapi.TransactionArgs` : undefined) }).transform((r, ctx): CallRequestValue => {
   if (r.input != null && r.data != null && Buffer.compare(r.input, r.data) !== 0) {
     return fail(ctx, r, 'both "data" and "input" are set and not equal. Please use "input" to pass transaction call data')
   }
@@ -182,7 +265,7 @@ export const StateOverride = z.record(z.string(), z.object({
 })
 
 /** A boolean flag (geth's json bool). */
-export const Bool = z.boolean({ error: (i) => `json: cannot unmarshal ${goType(i.input)} into Go value of type bool` })
+export const Bool = z.union([z.boolean(), z.null().transform(() => false)], { error: (i) => `json: cannot unmarshal ${goType(i.input)} into Go value of type bool` })
 
 /** Reward percentiles of eth_feeHistory (floats). */
 export const Percentiles = z.array(z.number({ error: (i) => `json: cannot unmarshal ${goType(i.input)} into Go value of type float64` }))
@@ -200,10 +283,20 @@ export interface LogFilterRequest {
 const MAX_FILTER_ADDRESSES = 1000
 const MAX_FILTER_TOPICS = 4
 
+/** geth hexutil.Decode plus the filter's length check (eth/filters decodeAddress/decodeTopic); a string is the error. */
+function filterHex(v: string, length: number, what: 'address' | 'topic'): Uint8Array | string {
+  if (v === '') return 'empty hex string'
+  if (!(v.startsWith('0x') || v.startsWith('0X'))) return 'hex string without 0x prefix'
+  const body = v.slice(2)
+  if (body.length % 2 === 1) return 'hex string of odd length'
+  if (!HEX_CHARS.test(body)) return 'invalid hex string'
+  if (body.length !== length * 2) return `hex has invalid length ${body.length / 2} after decoding; expected ${length} for ${what}`
+  return Buffer.from(body, 'hex')
+}
+
 function topicFrom(v: unknown): Uint8Array | string {
   if (typeof v !== 'string') return 'invalid topic(s)'
-  const parsed = Hash32.safeParse(v)
-  return parsed.success ? parsed.data : parsed.error.issues[0]!.message
+  return filterHex(v, 32, 'topic')
 }
 
 /** geth FilterCriteria.UnmarshalJSON, with its error texts. */
@@ -228,9 +321,9 @@ export const LogFilter = z.unknown().transform((v, ctx): LogFilterRequest => {
     if (list === undefined) return fail(ctx, v, 'invalid addresses in query')
     if (list.length > MAX_FILTER_ADDRESSES) return fail(ctx, v, 'exceed max addresses')
     for (let i = 0; i < list.length; i++) {
-      const a = Address.safeParse(list[i])
-      if (!a.success) return fail(ctx, v, typeof o.address === 'string' ? `invalid address: ${a.error.issues[0]!.message}` : `invalid address at index ${i}: ${a.error.issues[0]!.message}`)
-      out.addresses.push(a.data)
+      const a = typeof list[i] === 'string' ? filterHex(list[i] as string, 20, 'address') : 'invalid address'
+      if (typeof a === 'string') return fail(ctx, v, typeof o.address === 'string' ? `invalid address: ${a}` : `invalid address at index ${i}: ${a}`)
+      out.addresses.push(a)
     }
   }
   if (o.topics != null) {

@@ -2,18 +2,45 @@ import type { z } from 'zod'
 import type { Logger } from 'pino'
 import type { NodeConfig } from '../config.js'
 import type { Engine } from '../engine/engine.js'
+import type { SubscriptionManager } from './subscriptions.js'
 
 /** One JSON-RPC method: a params schema parsed once by the dispatcher, and the handler it feeds. */
 export interface MethodDef<S extends z.ZodType = z.ZodType> {
   readonly params: S
-  readonly handler: (params: z.output<S>) => unknown
+  /** `call` is set only for a request that arrived on a connection (WebSocket); undefined over HTTP. */
+  readonly handler: (params: z.output<S>, call?: ConnectionCall) => unknown
+}
+
+/** A persistent transport connection (a WebSocket) as methods see it. */
+export interface Connection {
+  /** Unique within the process. */
+  readonly id: number
+  /** True once the connection closed, errored or was dropped. */
+  readonly closed: boolean
+  /**
+   * Writes one text frame, subject to the connection's slow-consumer limits (LIMITS.md W5);
+   * false when the connection is closed, closing, or was just dropped for being too slow.
+   */
+  send(text: string): boolean
+  /** Runs `cb` once when the connection closes, errors or is dropped (LIMITS.md W6). */
+  onClose(cb: () => void): void
+}
+
+/** The connection a request arrived on, for connection-bound methods (eth_subscribe, eth_unsubscribe). */
+export interface ConnectionCall {
+  readonly conn: Connection
+  /**
+   * Runs `cb` right after the answer to this request (or to its whole batch) has been written,
+   * so that a subscription's first notification never precedes its id (geth rpc Notifier.activate).
+   */
+  afterReply(cb: () => void): void
 }
 
 /** A namespace: exact wire name -> method. Looked up only through a Map (LIMITS.md L4). */
 export type MethodTable = Record<string, MethodDef>
 
 /** Builds a method entry; the handler's argument type is inferred from the schema. */
-export function method<S extends z.ZodType>(params: S, handler: (params: z.output<S>) => unknown): MethodDef {
+export function method<S extends z.ZodType>(params: S, handler: (params: z.output<S>, call?: ConnectionCall) => unknown): MethodDef {
   return { params, handler } as MethodDef
 }
 
@@ -34,6 +61,8 @@ export interface RpcContext {
   readonly config: NodeConfig
   readonly log: Logger
   readonly engine: Engine
+  /** eth_subscribe bookkeeping: per connection, built once per node. */
+  readonly subscriptions: SubscriptionManager
 }
 
 /** JSON-RPC error object as sent on the wire. */

@@ -4,14 +4,17 @@ import websocket from '@fastify/websocket'
 import type { RawData, WebSocket } from 'ws'
 import type { Logger } from 'pino'
 import type { Dispatcher } from '../rpc/dispatch.js'
+import type { Connection } from '../rpc/types.js'
 import { createHostCheck, createOriginCheck } from './hostCheck.js'
 
 /** HTTP body and WS message limit (LIMITS.md L1, W1; geth/coreth 5 MiB). */
 export const DEFAULT_BODY_LIMIT = 5 * 1024 * 1024
-/** Concurrent WebSocket connections (LIMITS.md L12). */
+/** Concurrent WebSocket connections (LIMITS.md L12); chain config `ws-max-connections`. */
 export const MAX_WS_CONNECTIONS = 256
-/** Per-connection send queue before a slow consumer is dropped (LIMITS.md W5). */
+/** Per-connection send queue before a slow consumer is dropped (LIMITS.md W5); chain config `ws-max-buffered-bytes`. */
 export const MAX_WS_BUFFERED = 16 * 1024 * 1024
+/** Messages handed to a socket and not yet flushed to it before a slow consumer is dropped (LIMITS.md W5). */
+export const MAX_WS_PENDING_MESSAGES = 10_000
 /** Ping interval; a connection without a pong by the next tick is terminated (LIMITS.md W7). */
 export const WS_PING_INTERVAL_MS = 30_000
 
@@ -31,6 +34,12 @@ export interface ServerOptions {
   allowedHosts?: readonly string[]
   /** Browser origins allowed to open a WebSocket besides loopback ones (`*` = any). */
   allowedOrigins?: readonly string[]
+  /** WebSocket limits; each defaults to the constant above. */
+  ws?: {
+    maxConnections?: number
+    maxBufferedBytes?: number
+    maxPendingMessages?: number
+  }
 }
 
 export interface Server {
@@ -49,6 +58,9 @@ function unknownChain(reply: FastifyReply, chain: string): void {
 export function createServer(opts: ServerOptions): Server {
   const { log, chains } = opts
   const bodyLimit = opts.bodyLimit ?? DEFAULT_BODY_LIMIT
+  const maxWsConnections = opts.ws?.maxConnections ?? MAX_WS_CONNECTIONS
+  const maxWsBuffered = opts.ws?.maxBufferedBytes ?? MAX_WS_BUFFERED
+  const maxWsPending = opts.ws?.maxPendingMessages ?? MAX_WS_PENDING_MESSAGES
   const fastify = Fastify({
     logger: false,
     bodyLimit,
@@ -121,13 +133,14 @@ export function createServer(opts: ServerOptions): Server {
 
   // Encapsulated so @fastify/websocket's hooks and handler wrapper stay off the HTTP hot path.
   let wsCount = 0
+  let wsSeq = 0
   fastify.register(async (app) => {
     await app.register(websocket, { options: { maxPayload: bodyLimit, perMessageDeflate: false } })
     app.get('/ext/bc/:chain/ws', {
       websocket: true,
       preValidation: (req: ChainRequest, reply, done) => {
         if (!chains.has(req.params.chain)) return unknownChain(reply, req.params.chain)
-        if (wsCount >= MAX_WS_CONNECTIONS) {
+        if (wsCount >= maxWsConnections) {
           reply.code(503).header('content-type', TEXT_CT).send('too many websocket connections\n')
           return
         }
@@ -138,27 +151,53 @@ export function createServer(opts: ServerOptions): Server {
       wsCount++
       let alive = true
       let closed = false
+      /** Frames handed to ws and not yet written to the socket. */
+      let pending = 0
+      let closeCallbacks: (() => void)[] = []
       const ping = setInterval(() => {
         if (!alive) { socket.terminate(); return }
         alive = false
         socket.ping()
       }, WS_PING_INTERVAL_MS)
       ping.unref()
+      // On close, error or a slow-consumer drop: every subscription and per-connection state goes (LIMITS.md W6).
       const cleanup = (): void => {
         if (closed) return
         closed = true
         wsCount--
         clearInterval(ping)
+        const callbacks = closeCallbacks
+        closeCallbacks = []
+        for (const cb of callbacks) {
+          try { cb() } catch (err) { log.error({ err }, 'websocket close callback failed') }
+        }
       }
-      const send = (out: string | undefined): void => {
-        if (out === undefined || socket.readyState !== WS_OPEN) return
-        if (socket.bufferedAmount > MAX_WS_BUFFERED) { socket.close(1008, 'send queue full'); return }
-        socket.send(out)
+      const written = (): void => { pending-- }
+      // Answers and notifications alike pass the slow-consumer check (LIMITS.md W5).
+      const send = (text: string): boolean => {
+        if (closed || socket.readyState !== WS_OPEN) return false
+        if (socket.bufferedAmount > maxWsBuffered || pending >= maxWsPending) {
+          socket.close(1008, 'send queue full')
+          cleanup()
+          return false
+        }
+        pending++
+        socket.send(text, written)
+        return true
+      }
+      const conn: Connection = {
+        id: ++wsSeq,
+        get closed() { return closed },
+        send,
+        onClose(cb) {
+          if (closed) cb()
+          else closeCallbacks.push(cb)
+        },
       }
       socket.on('pong', () => { alive = true })
       socket.on('message', (data: RawData) => {
         const text = Buffer.isBuffer(data) ? data.toString() : Array.isArray(data) ? Buffer.concat(data).toString() : Buffer.from(data).toString()
-        rpc.handle(text).then(send, (err: unknown) => log.error({ err }, 'dispatcher failed'))
+        rpc.handle(text, conn).catch((err: unknown) => log.error({ err }, 'dispatcher failed'))
       })
       socket.on('close', cleanup)
       socket.on('error', cleanup)

@@ -1,6 +1,7 @@
 import type { BatchDBOp, DB } from '@ethereumjs/util'
 import { hexToBytes } from '@ethereumjs/util'
 import type { BatchOp, Database } from './db.js'
+import { writeSynced } from './db.js'
 import { PREFIX, prefixed } from './keys.js'
 
 /**
@@ -11,6 +12,8 @@ import { PREFIX, prefixed } from './keys.js'
  */
 /** Nodes kept in memory after a read (about 100 bytes each on average). */
 const RECENT_NODES = 200_000
+/** Every key of the 's' prefix. */
+const STATE_RANGE = { gte: Uint8Array.of(PREFIX.state), lt: Uint8Array.of(PREFIX.state + 1) }
 
 export class TrieDB implements DB<string, string | Uint8Array> {
   private pending = new Map<string, Uint8Array | undefined>()
@@ -23,6 +26,11 @@ export class TrieDB implements DB<string, string | Uint8Array> {
   constructor(private readonly db: Database) {}
 
   async get(key: string): Promise<Uint8Array | undefined> {
+    return this.getSync(key)
+  }
+
+  /** A node or code entry by its trie key (unprefixed hex), without a promise. */
+  getSync(key: string): Uint8Array | undefined {
     if (this.pending.has(key)) return this.pending.get(key)
     const hit = this.recent.get(key)
     if (hit !== undefined) return hit
@@ -69,5 +77,32 @@ export class TrieDB implements DB<string, string | Uint8Array> {
   commitDrained(ops: BatchOp[]): void {
     if (ops.length === this.pending.size) { this.pending.clear(); return }
     for (const op of ops) this.pending.delete(Buffer.from(op.key.subarray(1)).toString('hex'))
+  }
+
+  /**
+   * Deletes every stored node and code entry that `isLive` rejects, in one synced batch
+   * (state garbage collection). Call only while no block is being built: a node a pending
+   * block still needs must be live or pending. Returns how many entries stayed and went.
+   */
+  async sweep(isLive: (key: string) => boolean): Promise<{ kept: number; deleted: number }> {
+    const ops: BatchOp[] = []
+    const dead: string[] = []
+    let kept = 0
+    for await (const dbKey of this.db.keys(STATE_RANGE)) {
+      const key = Buffer.from(dbKey.buffer, dbKey.byteOffset + 1, dbKey.byteLength - 1).toString('hex')
+      if (isLive(key) || this.pending.has(key)) { kept++; continue }
+      ops.push({ type: 'del', key: dbKey })
+      dead.push(key)
+    }
+    if (ops.length > 0) await writeSynced(this.db, ops)
+    for (const key of dead) this.recent.delete(key)
+    return { kept, deleted: ops.length }
+  }
+
+  /** How many node and code entries are on disk (tests, stats). */
+  async countStored(): Promise<number> {
+    let n = 0
+    for await (const key of this.db.keys(STATE_RANGE)) n += key.length > 0 ? 1 : 0
+    return n
   }
 }

@@ -63,7 +63,7 @@ describe('chain identity and node status (eth_, net_, web3_)', () => {
     expect(await node.call('web3_sha3', ['0x'])).toBe('0xc5d2460186f7233c927e7db2dcc703c0e500b653ca82273b7bfad8045d85a470')
     expect(await node.call('web3_sha3', ['0x68656c6c6f20776f726c64'])).toBe(keccak256(toUtf8Bytes('hello world')))
     const bad = await node.rpc('web3_sha3', ['hello'])
-    expect(bad.error).toEqual({ code: -32602, message: 'invalid argument 0: hex string without 0x prefix' })
+    expect(bad.error).toEqual({ code: -32602, message: 'invalid argument 0: json: cannot unmarshal hex string without 0x prefix into Go value of type hexutil.Bytes' })
   })
 
   it('eth_accounts is empty (no unlocked accounts), eth_coinbase is the fee blackhole', async () => {

@@ -18,6 +18,10 @@ describe('fee methods on an idle chain (AVALANCHE.md 12.3, 12.4)', () => {
     expect(await node.call('eth_gasPrice')).toBe('0x2')
   })
 
+  it('eth_blobBaseFee is the EIP-4844 minimum: the C-Chain has no blobs', async () => {
+    expect(await node.call('eth_blobBaseFee')).toBe('0x1')
+  })
+
   it('eth_feeHistory of genesis only: the initial AP3 base fee, no rewards without percentiles', async () => {
     const h = await node.call('eth_feeHistory', ['0x1', 'latest'])
     expect(h).toEqual({ oldestBlock: '0x0', baseFeePerGas: ['0x34630b8a00'], gasUsedRatio: [0] })

@@ -96,7 +96,11 @@ describe('eth_getLogs and filters', () => {
     expect(head).toBeLessThan(50n)
     expect(wide.error?.code).toBe(-32602) // beyond head is checked first
     const addr = await node.rpc('eth_getLogs', [{ address: '0x1234' }])
-    expect(addr.error).toEqual({ code: -32602, message: 'invalid argument 0: invalid address: hex string has length 4, want 40 for common.Address' })
+    expect(addr.error).toEqual({ code: -32602, message: 'invalid argument 0: invalid address: hex has invalid length 2 after decoding; expected 20 for address' })
+    const noPrefix = await node.rpc('eth_getLogs', [{ address: ['0x' + '11'.repeat(20), '11'.repeat(20)] }])
+    expect(noPrefix.error).toEqual({ code: -32602, message: 'invalid argument 0: invalid address at index 1: hex string without 0x prefix' })
+    const shortTopic = await node.rpc('eth_getLogs', [{ topics: ['0x1234'] }])
+    expect(shortTopic.error).toEqual({ code: -32602, message: 'invalid argument 0: hex has invalid length 2 after decoding; expected 32 for topic' })
   })
 
   it('eth_newFilter / eth_getFilterChanges / eth_getFilterLogs / eth_uninstallFilter', async () => {

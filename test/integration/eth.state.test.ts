@@ -87,8 +87,28 @@ describe('account state at a block (eth_getBalance, eth_getTransactionCount, eth
     expect(await node.call('eth_getStorageAt', [probe, '0x0', '0x' + before.toString(16)])).toBe('0x' + '00'.repeat(32))
     expect(await node.call('eth_getStorageAt', [probe, '0x1', 'latest'])).toBe('0x' + '00'.repeat(32))
     const long = await node.rpc('eth_getStorageAt', [probe, '0x' + '00'.repeat(33), 'latest'])
-    expect(long.error?.code).toBe(-32602)
-    expect(long.error?.message).toMatch(/^invalid argument 1: /)
+    // geth decodes the key in the handler: -32602 without "invalid argument N" (internal/ethapi decodeStorageKey).
+    const tooLong = '0x' + '00'.repeat(33)
+    expect(long.error).toEqual({ code: -32602, message: `storage key too long (want at most 32 bytes): "${tooLong}"` })
+    expect((await node.rpc('eth_getStorageAt', [probe, '0xasdf', 'latest'])).error).toEqual({ code: -32602, message: 'invalid hex in storage key: "0xasdf"' })
+    // Keys without 0x and of odd length are padded, as geth does.
+    expect(await node.call('eth_getStorageAt', [probe, '0', 'latest'])).toBe(slot0)
+    // An unknown block is reported before a bad key (geth reads the state first).
+    expect((await node.rpc('eth_getStorageAt', [probe, '0xzz', '0x3e8'])).error).toEqual({ code: -32000, message: 'header not found' })
+  })
+
+  it('eth_getStorageValues: several slots of several accounts at one block (geth 1.16)', async () => {
+    const zero = '0x' + '00'.repeat(32)
+    const one = '0x' + '00'.repeat(31) + '01'
+    expect(await node.call('eth_getStorageValues', [{ [probe]: [zero, one], [bob]: [zero] }, 'latest'])).toEqual({
+      [probe.toLowerCase()]: [zeroPadValue(toBeHex(42), 32), zero], [bob.toLowerCase()]: [zero],
+    })
+    const before = '0x' + (BigInt(setBlock.number) - 1n).toString(16)
+    expect(await node.call('eth_getStorageValues', [{ [probe]: [zero] }, before])).toEqual({ [probe.toLowerCase()]: [zero] })
+    expect((await node.rpc('eth_getStorageValues', [{}, 'latest'])).error).toEqual({ code: -32602, message: 'empty request' })
+    const many = Array.from({ length: 1025 }, (_, i) => '0x' + i.toString(16).padStart(64, '0'))
+    expect((await node.rpc('eth_getStorageValues', [{ [probe]: many }])).error).toEqual({ code: -38026, message: 'too many slots (max 1024)' })
+    expect((await node.rpc('eth_getStorageValues', [{ [probe]: [zero] }, '0x3e8'])).error).toEqual({ code: -32000, message: 'header not found' })
   })
 
   it('ewoq is the address of the pre-funded key', () => {

@@ -49,7 +49,7 @@ describe('JSON-RPC envelope errors (LIMITS.md error code map)', () => {
 
   it('-32602 names the bad argument with geth hexutil wording', async () => {
     const cases: [string, unknown[], string][] = [
-      ['eth_getBalance', ['8db97C7cEcE249c2b98bDC0226Cc4C2A57BF52FC', 'latest'], 'invalid argument 0: hex string without 0x prefix'],
+      ['eth_getBalance', ['8db97C7cEcE249c2b98bDC0226Cc4C2A57BF52FC', 'latest'], 'invalid argument 0: json: cannot unmarshal hex string without 0x prefix into Go value of type common.Address'],
       ['eth_getBalance', [EWOQ_ADDRESS, '0x01'], 'invalid argument 1: hex number with leading zero digits'],
       ['eth_getBalance', ['0x8db97c', 'latest'], 'invalid argument 0: hex string has length 6, want 40 for common.Address'],
       ['eth_getBalance', [EWOQ_ADDRESS, 'latestt'], 'invalid argument 1: hex string without 0x prefix'],
@@ -57,8 +57,8 @@ describe('JSON-RPC envelope errors (LIMITS.md error code map)', () => {
       ['eth_getBlockByNumber', ['0x', false], 'invalid argument 0: hex string "0x"'],
       ['eth_getBlockByNumber', ['0xzz', false], 'invalid argument 0: invalid hex string'],
       ['eth_getBlockByHash', ['0x1234', false], 'invalid argument 0: hex string has length 4, want 64 for common.Hash'],
-      ['eth_getTransactionByBlockNumberAndIndex', ['0x0', '0x10000000000000000'], 'invalid argument 1: hex number > 64 bits'],
-      ['eth_sendRawTransaction', ['0xabc'], 'invalid argument 0: hex string of odd length'],
+      ['eth_getTransactionByBlockNumberAndIndex', ['0x0', '0x10000000000000000'], 'invalid argument 1: json: cannot unmarshal hex number > 64 bits into Go value of type hexutil.Uint'],
+      ['eth_sendRawTransaction', ['0xabc'], 'invalid argument 0: json: cannot unmarshal hex string of odd length into Go value of type hexutil.Bytes'],
       ['eth_getBalance', [], 'missing value for required argument 0'],
       ['eth_chainId', [1], 'too many arguments, want at most 0'],
     ]

@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import type { Block } from '../../engine/block.js'
 import { formatBlock, formatHeader, formatReceipt, formatTx, quantity } from '../../rpc/format.js'
-import { BlockRef, BlockTag, Bool, Hash32, Uint64 } from '../../rpc/schemas.js'
+import { BlockRef, BlockTag, Bool, Hash32, Uint } from '../../rpc/schemas.js'
 import type { MethodTable, RpcContext } from '../../rpc/types.js'
 import { method } from '../../rpc/types.js'
 
@@ -46,9 +46,9 @@ export function ethBlockMethods(ctx: Pick<RpcContext, 'engine'>): MethodTable {
       return block === undefined ? null : quantity(block.txs.length)
     }),
     /** Handler for `eth_getTransactionByBlockNumberAndIndex`. */
-    eth_getTransactionByBlockNumberAndIndex: method(z.tuple([BlockTag, Uint64]), ([ref, index]) => txAt(byNumber(ref), index)),
+    eth_getTransactionByBlockNumberAndIndex: method(z.tuple([BlockTag, Uint]), ([ref, index]) => txAt(byNumber(ref), index)),
     /** Handler for `eth_getTransactionByBlockHashAndIndex`. */
-    eth_getTransactionByBlockHashAndIndex: method(z.tuple([Hash32, Uint64]), ([hash, index]) => txAt(byHash(hash), index)),
+    eth_getTransactionByBlockHashAndIndex: method(z.tuple([Hash32, Uint]), ([hash, index]) => txAt(byHash(hash), index)),
     /** Handler for `eth_getBlockReceipts`. */
     eth_getBlockReceipts: method(z.tuple([BlockRef]), ([ref]) => {
       const block = engine.findBlock(ref)
@@ -62,8 +62,8 @@ export function ethBlockMethods(ctx: Pick<RpcContext, 'engine'>): MethodTable {
     /** Handler for `eth_getUncleCountByBlockHash`. */
     eth_getUncleCountByBlockHash: method(z.tuple([Hash32]), ([hash]) => (byHash(hash) === undefined ? null : '0x0')),
     /** Handler for `eth_getUncleByBlockNumberAndIndex`. */
-    eth_getUncleByBlockNumberAndIndex: method(z.tuple([BlockTag, Uint64]), () => null),
+    eth_getUncleByBlockNumberAndIndex: method(z.tuple([BlockTag, Uint]), () => null),
     /** Handler for `eth_getUncleByBlockHashAndIndex`. */
-    eth_getUncleByBlockHashAndIndex: method(z.tuple([Hash32, Uint64]), () => null),
+    eth_getUncleByBlockHashAndIndex: method(z.tuple([Hash32, Uint]), () => null),
   }
 }

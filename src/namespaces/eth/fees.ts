@@ -21,6 +21,11 @@ export function ethFeeMethods(ctx: Pick<RpcContext, 'engine'>): MethodTable {
     eth_maxPriorityFeePerGas: method(z.tuple([]), () => quantity(engine.fees.suggestTipCap())),
     /** Handler for `eth_baseFee` (Avalanche extension): base fee of a block built now. */
     eth_baseFee: method(z.tuple([]), () => quantity(engine.fees.nextBaseFee())),
+    /**
+     * Handler for `eth_blobBaseFee`: the C-Chain carries no blobs, its headers' excessBlobGas is
+     * always 0, so this is EIP-4844's minimum, 1 wei (as coreth computes it).
+     */
+    eth_blobBaseFee: method(z.tuple([]), () => '0x1'),
     /** Handler for `eth_feeHistory`. */
     eth_feeHistory: method(z.tuple([BlockCount, BlockTag, Percentiles.nullish()]), ([count, ref, percentiles]) => {
       const head = engine.head.header.number

@@ -5,10 +5,12 @@ import { ethCallMethods } from './call.js'
 import { ethChainMethods } from './chainInfo.js'
 import { ethFeeMethods } from './fees.js'
 import { ethFilterMethods } from './filters.js'
+import { ethProofMethods } from './proof.js'
 import { ethStateMethods } from './state.js'
+import { ethSubscriptionMethods } from './subscriptions.js'
 import { ethTransactionMethods } from './transactions.js'
 
 /** The `eth_` namespace. */
-export function ethMethods(ctx: Pick<RpcContext, 'engine'>): MethodTable {
-  return mergeTables(ethChainMethods(ctx), ethBlockMethods(ctx), ethStateMethods(ctx), ethCallMethods(ctx), ethTransactionMethods(ctx), ethFeeMethods(ctx), ethFilterMethods(ctx))
+export function ethMethods(ctx: Pick<RpcContext, 'engine' | 'subscriptions'>): MethodTable {
+  return mergeTables(ethChainMethods(ctx), ethBlockMethods(ctx), ethStateMethods(ctx), ethCallMethods(ctx), ethTransactionMethods(ctx), ethFeeMethods(ctx), ethProofMethods(ctx), ethFilterMethods(ctx), ethSubscriptionMethods(ctx))
 }

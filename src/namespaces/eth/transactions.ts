@@ -1,5 +1,5 @@
 import { createTx } from '@ethereumjs/tx'
-import { bytesToHex } from '@ethereumjs/util'
+import { keccak256 } from '../../engine/crypto.js'
 import { z } from 'zod'
 import { formatReceipt, formatTx, hex, quantity } from '../../rpc/format.js'
 import { CallRequest, Data, Hash32 } from '../../rpc/schemas.js'
@@ -38,15 +38,23 @@ export function ethTransactionMethods(ctx: Pick<RpcContext, 'engine'>): MethodTa
         ? createTx({ ...base, type: req.accessList ? 1 : 0, gasPrice: req.gasPrice!, accessList: req.accessList?.map((i) => [i.address, i.storageKeys]) as never, chainId: engine.chainId }, { common })
         : createTx({ ...base, type: 2, maxFeePerGas: feeCap, maxPriorityFeePerGas: tip, accessList: (req.accessList ?? []).map((i) => [i.address, i.storageKeys]) as never, chainId: engine.chainId }, { common })
       const raw = tx.serialize()
-      const json: Record<string, unknown> = { type: quantity(tx.type), chainId: quantity(engine.chainId), nonce: quantity(nonce), to: base.to ? hex(base.to) : null, gas: quantity(gas) }
+      // geth types.Transaction JSON of the unsigned transaction: an unsigned legacy transaction (v = 0) is
+      // not "protected", so it has no chainId; `hash` is tx.Hash() = keccak256 of the unsigned encoding.
+      const json: Record<string, unknown> = { type: quantity(tx.type) }
+      if (tx.type !== 0) json.chainId = quantity(engine.chainId)
+      Object.assign(json, { nonce: quantity(nonce), to: base.to ? hex(base.to) : null, gas: quantity(gas) })
       if (legacy) json.gasPrice = quantity(req.gasPrice!)
-      else { json.maxPriorityFeePerGas = quantity(tip); json.maxFeePerGas = quantity(feeCap) }
-      Object.assign(json, {
-        value: quantity(base.value), input: hex(base.data),
-        accessList: (req.accessList ?? []).map((i) => ({ address: hex(i.address), storageKeys: i.storageKeys.map(hex) })),
-        v: '0x0', r: '0x0', s: '0x0', yParity: '0x0', hash: bytesToHex(tx.getHashedMessageToSign()),
-      })
-      if (tx.type === 0) delete json.yParity
+      else {
+        json.maxPriorityFeePerGas = quantity(tip)
+        json.maxFeePerGas = quantity(feeCap)
+        // Not in geth's txJSON, but required by the execution-apis schema of a filled EIP-1559 transaction.
+        json.gasPrice = quantity(feeCap)
+      }
+      Object.assign(json, { value: quantity(base.value), input: hex(base.data) })
+      if (tx.type !== 0) json.accessList = (req.accessList ?? []).map((i) => ({ address: hex(i.address), storageKeys: i.storageKeys.map(hex) }))
+      Object.assign(json, { v: '0x0', r: '0x0', s: '0x0' })
+      if (tx.type !== 0) json.yParity = '0x0'
+      json.hash = hex(keccak256(raw))
       return { raw: hex(raw), tx: json }
     }),
     /** Handler for `eth_accounts`: the node holds no unlocked accounts unless personal is enabled. */
