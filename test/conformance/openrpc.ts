@@ -20,7 +20,12 @@ interface OpenRpcMethod {
   result: { name: string; schema: Record<string, unknown> }
 }
 
-const doc = JSON.parse(readFileSync(join(SPEC_DIR, 'execution-apis-openrpc.json'), 'utf8')) as { methods: OpenRpcMethod[] }
+/**
+ * Whether the spec data is beside the repository. CI always has it; a clone elsewhere skips the
+ * conformance suites (with this path in their name) rather than failing on a missing file.
+ */
+export const SPEC_AVAILABLE = existsSync(join(SPEC_DIR, 'execution-apis-openrpc.json'))
+const doc = (SPEC_AVAILABLE ? JSON.parse(readFileSync(join(SPEC_DIR, 'execution-apis-openrpc.json'), 'utf8')) : { methods: [] }) as { methods: OpenRpcMethod[] }
 export const SPEC_METHODS: ReadonlyMap<string, OpenRpcMethod> = new Map(doc.methods.map((m) => [m.name, m]))
 
 type AjvClass = typeof AjvModule.default
