@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs'
 import { homedir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { z } from 'zod'
+import { DEFAULT_ETH_APIS, unknownEthApi, unknownEthApiMessage } from './rpc/ethApis.js'
 
 /**
  * The C-Chain config file (`--chain-config-file`): coreth's keys and defaults
@@ -15,8 +16,17 @@ export const ChainConfigFile = z.strictObject({
   'rpc-tx-fee-cap': z.number().nonnegative().default(100),
   'batch-request-limit': z.number().int().nonnegative().default(1000),
   'batch-response-max-size': z.number().int().nonnegative().default(25_000_000),
-  'eth-apis': z.array(z.string()).default(['eth', 'eth-filter', 'net', 'web3', 'internal-eth', 'internal-blockchain', 'internal-transaction']),
+  /**
+   * coreth's service names (and legacy aliases) whose methods are served (src/rpc/ethApis.ts);
+   * default coreth's list plus internal-tx-pool, debug-tracer and internal-debug.
+   */
+  'eth-apis': z.array(z.string()).default([...DEFAULT_ETH_APIS]).superRefine((names, ctx) => {
+    const bad = unknownEthApi(names)
+    if (bad !== undefined) ctx.addIssue({ code: 'custom', message: unknownEthApiMessage(bad), input: names })
+  }),
   'admin-api-enabled': z.boolean().default(false),
+  /** Prefix of the profile directory `<admin-api-dir>_coreth_performance_C`, under the data dir (AVALANCHE.md 11). */
+  'admin-api-dir': z.string().default(''),
   'allow-unprotected-txs': z.boolean().default(false),
   'api-max-blocks-per-request': z.number().int().nonnegative().default(0),
   'historical-proof-query-window': z.number().int().nonnegative().default(43_200),
@@ -47,6 +57,8 @@ export const ChainConfigFile = z.strictObject({
 export type ChainConfigFile = z.output<typeof ChainConfigFile>
 
 export const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const
+/** `auto`: human-readable lines when stderr is a terminal, JSON lines otherwise. */
+export const LOG_FORMATS = ['auto', 'json', 'pretty'] as const
 
 /** The whole node config, as the CLI and createNode() take it. */
 export const NodeConfig = z.strictObject({
@@ -55,6 +67,7 @@ export const NodeConfig = z.strictObject({
   dataDir: z.string().min(1).default(join(homedir(), '.cchain-node')),
   networkId: z.number().int().positive().default(12345),
   logLevel: z.enum(LOG_LEVELS).default('info'),
+  logFormat: z.enum(LOG_FORMATS).default('auto'),
   /** Path of a coreth-format genesis JSON; absent = the local network's C-Chain genesis. */
   genesisFile: z.string().optional(),
   /** Milliseconds between blocks; 0 = build as soon as transactions wait (Avalanche's behaviour). */
@@ -73,8 +86,9 @@ export type NodeConfigInput = z.input<typeof NodeConfig>
 
 /** One CLI flag: avalanchego's name where one exists. */
 export interface FlagDef {
-  readonly key: Exclude<keyof NodeConfig, 'chain'> | 'chainConfigFile'
-  readonly type: 'string' | 'number'
+  readonly key: Exclude<keyof NodeConfig, 'chain'> | 'chainConfigFile' | 'adminApiEnabled'
+  /** A boolean flag alone means true; `--flag=false`, `--flag:false` and `--flag false` also parse. */
+  readonly type: 'string' | 'number' | 'boolean'
   readonly help: string
 }
 
@@ -84,6 +98,8 @@ export const FLAGS: Record<string, FlagDef> = {
   'data-dir': { key: 'dataDir', type: 'string', help: 'directory of the LevelDB chain database' },
   'network-id': { key: 'networkId', type: 'number', help: 'Avalanche network ID (12345 = local)' },
   'log-level': { key: 'logLevel', type: 'string', help: `one of ${LOG_LEVELS.join(', ')}` },
+  'log-format': { key: 'logFormat', type: 'string', help: 'json or pretty (auto: pretty when stderr is a terminal, else json)' },
+  'coreth-admin-api-enabled': { key: 'adminApiEnabled', type: 'boolean', help: 'serve the admin API at /ext/bc/C/admin (chain config admin-api-enabled)' },
   'chain-config-file': { key: 'chainConfigFile', type: 'string', help: "JSON file of coreth C-Chain config keys (e.g. {\"rpc-gas-cap\": 50000000})" },
   genesis: { key: 'genesisFile', type: 'string', help: 'coreth-format C-Chain genesis JSON; absent = the local network genesis' },
   'block-interval': { key: 'blockInterval', type: 'number', help: 'ms between blocks; 0 = build a block as soon as transactions wait' },
@@ -128,13 +144,25 @@ function describeZodError(err: z.ZodError): string {
 export function configFromArgs(argv: readonly string[]): NodeConfig {
   const input: Record<string, unknown> = {}
   let chainConfigFile: string | undefined
+  let adminApiEnabled: boolean | undefined
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!
     if (!arg.startsWith('--')) throw new ConfigError(`unexpected argument ${JSON.stringify(arg)}`)
-    const eq = arg.indexOf('=')
+    let eq = arg.indexOf('=')
+    // The API reference's `--<vm>-admin-api-enabled:true` form.
+    const colon = arg.indexOf(':')
+    if (eq === -1 && colon !== -1 && FLAGS[arg.slice(2, colon)]?.type === 'boolean') eq = colon
     const name = eq === -1 ? arg.slice(2) : arg.slice(2, eq)
     const flag = FLAGS[name]
     if (flag === undefined || !Object.prototype.hasOwnProperty.call(FLAGS, name)) throw new ConfigError(`unknown flag --${name} (see --help)`)
+    if (flag.type === 'boolean') {
+      let text = eq === -1 ? undefined : arg.slice(eq + 1)
+      if (text === undefined && argv[i + 1] !== undefined && !argv[i + 1]!.startsWith('--')) text = argv[++i]
+      const on = text === undefined ? true : parseBool(text)
+      if (on === undefined) throw new ConfigError(`flag --${name}: ${JSON.stringify(text)} is not true or false`)
+      adminApiEnabled = on
+      continue
+    }
     const value = eq === -1 ? argv[++i] : arg.slice(eq + 1)
     if (value === undefined || (value === '' && flag.type === 'string')) throw new ConfigError(`flag --${name} needs a value`)
     if (flag.key === 'chainConfigFile') { chainConfigFile = value; continue }
@@ -146,7 +174,15 @@ export function configFromArgs(argv: readonly string[]): NodeConfig {
     }
   }
   if (chainConfigFile !== undefined) input.chain = readChainConfigFile(chainConfigFile)
+  if (adminApiEnabled !== undefined) input.chain = { ...(input.chain as object | undefined), 'admin-api-enabled': adminApiEnabled }
   return parseNodeConfig(input as NodeConfigInput)
+}
+
+/** Go's strconv.ParseBool. */
+function parseBool(text: string): boolean | undefined {
+  if (['1', 't', 'T', 'TRUE', 'true', 'True'].includes(text)) return true
+  if (['0', 'f', 'F', 'FALSE', 'false', 'False'].includes(text)) return false
+  return undefined
 }
 
 /** Defaults decided elsewhere for chain config keys that are optional in the schema. */
@@ -160,7 +196,7 @@ export function helpText(): string {
   const defaults = NodeConfig.parse({}) as unknown as Record<string, unknown>
   const lines = ['Usage: cchain-node [flags]', '', 'Flags:']
   for (const [name, flag] of Object.entries(FLAGS)) {
-    const def = flag.key === 'chainConfigFile' ? '(none)' : defaults[flag.key] === undefined ? '(none)' : String(defaults[flag.key])
+    const def = flag.key === 'chainConfigFile' ? '(none)' : flag.key === 'adminApiEnabled' ? 'false' : defaults[flag.key] === undefined ? '(none)' : String(defaults[flag.key])
     lines.push(`  --${name.padEnd(20)} ${flag.help} (default: ${def})`)
   }
   lines.push('', 'Chain config file keys (coreth names) and defaults:')

@@ -1,29 +1,38 @@
 import type { Logger } from 'pino'
 import { cb58Encode } from './atomic/cb58.js'
+import { networkByID } from './atomic/networks.js'
 import type { NodeConfig } from './config.js'
+import { ConfigError } from './config.js'
 import { Engine } from './engine/engine.js'
-import { NATIVE_CRYPTO } from './engine/crypto.js'
+import { NATIVE_CRYPTO } from './crypto.js'
 import { loadGenesis } from './engine/genesis.js'
 import { createLogger } from './log.js'
 import { ethMethods } from './namespaces/eth/index.js'
 import { netMethods } from './namespaces/net.js'
 import { web3Methods } from './namespaces/web3.js'
 import { txpoolMethods } from './namespaces/txpool.js'
-import { debugRawMethods } from './namespaces/debug.js'
+import { debugRawMethods, debugTraceMethods } from './namespaces/debug.js'
+import { accountMethods, personalMethods } from './namespaces/personal.js'
+import { ethSubscribeDisabled } from './namespaces/eth/subscriptions.js'
+import { AccountManager } from './engine/accounts.js'
+import { resolveEthApis, servedMethods } from './rpc/ethApis.js'
+import { join } from 'node:path'
 import { Dispatcher } from './rpc/dispatch.js'
+import { GorillaDispatcher } from './rpc/gorilla.js'
+import { RpcStats } from './rpc/stats.js'
+import { adminMethods } from './namespaces/admin.js'
+import { infoMethods } from './namespaces/info.js'
+import { HealthReporter, healthMethods } from './namespaces/health.js'
+import { createMetrics } from './metrics.js'
+import { loadNodeIdentity } from './nodeIdentity.js'
+import { Profiler, profileDir } from './profiler.js'
 import { SubscriptionManager } from './rpc/subscriptions.js'
 import type { MethodTable, RpcContext } from './rpc/types.js'
 import { mergeTables } from './rpc/types.js'
 import { createServer } from './server/server.js'
-import { openDatabase } from './store/db.js'
-import { keccak256 } from './engine/crypto.js'
+import { databaseSize, openDatabase } from './store/db.js'
+import { keccak256 } from './crypto.js'
 
-/** C-Chain blockchain IDs of the known networks (AVALANCHE.md 4.6). */
-const C_CHAIN_IDS: Record<number, string> = {
-  1: '2q9e4r6Mu3U68nU1fYjgbR6JvwrRx36CohpAX5UQxse55x1Q5',
-  5: 'yH8D7ThNJkxmtkuv2jgBa4P1Rn3Qpr4pPr7QYNfcdoS6k6HWp',
-  12345: '2owdGqyG6FFzTHy5qhenDXQcEghvr571KZE3gSfRJERSJinuwC',
-}
 
 /** A running node. */
 export interface CChainNode {
@@ -32,20 +41,31 @@ export interface CChainNode {
   readonly log: Logger
   /** Live eth_subscribe subscriptions (size) and the connections holding them. */
   readonly subscriptions: SubscriptionManager
+  /** Keystore accounts (`<data-dir>/keystore`) of personal_ and the account methods. */
+  readonly accounts: AccountManager
   /** The C-Chain's CB58 blockchain ID (served at /ext/bc/<id>/... as well as /ext/bc/C/...). */
   readonly blockchainId: string
   listen(): Promise<{ host: string; port: number }>
   close(): Promise<void>
 }
 
-/** The assembled JSON-RPC method table the dispatcher serves (eth, net, web3). */
+/**
+ * The assembled JSON-RPC method table the dispatcher serves: every namespace's methods, kept
+ * when their coreth service is in the chain config's `eth-apis` (src/rpc/ethApis.ts).
+ */
 export function buildMethodTable(ctx: RpcContext): MethodTable {
-  return mergeTables(ethMethods(ctx), netMethods(ctx), web3Methods(), txpoolMethods(ctx), debugRawMethods(ctx))
+  const all = mergeTables(ethMethods(ctx), netMethods(ctx), web3Methods(), txpoolMethods(ctx), debugRawMethods(ctx), debugTraceMethods(ctx), personalMethods(ctx), accountMethods(ctx))
+  return servedMethods(all, ctx.config.chain['eth-apis'], ethSubscribeDisabled())
 }
 
 /** The composition root: the only place that constructs and wires services. */
 export async function createNode(config: NodeConfig, opts: { log?: Logger } = {}): Promise<CChainNode> {
-  const log = opts.log ?? createLogger(config.logLevel)
+  const log = opts.log ?? createLogger(config.logLevel, config.logFormat)
+  try {
+    resolveEthApis(config.chain['eth-apis'])
+  } catch (err) {
+    throw new ConfigError(`eth-apis: ${(err as Error).message}`)
+  }
   const genesis = loadGenesis(config.genesisFile)
   const chainId = genesis.config.chainId
   if (chainId === 43114 || chainId === 43113) {
@@ -61,27 +81,56 @@ export async function createNode(config: NodeConfig, opts: { log?: Logger } = {}
     throw err
   }
   const subscriptions = new SubscriptionManager({ maxPerConnection: config.chain['ws-max-subscriptions-per-connection'] })
-  const ctx: RpcContext = { config, log, engine, subscriptions }
+  const accounts = new AccountManager(join(config.dataDir, 'keystore'))
+  const ctx: RpcContext = { config, log, engine, subscriptions, accounts }
   const table = buildMethodTable(ctx)
+  const stats = new RpcStats()
+  log.info({ apis: config.chain['eth-apis'] }, 'enabling apis')
   const rpc = new Dispatcher(table, {
     batchRequestLimit: config.chain['batch-request-limit'],
     batchResponseMaxSize: config.chain['batch-response-max-size'],
     log: log.child({ module: 'rpc' }),
+    stats,
   })
-  const blockchainId = C_CHAIN_IDS[config.networkId] ?? cb58Encode(keccak256(Buffer.concat([Buffer.from(`cchain:${config.networkId}:`), engine.chain.genesisBlock.hash])))
+  const known = networkByID(config.networkId)
+  const blockchainId = known !== undefined ? cb58Encode(known.cChainID) : cb58Encode(keccak256(Buffer.concat([Buffer.from(`cchain:${config.networkId}:`), engine.chain.genesisBlock.hash])))
+  // avalanchego's node APIs: /ext/info, /ext/health, /ext/metrics, and /ext/bc/C/admin when enabled.
+  const apiLog = log.child({ module: 'api' })
+  const info = new GorillaDispatcher(infoMethods({ networkId: config.networkId, cChainId: blockchainId, identity: loadNodeIdentity(config.dataDir) }), { log: apiLog, stats })
+  const healthReporter = new HealthReporter({
+    head: () => ({ height: engine.head.header.number, hash: engine.head.hash }),
+    checkDatabase: () => {
+      if (db.status !== 'open') throw new Error(`database is ${db.status}`)
+      if (engine.chain.store.readBlock(engine.head.hash) === undefined) throw new Error('head block not found in the database')
+    },
+  })
+  const health = { rpc: new GorillaDispatcher(healthMethods(healthReporter), { log: apiLog, stats }), report: healthReporter.report.bind(healthReporter) }
+  const profiler = new Profiler(profileDir(config.dataDir, config.chain['admin-api-dir']))
+  const admin = config.chain['admin-api-enabled'] ? new GorillaDispatcher(adminMethods({ log, profiler, chainConfig: config.chain }), { log: apiLog, stats }) : undefined
+  const metrics = createMetrics({
+    stats,
+    headHeight: () => engine.head.header.number,
+    txPool: () => engine.pool.size,
+    wsConnections: () => server.wsConnections,
+    wsSubscriptions: () => subscriptions.size,
+    databaseSize: () => databaseSize(config.dataDir),
+  })
   const server = createServer({
     host: config.httpHost, port: config.httpPort, log: log.child({ module: 'http' }),
-    chains: new Map([['C', { rpc }], [blockchainId, { rpc }]]),
+    chains: new Map([['C', { rpc, admin }], [blockchainId, { rpc, admin }]]),
+    node: { info, health, metrics },
     ws: { maxConnections: config.chain['ws-max-connections'], maxBufferedBytes: config.chain['ws-max-buffered-bytes'] },
   })
   let closed = false
   return {
-    config, engine, log, subscriptions, blockchainId,
+    config, engine, log, subscriptions, accounts, blockchainId,
     listen: () => server.listen(),
     async close() {
       if (closed) return
       closed = true
       await server.close()
+      profiler.close()
+      accounts.close()
       await engine.close()
       await db.close()
     },

@@ -1,7 +1,7 @@
 import { RLP } from '@ethereumjs/rlp'
 import type { TypedTransaction } from '@ethereumjs/tx'
 import { bigIntToUnpaddedBytes, bytesToBigInt } from '@ethereumjs/util'
-import { keccak256 } from './crypto.js'
+import { keccak256 } from '../crypto.js'
 
 /**
  * A C-Chain block header: geth's fields plus coreth's extras (customtypes/header_ext.go),

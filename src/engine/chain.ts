@@ -15,7 +15,7 @@ import type { Database } from '../store/db.js'
 import { TrieDB } from '../store/trieDb.js'
 import type { Block, Header } from './block.js'
 import { encodeBlock, headerFromFields, makeBlock } from './block.js'
-import { customCrypto } from './crypto.js'
+import { customCrypto } from '../crypto.js'
 import { INITIAL_DELAY_EXCESS, decodeFeeState, desiredDelayExcess, desiredTargetExcess, maxCapacity } from './feeState.js'
 import type { FeeState } from './feeState.js'
 import type { Genesis } from './genesis.js'
@@ -222,13 +222,13 @@ export class Chain {
   }
 
   /** The EVM's environment block for a header (BLOCKHASH, NUMBER, BASEFEE...). */
-  envBlock(fields: { number: bigint; timestamp: bigint; gasLimit: bigint; baseFee: bigint; coinbase?: Uint8Array }): EnvBlock {
+  envBlock(fields: { number: bigint; timestamp: bigint; gasLimit: bigint; baseFee: bigint; coinbase?: Uint8Array; mixHash?: Uint8Array }): EnvBlock {
     return createBlock({
       header: {
         number: fields.number, timestamp: fields.timestamp, gasLimit: fields.gasLimit, baseFeePerGas: fields.baseFee,
         coinbase: fields.coinbase ?? BLACKHOLE,
         // coreth runs without a beacon chain: DIFFICULTY/PREVRANDAO reads the header difficulty, 1.
-        mixHash: setLengthLeft(Uint8Array.of(1), 32), difficulty: 0n, excessBlobGas: 0n, blobGasUsed: 0n,
+        mixHash: fields.mixHash ?? setLengthLeft(Uint8Array.of(1), 32), difficulty: 0n, excessBlobGas: 0n, blobGasUsed: 0n,
         parentBeaconBlockRoot: ZERO32,
       },
     }, { common: this.headerCommon, skipConsensusFormatValidation: true })

@@ -19,6 +19,8 @@ import type { Genesis } from './genesis.js'
 import type { Receipt } from './receipt.js'
 import type { PruneResult } from './statePruner.js'
 import { TxPool } from './txPool.js'
+import { checkSimulateSize, simulate } from './simulate.js'
+import type { SimBlockResult, SimulateOptions } from './simulate.js'
 import type { PoolTx } from './txPool.js'
 import { admitRawTransaction } from './txValidation.js'
 import type { BlockRef, CallRequest, StateOverride } from './types.js'
@@ -328,6 +330,15 @@ export class Engine {
         list = next.map((i) => ({ address: hexBytes(i.address), storageKeys: i.storageKeys.map(hexBytes) }))
       }
       throw new ExecutionFailedError('access list did not converge')
+    })
+  }
+
+  /** eth_simulateV1 (geth SimulateV1): blocks of calls on top of a block, on a state that is thrown away. */
+  async simulate(opts: SimulateOptions, ref: BlockRef): Promise<SimBlockResult[]> {
+    checkSimulateSize(opts)
+    const gasTarget = this.opts.chain['gas-target']
+    return simulate(this.chain, this.resolveBlock(ref), opts, {
+      gasCap: BigInt(this.opts.chain['rpc-gas-cap']), gasTarget: gasTarget === undefined ? undefined : BigInt(gasTarget),
     })
   }
 

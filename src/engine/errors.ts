@@ -47,3 +47,16 @@ export class LimitExceededError extends EngineError {
 export class StateUnavailableError extends EngineError {
   override name = 'StateUnavailableError'
 }
+
+/** Why eth_simulateV1 refused a block or call; src/rpc/errors.ts maps each kind to geth's code (internal/ethapi/errors.go). */
+export type SimulateErrorKind =
+  | 'nonceTooHigh' | 'nonceTooLow' | 'feeCapTooLow' | 'intrinsicGas' | 'insufficientFunds' | 'blockGasLimitReached'
+  | 'blockNumberInvalid' | 'blockTimestampInvalid' | 'initCodeTooLarge' | 'clientLimitExceeded' | 'invalidParams' | 'internal'
+
+/** An eth_simulateV1 validation failure: a transaction-validation or block-ordering error with geth's wording. */
+export class SimulateError extends EngineError {
+  override name = 'SimulateError'
+  constructor(readonly kind: SimulateErrorKind, message: string) {
+    super(message)
+  }
+}

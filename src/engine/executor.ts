@@ -6,7 +6,7 @@ import { createTx } from '@ethereumjs/tx'
 import type { TypedTransaction } from '@ethereumjs/tx'
 import type { MerkleStateManager } from '@ethereumjs/statemanager'
 import type { MerklePatriciaTrie } from '@ethereumjs/mpt'
-import { Account, Address, KECCAK256_NULL, bytesToHex, bytesToUnprefixedHex, equalsBytes, hexToBytes, setLengthLeft } from '@ethereumjs/util'
+import { Account, Address, bytesToHex, bytesToUnprefixedHex, equalsBytes, hexToBytes, KECCAK256_NULL, setLengthLeft, unpadBytes } from '@ethereumjs/util'
 import type { Block } from './block.js'
 import type { Chain } from './chain.js'
 import { ExecutionFailedError, ExecutionRevertedError, InvalidParamsError } from './errors.js'
@@ -33,6 +33,11 @@ export class Executor {
 
   private constructor(readonly block: Block, readonly sm: MerkleStateManager, private readonly vm: VM, private readonly chain: Chain) {}
 
+  /** The EVM, for tracers to subscribe to its events (debug_traceCall runs on its own executor). */
+  get evm(): VM['evm'] {
+    return this.vm.evm
+  }
+
   static async create(chain: Chain, block: Block, sm: MerkleStateManager): Promise<Executor> {
     memoizeTrieReads(sm)
     const vm = await createVM({ common: chain.common, stateManager: sm, blockchain: chain.blockHashes as never })
@@ -53,8 +58,11 @@ export class Executor {
     return run
   }
 
-  /** Executes one call as geth's DoCall does (no nonce check, base fee 0 when no fee is given). */
-  async run(req: CallRequest, gas: bigint, overrides?: StateOverride, accessListReport = false): Promise<CallOutcome> {
+  /**
+   * Executes one call as geth's DoCall does (no nonce check, base fee 0 when no fee is given).
+   * `beforeRun` sees the transaction once overrides are applied, just before it runs (tracers).
+   */
+  async run(req: CallRequest, gas: bigint, overrides?: StateOverride, accessListReport = false, beforeRun?: (tx: TypedTransaction) => Promise<void>): Promise<CallOutcome> {
     const from = new Address(req.from ?? ZERO_ADDRESS.bytes)
     if (overrides !== undefined) await this.applyOverrides(overrides)
     const noFees = req.gasPrice === undefined && req.maxFeePerGas === undefined && req.maxPriorityFeePerGas === undefined
@@ -73,6 +81,7 @@ export class Executor {
       throw new ExecutionFailedError(`insufficient funds for gas * price + value: address ${from.toString()} have ${account.balance} want ${cost}`)
     }
     account.nonce = req.nonce ?? account.nonce
+    if (beforeRun !== undefined) await beforeRun(tx)
     let result: RunTxResult
     try {
       result = await runTx(this.vm, {
@@ -95,7 +104,7 @@ export class Executor {
     const key = `${baseFee}:${gasLimit}`
     let env = this.envs.get(key)
     if (env === undefined) {
-      env = this.chain.envBlock({ number: this.block.header.number, timestamp: this.block.header.timestamp, gasLimit, baseFee })
+      env = this.chain.envBlock({ number: this.block.header.number, timestamp: this.block.header.timestamp, gasLimit, baseFee, coinbase: this.block.header.coinbase })
       if (this.envs.size > 64) this.envs.clear()
       this.envs.set(key, env)
     }
@@ -133,7 +142,7 @@ export class Executor {
       if (o.code !== undefined) await this.sm.putCode(address, o.code)
       if (o.state !== undefined) await this.sm.clearStorage(address)
       for (const [slot, value] of Object.entries(o.state ?? o.stateDiff ?? {})) {
-        await this.sm.putStorage(address, setLengthLeft(hexToBytes(slot as `0x${string}`), 32), stripZeros(value))
+        await this.sm.putStorage(address, setLengthLeft(hexToBytes(slot as `0x${string}`), 32), unpadBytes(value))
       }
     }
   }
@@ -172,11 +181,6 @@ function memoizeTrieReads(sm: MerkleStateManager): void {
   internals._getStorageTrie = (a, r) => wrap(storageTrie(a, r))
 }
 
-function stripZeros(v: Uint8Array): Uint8Array {
-  let i = 0
-  while (i < v.length && v[i] === 0) i++
-  return v.subarray(i)
-}
 
 function minBig(a: bigint, b: bigint): bigint {
   return a < b ? a : b

@@ -26,6 +26,8 @@ export interface AccountOverride {
   code?: Uint8Array
   state?: Record<string, Uint8Array>
   stateDiff?: Record<string, Uint8Array>
+  /** eth_simulateV1: moves the precompile at this address to another address (geth MovePrecompileTo). */
+  movePrecompileToAddress?: Uint8Array
 }
 export type StateOverride = Record<string, AccountOverride>
 

@@ -2,8 +2,12 @@ import { RLP } from '@ethereumjs/rlp'
 import { z } from 'zod'
 import { encodeBlock, headerFields } from '../engine/block.js'
 import { encodeConsensusReceipt } from '../engine/receipt.js'
+import { NotFoundError } from '../engine/errors.js'
+import type { TraceOptions } from '../engine/tracing/config.js'
+import { traceBlock, traceCall, traceTransaction } from '../engine/tracing/trace.js'
+import type { BlockOverrides, TraceCallOptions } from '../engine/tracing/trace.js'
 import { hex } from '../rpc/format.js'
-import { BlockRef, Hash32 } from '../rpc/schemas.js'
+import { Address, BlockRef, BlockTag, CallRequest, Hash32, Quantity, StateOverride, Uint64 } from '../rpc/schemas.js'
 import type { MethodTable, RpcContext } from '../rpc/types.js'
 import { method } from '../rpc/types.js'
 
@@ -27,6 +31,105 @@ export function debugRawMethods(ctx: Pick<RpcContext, 'engine'>): MethodTable {
       if (found === undefined) return '0x'
       const tx = 'mined' in found ? found.mined.block.txs[found.mined.index]! : found.pooled.tx
       return hex(tx.serialize())
+    }),
+  }
+}
+
+/** The JSON type name Go's encoding/json reports for a value. */
+function goType(v: unknown): string {
+  if (v === null) return 'null'
+  if (Array.isArray(v)) return 'array'
+  if (typeof v === 'boolean') return 'bool'
+  return typeof v === 'object' ? 'object' : typeof v
+}
+
+/** One TraceConfig member decoded as Go does, with its `json: cannot unmarshal` text. */
+function goField<T>(struct: string, field: string, goName: string, ok: (v: unknown) => v is T) {
+  return z.unknown().transform((v, ctx): T | undefined => {
+    if (v === undefined || v === null) return undefined
+    if (ok(v)) return v
+    ctx.addIssue({ code: 'custom', message: `json: cannot unmarshal ${goType(v)} into Go struct field ${struct}.${field} of type ${goName}`, input: v })
+    return z.NEVER
+  }).optional()
+}
+
+const isBool = (v: unknown): v is boolean => typeof v === 'boolean'
+const isString = (v: unknown): v is string => typeof v === 'string'
+const isInt = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v)
+
+function traceConfigFields(struct: string) {
+  return {
+    disableStorage: goField(struct, 'disableStorage', 'bool', isBool),
+    disableStack: goField(struct, 'disableStack', 'bool', isBool),
+    enableMemory: goField(struct, 'enableMemory', 'bool', isBool),
+    enableReturnData: goField(struct, 'enableReturnData', 'bool', isBool),
+    limit: goField(struct, 'limit', 'int', isInt),
+    tracer: goField(struct, 'tracer', 'string', isString),
+    timeout: goField(struct, 'timeout', 'string', isString),
+    tracerConfig: z.unknown().optional(),
+  }
+}
+
+type TraceConfigInput = { [K in keyof ReturnType<typeof traceConfigFields>]?: z.output<ReturnType<typeof traceConfigFields>[K]> }
+
+function traceOptions(c: TraceConfigInput | null | undefined): TraceOptions {
+  return {
+    logger: {
+      disableStorage: c?.disableStorage ?? false, disableStack: c?.disableStack ?? false, enableMemory: c?.enableMemory ?? false,
+      enableReturnData: c?.enableReturnData ?? false, limit: c?.limit ?? 0,
+    },
+    tracer: c?.tracer, timeout: c?.timeout, tracerConfig: c?.tracerConfig,
+  }
+}
+
+/** geth tracers.TraceConfig (struct logger options embedded, tracer, timeout, tracerConfig). */
+const TraceConfig = z.object(traceConfigFields('TraceConfig'), {
+  error: (i) => `json: cannot unmarshal ${goType(i.input)} into Go value of type tracers.TraceConfig`,
+}).nullish()
+
+/** geth override.BlockOverrides (the fields applied here; the others are accepted). */
+const BlockOverridesSchema = z.object({
+  number: Quantity.nullish(), time: Uint64.nullish(), gasLimit: Uint64.nullish(), feeRecipient: Address.nullish(), baseFeePerGas: Quantity.nullish(),
+}).transform((o): BlockOverrides => {
+  const out: BlockOverrides = {}
+  if (o.number != null) out.number = o.number
+  if (o.time != null) out.time = o.time
+  if (o.gasLimit != null) out.gasLimit = o.gasLimit
+  if (o.feeRecipient != null) out.feeRecipient = o.feeRecipient
+  if (o.baseFeePerGas != null) out.baseFeePerGas = o.baseFeePerGas
+  return out
+})
+
+/** geth tracers.TraceCallConfig: TraceConfig plus stateOverrides and blockOverrides. */
+const TraceCallConfig = z.object({
+  ...traceConfigFields('TraceCallConfig'), stateOverrides: StateOverride.nullish(), blockOverrides: BlockOverridesSchema.nullish(),
+}, { error: (i) => `json: cannot unmarshal ${goType(i.input)} into Go value of type tracers.TraceCallConfig` }).nullish()
+
+/** geth's tracing API (eth/tracers/api.go), served by coreth under `debug-tracer`. */
+export function debugTraceMethods(ctx: Pick<RpcContext, 'engine'>): MethodTable {
+  const { engine } = ctx
+  return {
+    /** Handler for `debug_traceTransaction`: re-executes a mined transaction under a tracer. */
+    debug_traceTransaction: method(z.tuple([Hash32, TraceConfig.optional()]), ([hash, cfg]) =>
+      traceTransaction(engine, hash, traceOptions(cfg))),
+    /** Handler for `debug_traceCall`: an eth_call under a tracer, with state and block overrides. */
+    debug_traceCall: method(z.tuple([CallRequest, BlockRef, TraceCallConfig.optional()]), ([req, ref, cfg]) => {
+      const opts: TraceCallOptions = traceOptions(cfg)
+      if (cfg?.stateOverrides != null) opts.stateOverrides = cfg.stateOverrides
+      if (cfg?.blockOverrides != null) opts.blockOverrides = cfg.blockOverrides
+      return traceCall(engine, req, ref, opts)
+    }),
+    /** Handler for `debug_traceBlockByNumber`: every transaction of the block, `[{txHash, result}]`. */
+    debug_traceBlockByNumber: method(z.tuple([BlockTag, TraceConfig.optional()]), ([ref, cfg]) => {
+      const block = engine.findBlock(ref)
+      if (block === undefined) throw new NotFoundError(`block #${String(ref)} not found`)
+      return traceBlock(engine, block, traceOptions(cfg))
+    }),
+    /** Handler for `debug_traceBlockByHash`. */
+    debug_traceBlockByHash: method(z.tuple([Hash32, TraceConfig.optional()]), ([hash, cfg]) => {
+      const block = engine.chain.blockByHash(hash)
+      if (block === undefined) throw new NotFoundError(`block ${hex(hash)} not found`)
+      return traceBlock(engine, block, traceOptions(cfg))
     }),
   }
 }

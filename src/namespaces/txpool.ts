@@ -5,7 +5,7 @@ import { formatTx, quantity } from '../rpc/format.js'
 import type { Json } from '../rpc/format.js'
 import { Address } from '../rpc/schemas.js'
 import type { MethodTable, RpcContext } from '../rpc/types.js'
-import { method } from '../rpc/types.js'
+import { inService, method } from '../rpc/types.js'
 
 type BySender<T> = Record<string, Record<string, T>>
 
@@ -27,7 +27,7 @@ function summary(p: PoolTx): string {
 export function txpoolMethods(ctx: Pick<RpcContext, 'engine'>): MethodTable {
   const { pool } = ctx.engine
   const tx = (p: PoolTx): Json => formatTx(p.tx)
-  return {
+  return inService('internal-tx-pool', {
     /** Handler for `txpool_content`. */
     txpool_content: method(z.tuple([]), () => {
       const { pending, queued } = pool.all()
@@ -50,5 +50,5 @@ export function txpoolMethods(ctx: Pick<RpcContext, 'engine'>): MethodTable {
       const { pending, queued } = pool.all()
       return { pending: group(pending, summary), queued: group(queued, summary) }
     }),
-  }
+  })
 }

@@ -1,8 +1,10 @@
 import type { z } from 'zod'
 import type { Logger } from 'pino'
 import type { Connection, ConnectionCall, JsonRpcErrorObject, MethodDef, MethodTable } from './types.js'
+import { RpcStats } from './stats.js'
+import type { MethodStats } from './stats.js'
 import {
-  RpcError, formatZodError, invalidParams, invalidRequest, methodNameTooLong, methodNotFound, parseError, responseTooLarge,
+  PARSE_ERROR, INVALID_REQUEST, RpcError, formatZodError, invalidParams, invalidRequest, methodNameTooLong, methodNotFound, parseError, responseTooLarge,
   toJsonRpcError,
 } from './errors.js'
 
@@ -17,6 +19,8 @@ export interface DispatcherOptions {
   /** coreth `batch-response-max-size` in bytes (LIMITS.md L7). */
   batchResponseMaxSize: number
   log: Logger
+  /** Request, latency and error counters (/ext/metrics); a private instance when absent. */
+  stats?: RpcStats
 }
 
 /** A method with what the dispatcher precomputes about its params schema. */
@@ -30,6 +34,8 @@ interface Entry {
   readonly required: number
   /** z.tuple([]): the schema is skipped, the handler gets []. */
   readonly empty: boolean
+  /** Calls and latency of this method (/ext/metrics). */
+  readonly stats: MethodStats
 }
 
 type Obj = Record<string, unknown>
@@ -57,23 +63,23 @@ function idToText(id: unknown, raw: string | undefined): string | undefined | nu
 
 const isUnsafeNumber = (id: unknown): boolean => typeof id === 'number' && !Number.isSafeInteger(id)
 
-function isThenable(v: unknown): v is PromiseLike<unknown> {
+export function isThenable(v: unknown): v is PromiseLike<unknown> {
   return v !== null && typeof v === 'object' && typeof (v as { then?: unknown }).then === 'function'
 }
 
-function describeSchema(def: MethodDef): Entry {
+function describeSchema(def: MethodDef, stats: MethodStats): Entry {
   const zod = (def.params as z.ZodType)._zod
-  if (zod.def.type !== 'tuple') return { def, tuple: false, max: -1, required: 0, empty: false }
+  if (zod.def.type !== 'tuple') return { def, tuple: false, max: -1, required: 0, empty: false, stats }
   const tdef = zod.def as unknown as { items: z.ZodType[]; rest: z.ZodType | null }
   const items = tdef.items
   let required = 0
   for (let i = 0; i < items.length; i++) if (items[i]!._zod.optin === undefined) required = i + 1
   const max = tdef.rest === null ? items.length : -1
-  return { def, tuple: true, max, required, empty: max === 0 }
+  return { def, tuple: true, max, required, empty: max === 0, stats }
 }
 
 /** Depth of nested arrays/objects, walked with an explicit stack; stops once past `limit`. */
-function depthExceeds(value: unknown, limit: number): boolean {
+export function depthExceeds(value: unknown, limit: number): boolean {
   if (value === null || typeof value !== 'object') return false
   const stack: unknown[] = [value]
   const depths: number[] = [1]
@@ -117,9 +123,11 @@ export class Dispatcher {
   private readonly batchRequestLimit: number
   private readonly batchResponseMaxSize: number
   private readonly log: Logger
+  private readonly stats: RpcStats
 
   constructor(table: MethodTable, opts: DispatcherOptions) {
-    for (const name of Object.keys(table)) this.methods.set(name, describeSchema(table[name]!))
+    this.stats = opts.stats ?? new RpcStats()
+    for (const name of Object.keys(table)) this.methods.set(name, describeSchema(table[name]!, this.stats.method(name)))
     this.batchRequestLimit = opts.batchRequestLimit
     this.batchResponseMaxSize = opts.batchResponseMaxSize
     this.log = opts.log
@@ -148,12 +156,13 @@ export class Dispatcher {
     try {
       msg = JSON.parse(body)
     } catch {
+      this.stats.error(PARSE_ERROR)
       return Promise.resolve(PARSE_ERROR_TEXT)
     }
     const deep = body.length > DEPTH_CHECK_MIN_BODY
     const debug = this.log.isLevelEnabled('debug')
     if (Array.isArray(msg)) return this.batch(msg, body, deep, debug, scope)
-    if (msg === null || typeof msg !== 'object') return Promise.resolve(INVALID_REQUEST_TEXT)
+    if (msg === null || typeof msg !== 'object') return Promise.resolve(this.invalid(INVALID_REQUEST_TEXT))
     // JSON.parse rounds integers past 2^53: echo the raw token instead (LIMITS.md L5).
     const raw = isUnsafeNumber((msg as Obj).id) ? rawIds(body)[0] : undefined
     const answer = this.call(msg as Obj, raw, deep, debug, scope)
@@ -161,15 +170,15 @@ export class Dispatcher {
   }
 
   private async batch(items: unknown[], body: string, deep: boolean, debug: boolean, scope: MessageCall | undefined): Promise<string | undefined> {
-    if (items.length === 0) return EMPTY_BATCH_TEXT
-    if (items.length > this.batchRequestLimit) return BATCH_TOO_LARGE_TEXT
+    if (items.length === 0) return this.invalid(EMPTY_BATCH_TEXT)
+    if (items.length > this.batchRequestLimit) return this.invalid(BATCH_TOO_LARGE_TEXT)
     const raws = items.some((item) => item !== null && typeof item === 'object' && isUnsafeNumber((item as Obj).id)) ? rawIds(body) : []
     const answers: Answer[] = new Array(items.length)
     for (let i = 0; i < items.length; i++) {
       const item = items[i]
       // A nested batch or a non-object is an invalid request (one error per such item, as geth).
       answers[i] = item === null || typeof item !== 'object' || Array.isArray(item)
-        ? INVALID_REQUEST_TEXT
+        ? this.invalid(INVALID_REQUEST_TEXT)
         : this.call(item as Obj, raws[i], deep, debug, scope)
     }
     const done = await Promise.all(answers)
@@ -195,12 +204,12 @@ export class Dispatcher {
   /** One request object; undefined for a notification. */
   private call(req: Obj, raw: string | undefined, deep: boolean, debug: boolean, scope: MessageCall | undefined): Answer {
     const idText = idToText(req.id, raw)
-    if (idText === null) return INVALID_REQUEST_TEXT
+    if (idText === null) return this.invalid(INVALID_REQUEST_TEXT)
     const name = req.method
     const params = req.params
     if (req.jsonrpc !== '2.0' || typeof name !== 'string' || (params !== undefined && (params === null || typeof params !== 'object'))) {
       // Without a valid envelope it is not a notification either: answer with id null (geth isNotification).
-      return idText === undefined ? INVALID_REQUEST_TEXT : HEAD + idText + ',"error":' + INVALID_REQUEST_JSON + '}'
+      return this.invalid(idText === undefined ? INVALID_REQUEST_TEXT : HEAD + idText + ',"error":' + INVALID_REQUEST_JSON + '}')
     }
     if (!debug) return this.run(name, params, idText, deep, scope)
     const t0 = performance.now()
@@ -217,6 +226,20 @@ export class Dispatcher {
     if (name.length > MAX_METHOD_NAME_LENGTH) return this.reply(idText, methodNameTooLong())
     const entry = this.methods.get(name)
     if (entry === undefined) return this.reply(idText, methodNotFound(name))
+    const t0 = performance.now()
+    const answer = this.invoke(entry, params, idText, deep, scope)
+    const stats = entry.stats
+    if (typeof answer === 'string' || answer === undefined) {
+      stats.observe(performance.now() - t0)
+      return answer
+    }
+    return answer.then((text) => {
+      stats.observe(performance.now() - t0)
+      return text
+    })
+  }
+
+  private invoke(entry: Entry, params: unknown, idText: string | undefined, deep: boolean, scope: MessageCall | undefined): Answer {
     if (deep && depthExceeds(params, MAX_PARAMS_DEPTH)) return this.reply(idText, invalidRequest('params nested too deeply'))
     let args: unknown
     if (entry.tuple) {
@@ -267,8 +290,15 @@ export class Dispatcher {
     return HEAD + idText + ',"result":' + (json === undefined ? 'null' : json) + '}'
   }
 
+  /** Counts a canned -32600 answer. */
+  private invalid(text: string): string {
+    this.stats.error(INVALID_REQUEST)
+    return text
+  }
+
   private reply(idText: string | undefined, err: unknown): string | undefined {
     const obj = toJsonRpcError(err, this.log)
+    this.stats.error(obj.code)
     return idText === undefined ? undefined : errorText(idText, obj)
   }
 }

@@ -12,10 +12,12 @@
  *   -32005  limit exceeded         LimitExceededError
  *   -38026  client limit exceeded  geth clientLimitExceededError (eth_getStorageValues slot cap)
  *        3  execution reverted     ExecutionRevertedError, data = return data (geth internal/ethapi/errors.go)
+ *   -38010..-38026, -32015        eth_simulateV1's SimulateError kinds and failed calls (SIMULATE_CODES below)
  */
 import { z } from 'zod'
 import type { Logger } from 'pino'
-import { EngineError, ExecutionRevertedError, InvalidParamsError, LimitExceededError } from '../engine/errors.js'
+import { EngineError, ExecutionRevertedError, InvalidParamsError, LimitExceededError, SimulateError } from '../engine/errors.js'
+import type { SimulateErrorKind } from '../engine/errors.js'
 import type { JsonRpcErrorObject } from './types.js'
 
 export const PARSE_ERROR = -32700
@@ -29,6 +31,15 @@ export const RESPONSE_TOO_LARGE = -32003
 export const LIMIT_EXCEEDED = -32005
 export const CLIENT_LIMIT_EXCEEDED = -38026
 export const EXECUTION_REVERTED = 3
+/** geth errCodeVMError: a simulated call that failed for a reason other than REVERT. */
+export const VM_ERROR = -32015
+
+/** geth internal/ethapi/errors.go codes of eth_simulateV1's errors. */
+const SIMULATE_CODES: Record<SimulateErrorKind, number> = {
+  nonceTooLow: -38010, nonceTooHigh: -38011, feeCapTooLow: -38012, intrinsicGas: -38013, insufficientFunds: -38014,
+  blockGasLimitReached: -38015, blockNumberInvalid: -38020, blockTimestampInvalid: -38021, initCodeTooLarge: -38025,
+  clientLimitExceeded: CLIENT_LIMIT_EXCEEDED, invalidParams: INVALID_PARAMS, internal: INTERNAL_ERROR,
+}
 
 /** An error that already carries its JSON-RPC code (thrown by the dispatcher or a handler). */
 export class RpcError extends Error {
@@ -113,6 +124,7 @@ function toHex(bytes: Uint8Array): string {
 export function toJsonRpcError(err: unknown, log?: Logger): JsonRpcErrorObject {
   if (err instanceof RpcError) return err.toObject()
   if (err instanceof ExecutionRevertedError) return { code: EXECUTION_REVERTED, message: err.message, data: toHex(err.returnData) }
+  if (err instanceof SimulateError) return { code: SIMULATE_CODES[err.kind], message: err.message }
   if (err instanceof InvalidParamsError) return { code: INVALID_PARAMS, message: err.message }
   if (err instanceof LimitExceededError) return { code: LIMIT_EXCEEDED, message: err.message }
   if (err instanceof EngineError) return { code: SERVER_ERROR, message: err.message }

@@ -248,6 +248,7 @@ export const StateOverride = z.record(z.string(), z.object({
   code: Data.nullish(),
   state: StorageMap.nullish(),
   stateDiff: StorageMap.nullish(),
+  movePrecompileToAddress: Address.nullish(),
 })).transform((m, ctx): StateOverrideValue => {
   const out: StateOverrideValue = {}
   for (const [addr, o] of Object.entries(m)) {
@@ -259,6 +260,7 @@ export const StateOverride = z.record(z.string(), z.object({
     if (o.code != null) entry.code = o.code
     if (o.state != null) entry.state = o.state
     if (o.stateDiff != null) entry.stateDiff = o.stateDiff
+    if (o.movePrecompileToAddress != null) entry.movePrecompileToAddress = o.movePrecompileToAddress
     out[addr.toLowerCase()] = entry
   }
   return out
@@ -354,3 +356,16 @@ export const LogFilter = z.unknown().transform((v, ctx): LogFilterRequest => {
 
 /** A filter or subscription id as geth issues them (rpc.ID, "0x" + hex). */
 export const FilterId = z.string({ error: (i) => `json: cannot unmarshal ${goType(i.input)} into Go value of type rpc.ID` })
+
+/** A Go `string` argument (passwords, raw private keys): `json: cannot unmarshal number into Go value of type string`. */
+export const GoString = z.unknown().transform((v, ctx): string => {
+  if (typeof v !== 'string') return fail(ctx, v, `json: cannot unmarshal ${goType(v)} into Go value of type string`)
+  return v
+})
+
+/** A Go `*uint64` given as a JSON number (personal_unlockAccount's duration in seconds). */
+export const GoUint64Number = z.unknown().transform((v, ctx): bigint => {
+  if (typeof v !== 'number') return fail(ctx, v, `json: cannot unmarshal ${goType(v)} into Go value of type uint64`)
+  if (!Number.isInteger(v) || v < 0 || v >= 2 ** 64) return fail(ctx, v, `json: cannot unmarshal number ${v} into Go value of type uint64`)
+  return BigInt(v)
+})

@@ -2,13 +2,17 @@ import type { z } from 'zod'
 import type { Logger } from 'pino'
 import type { NodeConfig } from '../config.js'
 import type { Engine } from '../engine/engine.js'
+import type { AccountManager } from '../engine/accounts.js'
 import type { SubscriptionManager } from './subscriptions.js'
+import type { ServiceTag } from './ethApis.js'
 
 /** One JSON-RPC method: a params schema parsed once by the dispatcher, and the handler it feeds. */
 export interface MethodDef<S extends z.ZodType = z.ZodType> {
   readonly params: S
   /** `call` is set only for a request that arrived on a connection (WebSocket); undefined over HTTP. */
   readonly handler: (params: z.output<S>, call?: ConnectionCall) => unknown
+  /** The coreth `eth-apis` service that serves it (src/rpc/ethApis.ts); unset: by its wire name. */
+  readonly service?: ServiceTag
 }
 
 /** A persistent transport connection (a WebSocket) as methods see it. */
@@ -44,6 +48,21 @@ export function method<S extends z.ZodType>(params: S, handler: (params: z.outpu
   return { params, handler } as MethodDef
 }
 
+/** Tags the methods of `table` not tagged yet with the coreth `eth-apis` service that enables them. */
+export function inService(service: ServiceTag, table: MethodTable): MethodTable {
+  const out: MethodTable = {}
+  for (const name of Object.keys(table)) {
+    const def = table[name]!
+    out[name] = def.service === undefined ? { ...def, service } : def
+  }
+  return out
+}
+
+/** One method tagged with its coreth `eth-apis` service (inside a table of another service). */
+export function inServiceOne(service: ServiceTag, def: MethodDef): MethodDef {
+  return { ...def, service }
+}
+
 /** Merges namespace tables; a duplicate wire name is a programming error, not a silent overwrite. */
 export function mergeTables(...tables: MethodTable[]): MethodTable {
   const out: MethodTable = {}
@@ -63,6 +82,8 @@ export interface RpcContext {
   readonly engine: Engine
   /** eth_subscribe bookkeeping: per connection, built once per node. */
   readonly subscriptions: SubscriptionManager
+  /** The keystore accounts (`<data-dir>/keystore`) of personal_ and the account methods. */
+  readonly accounts: AccountManager
 }
 
 /** JSON-RPC error object as sent on the wire. */

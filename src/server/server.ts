@@ -4,6 +4,8 @@ import websocket from '@fastify/websocket'
 import type { RawData, WebSocket } from 'ws'
 import type { Logger } from 'pino'
 import type { Dispatcher } from '../rpc/dispatch.js'
+import type { GorillaDispatcher } from '../rpc/gorilla.js'
+import type { HealthKind, HealthReply } from '../namespaces/health.js'
 import type { Connection } from '../rpc/types.js'
 import { createHostCheck, createOriginCheck } from './hostCheck.js'
 
@@ -28,8 +30,17 @@ export interface ServerOptions {
   port: number
   bodyLimit?: number
   log: Logger
-  /** Keyed by chain alias ('C') and by blockchain ID (CB58); both point at the same entry. */
-  chains: Map<string, { rpc: Dispatcher }>
+  /**
+   * Keyed by chain alias ('C') and by blockchain ID (CB58); both point at the same entry. `admin`
+   * only when the admin API is enabled: otherwise its path is not registered at all (LIMITS.md N7).
+   */
+  chains: Map<string, { rpc: Dispatcher; admin?: GorillaDispatcher }>
+  /** avalanchego's node APIs (gorilla JSON-RPC, AVALANCHE.md 9.1) and the Prometheus endpoint. */
+  node?: {
+    info?: GorillaDispatcher
+    health?: { rpc: GorillaDispatcher; report(kind: HealthKind, tags: readonly string[]): HealthReply }
+    metrics?: { contentType: string; text(): Promise<string> }
+  }
   /** Host names accepted besides IP literals and `localhost` (`*` = any). */
   allowedHosts?: readonly string[]
   /** Browser origins allowed to open a WebSocket besides loopback ones (`*` = any). */
@@ -44,11 +55,28 @@ export interface ServerOptions {
 
 export interface Server {
   listen(): Promise<{ host: string; port: number }>
+  /** Open WebSocket connections. */
+  readonly wsConnections: number
   close(): Promise<void>
   fastify: FastifyInstance
 }
 
 type ChainRequest = FastifyRequest<{ Params: { chain: string } }>
+
+/** Routes served as avalanchego's gorilla/rpc servers answer transport faults (AVALANCHE.md 9.1). */
+const GORILLA = { gorilla: true }
+
+/** gorilla rpc.WriteError: text/plain, no trailing newline. */
+function gorillaFault(reply: FastifyReply, status: number, msg: string): void {
+  reply.code(status).header('content-type', TEXT_CT).send(msg)
+}
+
+/** The media type gorilla's ServeHTTP looks up: the Content-Type up to `;`. */
+function gorillaContentType(header: string | undefined): string {
+  const ct = header ?? ''
+  const semi = ct.indexOf(';')
+  return semi === -1 ? ct : ct.slice(0, semi)
+}
 
 function unknownChain(reply: FastifyReply, chain: string): void {
   reply.code(404).header('content-type', JSON_CT).send(JSON.stringify({ error: `unknown blockchain ${chain}` }))
@@ -100,7 +128,10 @@ export function createServer(opts: ServerOptions): Server {
   fastify.setNotFoundHandler((_req, reply) => {
     reply.code(404).header('content-type', TEXT_CT).send('404 page not found\n')
   })
-  fastify.setErrorHandler((err: { statusCode?: number; message: string }, _req, reply) => {
+  fastify.setErrorHandler((err: { statusCode?: number; message: string; code?: string }, req, reply) => {
+    if (err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' && (req.routeOptions.config as { gorilla?: boolean }).gorilla === true) {
+      return gorillaFault(reply, 415, 'rpc: unrecognized Content-Type: ' + gorillaContentType(req.headers['content-type']))
+    }
     const status = err.statusCode !== undefined && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 500
     if (status === 500) log.error({ err }, 'http request failed')
     reply.code(status).header('content-type', TEXT_CT).send(status === 500 ? 'internal error\n' : err.message + '\n')
@@ -130,6 +161,73 @@ export function createServer(opts: ServerOptions): Server {
     handler: (_req, reply) => { reply.code(405).header('allow', 'POST, OPTIONS').header('content-type', TEXT_CT).send('method not allowed\n') },
   })
   fastify.options('/ext/bc/:chain/rpc', (_req, reply) => { reply.code(204).header('allow', 'POST, OPTIONS').send() })
+
+  /**
+   * A gorilla JSON-RPC endpoint: POST with `application/json` only (avalanchego registers that one
+   * codec), other methods 405 unless `get` serves them. `exact`: any other spelling of the path
+   * that the router would still match (percent-encoding) is 404 (LIMITS.md N7).
+   */
+  const gorillaRoute = (url: string, rpc: GorillaDispatcher, opts: { get?: (req: FastifyRequest, reply: FastifyReply) => void; exact?: boolean } = {}): void => {
+    const onRequest = opts.exact === true
+      ? (req: FastifyRequest, reply: FastifyReply, done: () => void) => {
+        const q = req.raw.url?.indexOf('?') ?? -1
+        if ((q === -1 ? req.raw.url : req.raw.url!.slice(0, q)) !== url) {
+          reply.code(404).header('content-type', TEXT_CT).send('404 page not found\n')
+          return
+        }
+        done()
+      }
+      : undefined
+    fastify.post(url, { config: GORILLA, ...(onRequest && { onRequest }) }, (req, reply) => {
+      const ct = gorillaContentType(req.headers['content-type'])
+      if (ct.toLowerCase() !== JSON_CT || typeof req.body !== 'string') return gorillaFault(reply, 415, 'rpc: unrecognized Content-Type: ' + ct)
+      rpc.handle(req.body).then(
+        (out) => { reply.header('content-type', 'application/json; charset=utf-8').header('x-content-type-options', 'nosniff').send(out) },
+        (err: unknown) => {
+          log.error({ err }, 'api dispatcher failed')
+          reply.code(500).header('content-type', TEXT_CT).send('internal error\n')
+        },
+      )
+    })
+    const others = opts.get === undefined ? ['GET', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'] : ['PUT', 'DELETE', 'PATCH', 'OPTIONS']
+    fastify.route({
+      method: others, url, config: GORILLA, ...(onRequest && { onRequest }),
+      handler: (req, reply) => gorillaFault(reply, 405, 'rpc: POST method required, received ' + req.method),
+    })
+    if (opts.get !== undefined) fastify.get(url, { config: GORILLA, ...(onRequest && { onRequest }) }, opts.get)
+  }
+  for (const [alias, chain] of chains) {
+    if (chain.admin !== undefined) gorillaRoute(`/ext/bc/${alias}/admin`, chain.admin, { exact: true })
+  }
+  const api = opts.node ?? {}
+  if (api.info !== undefined) gorillaRoute('/ext/info', api.info)
+  const health = api.health
+  if (health !== undefined) {
+    // GET answers 200 when healthy, 503 when not, with the report as body (api/health/handler.go).
+    const getHealth = (kind: HealthKind) => (req: FastifyRequest, reply: FastifyReply): void => {
+      const tag = (req.query as Record<string, string | string[] | undefined>).tag
+      const report = health.report(kind, tag === undefined ? [] : Array.isArray(tag) ? tag : [tag])
+      reply.code(report.healthy ? 200 : 503).header('content-type', JSON_CT).send(JSON.stringify(report) + '\n')
+    }
+    gorillaRoute('/ext/health', health.rpc, { get: getHealth('health') })
+    for (const kind of ['health', 'readiness', 'liveness'] as const) fastify.get(`/ext/health/${kind}`, getHealth(kind))
+  }
+  const metrics = api.metrics
+  if (metrics !== undefined) {
+    fastify.get('/ext/metrics', (_req, reply) => {
+      metrics.text().then(
+        (text) => { reply.header('content-type', metrics.contentType).send(text) },
+        (err: unknown) => {
+          log.error({ err }, 'metrics collection failed')
+          reply.code(500).header('content-type', TEXT_CT).send('internal error\n')
+        },
+      )
+    })
+    fastify.route({
+      method: ['POST', 'PUT', 'DELETE', 'PATCH'], url: '/ext/metrics',
+      handler: (_req, reply) => { reply.code(405).header('allow', 'GET').header('content-type', TEXT_CT).send('method not allowed\n') },
+    })
+  }
 
   // Encapsulated so @fastify/websocket's hooks and handler wrapper stay off the HTTP hot path.
   let wsCount = 0
@@ -206,6 +304,7 @@ export function createServer(opts: ServerOptions): Server {
 
   return {
     fastify,
+    get wsConnections() { return wsCount },
     async listen() {
       await fastify.listen({ host: opts.host, port: opts.port })
       const addr = fastify.server.address() as AddressInfo

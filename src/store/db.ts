@@ -1,5 +1,6 @@
 import { ClassicLevel } from 'classic-level'
 import { mkdirSync } from 'node:fs'
+import { readdir, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 
 /** The node's one LevelDB: binary keys and values. */
@@ -33,4 +34,19 @@ export async function openDatabase(dataDir: string): Promise<Database> {
 /** Writes a batch durably: every block and head move goes through here (LIMITS.md D-a). */
 export async function writeSynced(db: Database, ops: BatchOp[]): Promise<void> {
   await db.batch(ops, { sync: true })
+}
+
+/** Bytes the files of `<dataDir>/chain` take (LevelDB keeps a flat directory); for /ext/metrics. */
+export async function databaseSize(dataDir: string): Promise<number> {
+  const location = join(dataDir, 'chain')
+  let total = 0
+  for (const entry of await readdir(location, { withFileTypes: true })) {
+    if (!entry.isFile()) continue
+    try {
+      total += (await stat(join(location, entry.name))).size
+    } catch {
+      // A table file compacted away between readdir and stat.
+    }
+  }
+  return total
 }

@@ -66,6 +66,10 @@ const CASES: Record<string, (f: Fixture) => Case[]> = {
     { params: [{ [f.probe]: ['0x0000000000000000000000000000000000000000000000000000000000000000'] }] },
     { params: [{ [f.probe]: ['0x0000000000000000000000000000000000000000000000000000000000000000'], [UNKNOWN_ADDR]: [UNKNOWN_HASH] }, 'latest'] },
   ],
+  eth_simulateV1: (f) => [
+    { params: [{ blockStateCalls: [{ calls: [call(f.probe, iface('Probe').encodeFunctionData('set', [5n])), call(f.probe, iface('Probe').encodeFunctionData('fail', ['x']))] }, {}] }, 'latest'], label: 'two blocks, a revert' },
+    { params: [{ blockStateCalls: [{ calls: [{ from: EWOQ_ADDRESS, to: UNKNOWN_ADDR, value: '0x1' }] }], traceTransfers: true, returnFullTransactions: true }], label: 'full transactions, traced transfer' },
+  ],
   eth_call: (f) => [
     { params: [call(f.probe, iface('Probe').encodeFunctionData('stored'))] },
     ...refs(f).map((r) => ({ params: [call(f.token, iface('TestToken').encodeFunctionData('balanceOf', [EWOQ_ADDRESS])), r] })),
@@ -131,6 +135,11 @@ const CASES: Record<string, (f: Fixture) => Case[]> = {
   debug_getRawHeader: (f) => [{ params: ['0x0'] }, { params: ['latest'] }, { params: [f.blocks[0]!.hash] }],
   debug_getRawReceipts: (f) => [{ params: ['0x0'] }, { params: ['latest'] }, { params: [f.blocks[0]!.number] }],
   debug_getRawTransaction: (f) => [...Object.values(f.txs).filter((h) => h).map((h) => ({ params: [h] })), { params: [UNKNOWN_HASH] }],
+  debug_traceTransaction: (f) => Object.values(f.txs).filter((h) => h).flatMap((h) => [
+    { params: [h] }, { params: [h, { enableMemory: true, enableReturnData: true }] }, { params: [h, { disableStack: true, disableStorage: true }] },
+  ]),
+  debug_traceBlockByNumber: (f) => f.blocks.slice(0, 3).flatMap((b) => [{ params: [b.number] }, { params: [b.number, { enableMemory: true, enableReturnData: true }] }]),
+  debug_traceBlockByHash: (f) => f.blocks.slice(0, 3).map((b) => ({ params: [b.hash] })),
 }
 
 /** Methods exercised by their own sequences below (filters, send), not by CASES. */

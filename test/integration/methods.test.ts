@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildMethodTable } from '../../src/node.js'
+import { ETH_API_NAMES } from '../../src/rpc/ethApis.js'
 import { startTestNode } from '../helpers/testNode.js'
 import type { TestNode } from '../helpers/testNode.js'
 
@@ -14,6 +15,7 @@ const COVERAGE: Record<string, string> = {
   eth_subscribe: 'eth.subscriptions.test.ts',
   eth_unsubscribe: 'eth.subscriptions.test.ts',
   eth_getLogs: 'eth.logs.test.ts',
+  eth_simulateV1: 'eth.simulate.test.ts',
   eth_blobBaseFee: 'eth.fees.test.ts',
   txpool_content: 'txpool.debug.test.ts',
   txpool_contentFrom: 'txpool.debug.test.ts',
@@ -23,6 +25,10 @@ const COVERAGE: Record<string, string> = {
   debug_getRawBlock: 'txpool.debug.test.ts',
   debug_getRawReceipts: 'txpool.debug.test.ts',
   debug_getRawTransaction: 'txpool.debug.test.ts',
+  debug_traceTransaction: 'debug.trace.test.ts',
+  debug_traceCall: 'debug.trace.test.ts',
+  debug_traceBlockByNumber: 'debug.trace.test.ts',
+  debug_traceBlockByHash: 'debug.trace.test.ts',
   eth_newFilter: 'eth.logs.test.ts',
   eth_newBlockFilter: 'eth.logs.test.ts',
   eth_newPendingTransactionFilter: 'eth.logs.test.ts',
@@ -70,6 +76,18 @@ const COVERAGE: Record<string, string> = {
   eth_maxPriorityFeePerGas: 'eth.fees.test.ts',
   eth_baseFee: 'eth.fees.test.ts',
   eth_feeHistory: 'eth.fees.test.ts',
+  personal_listAccounts: 'personal.test.ts',
+  personal_newAccount: 'personal.test.ts',
+  personal_importRawKey: 'personal.test.ts',
+  personal_unlockAccount: 'personal.test.ts',
+  personal_lockAccount: 'personal.test.ts',
+  personal_sendTransaction: 'personal.test.ts',
+  personal_signTransaction: 'personal.test.ts',
+  personal_sign: 'personal.test.ts',
+  personal_ecRecover: 'personal.test.ts',
+  eth_sign: 'personal.test.ts',
+  eth_signTransaction: 'personal.test.ts',
+  eth_sendTransaction: 'personal.test.ts',
 }
 
 /** The methods issue 2 requires (its "Methods" list). */
@@ -87,8 +105,9 @@ describe('the assembled method table', () => {
   let node: TestNode
   let names: string[]
   beforeAll(async () => {
-    node = await startTestNode()
-    names = Object.keys(buildMethodTable({ config: node.node.config, log: node.node.log, engine: node.node.engine, subscriptions: node.node.subscriptions })).sort()
+    // Every eth-apis service on (personal_ and the signing methods are off by default), so the walk sees every method.
+    node = await startTestNode({ chain: { 'eth-apis': [...ETH_API_NAMES] } })
+    names = Object.keys(buildMethodTable({ config: node.node.config, log: node.node.log, engine: node.node.engine, subscriptions: node.node.subscriptions, accounts: node.node.accounts })).sort()
   })
   afterAll(() => node.close())
 

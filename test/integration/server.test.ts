@@ -1,5 +1,5 @@
-import { request } from 'node:http'
 import { once } from 'node:events'
+import { rawHttp } from '../helpers/rawHttp.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import pino from 'pino'
@@ -19,23 +19,7 @@ const CHAIN_ID_CALL = '{"jsonrpc":"2.0","id":1,"method":"eth_chainId","params":[
 let server: Server
 let port: number
 
-interface Res { status: number; headers: Record<string, string | string[] | undefined>; body: string }
-
-function http(opts: { method?: string; path?: string; headers?: Record<string, string>; body?: string }): Promise<Res> {
-  return new Promise((resolve, reject) => {
-    const req = request({
-      host: '127.0.0.1', port, method: opts.method ?? 'POST', path: opts.path ?? '/ext/bc/C/rpc',
-      headers: { connection: 'close', ...opts.headers },
-    }, (res) => {
-      let body = ''
-      res.setEncoding('utf8')
-      res.on('data', (c: string) => { body += c })
-      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body }))
-    })
-    req.on('error', reject)
-    req.end(opts.body)
-  })
-}
+const http = (opts: Parameters<typeof rawHttp>[1]) => rawHttp(port, opts)
 const post = (body: string, contentType = 'application/json', path?: string) => http({ body, path, headers: { 'content-type': contentType } })
 
 beforeAll(async () => {

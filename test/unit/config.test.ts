@@ -173,7 +173,7 @@ describe('helpText', () => {
     for (const [name, flag] of Object.entries(FLAGS)) {
       const line = lines.find((l) => l.trimStart().startsWith(`--${name} `))
       expect(line, `--${name}`).toBeDefined()
-      const def = flag.key === 'chainConfigFile' || defaults[flag.key] === undefined ? '(none)' : String(defaults[flag.key])
+      const def = flag.key === 'adminApiEnabled' ? 'false' : flag.key === 'chainConfigFile' || defaults[flag.key] === undefined ? '(none)' : String(defaults[flag.key])
       expect(line, `--${name}`).toContain(`(default: ${def})`)
     }
   })

@@ -3,7 +3,7 @@ import type { Block } from '../../engine/block.js'
 import { formatBlock, formatHeader, formatReceipt, formatTx, quantity } from '../../rpc/format.js'
 import { BlockRef, BlockTag, Bool, Hash32, Uint } from '../../rpc/schemas.js'
 import type { MethodTable, RpcContext } from '../../rpc/types.js'
-import { method } from '../../rpc/types.js'
+import { inService, method } from '../../rpc/types.js'
 
 /** Blocks, headers, uncles and per-block transaction access. */
 export function ethBlockMethods(ctx: Pick<RpcContext, 'engine'>): MethodTable {
@@ -12,7 +12,7 @@ export function ethBlockMethods(ctx: Pick<RpcContext, 'engine'>): MethodTable {
   const byNumber = (ref: ReturnType<typeof BlockTag.parse>) => engine.findBlock(ref)
   const txAt = (block: Block | undefined, index: bigint) =>
     block === undefined || index >= BigInt(block.txs.length) ? null : formatTx(block.txs[Number(index)]!, { block, index: Number(index) })
-  return {
+  return inService('internal-blockchain', {
     /** Handler for `eth_blockNumber`. */
     eth_blockNumber: method(z.tuple([]), () => quantity(engine.head.header.number)),
     /** Handler for `eth_getBlockByNumber`. */
@@ -35,20 +35,23 @@ export function ethBlockMethods(ctx: Pick<RpcContext, 'engine'>): MethodTable {
       const block = byHash(hash)
       return block === undefined ? null : formatHeader(block)
     }),
-    /** Handler for `eth_getBlockTransactionCountByNumber`. */
-    eth_getBlockTransactionCountByNumber: method(z.tuple([BlockTag]), ([ref]) => {
-      const block = byNumber(ref)
-      return block === undefined ? null : quantity(block.txs.length)
+    // coreth's TransactionAPI (internal-transaction), the rest is BlockChainAPI (internal-blockchain).
+    ...inService('internal-transaction', {
+      /** Handler for `eth_getBlockTransactionCountByNumber`. */
+      eth_getBlockTransactionCountByNumber: method(z.tuple([BlockTag]), ([ref]) => {
+        const block = byNumber(ref)
+        return block === undefined ? null : quantity(block.txs.length)
+      }),
+      /** Handler for `eth_getBlockTransactionCountByHash`. */
+      eth_getBlockTransactionCountByHash: method(z.tuple([Hash32]), ([hash]) => {
+        const block = byHash(hash)
+        return block === undefined ? null : quantity(block.txs.length)
+      }),
+      /** Handler for `eth_getTransactionByBlockNumberAndIndex`. */
+      eth_getTransactionByBlockNumberAndIndex: method(z.tuple([BlockTag, Uint]), ([ref, index]) => txAt(byNumber(ref), index)),
+      /** Handler for `eth_getTransactionByBlockHashAndIndex`. */
+      eth_getTransactionByBlockHashAndIndex: method(z.tuple([Hash32, Uint]), ([hash, index]) => txAt(byHash(hash), index)),
     }),
-    /** Handler for `eth_getBlockTransactionCountByHash`. */
-    eth_getBlockTransactionCountByHash: method(z.tuple([Hash32]), ([hash]) => {
-      const block = byHash(hash)
-      return block === undefined ? null : quantity(block.txs.length)
-    }),
-    /** Handler for `eth_getTransactionByBlockNumberAndIndex`. */
-    eth_getTransactionByBlockNumberAndIndex: method(z.tuple([BlockTag, Uint]), ([ref, index]) => txAt(byNumber(ref), index)),
-    /** Handler for `eth_getTransactionByBlockHashAndIndex`. */
-    eth_getTransactionByBlockHashAndIndex: method(z.tuple([Hash32, Uint]), ([hash, index]) => txAt(byHash(hash), index)),
     /** Handler for `eth_getBlockReceipts`. */
     eth_getBlockReceipts: method(z.tuple([BlockRef]), ([ref]) => {
       const block = engine.findBlock(ref)
@@ -65,5 +68,5 @@ export function ethBlockMethods(ctx: Pick<RpcContext, 'engine'>): MethodTable {
     eth_getUncleByBlockNumberAndIndex: method(z.tuple([BlockTag, Uint]), () => null),
     /** Handler for `eth_getUncleByBlockHashAndIndex`. */
     eth_getUncleByBlockHashAndIndex: method(z.tuple([Hash32, Uint]), () => null),
-  }
+  })
 }

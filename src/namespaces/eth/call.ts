@@ -2,12 +2,12 @@ import { z } from 'zod'
 import { hex, quantity } from '../../rpc/format.js'
 import { BlockRef, CallRequest, StateOverride } from '../../rpc/schemas.js'
 import type { MethodTable, RpcContext } from '../../rpc/types.js'
-import { method } from '../../rpc/types.js'
+import { inService, method } from '../../rpc/types.js'
 
 /** Execution without a transaction: call, estimate, access list. */
 export function ethCallMethods(ctx: Pick<RpcContext, 'engine'>): MethodTable {
   const { engine } = ctx
-  return {
+  return inService('internal-blockchain', {
     /** Handler for `eth_call` (block tag, hash or EIP-1898 object; state overrides). */
     eth_call: method(z.tuple([CallRequest, BlockRef.optional(), StateOverride.optional()]), async ([req, ref, overrides]) =>
       hex(await engine.call(req, ref ?? 'latest', overrides))),
@@ -22,5 +22,5 @@ export function ethCallMethods(ctx: Pick<RpcContext, 'engine'>): MethodTable {
       out.gasUsed = quantity(r.gasUsed)
       return out
     }),
-  }
+  })
 }

@@ -3,7 +3,7 @@ import { InvalidParamsError } from '../../engine/errors.js'
 import { quantity } from '../../rpc/format.js'
 import { BlockTag, Percentiles } from '../../rpc/schemas.js'
 import type { MethodTable, RpcContext } from '../../rpc/types.js'
-import { method } from '../../rpc/types.js'
+import { inService, method } from '../../rpc/types.js'
 
 /** geth math.HexOrDecimal64: eth_feeHistory's block count comes as hex string or number. */
 const BlockCount = z.union([
@@ -14,7 +14,7 @@ const BlockCount = z.union([
 /** Fee suggestions and history (coreth eth/gasprice; AVALANCHE.md 12.3). */
 export function ethFeeMethods(ctx: Pick<RpcContext, 'engine'>): MethodTable {
   const { engine } = ctx
-  return {
+  return inService('internal-eth', {
     /** Handler for `eth_gasPrice`: suggested tip + next base fee. */
     eth_gasPrice: method(z.tuple([]), () => quantity(engine.fees.gasPrice())),
     /** Handler for `eth_maxPriorityFeePerGas`. */
@@ -38,5 +38,5 @@ export function ethFeeMethods(ctx: Pick<RpcContext, 'engine'>): MethodTable {
       out.gasUsedRatio = h.gasUsedRatio
       return out
     }),
-  }
+  })
 }

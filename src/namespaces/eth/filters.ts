@@ -3,7 +3,7 @@ import { formatLog, hex } from '../../rpc/format.js'
 import { FilterId, LogFilter } from '../../rpc/schemas.js'
 import type { LogFilterRequest } from '../../rpc/schemas.js'
 import type { MethodTable, RpcContext } from '../../rpc/types.js'
-import { method } from '../../rpc/types.js'
+import { inService, method } from '../../rpc/types.js'
 import type { LogQuery } from '../../engine/engine.js'
 
 function toQuery(f: LogFilterRequest): LogQuery {
@@ -18,7 +18,7 @@ function toQuery(f: LogFilterRequest): LogQuery {
 export function ethFilterMethods(ctx: Pick<RpcContext, 'engine'>): MethodTable {
   const { engine } = ctx
   const { filters } = engine
-  return {
+  return inService('eth-filter', {
     /** Handler for `eth_getLogs`. */
     eth_getLogs: method(z.tuple([LogFilter]), async ([f]) => (await engine.getLogs(toQuery(f))).map((l) => formatLog(l))),
     /** Handler for `eth_newFilter`: numbered bounds are fixed, tags follow the head. */
@@ -52,5 +52,5 @@ export function ethFilterMethods(ctx: Pick<RpcContext, 'engine'>): MethodTable {
     }),
     /** Handler for `eth_uninstallFilter`. */
     eth_uninstallFilter: method(z.tuple([FilterId]), ([id]) => filters.uninstall(id)),
-  }
+  })
 }

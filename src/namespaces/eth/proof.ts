@@ -3,7 +3,7 @@ import { accountProof } from '../../engine/proof.js'
 import { hex, quantity } from '../../rpc/format.js'
 import { Address, BlockRef } from '../../rpc/schemas.js'
 import type { MethodTable, RpcContext } from '../../rpc/types.js'
-import { method } from '../../rpc/types.js'
+import { inService, method } from '../../rpc/types.js'
 
 /**
  * geth's `storageKeys []string`: any strings (decoded by the handler after the proof window
@@ -28,7 +28,7 @@ function goType(v: unknown): string {
 /** State proofs (EIP-1186). */
 export function ethProofMethods(ctx: Pick<RpcContext, 'engine'>): MethodTable {
   const { engine } = ctx
-  return {
+  return inService('internal-blockchain', {
     /**
      * Handler for `eth_getProof`: account and storage proofs against the block's state root,
      * within coreth's historical proof window (AVALANCHE.md 12.7). Fields and formats are geth's
@@ -47,5 +47,5 @@ export function ethProofMethods(ctx: Pick<RpcContext, 'engine'>): MethodTable {
         storageProof: p.storageProof.map((s) => ({ key: s.key, value: quantity(s.value), proof: s.proof.map(hex) })),
       }
     }),
-  }
+  })
 }

@@ -11,7 +11,7 @@ import { Bool, FilterId, LogFilter } from '../../rpc/schemas.js'
 import type { LogFilterRequest } from '../../rpc/schemas.js'
 import { Topic } from '../../rpc/subscriptions.js'
 import type { MethodTable, RpcContext } from '../../rpc/types.js'
-import { method } from '../../rpc/types.js'
+import { inServiceOne, method } from '../../rpc/types.js'
 
 /** A `logs` subscription's filter; numbered bounds restrict delivered logs (geth filters.filterLogs). */
 interface LogSubscription {
@@ -162,7 +162,7 @@ export function ethSubscriptionMethods(ctx: Pick<RpcContext, 'engine' | 'subscri
      * Handler for `eth_subscribe`. Arguments are checked in geth's order (rpc/handler.go
      * handleSubscribe): transport, name, then the named subscription's own arguments.
      */
-    eth_subscribe: method(z.tuple([z.unknown().optional()], z.unknown()), (params, call) => {
+    eth_subscribe: inServiceOne('eth-filter', method(z.tuple([z.unknown().optional()], z.unknown()), (params, call) => {
       if (call === undefined) throw notificationsUnsupported()
       const name = params[0]
       if (typeof name !== 'string') throw invalidParams('expected subscription name as first argument')
@@ -171,8 +171,24 @@ export function ethSubscriptionMethods(ctx: Pick<RpcContext, 'engine' | 'subscri
       if (params.length > kind.arity + 1) throw invalidParams(`too many arguments, want at most ${kind.arity + 1}`)
       const [topic, data] = kind.open(params)
       return subscriptions.open(call, topic, data)
-    }),
+    })),
     /** Handler for `eth_unsubscribe`: true, or -32000 `subscription not found` (also over HTTP, as geth). */
-    eth_unsubscribe: method(z.tuple([FilterId]), ([id], call) => subscriptions.cancel(call?.conn, id)),
+    eth_unsubscribe: inServiceOne('always', method(z.tuple([FilterId]), ([id], call) => subscriptions.cancel(call?.conn, id))),
+  }
+}
+
+/**
+ * `eth_subscribe` while `eth-filter` is off: geth's rpc handler still answers the call itself
+ * (rpc/handler.go handleSubscribe) but finds no subscription in the `eth` namespace.
+ */
+export function ethSubscribeDisabled(): MethodTable {
+  return {
+    /** Handler for `eth_subscribe` without the eth-filter service. */
+    eth_subscribe: inServiceOne('always', method(z.tuple([z.unknown().optional()], z.unknown()), (params, call) => {
+      if (call === undefined) throw notificationsUnsupported()
+      const name = params[0]
+      if (typeof name !== 'string') throw invalidParams('expected subscription name as first argument')
+      throw unknownSubscription('eth', name)
+    })),
   }
 }

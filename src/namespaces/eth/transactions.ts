@@ -1,15 +1,15 @@
 import { createTx } from '@ethereumjs/tx'
-import { keccak256 } from '../../engine/crypto.js'
+import { keccak256 } from '../../crypto.js'
 import { z } from 'zod'
 import { formatReceipt, formatTx, hex, quantity } from '../../rpc/format.js'
 import { CallRequest, Data, Hash32 } from '../../rpc/schemas.js'
 import type { MethodTable, RpcContext } from '../../rpc/types.js'
-import { method } from '../../rpc/types.js'
+import { inService, method } from '../../rpc/types.js'
 
 /** Sending and looking up transactions. */
 export function ethTransactionMethods(ctx: Pick<RpcContext, 'engine'>): MethodTable {
   const { engine } = ctx
-  return {
+  return inService('internal-transaction', {
     /** Handler for `eth_sendRawTransaction`. */
     eth_sendRawTransaction: method(z.tuple([Data]), ([raw]) => engine.sendRawTransaction(raw)),
     /** Handler for `eth_getTransactionByHash`: mined, or pending in the pool. */
@@ -57,7 +57,5 @@ export function ethTransactionMethods(ctx: Pick<RpcContext, 'engine'>): MethodTa
       json.hash = hex(keccak256(raw))
       return { raw: hex(raw), tx: json }
     }),
-    /** Handler for `eth_accounts`: the node holds no unlocked accounts unless personal is enabled. */
-    eth_accounts: method(z.tuple([]), () => []),
-  }
+  })
 }

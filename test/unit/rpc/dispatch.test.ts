@@ -187,13 +187,16 @@ describe('toJsonRpcError', () => {
     NotFoundError: { code: -32000, message: 'm' },
     InvalidParamsError: { code: -32602, message: 'm' },
     LimitExceededError: { code: -32005, message: 'm' },
+    SimulateError: { code: -38020, message: 'm' },
   }
   const classes = Object.entries(engineErrors).filter(([, v]) => typeof v === 'function' && v.prototype instanceof Error)
 
   it.each(classes)('maps %s', (name, Cls) => {
     const err = name === 'ExecutionRevertedError'
       ? new engineErrors.ExecutionRevertedError(Uint8Array.from([1, 2]))
-      : new (Cls as new (m: string) => Error)('m')
+      : name === 'SimulateError'
+        ? new engineErrors.SimulateError('blockNumberInvalid', 'm')
+        : new (Cls as new (m: string) => Error)('m')
     // A new class without an entry here must still be an EngineError (-32000).
     expect(toJsonRpcError(err)).toEqual(expected[name] ?? { code: -32000, message: 'm' })
   })

@@ -5,8 +5,10 @@ import { keccak_256 } from '@noble/hashes/sha3.js'
 
 const require = createRequire(import.meta.url)
 
-interface NativeSecp256k1 {
+/** The native libsecp256k1 binding's calls used here and in src/atomic/. */
+export interface NativeSecp256k1 {
   ecdsaRecover(sig: Uint8Array, recid: number, msg32: Uint8Array, compressed: boolean): Uint8Array
+  publicKeyConvert(pub: Uint8Array, compressed: boolean): Uint8Array
 }
 type KeccakFactory = (algorithm: 'keccak256') => { update(data: Uint8Array): { digest(): Uint8Array } }
 
@@ -19,7 +21,8 @@ function loadNative<T>(name: string): T | undefined {
     return undefined
   }
 }
-const nativeSecp = loadNative<NativeSecp256k1>('secp256k1')
+/** The native secp256k1 binding, or undefined where its prebuild did not load (callers fall back to @noble). */
+export const nativeSecp = loadNative<NativeSecp256k1>('secp256k1')
 const nativeKeccak = loadNative<KeccakFactory>('keccak')
 
 /** keccak-256, native when the prebuild loaded. */

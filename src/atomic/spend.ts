@@ -1,0 +1,93 @@
+/**
+ * Building blocks of coreth's semantic verification (atomic/vm/tx_semantic_verifier.go, vms/secp256k1fx/fx.go,
+ * vms/components/avax/flow_checker.go): flow check, credential counts, UTXO spends, EVM input signatures.
+ */
+import { cb58Encode } from './cb58.js'
+import { TYPE_ID } from './codec.js'
+import { AtomicVerifyError } from './errors.js'
+import { recoverSigner } from './signature.js'
+import type { EVMInput, Input, OutputOwners, TransferInput, TransferOutput, UnsignedAtomicTx, Verifiable } from './types.js'
+import { verifyTransferInput, verifyTransferOutput } from './verify.js'
+
+const UINT64_MAX = 0xffffffffffffffffn
+
+function fail(message: string): never {
+  throw new AtomicVerifyError(message)
+}
+
+/**
+ * The flow check: the tx must consume at least what it produces per asset, counting `feeNAVAX` of AVAX as produced.
+ * Throws `import|export tx flow check failed due to: insufficient funds` (or `overflow`).
+ */
+export function verifyFlow(utx: UnsignedAtomicTx, avaxAssetID: Uint8Array, feeNAVAX: bigint): void {
+  const produced = new Map<string, bigint>()
+  const consumed = new Map<string, bigint>()
+  let overflow = false
+  const add = (m: Map<string, bigint>, asset: Uint8Array, amount: bigint): void => {
+    const key = Buffer.from(asset).toString('hex')
+    const sum = (m.get(key) ?? 0n) + amount
+    if (sum > UINT64_MAX) overflow = true
+    m.set(key, sum > UINT64_MAX ? sum - UINT64_MAX - 1n : sum)
+  }
+  add(produced, avaxAssetID, feeNAVAX)
+  const kind = utx.typeID === TYPE_ID.ImportTx ? 'import' : 'export'
+  if (utx.typeID === TYPE_ID.ImportTx) {
+    for (const out of utx.outs) add(produced, out.assetID, out.amount)
+    for (const input of utx.importedInputs) add(consumed, input.assetID, input.in.amount)
+  } else {
+    for (const out of utx.exportedOutputs) add(produced, out.assetID, out.out.amount)
+    for (const input of utx.ins) add(consumed, input.assetID, input.amount)
+  }
+  if (overflow) fail(`${kind} tx flow check failed due to: overflow`)
+  for (const [asset, amount] of produced) {
+    if (amount > (consumed.get(asset) ?? 0n)) fail(`${kind} tx flow check failed due to: insufficient funds`)
+  }
+}
+
+/** The credential-count rule of each kind, with coreth's two wordings. */
+export function verifyCredentialCount(utx: UnsignedAtomicTx, creds: readonly Verifiable[]): void {
+  if (utx.typeID === TYPE_ID.ImportTx) {
+    if (creds.length !== utx.importedInputs.length) {
+      fail(`incorrect number of credentials: (${utx.importedInputs.length} vs. ${creds.length})`)
+    }
+  } else if (creds.length !== utx.ins.length) {
+    fail(`export tx contained incorrect number of credentials want ${utx.ins.length} got ${creds.length}`)
+  }
+}
+
+/** secp256k1fx VerifyCredentials: time lock, signer counts, then each signature against the owners. */
+export function verifyCredentials(signingHash: Uint8Array, input: Input, sigs: readonly Uint8Array[], owners: OutputOwners, nowUnix: bigint): void {
+  const numSigs = input.sigIndices.length
+  if (owners.locktime > nowUnix) fail('output is time locked')
+  if (owners.threshold < numSigs) fail('input has more signers than expected')
+  if (owners.threshold > numSigs) fail('input has less signers than expected')
+  if (numSigs !== sigs.length) fail('input expected a different number of signers than provided in the credential')
+  input.sigIndices.forEach((index, i) => {
+    if (index >= owners.addrs.length) fail('input referenced a nonexistent address in the output')
+    const got = recoverSigner(signingHash, sigs[i]!).shortAddress
+    const expected = owners.addrs[index]!
+    if (Buffer.compare(got, expected) !== 0) {
+      fail(`wrong signature: expected signature from ${cb58Encode(expected)} but got from ${cb58Encode(got)}`)
+    }
+  })
+}
+
+/**
+ * secp256k1fx VerifyTransfer of one imported input against the UTXO's output. Errors are bare; coreth wraps them
+ * as `import tx transfer failed verification: <err>`. Signature errors surface as SignatureError.
+ */
+export function verifySpend(signingHash: Uint8Array, input: TransferInput, cred: Verifiable, utxoOut: TransferOutput, nowUnix: bigint): void {
+  if (cred.typeID !== TYPE_ID.Credential) fail('wrong credential type')
+  verifyTransferOutput(utxoOut)
+  verifyTransferInput(input)
+  if (utxoOut.amount !== input.amount) fail(`utxo amount and input amount are not equal: ${utxoOut.amount} != ${input.amount}`)
+  verifyCredentials(signingHash, input, cred.sigs, utxoOut, nowUnix)
+}
+
+/** The export rule per EVMInput: one secp256k1fx credential with exactly one signature by the input's EVM address. */
+export function verifyEVMInputCredential(signingHash: Uint8Array, input: EVMInput, cred: Verifiable): void {
+  if (cred.typeID !== TYPE_ID.Credential) fail('expected *secp256k1fx.Credential but got *secp256k1fx.Credential')
+  if (cred.sigs.length !== 1) fail(`incorrect number of signatures want 1 signature for EVM Input Credential, but got ${cred.sigs.length}`)
+  const signer = recoverSigner(signingHash, cred.sigs[0]!)
+  if (Buffer.compare(signer.ethAddress, input.address) !== 0) fail("signature doesn't match public key")
+}

@@ -1,0 +1,604 @@
+import { genTransactionsTrieRoot } from '@ethereumjs/block'
+import type { Block as EnvBlock, BlockHeader as EnvHeader } from '@ethereumjs/block'
+import type { Message } from '@ethereumjs/evm'
+import { MerklePatriciaTrie } from '@ethereumjs/mpt'
+import type { BatchDBOp, DB } from '@ethereumjs/util'
+import { RLP } from '@ethereumjs/rlp'
+import { Caches, MerkleStateManager } from '@ethereumjs/statemanager'
+import { createTx } from '@ethereumjs/tx'
+import type { TypedTransaction } from '@ethereumjs/tx'
+import { Account, Address, bigIntToBytes, bytesToHex, equalsBytes, hexToBytes, KECCAK256_NULL, KECCAK256_RLP, KECCAK256_RLP_ARRAY, setLengthLeft, toChecksumAddress, unpadBytes, ValueEncoding } from '@ethereumjs/util'
+import { createVM, runTx } from '@ethereumjs/vm'
+import type { VM } from '@ethereumjs/vm'
+import type { Block, Header } from './block.js'
+import { makeBlock } from './block.js'
+import { EMPTY_EXT_DATA_HASH } from './chain.js'
+import type { Chain } from './chain.js'
+import { keccak256 } from '../crypto.js'
+import { EngineError, SimulateError } from './errors.js'
+import { executionError } from './executor.js'
+import type { CallOutcome } from './executor.js'
+import { consumeGas, feeStateBeforeBlock, gasPrice, updateTargetExcess } from './feeState.js'
+import type { FeeState } from './feeState.js'
+import { encodeConsensusReceipt, logsBloom } from './receipt.js'
+import type { Log, Receipt } from './receipt.js'
+import type { CallRequest, StateOverride } from './types.js'
+
+/*
+ * eth_simulateV1 as geth runs it (internal/ethapi/simulate.go, logtracer.go, errors.go): blocks
+ * of calls on top of a base block, each with block and state overrides, executed on a throwaway
+ * state whose trie writes never reach the node's database.
+ */
+
+/** geth maxSimulateBlocks: simulated block numbers may run at most this far past the base. */
+export const MAX_SIMULATE_BLOCKS = 256
+/** geth maxSimulateCallsPerBlock / maxSimulateTotalCalls. */
+export const MAX_SIMULATE_CALLS_PER_BLOCK = 5000
+export const MAX_SIMULATE_TOTAL_CALLS = 10000
+/** geth timestampIncrement: seconds between simulated blocks without a time override. */
+const TIMESTAMP_INCREMENT = 12n
+/** EIP-3860 (geth params.MaxInitCodeSize). */
+const MAX_INIT_CODE_SIZE = 49152
+/** ERC-7528's ETH address and the ERC-20 Transfer topic, for traceTransfers (geth logtracer.go). */
+const TRANSFER_ADDRESS = hexToBytes('0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee')
+const TRANSFER_TOPIC = hexToBytes('0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef')
+const MAX_UINT256 = (1n << 256n) - 1n
+const MAX_UINT64 = (1n << 64n) - 1n
+const ZERO32 = new Uint8Array(32)
+const ZERO_ADDRESS = new Uint8Array(20)
+
+/** geth override.BlockOverrides as eth_simulateV1 takes them. */
+export interface BlockOverrides {
+  number?: bigint
+  time?: bigint
+  gasLimit?: bigint
+  feeRecipient?: Uint8Array
+  prevRandao?: Uint8Array
+  baseFeePerGas?: bigint
+  blobBaseFee?: bigint
+  difficulty?: bigint
+}
+
+/** One simulated block's input. */
+export interface SimBlock {
+  blockOverrides?: BlockOverrides
+  stateOverrides?: StateOverride
+  calls: CallRequest[]
+}
+
+/** eth_simulateV1's payload after parsing (geth simOpts). */
+export interface SimulateOptions {
+  blockStateCalls: SimBlock[]
+  traceTransfers: boolean
+  validation: boolean
+  returnFullTransactions: boolean
+}
+
+/** A log of a simulated call; its block is the simulated block it belongs to. */
+export interface SimLog {
+  log: Log
+  txIndex: number
+  logIndex: number
+}
+
+/** A failed call's error: a revert (with data) or another EVM error (geth callError). */
+export interface SimCallError {
+  kind: 'reverted' | 'vm'
+  message: string
+  data?: Uint8Array
+}
+
+/** geth simCallResult. */
+export interface SimCallResult {
+  returnData: Uint8Array
+  logs: SimLog[]
+  gasUsed: bigint
+  maxUsedGas: bigint
+  status: 0 | 1
+  error?: SimCallError
+}
+
+/** One simulated block: its header and transactions (senders set), and each call's result. */
+export interface SimBlockResult {
+  block: Block
+  calls: SimCallResult[]
+}
+
+export interface SimulateLimits {
+  /** rpc-gas-cap: the gas all calls of one request may use together (0 = unlimited). */
+  gasCap: bigint
+  /** gas-target of the chain config, for the fee state of validation-mode blocks. */
+  gasTarget?: bigint
+}
+
+/** Checks the request's size as geth's SimulateV1 does before it reads any state. */
+export function checkSimulateSize(opts: SimulateOptions): void {
+  if (opts.blockStateCalls.length === 0) throw new SimulateError('invalidParams', 'empty input')
+  if (opts.blockStateCalls.length > MAX_SIMULATE_BLOCKS) throw new SimulateError('clientLimitExceeded', 'too many blocks')
+  let total = 0
+  for (const b of opts.blockStateCalls) {
+    if (b.calls.length > MAX_SIMULATE_CALLS_PER_BLOCK) {
+      throw new SimulateError('clientLimitExceeded', `too many calls in block: ${b.calls.length} > ${MAX_SIMULATE_CALLS_PER_BLOCK}`)
+    }
+    total += b.calls.length
+    if (total > MAX_SIMULATE_TOTAL_CALLS) throw new SimulateError('clientLimitExceeded', `too many calls: ${total} > ${MAX_SIMULATE_TOTAL_CALLS}`)
+  }
+}
+
+/** Runs eth_simulateV1 on top of `base`. */
+export async function simulate(chain: Chain, base: Block, opts: SimulateOptions, limits: SimulateLimits): Promise<SimBlockResult[]> {
+  chain.requireState(base)
+  const blocks = sanitizeChain(base, opts.blockStateCalls)
+  const sim = await Simulator.create(chain, base, opts, limits)
+  const results: SimBlockResult[] = []
+  for (const b of blocks) results.push(await sim.processBlock(b))
+  return results
+}
+
+type SanitizedBlock = SimBlock & { blockOverrides: BlockOverrides & { number: bigint; time: bigint } }
+
+/** geth sanitizeChain: numbers and times strictly increase; gaps are filled with empty blocks. */
+function sanitizeChain(base: Block, blocks: SimBlock[]): SanitizedBlock[] {
+  const out: SanitizedBlock[] = []
+  let prevNumber = base.header.number
+  let prevTime = base.header.timestamp
+  for (const block of blocks) {
+    const o = { ...(block.blockOverrides ?? {}) }
+    const number = o.number ?? prevNumber + 1n
+    if (number <= prevNumber) {
+      throw new SimulateError('blockNumberInvalid', `block numbers must be in order: ${number & MAX_UINT64} <= ${prevNumber}`)
+    }
+    if (number - base.header.number > BigInt(MAX_SIMULATE_BLOCKS)) throw new SimulateError('clientLimitExceeded', 'too many blocks')
+    for (let n = prevNumber + 1n; n < number; n++) {
+      prevTime += TIMESTAMP_INCREMENT
+      out.push({ blockOverrides: { number: n, time: prevTime }, calls: [] })
+    }
+    prevNumber = number
+    let time: bigint
+    if (o.time === undefined) {
+      time = prevTime + TIMESTAMP_INCREMENT
+    } else {
+      time = o.time
+      if (time <= prevTime) throw new SimulateError('blockTimestampInvalid', `block timestamps must be in order: ${time} <= ${prevTime}`)
+    }
+    prevTime = time
+    out.push({ ...block, blockOverrides: { ...o, number, time } })
+  }
+  return out
+}
+
+/** Trie writes kept in memory over the node's trie database: a simulation never writes to disk. */
+class OverlayDB implements DB<string, string | Uint8Array> {
+  private readonly local = new Map<string, string | Uint8Array | undefined>()
+  constructor(private readonly below: DB<string, string | Uint8Array>) {}
+  async get(key: string): Promise<string | Uint8Array | undefined> {
+    return this.local.has(key) ? this.local.get(key) : this.below.get(key)
+  }
+  async put(key: string, value: string | Uint8Array): Promise<void> {
+    this.local.set(key, value)
+  }
+  async del(key: string): Promise<void> {
+    this.local.set(key, undefined)
+  }
+  async batch(ops: BatchDBOp<string, string | Uint8Array>[]): Promise<void> {
+    for (const op of ops) this.local.set(op.key, op.type === 'put' ? op.value : undefined)
+  }
+  shallowCopy(): DB<string, string | Uint8Array> {
+    return this
+  }
+  async open(): Promise<void> {}
+}
+
+type PrecompileMap = Map<string, unknown>
+
+class Simulator {
+  /** Hashes of the simulated blocks processed so far, by number (BLOCKHASH). */
+  private readonly simHashes = new Map<bigint, Uint8Array>()
+  private parent: Block
+  /** Fields each simulated header inherits from the one before (geth makeHeaders). */
+  private inherited: { coinbase: Uint8Array; difficulty: bigint; gasLimit: bigint }
+  /** ACP-176 fee state after the parent, for validation-mode base fees. */
+  private feeState: FeeState
+  private budget: bigint
+  private readonly basePrecompiles: PrecompileMap
+
+  private constructor(
+    private readonly chain: Chain,
+    private readonly base: Block,
+    private readonly opts: SimulateOptions,
+    private readonly limits: SimulateLimits,
+    private readonly sm: MerkleStateManager,
+    private readonly vm: VM,
+  ) {
+    this.parent = base
+    this.inherited = { coinbase: base.header.coinbase, difficulty: base.header.difficulty, gasLimit: base.header.gasLimit }
+    this.feeState = chain.feeStateOf(base)
+    this.budget = limits.gasCap === 0n ? MAX_UINT64 : limits.gasCap
+    this.basePrecompiles = new Map(this.evmPrecompiles())
+  }
+
+  static async create(chain: Chain, base: Block, opts: SimulateOptions, limits: SimulateLimits): Promise<Simulator> {
+    const trie = new MerklePatriciaTrie({
+      db: new OverlayDB(chain.trieDb), useKeyHashing: true, common: chain.common, valueEncoding: ValueEncoding.Bytes,
+      root: base.header.stateRoot,
+    })
+    const sm = new MerkleStateManager({ common: chain.common, trie, caches: new Caches() })
+    const ref: { sim?: Simulator } = {}
+    const blockchain = {
+      getBlock: async (n: number) => ({ hash: () => ref.sim!.hashOf(BigInt(n)) }),
+      putBlock: async () => {},
+      shallowCopy: () => blockchain,
+    }
+    const vm = await createVM({ common: chain.common, stateManager: sm, blockchain: blockchain as never })
+    const sim = new Simulator(chain, base, opts, limits, sm, vm)
+    ref.sim = sim
+    return sim
+  }
+
+  /** BLOCKHASH in a simulated block: canonical below the base, simulated above it (zero when not yet built). */
+  private hashOf(n: bigint): Uint8Array {
+    if (n === this.base.header.number) return this.base.hash
+    if (n < this.base.header.number) return this.chain.blockByNumber(n)?.hash ?? ZERO32
+    return this.simHashes.get(n) ?? ZERO32
+  }
+
+  private evmPrecompiles(): PrecompileMap {
+    return this.vm.evm.precompiles as PrecompileMap
+  }
+
+  /**
+   * The precompiles a block's calls run (moved or removed by state overrides). Only lookups see
+   * them: the warm set stays the fork's precompiles, as geth's StateDB.Prepare takes them.
+   */
+  private setPrecompiles(map: PrecompileMap): void {
+    const evm = this.vm.evm as unknown as { getPrecompile: (a: Address | string) => unknown }
+    evm.getPrecompile = (a) => map.get(typeof a === 'string' ? a.slice(2).padStart(40, '0').toLowerCase() : bytesToHex(a.bytes).slice(2))
+  }
+
+  /** geth processBlock: header fields, state overrides, the calls, then roots and the block hash. */
+  async processBlock(input: SanitizedBlock): Promise<SimBlockResult> {
+    const o = input.blockOverrides
+    const parent = this.parent
+    const timeMs = o.time * 1000n
+    const coinbase = o.feeRecipient ?? this.inherited.coinbase
+    const gasLimit = o.gasLimit ?? this.inherited.gasLimit
+    const difficulty = o.difficulty ?? this.inherited.difficulty
+    this.inherited = { coinbase, difficulty, gasLimit }
+    let before: FeeState | undefined
+    let baseFee = o.baseFeePerGas
+    if (baseFee === undefined) {
+      if (this.opts.validation) {
+        before = feeStateBeforeBlock(this.feeState, parent.header.timeMilliseconds, timeMs)
+        baseFee = gasPrice(before)
+      } else {
+        baseFee = 0n
+      }
+    }
+    const env = this.chain.envBlock({ number: o.number, timestamp: o.time, gasLimit, baseFee, coinbase, mixHash: o.prevRandao })
+    const view = envView(env, o.blobBaseFee)
+
+    const precompiles: PrecompileMap = new Map(this.basePrecompiles)
+    await this.applyStateOverrides(input.stateOverrides, precompiles)
+    this.setPrecompiles(precompiles)
+
+    const txs: TypedTransaction[] = []
+    const receipts: Receipt[] = []
+    const calls: SimCallResult[] = []
+    const logCounter = { next: 0 }
+    let gasUsed = 0n
+    for (const [i, call] of input.calls.entries()) {
+      const r = await this.runCall(call, i, { env, view, baseFee, gasLimit, gasUsed, logCounter })
+      gasUsed += r.result.gasUsed
+      txs.push(r.tx)
+      receipts.push({ ...r.receipt, cumulativeGasUsed: gasUsed })
+      calls.push(r.result)
+    }
+
+    const stateRoot = await this.sm.getStateRoot()
+    const header: Header = {
+      parentHash: parent.hash, uncleHash: KECCAK256_RLP_ARRAY, coinbase, stateRoot,
+      txRoot: txs.length === 0 ? KECCAK256_RLP : await genTransactionsTrieRoot(txs, new MerklePatriciaTrie({ common: this.chain.common })),
+      receiptRoot: receipts.length === 0 ? KECCAK256_RLP : await receiptRoot(receipts, this.chain),
+      bloom: logsBloom(receipts.flatMap((r) => r.logs)), difficulty, number: o.number, gasLimit, gasUsed,
+      timestamp: o.time, extraData: new Uint8Array(), mixHash: o.prevRandao ?? ZERO32, nonce: new Uint8Array(8),
+      extDataHash: EMPTY_EXT_DATA_HASH, baseFee, extDataGasUsed: 0n, blockGasCost: 0n, blobGasUsed: 0n, excessBlobGas: 0n,
+      parentBeaconRoot: ZERO32, timeMilliseconds: timeMs, minDelayExcess: parent.header.minDelayExcess,
+    }
+    const block = makeBlock(header, txs, new Uint8Array())
+    this.simHashes.set(o.number, block.hash)
+    this.parent = block
+    if (this.opts.validation) {
+      const start = before ?? feeStateBeforeBlock(this.feeState, parent.header.timeMilliseconds, timeMs)
+      let after: FeeState
+      try {
+        after = consumeGas(start, gasUsed)
+      } catch {
+        after = { ...start, capacity: 0n, excess: start.excess + gasUsed }
+      }
+      this.feeState = updateTargetExcess(after, this.limits.gasTarget)
+    }
+    return { block, calls }
+  }
+
+  /** geth override.StateOverride.Apply, in address order, with precompile moves. */
+  private async applyStateOverrides(overrides: StateOverride | undefined, precompiles: PrecompileMap): Promise<void> {
+    if (overrides === undefined) return
+    const dirty = new Set<string>()
+    for (const addrHex of Object.keys(overrides).sort()) {
+      const o = overrides[addrHex]!
+      const key = addrHex.slice(2)
+      const checksum = toChecksumAddress(addrHex)
+      if (dirty.has(key)) throw new EngineError(`account ${checksum} has already been overridden by a precompile`)
+      const precompile = precompiles.get(key)
+      if (o.movePrecompileToAddress !== undefined) {
+        if (precompile === undefined) throw new EngineError(`account ${checksum} is not a precompile`)
+        const dest = bytesToHex(o.movePrecompileToAddress)
+        if (overrides[dest] !== undefined) throw new EngineError(`account ${toChecksumAddress(dest)} is already overridden`)
+        precompiles.set(dest.slice(2), precompile)
+        dirty.add(dest.slice(2))
+      }
+      if (precompile !== undefined) precompiles.delete(key)
+      const address = new Address(hexToBytes(addrHex as `0x${string}`))
+      if (o.nonce !== undefined || o.balance !== undefined) {
+        const account = (await this.sm.getAccount(address)) ?? new Account()
+        if (o.nonce !== undefined) account.nonce = o.nonce
+        if (o.balance !== undefined) account.balance = o.balance
+        await this.sm.putAccount(address, account)
+      }
+      if (o.code !== undefined) {
+        if ((await this.sm.getAccount(address)) === undefined) await this.sm.putAccount(address, new Account())
+        await this.sm.putCode(address, o.code)
+      }
+      if (o.state !== undefined) {
+        if ((await this.sm.getAccount(address)) === undefined) await this.sm.putAccount(address, new Account())
+        await this.sm.clearStorage(address)
+      }
+      for (const [slot, value] of Object.entries(o.state ?? o.stateDiff ?? {})) {
+        if ((await this.sm.getAccount(address)) === undefined) await this.sm.putAccount(address, new Account())
+        await this.sm.putStorage(address, setLengthLeft(hexToBytes(slot as `0x${string}`), 32), unpadBytes(value))
+      }
+    }
+  }
+
+  /** One call: geth sanitizeCall, the state-transition pre-checks with their wording, then execution. */
+  private async runCall(call: CallRequest, index: number, blk: {
+    env: EnvBlock; view: EnvView; baseFee: bigint; gasLimit: bigint; gasUsed: bigint; logCounter: { next: number }
+  }): Promise<{ tx: TypedTransaction; receipt: Receipt; result: SimCallResult }> {
+    const fromBytes = call.from ?? ZERO_ADDRESS
+    const from = new Address(fromBytes)
+    const fromHex = toChecksumAddress(from.toString())
+    const account = (await this.sm.getAccount(from)) ?? new Account()
+    const nonce = call.nonce ?? account.nonce
+    const remaining = blk.gasLimit - blk.gasUsed
+    const requested = call.gas ?? remaining
+    if (remaining < requested) {
+      throw new SimulateError('blockGasLimitReached', `block gas limit reached: remaining: ${remaining}, required: ${requested}`)
+    }
+    const gas = requested > this.budget ? this.budget : requested
+    const gasCapped = gas < requested
+    if (call.chainId !== undefined && call.chainId !== this.chain.chainId) {
+      throw new EngineError(`chainId does not match node's (have=${call.chainId}, want=${this.chain.chainId})`)
+    }
+    const legacy = call.gasPrice !== undefined
+    const feeCap = call.gasPrice ?? call.maxFeePerGas ?? 0n
+    const tip = call.gasPrice ?? call.maxPriorityFeePerGas ?? 0n
+    let price = feeCap
+    if (!legacy) price = feeCap === 0n && tip === 0n ? 0n : min(tip + blk.baseFee, feeCap)
+    const value = call.value ?? 0n
+    const data = call.input ?? new Uint8Array()
+    const fail = (kind: ConstructorParameters<typeof SimulateError>[0], msg: string): never => {
+      throw new SimulateError(kind, `err: ${msg} (supplied gas ${gas})`)
+    }
+
+    // core/state_transition.go preCheck, in its order.
+    if (this.opts.validation) {
+      if (account.nonce < nonce) fail('nonceTooHigh', `nonce too high: address ${fromHex}, tx: ${nonce} state: ${account.nonce}`)
+      if (account.nonce > nonce) fail('nonceTooLow', `nonce too low: address ${fromHex}, tx: ${nonce} state: ${account.nonce}`)
+      if (account.nonce === MAX_UINT64) fail('internal', `nonce has max value: address ${fromHex}, nonce: ${account.nonce}`)
+    }
+    const noFees = !this.opts.validation && feeCap === 0n && tip === 0n
+    if (!noFees) {
+      if (feeCap < tip) fail('invalidParams', `max priority fee per gas higher than max fee per gas: address ${fromHex}, maxPriorityFeePerGas: ${tip}, maxFeePerGas: ${feeCap}`)
+      if (feeCap < blk.baseFee) fail('feeCapTooLow', `max fee per gas less than block base fee: address ${fromHex}, maxFeePerGas: ${feeCap}, baseFee: ${blk.baseFee}`)
+    }
+    if (call.to == null && data.length > MAX_INIT_CODE_SIZE) {
+      fail('initCodeTooLarge', `max initcode size exceeded: code size ${data.length}, limit ${MAX_INIT_CODE_SIZE}`)
+    }
+    const want = gas * feeCap + value
+    if (want > MAX_UINT256) fail('insufficientFunds', `insufficient funds for gas * price + value: address ${fromHex} required balance exceeds 256 bits`)
+    if (account.balance < want) fail('insufficientFunds', `insufficient funds for gas * price + value: address ${fromHex} have ${account.balance} want ${want}`)
+
+    const common = this.chain.txCommon
+    // ethereumjs refuses a nonce of 2^64-1 that geth accepts: it is set after construction.
+    const fields = { nonce: 0n, gasLimit: gas, to: call.to ?? undefined, value, data, chainId: this.chain.chainId }
+    const accessList = (call.accessList ?? []).map((i): [Uint8Array, Uint8Array[]] => [i.address, i.storageKeys])
+    const execTx = createTx({ ...fields, type: 2, maxFeePerGas: feeCap, maxPriorityFeePerGas: tip, accessList }, { common, freeze: false })
+    const intrinsic = execTx.getIntrinsicGas()
+    if (gas < intrinsic) fail('intrinsicGas', `intrinsic gas too low: have ${gas}, want ${intrinsic}`)
+
+    // The transaction as geth reports it (ToTransaction: legacy when gasPrice is given), unsigned.
+    const tx = legacy
+      ? createTx({ ...fields, type: 0, gasPrice: feeCap }, { common, freeze: false })
+      : createTx({ ...fields, type: 2, maxFeePerGas: feeCap, maxPriorityFeePerGas: tip, accessList }, { common, freeze: false })
+    ;(tx as { nonce: bigint }).nonce = nonce
+    const txHash = keccak256(legacy ? RLP.encode(tx.raw() as never) : tx.serialize())
+    ;(tx as { hash: () => Uint8Array }).hash = () => txHash
+    ;(tx as { getSenderAddress: () => Address }).getSenderAddress = () => from
+    ;(execTx as { getSenderAddress: () => Address }).getSenderAddress = () => from
+
+    // geth skips the EIP-3607 sender check for simulated calls; ethereumjs cannot, so the
+    // sender's code is hidden for the call and put back afterwards.
+    const hiddenCode = !equalsBytes(account.codeHash, KECCAK256_NULL) ? account.codeHash : undefined
+    if (hiddenCode !== undefined) {
+      account.codeHash = KECCAK256_NULL
+      await this.sm.putAccount(from, account)
+    }
+    const tracer = this.opts.traceTransfers ? new TransferTracer(this.vm, blk.logCounter) : undefined
+    // geth (NoBaseFee) skips the fee checks of a call without fees, yet BASEFEE still reads the header's.
+    blk.view.hideBaseFee = noFees
+    const onMessage = () => { blk.view.hideBaseFee = false }
+    this.vm.evm.events!.on('beforeMessage', onMessage)
+    let run
+    try {
+      run = await runTx(this.vm, {
+        tx: execTx, block: blk.view.block, skipNonce: true, skipBalance: true, skipBlockGasLimitValidation: true, skipHardForkValidation: true,
+      })
+    } catch (err) {
+      throw new SimulateError('internal', `err: ${(err as Error).message.replace(/ \(.*$/, '')} (supplied gas ${gas})`)
+    } finally {
+      this.vm.evm.events!.off('beforeMessage', onMessage)
+      blk.view.hideBaseFee = false
+      tracer?.detach()
+    }
+    const after = await this.sm.getAccount(from)
+    if (after !== undefined && (hiddenCode !== undefined || after.nonce > MAX_UINT64)) {
+      if (hiddenCode !== undefined && equalsBytes(after.codeHash, KECCAK256_NULL)) after.codeHash = hiddenCode
+      // geth's uint64 nonce wraps around (ethereumjs's bigint would not).
+      after.nonce &= MAX_UINT64
+      await this.sm.putAccount(from, after)
+    }
+
+    const used = run.totalGasSpent
+    if (used > this.budget) throw new EngineError(`RPC gas cap exhausted: need ${used}, remaining ${this.budget}`)
+    this.budget -= used
+    const exec = run.execResult
+    const failed = exec.exceptionError !== undefined
+    const evmLogs: Log[] = failed ? [] : (exec.logs ?? []).map(([address, topics, data]) => ({ address, topics, data }))
+    let logs: SimLog[]
+    if (tracer !== undefined) {
+      logs = failed ? [] : tracer.logs().map((l) => ({ log: l.log, txIndex: index, logIndex: l.index }))
+    } else {
+      logs = evmLogs.map((log) => ({ log, txIndex: index, logIndex: blk.logCounter.next++ }))
+    }
+    const result: SimCallResult = {
+      // geth ExecutionResult.Return(): nothing when the call failed (a revert's data is in the error).
+      returnData: failed ? new Uint8Array() : exec.returnValue, logs, gasUsed: used, maxUsedGas: intrinsic + exec.executionGasUsed, status: failed ? 0 : 1,
+    }
+    if (failed) {
+      const reverted = exec.exceptionError!.error === 'revert'
+      const err = executionError({ reverted, returnData: exec.returnValue, error: exec.exceptionError!.error } as CallOutcome)
+      result.error = reverted
+        ? { kind: 'reverted', message: err.message, data: exec.returnValue }
+        : { kind: 'vm', message: err.message + (gasCapped ? " (gas limit was capped by the RPC server's global gas cap)" : '') }
+    }
+    const receipt: Receipt = {
+      txType: tx.type, status: failed ? 0 : 1, cumulativeGasUsed: 0n, gasUsed: used, effectiveGasPrice: price,
+      contractAddress: run.createdAddress?.bytes, logs: evmLogs,
+    }
+    return { tx, receipt, result }
+  }
+}
+
+/** The environment block as runTx sees it: the base fee can be hidden from its pre-checks, the blob base fee overridden. */
+interface EnvView {
+  block: EnvBlock
+  hideBaseFee: boolean
+}
+
+function envView(env: EnvBlock, blobBaseFee: bigint | undefined): EnvView {
+  const view = { hideBaseFee: false } as EnvView
+  const header = Object.create(env.header, {
+    baseFeePerGas: { get: () => (view.hideBaseFee ? 0n : env.header.baseFeePerGas) },
+    ...(blobBaseFee === undefined ? {} : { getBlobGasPrice: { value: () => blobBaseFee } }),
+  }) as EnvHeader
+  view.block = Object.create(env, { header: { value: header } }) as EnvBlock
+  return view
+}
+
+interface Frame {
+  logs: { log: Log; index: number }[]
+  failed?: boolean
+}
+
+/**
+ * geth's simulate log tracer (internal/ethapi/logtracer.go) over ethereumjs's events: every call
+ * frame collects its logs, an ETH transfer is logged as an ERC-20 Transfer from 0xEeee…EEeE when its
+ * frame is entered, and a failed frame's logs are dropped. Indexes count every captured log.
+ */
+class TransferTracer {
+  private readonly frames: Frame[] = []
+  private top: Frame = { logs: [] }
+  private readonly handlers: [string, (...args: never[]) => void][]
+
+  constructor(private readonly vm: VM, private readonly counter: { next: number }) {
+    let pendingCreate: Log | undefined
+    const onBefore = (msg: Message) => {
+      const frame: Frame = { logs: [] }
+      this.frames.push(frame)
+      const isCallCode = !msg.delegatecall && msg.to !== undefined && msg.codeAddress !== undefined && !msg.codeAddress.equals(msg.to)
+      if (!msg.delegatecall && !isCallCode && msg.value > 0n) {
+        const log = transferLog(msg.caller.bytes, msg.to?.bytes ?? ZERO_ADDRESS, msg.value)
+        if (msg.to === undefined) pendingCreate = log
+        this.capture(log)
+      }
+    }
+    const onNewContract = (e: { address: Address }) => {
+      if (pendingCreate !== undefined) pendingCreate.topics[2] = setLengthLeft(e.address.bytes, 32)
+      pendingCreate = undefined
+    }
+    const onAfter = (res: { execResult: { exceptionError?: unknown } }) => {
+      const frame = this.frames.pop()!
+      if (res.execResult.exceptionError !== undefined) frame.failed = true
+      const parent = this.frames[this.frames.length - 1]
+      if (parent === undefined) this.top = frame
+      else if (!frame.failed) parent.logs.push(...frame.logs)
+    }
+    const onStep = (step: { opcode: { code: number }; stack: bigint[]; memory: Uint8Array; address: Address; stateManager: MerkleStateManager }, done: () => void) => {
+      this.onStep(step).then(done, done)
+    }
+    this.handlers = [['beforeMessage', onBefore as never], ['newContract', onNewContract as never], ['afterMessage', onAfter as never], ['step', onStep as never]]
+    for (const [event, h] of this.handlers) vm.evm.events!.on(event as never, h as never)
+  }
+
+  private async onStep(step: { opcode: { code: number }; stack: bigint[]; memory: Uint8Array; address: Address; stateManager: MerkleStateManager }): Promise<void> {
+    const op = step.opcode.code
+    const stack = step.stack
+    if (op >= 0xa0 && op <= 0xa4) {
+      const n = stack.length
+      const offset = Number(stack[n - 1]!)
+      const size = Number(stack[n - 2]!)
+      const topics: Uint8Array[] = []
+      for (let i = 0; i < op - 0xa0; i++) topics.push(setLengthLeft(bigIntToBytes(stack[n - 3 - i]!), 32))
+      const data = new Uint8Array(size)
+      if (offset < step.memory.length) data.set(step.memory.subarray(offset, Math.min(step.memory.length, offset + size)))
+      this.capture({ address: step.address.bytes, topics, data })
+    } else if (op === 0xff) {
+      // SELFDESTRUCT moves the balance: geth enters (and exits) a frame with that value.
+      const beneficiary = setLengthLeft(bigIntToBytes(stack[stack.length - 1]!), 20).subarray(-20)
+      const balance = (await step.stateManager.getAccount(step.address))?.balance ?? 0n
+      if (balance > 0n) this.capture(transferLog(step.address.bytes, beneficiary, balance))
+    }
+  }
+
+  private capture(log: Log): void {
+    const frame = this.frames[this.frames.length - 1] ?? this.top
+    frame.logs.push({ log, index: this.counter.next++ })
+  }
+
+  /** The logs of the finished transaction (none when its top frame failed). */
+  logs(): { log: Log; index: number }[] {
+    return this.top.failed ? [] : this.top.logs
+  }
+
+  detach(): void {
+    for (const [event, h] of this.handlers) this.vm.evm.events!.off(event as never, h as never)
+  }
+}
+
+function transferLog(from: Uint8Array, to: Uint8Array, value: bigint): Log {
+  return {
+    address: TRANSFER_ADDRESS, topics: [TRANSFER_TOPIC, setLengthLeft(from, 32), setLengthLeft(to, 32)],
+    data: setLengthLeft(bigIntToBytes(value), 32),
+  }
+}
+
+async function receiptRoot(receipts: Receipt[], chain: Chain): Promise<Uint8Array> {
+  const trie = new MerklePatriciaTrie({ common: chain.common })
+  for (let i = 0; i < receipts.length; i++) await trie.put(RLP.encode(i), encodeConsensusReceipt(receipts[i]!))
+  return trie.root()
+}
+
+
+function min(a: bigint, b: bigint): bigint {
+  return a < b ? a : b
+}

@@ -1,0 +1,86 @@
+import { EngineError } from '../errors.js'
+import { CallTracer } from './callTracer.js'
+import { PrestateTracer } from './prestateTracer.js'
+import { FourByteTracer, NoopTracer } from './simpleTracers.js'
+import { StructLogger } from './structLogger.js'
+import type { StructLoggerConfig } from './structLogger.js'
+import type { Tracer } from './types.js'
+
+/** geth's TraceConfig (eth/tracers/api.go): the struct logger's options, or a named tracer. */
+export interface TraceOptions {
+  logger: StructLoggerConfig
+  tracer?: string
+  /** A Go duration ("5s", "300ms"); geth's default is 5s. */
+  timeout?: string
+  tracerConfig?: unknown
+}
+
+/** geth's defaultTraceTimeout. */
+const DEFAULT_TIMEOUT_MS = 5000
+
+/** Builds the tracer a TraceOptions names, with geth's errors for bad names and configs. */
+export function createTracer(opts: TraceOptions): Tracer {
+  if (opts.tracer === undefined) return new StructLogger(opts.logger)
+  const cfg = opts.tracerConfig
+  switch (opts.tracer) {
+    case 'callTracer': {
+      const c = bools(cfg, 'callTracerConfig', ['onlyTopCall', 'withLog'])
+      return new CallTracer({ onlyTopCall: c.onlyTopCall!, withLog: c.withLog! })
+    }
+    case 'prestateTracer': {
+      const c = bools(cfg, 'PrestateTracerConfig', ['diffMode', 'disableCode', 'disableStorage', 'includeEmpty'])
+      if (c.diffMode! && c.includeEmpty!) throw new EngineError('cannot use diffMode with includeEmpty')
+      return new PrestateTracer({ diffMode: c.diffMode!, disableCode: c.disableCode!, disableStorage: c.disableStorage!, includeEmpty: c.includeEmpty! })
+    }
+    case '4byteTracer': return new FourByteTracer()
+    case 'noopTracer': return new NoopTracer()
+    default:
+      // geth evaluates any other name as JavaScript tracer code (goja); a bare name is then an
+      // undefined identifier. JavaScript tracers are not run here.
+      if (/^[A-Za-z_$][\w$]*$/.test(opts.tracer)) throw new EngineError(`ReferenceError: ${opts.tracer} is not defined at <eval>:1:2(0)`)
+      throw new EngineError('tracer not found')
+  }
+}
+
+/** Decodes boolean fields of a tracerConfig object as Go's json.Unmarshal does (unknown keys ignored). */
+function bools(cfg: unknown, struct: string, fields: string[]): Record<string, boolean> {
+  const out: Record<string, boolean> = {}
+  const o = cfg !== null && typeof cfg === 'object' && !Array.isArray(cfg) ? (cfg as Record<string, unknown>) : {}
+  if (cfg !== undefined && cfg !== null && (typeof cfg !== 'object' || Array.isArray(cfg))) {
+    throw new EngineError(`json: cannot unmarshal ${Array.isArray(cfg) ? 'array' : typeof cfg} into Go value of type native.${struct}`)
+  }
+  for (const f of fields) {
+    const v = o[f]
+    if (v !== undefined && v !== null && typeof v !== 'boolean') {
+      throw new EngineError(`json: cannot unmarshal ${typeof v === 'object' ? 'object' : typeof v} into Go struct field ${struct}.${f} of type bool`)
+    }
+    out[f] = v === true
+  }
+  return out
+}
+
+const UNITS: Record<string, number> = { ns: 1e-6, us: 1e-3, 'µs': 1e-3, 'μs': 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 }
+
+/** The trace timeout in ms: Go's time.ParseDuration with its error texts; geth's 5s by default. */
+export function traceTimeoutMs(timeout: string | undefined): number {
+  if (timeout === undefined) return DEFAULT_TIMEOUT_MS
+  const quoted = JSON.stringify(timeout)
+  let s = timeout
+  let sign = 1
+  if (s.startsWith('-') || s.startsWith('+')) { sign = s[0] === '-' ? -1 : 1; s = s.slice(1) }
+  if (s === '0') return 0
+  if (s === '') throw new EngineError(`time: invalid duration ${quoted}`)
+  let ms = 0
+  while (s !== '') {
+    const num = /^(\d*)(\.\d*)?/.exec(s)![0]
+    if (num === '' || num === '.') throw new EngineError(`time: invalid duration ${quoted}`)
+    s = s.slice(num.length)
+    const unit = /^[^\d.]*/.exec(s)![0]
+    if (unit === '') throw new EngineError(`time: missing unit in duration ${quoted}`)
+    const factor = UNITS[unit]
+    if (factor === undefined) throw new EngineError(`time: unknown unit ${JSON.stringify(unit)} in duration ${quoted}`)
+    s = s.slice(unit.length)
+    ms += Number(num) * factor
+  }
+  return sign * ms
+}

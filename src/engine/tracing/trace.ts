@@ -1,0 +1,165 @@
+import type { MerkleStateManager } from '@ethereumjs/statemanager'
+import type { TypedTransaction } from '@ethereumjs/tx'
+import { bytesToHex } from '@ethereumjs/util'
+import { createVM, runTx } from '@ethereumjs/vm'
+import type { VM } from '@ethereumjs/vm'
+import type { Block } from '../block.js'
+import type { Engine } from '../engine.js'
+import { EngineError, ExecutionFailedError, NotFoundError } from '../errors.js'
+import { Executor } from '../executor.js'
+import type { BlockRef, CallRequest, StateOverride } from '../types.js'
+import { createTracer, traceTimeoutMs } from './config.js'
+import type { TraceOptions } from './config.js'
+import { attachTracer } from './evmHooks.js'
+import type { TxStart } from './types.js'
+
+/*
+ * geth's tracing API (eth/tracers/api.go): a mined transaction or block is re-executed from its
+ * parent's state with the block's own environment, as the block builder ran it; a call runs on
+ * the state of a block like eth_call. Every run gets a fresh state and EVM, so a trace never
+ * disturbs the executors serving eth_call.
+ */
+
+/** geth override.BlockOverrides, the fields the EVM environment here has. */
+export interface BlockOverrides {
+  number?: bigint
+  time?: bigint
+  gasLimit?: bigint
+  feeRecipient?: Uint8Array
+  baseFeePerGas?: bigint
+}
+
+/** debug_traceCall's TraceCallConfig. */
+export interface TraceCallOptions extends TraceOptions {
+  stateOverrides?: StateOverride
+  blockOverrides?: BlockOverrides
+}
+
+/** One entry of debug_traceBlockBy* (geth txTraceResult). */
+export interface TxTraceResult {
+  txHash: string
+  result: unknown
+}
+
+/** debug_traceTransaction. */
+export async function traceTransaction(engine: Engine, hash: Uint8Array, opts: TraceOptions): Promise<unknown> {
+  const found = engine.transaction(hash)
+  if (found === undefined || !('mined' in found)) throw new NotFoundError('transaction not found')
+  const { block, index } = found.mined
+  const replay = await Replay.start(engine, block)
+  for (let i = 0; i < index; i++) await replay.run(block.txs[i]!)
+  return replay.trace(block.txs[index]!, opts)
+}
+
+/** debug_traceBlockByNumber / debug_traceBlockByHash. */
+export async function traceBlock(engine: Engine, block: Block, opts: TraceOptions): Promise<TxTraceResult[]> {
+  const replay = await Replay.start(engine, block)
+  const results: TxTraceResult[] = []
+  for (const tx of block.txs) results.push({ txHash: bytesToHex(tx.hash()), result: await replay.trace(tx, opts) })
+  return results
+}
+
+/** debug_traceCall: the call on top of a block's state, with state and block overrides. */
+export async function traceCall(engine: Engine, req: CallRequest, ref: BlockRef, opts: TraceCallOptions): Promise<unknown> {
+  if (ref === 'pending') throw new EngineError('tracing on top of pending is not supported')
+  const block = findTraceBlock(engine, ref)
+  engine.chain.requireState(block)
+  const env = withOverrides(block, opts.blockOverrides)
+  const ex = await Executor.create(engine.chain, env, engine.chain.newStateManager(block.header.stateRoot))
+  const tracer = createTracer(opts)
+  const timeout = traceTimeoutMs(opts.timeout)
+  const cap = BigInt(engine.chain.opts.chain['rpc-gas-cap'])
+  const gas = req.gas === undefined ? (cap === 0n ? (1n << 63n) - 1n : cap) : cap !== 0n && req.gas > cap ? cap : req.gas
+  let attached: ReturnType<typeof attachTracer> | undefined
+  const beforeRun = async (tx: TypedTransaction) => {
+    await tracer.onTxStart?.({ from: req.from ?? new Uint8Array(20), to: tx.to?.bytes, gasLimit: gas, coinbase: env.header.coinbase, state: ex.sm })
+    attached = attachTracer(ex.evm, tracer, { deadline: Date.now() + timeout, logIndexBase: 0 })
+  }
+  let outcome
+  try {
+    outcome = await ex.run(req, gas, opts.stateOverrides, false, beforeRun)
+  } catch (err) {
+    if (err instanceof ExecutionFailedError) throw new ExecutionFailedError(`tracing failed: ${err.message}`)
+    throw err
+  } finally {
+    attached?.detach()
+  }
+  if (attached?.failure !== undefined) throw attached.failure
+  if (attached?.timedOut === true) throw new EngineError('execution timeout')
+  await tracer.onTxEnd?.({ gasUsed: outcome.gasUsed, state: ex.sm })
+  return tracer.result()
+}
+
+function findTraceBlock(engine: Engine, ref: BlockRef): Block {
+  const block = engine.findBlock(ref)
+  if (block !== undefined) return block
+  if (typeof ref === 'object') throw new NotFoundError(`block ${bytesToHex(ref.blockHash)} not found`)
+  throw new NotFoundError(`block #${typeof ref === 'bigint' ? ref : ref} not found`)
+}
+
+function withOverrides(block: Block, o: BlockOverrides | undefined): Block {
+  if (o === undefined) return block
+  const h = block.header
+  return {
+    ...block,
+    header: {
+      ...h, number: o.number ?? h.number, timestamp: o.time ?? h.timestamp, gasLimit: o.gasLimit ?? h.gasLimit,
+      coinbase: o.feeRecipient ?? h.coinbase, baseFee: o.baseFeePerGas ?? h.baseFee,
+    },
+  }
+}
+
+/** A block being re-executed from its parent's state, one transaction after another. */
+class Replay {
+  private gasUsed = 0n
+  private logs = 0
+
+  private constructor(private readonly block: Block, private readonly vm: VM, private readonly sm: MerkleStateManager) {}
+
+  static async start(engine: Engine, block: Block): Promise<Replay> {
+    if (block.header.number === 0n) throw new EngineError('genesis is not traceable')
+    const parent = engine.chain.blockByHash(block.header.parentHash)
+    if (parent === undefined) throw new NotFoundError(`block #${block.header.number - 1n} not found`)
+    engine.chain.requireState(parent)
+    const sm = engine.chain.newStateManager(parent.header.stateRoot)
+    const vm = await createVM({ common: engine.chain.common, stateManager: sm, blockchain: engine.chain.blockHashes as never })
+    const replay = new Replay(block, vm, sm)
+    replay.env = engine.chain.envBlock({
+      number: block.header.number, timestamp: block.header.timestamp, gasLimit: block.header.gasLimit,
+      baseFee: block.header.baseFee, coinbase: block.header.coinbase,
+    })
+    return replay
+  }
+
+  private env!: ReturnType<Engine['chain']['envBlock']>
+
+  /** Runs one transaction untraced (those before the traced one). */
+  async run(tx: TypedTransaction): Promise<void> {
+    const result = await runTx(this.vm, { tx, block: this.env, skipHardForkValidation: true, blockGasUsed: this.gasUsed })
+    this.gasUsed += result.totalGasSpent
+    this.logs += result.execResult.logs?.length ?? 0
+  }
+
+  /** Runs one transaction under the tracer `opts` names and returns the tracer's result. */
+  async trace(tx: TypedTransaction, opts: TraceOptions): Promise<unknown> {
+    const tracer = createTracer(opts)
+    const timeout = traceTimeoutMs(opts.timeout)
+    const start: TxStart = { from: tx.getSenderAddress().bytes, to: tx.to?.bytes, gasLimit: tx.gasLimit, coinbase: this.block.header.coinbase, state: this.sm }
+    await tracer.onTxStart?.(start)
+    const attached = attachTracer(this.vm.evm, tracer, { deadline: Date.now() + timeout, logIndexBase: this.logs })
+    let result
+    try {
+      result = await runTx(this.vm, { tx, block: this.env, skipHardForkValidation: true, blockGasUsed: this.gasUsed })
+    } catch (err) {
+      throw new ExecutionFailedError(`tracing failed: ${err instanceof Error ? err.message : String(err)}`)
+    } finally {
+      attached.detach()
+    }
+    if (attached.failure !== undefined) throw attached.failure
+    if (attached.timedOut) throw new EngineError('execution timeout')
+    this.gasUsed += result.totalGasSpent
+    this.logs += result.execResult.logs?.length ?? 0
+    await tracer.onTxEnd?.({ gasUsed: result.totalGasSpent, state: this.sm })
+    return tracer.result()
+  }
+}

@@ -1,0 +1,62 @@
+import { z } from 'zod'
+import type { Logger } from 'pino'
+import { APIError, GoString } from '../rpc/gorilla.js'
+import type { MethodTable } from '../rpc/types.js'
+import { method } from '../rpc/types.js'
+import { ProfilerError } from '../profiler.js'
+import type { Profiler } from '../profiler.js'
+import { pinoLevel } from '../log.js'
+
+const NoArgs = z.object({})
+
+/** A profiler refusal becomes the method's error message, as coreth returns it. */
+async function profiled(run: () => Promise<unknown>): Promise<Record<string, never>> {
+  try {
+    await run()
+  } catch (err) {
+    if (err instanceof ProfilerError) throw new APIError(err.message)
+    throw err
+  }
+  return {}
+}
+
+/**
+ * The `admin` service of /ext/bc/C/admin (coreth plugin/evm/admin.go): profiles into the
+ * directory AVALANCHE.md 11 names and sets the live log level; every result is `{}`.
+ */
+export function adminMethods(ctx: { log: Logger; profiler: Profiler; chainConfig: object }): MethodTable {
+  const { log, profiler } = ctx
+  return {
+    /** Handler for `admin.startCPUProfiler`: a V8 CPU profile until stopCPUProfiler. */
+    'admin.startCPUProfiler': method(NoArgs, () => {
+      log.info('Admin: StartCPUProfiler called')
+      return profiled(() => profiler.startCPUProfiler())
+    }),
+    /** Handler for `admin.stopCPUProfiler`: writes `cpu.cpuprofile` (Chrome DevTools format). */
+    'admin.stopCPUProfiler': method(NoArgs, () => {
+      log.info('Admin: StopCPUProfiler called')
+      return profiled(() => profiler.stopCPUProfiler())
+    }),
+    /** Handler for `admin.memoryProfile`: writes `mem.heapsnapshot`. */
+    'admin.memoryProfile': method(NoArgs, () => {
+      log.info('Admin: MemoryProfile called')
+      return profiled(() => profiler.memoryProfile())
+    }),
+    /** Handler for `admin.lockProfile`: writes `lock.eventloop.json` (event loop delay and utilization). */
+    'admin.lockProfile': method(NoArgs, () => {
+      log.info('Admin: LockProfile called')
+      return profiled(() => profiler.lockProfile())
+    }),
+    /** Handler for `admin.setLogLevel {level}`: coreth's level names (graft/evm/log LvlFromString). */
+    'admin.setLogLevel': method(z.object({ level: GoString }), ({ level }) => {
+      log.info({ logLevel: level }, 'EVM: SetLogLevel called')
+      const pino = pinoLevel(level)
+      // coreth wraps with "failed to parse log level: %w " (note the trailing space).
+      if (pino === undefined) throw new APIError(`failed to parse log level: unknown level: ${level} `)
+      log.level = pino
+      return {}
+    }),
+    /** Handler for `admin.getVMConfig`: the C-Chain config in force (the keys this node knows). */
+    'admin.getVMConfig': method(NoArgs, () => ({ config: ctx.chainConfig })),
+  }
+}

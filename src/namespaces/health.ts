@@ -1,0 +1,113 @@
+import { z } from 'zod'
+import { cb58Encode } from '../atomic/cb58.js'
+import type { MethodTable } from '../rpc/types.js'
+import { method } from '../rpc/types.js'
+import { P_CHAIN_ID } from './info.js'
+
+/** One check's result as avalanchego api/health/result.go marshals it. */
+export interface HealthResult {
+  message?: unknown
+  error?: string
+  /** RFC 3339 time of the check. */
+  timestamp: string
+  /** How long the check took, in nanoseconds. */
+  duration: number
+  contiguousFailures?: number
+  timeOfFirstFailure?: string
+}
+
+/** health.health / readiness / liveness reply (api/health/service.go APIReply). */
+export interface HealthReply {
+  checks: Record<string, HealthResult>
+  healthy: boolean
+}
+
+export type HealthKind = 'health' | 'readiness' | 'liveness'
+
+/** What the checks read: the last accepted block, and a probe that throws when the database is unusable. */
+export interface HealthSources {
+  head(): { height: bigint; hash: Uint8Array }
+  checkDatabase(): void
+}
+
+type Check = { name: string; tag: 'application' | 'primary'; run: () => unknown }
+
+/**
+ * avalanchego's health checks that mean something for this node, run on each request: `C` (the
+ * chain's consensus view: last accepted block), `bootstrapped` and `database` (open, and the head
+ * block readable from disk). Readiness is `bootstrapped` alone; liveness has no checks, as in
+ * avalanchego. `tags` keep the application checks plus, for the primary network's ID, `C`.
+ */
+export class HealthReporter {
+  private readonly failures = new Map<string, { count: number; since: string }>()
+  private readonly checks: Check[]
+
+  constructor(sources: HealthSources) {
+    this.checks = [
+      {
+        name: 'C', tag: 'primary', run: () => {
+          sources.checkDatabase()
+          const head = sources.head()
+          return {
+            engine: {
+              consensus: { lastAcceptedHeight: Number(head.height), lastAcceptedID: cb58Encode(head.hash), longestProcessingBlock: '0s', processingBlocks: 0 },
+              vm: null,
+            },
+            networking: { percentConnected: 1 },
+          }
+        },
+      },
+      { name: 'bootstrapped', tag: 'application', run: () => [] },
+      { name: 'database', tag: 'application', run: () => { sources.checkDatabase() } },
+    ]
+  }
+
+  report(kind: HealthKind, tags: readonly string[] = []): HealthReply {
+    const names = kind === 'health' ? undefined : kind === 'readiness' ? ['bootstrapped'] : []
+    const checks: Record<string, HealthResult> = {}
+    let healthy = true
+    for (const check of this.checks) {
+      if (names !== undefined && !names.includes(check.name)) continue
+      if (tags.length > 0 && check.tag === 'primary' && !tags.includes(P_CHAIN_ID)) continue
+      const result = this.run(check)
+      if (result.error !== undefined) healthy = false
+      checks[check.name] = result
+    }
+    return { checks, healthy }
+  }
+
+  private run(check: Check): HealthResult {
+    const t0 = process.hrtime.bigint()
+    const timestamp = new Date().toISOString()
+    let message: unknown
+    let error: string | undefined
+    try {
+      message = check.run()
+    } catch (err) {
+      error = err instanceof Error ? err.message : String(err)
+    }
+    const duration = Number(process.hrtime.bigint() - t0)
+    if (error === undefined) {
+      this.failures.delete(check.name)
+      return message === undefined ? { timestamp, duration } : { message, timestamp, duration }
+    }
+    const f = this.failures.get(check.name) ?? { count: 0, since: timestamp }
+    f.count++
+    this.failures.set(check.name, f)
+    return { error, timestamp, duration, contiguousFailures: f.count, timeOfFirstFailure: f.since }
+  }
+}
+
+const HealthArgs = z.object({ tags: z.array(z.string()).nullish() })
+
+/** The `health` service of /ext/health (avalanchego api/health/service.go). */
+export function healthMethods(reporter: HealthReporter): MethodTable {
+  return {
+    /** Handler for `health.health {tags}`. */
+    'health.health': method(HealthArgs, ({ tags }) => reporter.report('health', tags ?? [])),
+    /** Handler for `health.readiness {tags}`. */
+    'health.readiness': method(HealthArgs, ({ tags }) => reporter.report('readiness', tags ?? [])),
+    /** Handler for `health.liveness {tags}`. */
+    'health.liveness': method(HealthArgs, ({ tags }) => reporter.report('liveness', tags ?? [])),
+  }
+}

@@ -1,0 +1,158 @@
+/**
+ * coreth's `eth-apis` services: which names exist, their legacy aliases, and which service a
+ * wire method belongs to. coreth registers each enabled rpc.API by its Name
+ * (graft/coreth/plugin/evm/vm.go attachEthService, legacyAPINames); the names come from
+ * graft/coreth/internal/ethapi/backend.go GetAPIs, graft/coreth/eth/backend.go APIs,
+ * graft/coreth/eth/tracers/api.go APIs and graft/coreth/node/api.go apis.
+ */
+import type { MethodTable } from './types.js'
+
+/** Every service name coreth's attachEthService accepts. */
+export const ETH_API_NAMES = [
+  'eth', 'eth-filter', 'net', 'web3', 'admin', 'debug',
+  'internal-eth', 'internal-blockchain', 'internal-transaction', 'internal-tx-pool', 'internal-debug',
+  'internal-account', 'internal-personal',
+  'debug-tracer', 'debug-file-tracer', 'debug-handler',
+] as const
+export type EthApiName = (typeof ETH_API_NAMES)[number]
+
+/** Pre geth v1.10.20 names, accepted as aliases (coreth vm.go legacyAPINames). */
+export const LEGACY_ETH_API_NAMES: Readonly<Record<string, EthApiName>> = {
+  'internal-public-eth': 'internal-eth',
+  'internal-public-blockchain': 'internal-blockchain',
+  'internal-public-transaction-pool': 'internal-transaction',
+  'internal-public-tx-pool': 'internal-tx-pool',
+  'internal-public-debug': 'internal-debug',
+  'internal-private-debug': 'internal-debug',
+  'internal-public-account': 'internal-account',
+  'internal-private-personal': 'internal-personal',
+  'public-eth': 'eth',
+  'public-eth-filter': 'eth-filter',
+  'private-admin': 'admin',
+  'public-debug': 'debug',
+  'private-debug': 'debug',
+}
+
+/** coreth's default (config/default_config.go). */
+export const CORETH_DEFAULT_ETH_APIS: readonly EthApiName[] = ['eth', 'eth-filter', 'net', 'web3', 'internal-eth', 'internal-blockchain', 'internal-transaction']
+
+/**
+ * This node's default: coreth's, plus `internal-tx-pool` (txpool_*), `debug-tracer` (debug_trace*)
+ * and `internal-debug` (debug_getRaw*, which the execution-apis conformance suite calls): a
+ * development node. `internal-account` and `internal-personal` stay off (LIMITS.md E9).
+ */
+export const DEFAULT_ETH_APIS: readonly EthApiName[] = [...CORETH_DEFAULT_ETH_APIS, 'internal-tx-pool', 'debug-tracer', 'internal-debug']
+
+/**
+ * How a method is enabled: one service name, several (all must be enabled), or `always` for
+ * methods served whatever the list says (geth serves any `<ns>_unsubscribe`).
+ */
+export type ServiceTag = EthApiName | readonly EthApiName[] | 'always'
+
+const isKnown = (name: string): name is EthApiName => (ETH_API_NAMES as readonly string[]).includes(name)
+
+/** The first name of `names` that is neither a service nor a legacy alias, if any. */
+export function unknownEthApi(names: readonly string[]): string | undefined {
+  return names.find((n) => !isKnown(n) && !Object.prototype.hasOwnProperty.call(LEGACY_ETH_API_NAMES, n))
+}
+
+/** coreth's error for an unknown name (vm.go attachEthService), with the valid names listed. */
+export function unknownEthApiMessage(name: string): string {
+  return `API service ${JSON.stringify(name)} not found; eth-apis names are ${ETH_API_NAMES.join(', ')} (or their legacy aliases ${Object.keys(LEGACY_ETH_API_NAMES).join(', ')})`
+}
+
+/** The enabled services of an `eth-apis` list, aliases resolved; an unknown name throws. */
+export function resolveEthApis(names: readonly string[]): ReadonlySet<EthApiName> {
+  const out = new Set<EthApiName>()
+  for (const name of names) {
+    if (Object.prototype.hasOwnProperty.call(LEGACY_ETH_API_NAMES, name)) out.add(LEGACY_ETH_API_NAMES[name]!)
+    else if (isKnown(name)) out.add(name)
+    else throw new Error(unknownEthApiMessage(name))
+  }
+  return out
+}
+
+// geth internal/debug/api.go HandlerT (node/api.go "debug-handler").
+const DEBUG_HANDLER = new Set([
+  'verbosity', 'vmodule', 'stacks', 'memStats', 'gcStats', 'cpuProfile', 'startCPUProfile', 'stopCPUProfile', 'goTrace',
+  'startGoTrace', 'stopGoTrace', 'blockProfile', 'setBlockProfileRate', 'writeBlockProfile', 'mutexProfile',
+  'setMutexProfileFraction', 'writeMutexProfile', 'writeMemProfile', 'freeOSMemory', 'setGCPercent',
+])
+// ethapi.DebugAPI ("internal-debug").
+const INTERNAL_DEBUG = new Set(['getRawHeader', 'getRawBlock', 'getRawReceipts', 'getRawTransaction', 'printBlock'])
+
+/** geth/coreth's eth_ methods by service (internal/ethapi/api.go, api.coreth.go, api_extra.go; eth/api.go; eth/filters/api.go). */
+const ETH_SERVICES: Readonly<Record<string, readonly string[]>> = {
+  'eth': ['etherbase', 'coinbase'],
+  'eth-filter': ['newPendingTransactionFilter', 'newAcceptedTransactions', 'newBlockFilter', 'newFilter', 'getFilterChanges', 'getFilterLogs', 'uninstallFilter', 'getLogs', 'subscribe'],
+  'internal-eth': ['gasPrice', 'baseFee', 'maxPriorityFeePerGas', 'feeHistory', 'syncing', 'blobBaseFee', 'suggestPriceOptions'],
+  'internal-blockchain': [
+    'chainId', 'blockNumber', 'getBalance', 'getProof', 'getHeaderByNumber', 'getHeaderByHash', 'getBlockByNumber', 'getBlockByHash',
+    'getUncleByBlockNumberAndIndex', 'getUncleByBlockHashAndIndex', 'getUncleCountByBlockNumber', 'getUncleCountByBlockHash', 'getCode',
+    'getStorageAt', 'getStorageValues', 'getBlockReceipts', 'call', 'estimateGas', 'createAccessList', 'simulateV1', 'getChainConfig',
+    'callDetailed', 'getBadBlocks',
+  ],
+  'internal-transaction': [
+    'getBlockTransactionCountByNumber', 'getBlockTransactionCountByHash', 'getTransactionByBlockNumberAndIndex',
+    'getTransactionByBlockHashAndIndex', 'getRawTransactionByBlockNumberAndIndex', 'getRawTransactionByBlockHashAndIndex',
+    'getTransactionCount', 'getTransactionByHash', 'getRawTransactionByHash', 'getTransactionReceipt', 'sendTransaction',
+    'fillTransaction', 'sendRawTransaction', 'sign', 'signTransaction', 'pendingTransactions', 'resend',
+  ],
+  'internal-account': ['accounts'],
+}
+const ETH_METHOD_SERVICE = new Map<string, EthApiName>(
+  Object.entries(ETH_SERVICES).flatMap(([service, names]) => names.map((n) => [n, service as EthApiName] as const)))
+
+/**
+ * The service of a method whose module did not tag it, by its wire name: geth's eth_ methods by
+ * their API struct, the other namespaces by prefix (debug_ by its DebugAPI, tracer or handler).
+ * An eth_ method geth does not have has no service: its module must tag it.
+ */
+export function serviceByName(name: string): ServiceTag | undefined {
+  const us = name.indexOf('_')
+  const ns = name.slice(0, us)
+  const rest = name.slice(us + 1)
+  if (rest === 'unsubscribe') return 'always'
+  switch (ns) {
+    case 'net': return 'net'
+    case 'web3': return 'web3'
+    case 'txpool': return 'internal-tx-pool'
+    case 'personal': return 'internal-personal'
+    case 'admin': return 'admin'
+    case 'eth': return ETH_METHOD_SERVICE.get(rest)
+    case 'debug':
+      if (INTERNAL_DEBUG.has(rest)) return 'internal-debug'
+      if (rest.startsWith('standardTrace')) return 'debug-file-tracer'
+      if (rest.startsWith('trace') || rest === 'intermediateRoots') return 'debug-tracer'
+      if (DEBUG_HANDLER.has(rest)) return 'debug-handler'
+      return 'debug'
+    default: return undefined
+  }
+}
+
+/** Whether a method tagged `tag` is served when `enabled` are the enabled services. */
+export function serviceEnabled(tag: ServiceTag, enabled: ReadonlySet<EthApiName>): boolean {
+  if (tag === 'always') return true
+  if (typeof tag === 'string') return enabled.has(tag)
+  return tag.every((t) => enabled.has(t))
+}
+
+/**
+ * The methods of `table` that the `eth-apis` list `names` serves (an untagged eth_ method is a
+ * programming error); `standIns` answer for methods that are switched off but that geth's rpc
+ * layer still answers itself (eth_subscribe without eth-filter).
+ */
+export function servedMethods(table: MethodTable, names: readonly string[], standIns: MethodTable = {}): MethodTable {
+  const enabled = resolveEthApis(names)
+  const out: MethodTable = {}
+  for (const name of Object.keys(table)) {
+    const def = table[name]!
+    const tag = def.service ?? serviceByName(name)
+    if (tag === undefined) throw new Error(`method ${name} is not tagged with its coreth eth-apis service`)
+    if (serviceEnabled(tag, enabled)) out[name] = def
+  }
+  for (const name of Object.keys(standIns)) {
+    if (!Object.prototype.hasOwnProperty.call(out, name) && Object.prototype.hasOwnProperty.call(table, name)) out[name] = standIns[name]!
+  }
+  return out
+}
