@@ -79,6 +79,10 @@ export const NodeConfig = z.strictObject({
   pendingNonceGuard: z.number().int().nonnegative().default(250),
   /** EVM network ID answered by net_version (the C-Chain's public networks use 1). */
   evmNetworkId: z.number().int().positive().default(1),
+  /** Serve the keystore API at /ext/keystore (avalanchego `api-keystore-enabled`, default off; LIMITS.md K1). */
+  keystoreEnabled: z.boolean().default(false),
+  /** Allow the keystore on a non-loopback `httpHost` (LIMITS.md N1: a second explicit flag). */
+  keystoreAllowRemote: z.boolean().default(false),
   chain: ChainConfigFile.default(ChainConfigFile.parse({})),
 })
 export type NodeConfig = z.output<typeof NodeConfig>
@@ -105,6 +109,8 @@ export const FLAGS: Record<string, FlagDef> = {
   'block-interval': { key: 'blockInterval', type: 'number', help: 'ms between blocks; 0 = build a block as soon as transactions wait' },
   'pending-nonce-guard': { key: 'pendingNonceGuard', type: 'number', help: "ms a tx's answer waits after its sender's pending nonce was read, for ethers v6's 250 ms cache (0 = off)" },
   'evm-network-id': { key: 'evmNetworkId', type: 'number', help: 'EVM network ID answered by net_version' },
+  'api-keystore-enabled': { key: 'keystoreEnabled', type: 'boolean', help: 'serve the (deprecated) keystore API at /ext/keystore' },
+  'api-keystore-allow-remote': { key: 'keystoreAllowRemote', type: 'boolean', help: 'allow the keystore API with a non-loopback --http-host' },
 }
 
 /** Error carrying one clear line for the user; main.ts prints it and exits 1. */
@@ -160,7 +166,8 @@ export function configFromArgs(argv: readonly string[]): NodeConfig {
       if (text === undefined && argv[i + 1] !== undefined && !argv[i + 1]!.startsWith('--')) text = argv[++i]
       const on = text === undefined ? true : parseBool(text)
       if (on === undefined) throw new ConfigError(`flag --${name}: ${JSON.stringify(text)} is not true or false`)
-      adminApiEnabled = on
+      if (flag.key === 'adminApiEnabled') adminApiEnabled = on
+      else input[flag.key] = on
       continue
     }
     const value = eq === -1 ? argv[++i] : arg.slice(eq + 1)
@@ -176,6 +183,22 @@ export function configFromArgs(argv: readonly string[]): NodeConfig {
   if (chainConfigFile !== undefined) input.chain = readChainConfigFile(chainConfigFile)
   if (adminApiEnabled !== undefined) input.chain = { ...(input.chain as object | undefined), 'admin-api-enabled': adminApiEnabled }
   return parseNodeConfig(input as NodeConfigInput)
+}
+
+/** Whether a listen address is loopback only (127.0.0.0/8, ::1, localhost). */
+export function isLoopbackHost(host: string): boolean {
+  const h = host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host
+  return h === 'localhost' || h === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h)
+}
+
+/**
+ * LIMITS.md N1/K1: the keystore on a non-loopback address needs `--api-keystore-allow-remote` as well.
+ * Thrown by createNode, so programmatic configs get the same check as the CLI.
+ */
+export function checkKeystoreExposure(config: NodeConfig): void {
+  if (config.keystoreEnabled && !config.keystoreAllowRemote && !isLoopbackHost(config.httpHost)) {
+    throw new ConfigError(`--api-keystore-enabled with the non-loopback --http-host ${config.httpHost} also needs --api-keystore-allow-remote (the keystore takes passwords)`)
+  }
 }
 
 /** Go's strconv.ParseBool. */

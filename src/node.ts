@@ -1,8 +1,8 @@
 import type { Logger } from 'pino'
-import { cb58Encode } from './atomic/cb58.js'
+import { cb58Decode, cb58Encode } from './atomic/cb58.js'
 import { networkByID } from './atomic/networks.js'
 import type { NodeConfig } from './config.js'
-import { ConfigError } from './config.js'
+import { ConfigError, checkKeystoreExposure } from './config.js'
 import { Engine } from './engine/engine.js'
 import { NATIVE_CRYPTO } from './crypto.js'
 import { loadGenesis } from './engine/genesis.js'
@@ -22,6 +22,12 @@ import { GorillaDispatcher } from './rpc/gorilla.js'
 import { RpcStats } from './rpc/stats.js'
 import { adminMethods } from './namespaces/admin.js'
 import { infoMethods } from './namespaces/info.js'
+import { keystoreMethods } from './namespaces/keystore.js'
+import { Keystore } from './keystore/keystore.js'
+import { KeystoreStore } from './store/keystoreStore.js'
+import { createDeprecationWarner } from './rpc/deprecation.js'
+import { avaxMethods, nativeHandlers, nativeMethods } from './namespaces/native.js'
+import { NETWORKS } from './atomic/networks.js'
 import { HealthReporter, healthMethods } from './namespaces/health.js'
 import { createMetrics } from './metrics.js'
 import { loadNodeIdentity } from './nodeIdentity.js'
@@ -31,6 +37,9 @@ import type { MethodTable, RpcContext } from './rpc/types.js'
 import { mergeTables } from './rpc/types.js'
 import { createServer } from './server/server.js'
 import { databaseSize, openDatabase } from './store/db.js'
+import { AtomicTxStore } from './store/atomicTxStore.js'
+import { SharedMemory } from './store/sharedMemory.js'
+import { AtomicTxService } from './atomic/atomicService.js'
 import { keccak256 } from './crypto.js'
 
 
@@ -45,6 +54,10 @@ export interface CChainNode {
   readonly accounts: AccountManager
   /** The C-Chain's CB58 blockchain ID (served at /ext/bc/<id>/... as well as /ext/bc/C/...). */
   readonly blockchainId: string
+  /** Atomic txs: issue, status, shared-memory UTXOs (AVALANCHE.md 7-9). */
+  readonly atomic: AtomicTxService
+  /** The node keystore, when `--api-keystore-enabled` (the keystore-backed native methods use it). */
+  readonly keystore?: Keystore
   listen(): Promise<{ host: string; port: number }>
   close(): Promise<void>
 }
@@ -66,6 +79,7 @@ export async function createNode(config: NodeConfig, opts: { log?: Logger } = {}
   } catch (err) {
     throw new ConfigError(`eth-apis: ${(err as Error).message}`)
   }
+  checkKeystoreExposure(config)
   const genesis = loadGenesis(config.genesisFile)
   const chainId = genesis.config.chainId
   if (chainId === 43114 || chainId === 43113) {
@@ -80,9 +94,23 @@ export async function createNode(config: NodeConfig, opts: { log?: Logger } = {}
     await db.close()
     throw err
   }
+  const known = networkByID(config.networkId)
+  const blockchainId = known !== undefined ? cb58Encode(known.cChainID) : cb58Encode(keccak256(Buffer.concat([Buffer.from(`cchain:${config.networkId}:`), engine.chain.genesisBlock.hash])))
+  // Atomic txs: shared memory and accepted txs on the chain's LevelDB, the atomic mempool feeding the builder.
+  let atomicService: AtomicTxService
+  try {
+    atomicService = new AtomicTxService({ networkID: config.networkId, chainID: cb58Decode(blockchainId) }, {
+      engine, sharedMemory: await SharedMemory.open(db), txStore: new AtomicTxStore(db), log: log.child({ module: 'atomic' }),
+    })
+    engine.setAtomicSource(atomicService)
+  } catch (err) {
+    await engine.close()
+    await db.close()
+    throw err
+  }
   const subscriptions = new SubscriptionManager({ maxPerConnection: config.chain['ws-max-subscriptions-per-connection'] })
   const accounts = new AccountManager(join(config.dataDir, 'keystore'))
-  const ctx: RpcContext = { config, log, engine, subscriptions, accounts }
+  const ctx: RpcContext = { config, log, engine, subscriptions, accounts, atomic: atomicService }
   const table = buildMethodTable(ctx)
   const stats = new RpcStats()
   log.info({ apis: config.chain['eth-apis'] }, 'enabling apis')
@@ -92,8 +120,6 @@ export async function createNode(config: NodeConfig, opts: { log?: Logger } = {}
     log: log.child({ module: 'rpc' }),
     stats,
   })
-  const known = networkByID(config.networkId)
-  const blockchainId = known !== undefined ? cb58Encode(known.cChainID) : cb58Encode(keccak256(Buffer.concat([Buffer.from(`cchain:${config.networkId}:`), engine.chain.genesisBlock.hash])))
   // avalanchego's node APIs: /ext/info, /ext/health, /ext/metrics, and /ext/bc/C/admin when enabled.
   const apiLog = log.child({ module: 'api' })
   const info = new GorillaDispatcher(infoMethods({ networkId: config.networkId, cChainId: blockchainId, identity: loadNodeIdentity(config.dataDir) }), { log: apiLog, stats })
@@ -107,6 +133,22 @@ export async function createNode(config: NodeConfig, opts: { log?: Logger } = {}
   const health = { rpc: new GorillaDispatcher(healthMethods(healthReporter), { log: apiLog, stats }), report: healthReporter.report.bind(healthReporter) }
   const profiler = new Profiler(profileDir(config.dataDir, config.chain['admin-api-dir']))
   const admin = config.chain['admin-api-enabled'] ? new GorillaDispatcher(adminMethods({ log, profiler, chainConfig: config.chain }), { log: apiLog, stats }) : undefined
+  // The atomic API: one handler table, as `native` (/ext/bc/C/native) and `avax` (/ext/bc/C/avax, AvalancheJS's path).
+  const apis: { path: string; rpc: GorillaDispatcher }[] = []
+  {
+    // X and P IDs of an unknown network are not derivable here; the local network's stand in.
+    const chains = { xChainID: (known ?? NETWORKS.local).xChainID, pChainID: (known ?? NETWORKS.local).pChainID, cChainID: cb58Decode(blockchainId) }
+    const handlers = nativeHandlers({ atomic: ctx.atomic, networkID: config.networkId, chains })
+    const native = new GorillaDispatcher(nativeMethods(handlers), { log: apiLog, stats })
+    const avax = new GorillaDispatcher(avaxMethods(handlers), { log: apiLog, stats })
+    for (const alias of ['C', blockchainId]) apis.push({ path: `/ext/bc/${alias}/native`, rpc: native }, { path: `/ext/bc/${alias}/avax`, rpc: avax })
+    apis.push({ path: '/ext/bc/evm/avax', rpc: avax })
+  }
+  // The keystore (/ext/keystore) only with --api-keystore-enabled; off, the route does not exist (404).
+  const deprecated = createDeprecationWarner(apiLog)
+  const keystore = config.keystoreEnabled ? new Keystore({}, { store: new KeystoreStore({ db }), log: log.child({ module: 'keystore' }) }) : undefined
+  if (keystore !== undefined) log.warn('keystore API enabled at /ext/keystore: it takes passwords and holds keys (deprecated by avalanchego)')
+  const keystoreRpc = keystore !== undefined ? new GorillaDispatcher(keystoreMethods({ keystore, deprecated }), { log: apiLog, stats }) : undefined
   const metrics = createMetrics({
     stats,
     headHeight: () => engine.head.header.number,
@@ -118,12 +160,13 @@ export async function createNode(config: NodeConfig, opts: { log?: Logger } = {}
   const server = createServer({
     host: config.httpHost, port: config.httpPort, log: log.child({ module: 'http' }),
     chains: new Map([['C', { rpc, admin }], [blockchainId, { rpc, admin }]]),
-    node: { info, health, metrics },
+    node: { info, health, metrics, keystore: keystoreRpc },
+    apis,
     ws: { maxConnections: config.chain['ws-max-connections'], maxBufferedBytes: config.chain['ws-max-buffered-bytes'] },
   })
   let closed = false
   return {
-    config, engine, log, subscriptions, accounts, blockchainId,
+    config, engine, log, subscriptions, accounts, blockchainId, atomic: atomicService, keystore,
     listen: () => server.listen(),
     async close() {
       if (closed) return

@@ -122,6 +122,35 @@ export class CodecReader {
     }
     return typeID
   }
+
+  /**
+   * `typeID` against another VM's registry (X-Chain, P-Chain): the u32 type ID, which must be registered in
+   * `names` (ID → Go type name) and implement `iface`; same errors as the reflect codec.
+   */
+  registeredTypeID(names: Readonly<Record<number, string>>, iface: { readonly name: string; readonly implementors: readonly number[] }): number {
+    this.need(4, 'interface')
+    const id = this.view.getUint32(this.offset)
+    this.offset += 4
+    const goName = names[id]
+    if (goName === undefined) throw new CodecError(`couldn't unmarshal interface: unknown type ID ${id}`)
+    if (!iface.implementors.includes(id)) {
+      throw new CodecError(`couldn't unmarshal interface: ${goName} does not implement interface ${iface.name}`)
+    }
+    return id
+  }
+
+  /** A codec `string`: u16 byte length then UTF-8 bytes. */
+  str(): string {
+    const n = this.u16()
+    return Buffer.from(this.fixed(n)).toString('utf8')
+  }
+
+  /** A `[]byte`: u32 length then the bytes. */
+  bytesU32(): Uint8Array {
+    const n = this.u32()
+    if (n > MAX_SLICE_LEN) throw new CodecError(`max slice length exceeded; array length, ${n}, exceeds maximum length, ${MAX_SLICE_LEN}`)
+    return this.fixed(n)
+  }
 }
 
 /** Writes codec v0 fields into a growing buffer. */
@@ -180,6 +209,18 @@ export class CodecWriter {
     this.u32(items.length)
     for (const item of items) writeElement(this, item)
     return this
+  }
+
+  /** A codec `string`: u16 byte length then UTF-8 bytes. */
+  str(v: string): this {
+    const b = Buffer.from(v, 'utf8')
+    if (b.length > 0xffff) throw new CodecError(`string too long: ${b.length}`)
+    return this.u16(b.length).fixed(b, b.length)
+  }
+
+  /** A `[]byte`: u32 length then the bytes. */
+  bytesU32(v: Uint8Array): this {
+    return this.u32(v.length).fixed(v, v.length)
   }
 
   /** The bytes written so far (a copy). */

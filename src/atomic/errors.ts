@@ -25,3 +25,8 @@ export class FormatError extends AtomicError {
 export class SignatureError extends AtomicError {
   override name = 'SignatureError'
 }
+
+/** txpool ErrAlreadyKnown: the mempool holds the tx already (`issueTx` counts it as success). */
+export class AlreadyKnownError extends AtomicError {
+  override name = 'AlreadyKnownError'
+}

@@ -106,7 +106,7 @@ export function verifyTransferableOutput(out: TransferableOutput | undefined): v
   verifyTransferOutput(out.out)
 }
 
-function verifyTransferableInput(input: TransferableInput): void {
+export function verifyTransferableInput(input: TransferableInput): void {
   if (input.in === undefined || input.in === null) fail('nil transferable feature extension input is not valid')
   if (isEmptyID(input.assetID)) fail('empty asset ID is not valid')
   verifyTransferInput(input.in)

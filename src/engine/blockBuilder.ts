@@ -7,6 +7,8 @@ import { KECCAK256_RLP, KECCAK256_RLP_ARRAY } from '@ethereumjs/util'
 import { runTx } from '@ethereumjs/vm'
 import type { VM } from '@ethereumjs/vm'
 import type { Logger } from 'pino'
+import { keccak256 } from '../crypto.js'
+import type { BatchOp } from '../store/db.js'
 import type { Block, Header } from './block.js'
 import { makeBlock } from './block.js'
 import { BLACKHOLE, EMPTY_EXT_DATA_HASH } from './chain.js'
@@ -28,6 +30,31 @@ const BUSY_MS = 20
 /** How long a busy builder gathers transactions before the next block. */
 const GATHER_MS = 4
 
+/** What a block's atomic txs add: extData, their gas, the store ops of their acceptance. */
+export interface AtomicBatch {
+  /** coreth codec v0 of []*Tx; empty when there are no atomic txs */
+  extData: Uint8Array
+  /** Σ GasUsed of the txs (header extDataGasUsed) */
+  gasUsed: bigint
+  count: number
+  /** shared-memory and repository writes, committed in the block's batch */
+  ops: BatchOp[]
+  /** The block is on disk: the txs leave the mempool, shared memory's index moves. */
+  accepted(height: bigint): void
+  /** The block was not written: the txs go back to Pending. */
+  cancelled(): void
+}
+
+/**
+ * The atomic mempool as the builder sees it (coreth's onFinalizeAndAssemble callback): after the
+ * block's EVM txs, picks atomic txs and applies their EVM effects on the block's state.
+ */
+export interface AtomicBlockSource {
+  /** Whether atomic txs wait: a block may hold only atomic txs. */
+  hasPending(): boolean
+  assemble(env: { number: bigint; baseFee: bigint; atomicGasLimit: bigint; sm: MerkleStateManager }): Promise<AtomicBatch | undefined>
+}
+
 export interface BlockBuilderOptions {
   /** ms between blocks; 0 = build as soon as transactions wait. */
   blockInterval: number
@@ -45,6 +72,8 @@ export class BlockBuilder {
   private again = false
   private timer: NodeJS.Timeout | undefined
   private closed = false
+  /** Atomic txs (set once by the composition root). */
+  atomic: AtomicBlockSource | undefined
 
   constructor(
     private readonly chain: Chain,
@@ -84,8 +113,12 @@ export class BlockBuilder {
       }
       this.lastBuilt = performance.now()
       // Keep building while the last build moved the pool and executable transactions remain.
-      const more = this.opts.blockInterval === 0 && this.progress && this.pool.size.pending > 0
-      if (!this.again && !more) return
+      const more = this.opts.blockInterval === 0 && this.progress && (this.pool.size.pending > 0 || this.atomic?.hasPending() === true)
+      if (!this.again && !more) {
+        // Atomic txs that did not fit the remaining capacity wait for it to refill.
+        if (this.opts.blockInterval === 0 && !this.progress && this.atomic?.hasPending() === true) setTimeout(() => this.trigger(), 100).unref()
+        return
+      }
     }
   }
 
@@ -121,7 +154,7 @@ export class BlockBuilder {
       return undefined
     }
     const candidates = this.pool.executable(baseFee)
-    if (candidates.length === 0 && !allowEmpty) { this.progress = false; return undefined }
+    if (candidates.length === 0 && !allowEmpty && this.atomic?.hasPending() !== true) { this.progress = false; return undefined }
 
     const number = parent.header.number + ONE
     const env = this.chain.envBlock({ number, timestamp: timeMs / 1000n, gasLimit, baseFee })
@@ -130,6 +163,7 @@ export class BlockBuilder {
     const receipts: Receipt[] = []
     const skipped = new Set<string>()
     let gasUsed = 0n
+    let atomic: AtomicBatch | undefined
     await this.sm.checkpoint()
     try {
       for (const ptx of candidates) {
@@ -157,40 +191,52 @@ export class BlockBuilder {
           logs: (result.execResult.logs ?? []).map(([address, topics, data]): Log => ({ address, topics, data })),
         })
       }
+      // coreth applies atomic txs after the EVM txs (onFinalizeAndAssemble), within what the
+      // block's ACP-176 capacity leaves (customheader.RemainingAtomicGasCapacity).
+      atomic = await this.atomic?.assemble({ number, baseFee, atomicGasLimit: before.capacity - gasUsed, sm: this.sm })
       await this.sm.commit()
     } catch (err) {
+      atomic?.cancelled()
       await this.sm.revert()
       throw err
     }
-    this.progress = included.length > 0 || dropped.length > 0
-    if (included.length === 0 && !allowEmpty) {
+    const atomicCount = atomic?.count ?? 0
+    this.progress = included.length > 0 || dropped.length > 0 || atomicCount > 0
+    if (included.length === 0 && atomicCount === 0 && !allowEmpty) {
       await this.pool.onNewHead(undefined, dropped)
       return undefined
     }
-    const stateRoot = await this.sm.getStateRoot()
-    const txs = included.map((p) => p.tx)
-    const after = updateTargetExcess(consumeGas(before, gasUsed), this.opts.gasTarget === undefined ? undefined : BigInt(this.opts.gasTarget))
-    const desiredDelay = desiredDelayExcess(BigInt(this.opts.minDelayTarget))
-    const extraData = new Uint8Array(30)
-    extraData.set(encodeFeeState(after), 0)
-    extraData.set(EMPTY_PREDICATE_RESULTS, 24)
-    const header: Header = {
-      parentHash: parent.hash, uncleHash: KECCAK256_RLP_ARRAY, coinbase: BLACKHOLE, stateRoot,
-      txRoot: txs.length === 0 ? KECCAK256_RLP : await txRoot(txs, this.chain),
-      receiptRoot: receipts.length === 0 ? KECCAK256_RLP : await receiptRoot(receipts, this.chain),
-      bloom: logsBloom(receipts.flatMap((r) => r.logs)), difficulty: 1n, number, gasLimit, gasUsed,
-      timestamp: timeMs / 1000n, extraData, mixHash: ZERO32, nonce: new Uint8Array(8), extDataHash: EMPTY_EXT_DATA_HASH,
-      baseFee, extDataGasUsed: 0n, blockGasCost: 0n, blobGasUsed: 0n, excessBlobGas: 0n, parentBeaconRoot: ZERO32,
-      timeMilliseconds: timeMs, minDelayExcess: nextMinDelayExcess(this.chain.delayExcessOf(parent), desiredDelay),
-    }
-    const block = makeBlock(header, txs, new Uint8Array())
+    let block: Block
     try {
-      await this.chain.commit(block, receipts)
+      const stateRoot = await this.sm.getStateRoot()
+      const txs = included.map((p) => p.tx)
+      const extData = atomicCount > 0 ? atomic!.extData : new Uint8Array()
+      const extDataGasUsed = atomicCount > 0 ? atomic!.gasUsed : 0n
+      const after = updateTargetExcess(consumeGas(before, gasUsed, extDataGasUsed), this.opts.gasTarget === undefined ? undefined : BigInt(this.opts.gasTarget))
+      const desiredDelay = desiredDelayExcess(BigInt(this.opts.minDelayTarget))
+      const extraData = new Uint8Array(30)
+      extraData.set(encodeFeeState(after), 0)
+      extraData.set(EMPTY_PREDICATE_RESULTS, 24)
+      const header: Header = {
+        parentHash: parent.hash, uncleHash: KECCAK256_RLP_ARRAY, coinbase: BLACKHOLE, stateRoot,
+        txRoot: txs.length === 0 ? KECCAK256_RLP : await txRoot(txs, this.chain),
+        receiptRoot: receipts.length === 0 ? KECCAK256_RLP : await receiptRoot(receipts, this.chain),
+        bloom: logsBloom(receipts.flatMap((r) => r.logs)), difficulty: 1n, number, gasLimit, gasUsed,
+        timestamp: timeMs / 1000n, extraData, mixHash: ZERO32, nonce: new Uint8Array(8),
+        extDataHash: extData.length === 0 ? EMPTY_EXT_DATA_HASH : keccak256(RLP.encode(extData)),
+        baseFee, extDataGasUsed, blockGasCost: 0n, blobGasUsed: 0n, excessBlobGas: 0n, parentBeaconRoot: ZERO32,
+        timeMilliseconds: timeMs, minDelayExcess: nextMinDelayExcess(this.chain.delayExcessOf(parent), desiredDelay),
+      }
+      block = makeBlock(header, txs, extData)
+      await this.chain.commit(block, receipts, atomicCount > 0 ? atomic!.ops : [])
     } catch (err) {
-      // Not on disk: put the builder's state back on the head so the next build starts clean.
+      // Not on disk: put the builder's state back on the head so the next build starts clean,
+      // and the atomic txs back to Pending.
+      atomic?.cancelled()
       await this.sm.setStateRoot(parent.header.stateRoot, true)
       throw err
     }
+    atomic?.accepted(number)
     await this.pool.onNewHead(included, dropped)
     return block
   }

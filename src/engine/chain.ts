@@ -11,7 +11,7 @@ import { Account, Address, KECCAK256_RLP, KECCAK256_RLP_ARRAY, ValueEncoding, bi
 import type { Logger } from 'pino'
 import type { ChainConfigFile } from '../config.js'
 import { ChainStore } from '../store/chainStore.js'
-import type { Database } from '../store/db.js'
+import type { BatchOp, Database } from '../store/db.js'
 import { TrieDB } from '../store/trieDb.js'
 import type { Block, Header } from './block.js'
 import { encodeBlock, headerFromFields, makeBlock } from './block.js'
@@ -244,12 +244,15 @@ export class Chain {
     shallowCopy: () => this.blockHashes,
   }
 
-  /** Appends a block: one synced batch with its state, receipts, indexes and the head pointer. */
-  async commit(block: Block, receipts: Receipt[]): Promise<void> {
+  /**
+   * Appends a block: one synced batch with its state, receipts, indexes, the head pointer and
+   * `extraOps` (what its atomic txs change: shared memory, the accepted-tx repository).
+   */
+  async commit(block: Block, receipts: Receipt[], extraOps: readonly BatchOp[] = []): Promise<void> {
     const stateOps = this.trieDb.drain()
     await this.store.writeBlock({
       hash: block.hash, number: block.header.number, encodedBlock: encodeBlock(block.header, block.txs, block.extData),
-      encodedReceipts: encodeReceipts(receipts), bloom: block.header.bloom, txHashes: block.txs.map((tx) => tx.hash()), stateOps,
+      encodedReceipts: encodeReceipts(receipts), bloom: block.header.bloom, txHashes: block.txs.map((tx) => tx.hash()), stateOps, extraOps,
     })
     this.trieDb.commitDrained(stateOps)
     const key = bytesToHex(block.hash)

@@ -7,6 +7,7 @@ import type { ChainConfigFile } from '../config.js'
 import type { Database } from '../store/db.js'
 import type { Block } from './block.js'
 import { BlockBuilder } from './blockBuilder.js'
+import type { AtomicBlockSource } from './blockBuilder.js'
 import { Chain } from './chain.js'
 import { EngineError, ExecutionFailedError, InvalidParamsError, NotFoundError, TxRejectedError } from './errors.js'
 import { FilterManager } from './filters.js'
@@ -421,6 +422,16 @@ export class Engine {
   /** Runs a state garbage collection now (pruning nodes; undefined on an archival node). */
   prune(): Promise<PruneResult> | undefined {
     return this.chain.pruner?.prune()
+  }
+
+  /** Plugs the atomic mempool into block building (coreth's onFinalizeAndAssemble); set once by node.ts. */
+  setAtomicSource(source: AtomicBlockSource): void {
+    this.builder.atomic = source
+  }
+
+  /** Asks for a block soon (an atomic tx arrived); with a fixed interval the next tick builds it. */
+  wakeBuilder(): void {
+    this.builder.onPending()
   }
 
   /** Builds one block now from whatever is pending (tests and a fixed block interval use this). */

@@ -6,7 +6,7 @@
  *   -32601  method not found       unknown, disabled or prototype names
  *   -32602  invalid params         arity, schema failures, InvalidParamsError
  *   -32603  internal error         anything unexpected (the cause is logged, never sent)
- *   -32000  server error           any other EngineError (geth's default code)
+ *   -32000  server error           any other EngineError or AtomicError (geth's default code)
  *   -32002  request timed out
  *   -32003  response too large     batch response over batch-response-max-size
  *   -32005  limit exceeded         LimitExceededError
@@ -18,6 +18,7 @@ import { z } from 'zod'
 import type { Logger } from 'pino'
 import { EngineError, ExecutionRevertedError, InvalidParamsError, LimitExceededError, SimulateError } from '../engine/errors.js'
 import type { SimulateErrorKind } from '../engine/errors.js'
+import { AtomicError } from '../atomic/errors.js'
 import type { JsonRpcErrorObject } from './types.js'
 
 export const PARSE_ERROR = -32700
@@ -128,6 +129,7 @@ export function toJsonRpcError(err: unknown, log?: Logger): JsonRpcErrorObject {
   if (err instanceof InvalidParamsError) return { code: INVALID_PARAMS, message: err.message }
   if (err instanceof LimitExceededError) return { code: LIMIT_EXCEEDED, message: err.message }
   if (err instanceof EngineError) return { code: SERVER_ERROR, message: err.message }
+  if (err instanceof AtomicError) return { code: SERVER_ERROR, message: err.message }
   if (err instanceof z.ZodError) return { code: INVALID_PARAMS, message: formatZodError(err) }
   log?.error({ err }, 'internal error in JSON-RPC handler')
   return { code: INTERNAL_ERROR, message: 'internal error' }

@@ -7,7 +7,7 @@
  */
 import { z } from 'zod'
 import type { Logger } from 'pino'
-import type { MethodDef, MethodTable } from './types.js'
+import type { MethodDef, MethodTable, RequestOrigin } from './types.js'
 import { MAX_PARAMS_DEPTH, depthExceeds, isThenable, rawIds } from './dispatch.js'
 import { RpcStats } from './stats.js'
 import type { MethodStats } from './stats.js'
@@ -88,8 +88,8 @@ export class GorillaDispatcher {
     }
   }
 
-  /** Handles one POST body; '' = nothing to send (a notification: no id, or id null). */
-  async handle(body: string): Promise<string> {
+  /** Handles one POST body; '' = nothing to send (a notification: no id, or id null). `origin` reaches handlers. */
+  async handle(body: string, origin?: RequestOrigin): Promise<string> {
     let msg: unknown
     try {
       msg = JSON.parse(body)
@@ -125,12 +125,12 @@ export class GorillaDispatcher {
     const name = typeof req.method === 'string' ? req.method : ''
     const debug = this.opts.log.isLevelEnabled('debug')
     const t0 = performance.now()
-    const out = await this.run(name, req.params, idText)
+    const out = await this.run(name, req.params, idText, origin)
     if (debug) this.opts.log.debug({ method: name.slice(0, 64), id: idText, ms: +(performance.now() - t0).toFixed(3) }, 'api call')
     return out
   }
 
-  private async run(name: string, params: unknown, idText: string | undefined): Promise<string> {
+  private async run(name: string, params: unknown, idText: string | undefined, origin?: RequestOrigin): Promise<string> {
     // avalanchego's codec upper-cases the first letter after the dot; gorilla splits on every dot.
     const dot = name.indexOf('.')
     let internal = name
@@ -149,7 +149,7 @@ export class GorillaDispatcher {
     if (args === undefined) return this.error(idText, ERR_INVALID_ARG)
     const t0 = performance.now()
     try {
-      let result = entry.def.handler(args)
+      let result = entry.def.handler(args, undefined, origin)
       if (isThenable(result)) result = await result
       return this.result(idText, result)
     } catch (err) {

@@ -5,12 +5,16 @@ import type { Engine } from '../engine/engine.js'
 import type { AccountManager } from '../engine/accounts.js'
 import type { SubscriptionManager } from './subscriptions.js'
 import type { ServiceTag } from './ethApis.js'
+import type { AtomicService } from '../atomic/service.js'
 
 /** One JSON-RPC method: a params schema parsed once by the dispatcher, and the handler it feeds. */
 export interface MethodDef<S extends z.ZodType = z.ZodType> {
   readonly params: S
-  /** `call` is set only for a request that arrived on a connection (WebSocket); undefined over HTTP. */
-  readonly handler: (params: z.output<S>, call?: ConnectionCall) => unknown
+  /**
+   * `call` is set only for a request that arrived on a connection (WebSocket); undefined over HTTP.
+   * `origin`: the HTTP peer, passed by the gorilla endpoints (the keystore's per-client back-off).
+   */
+  readonly handler: (params: z.output<S>, call?: ConnectionCall, origin?: RequestOrigin) => unknown
   /** The coreth `eth-apis` service that serves it (src/rpc/ethApis.ts); unset: by its wire name. */
   readonly service?: ServiceTag
 }
@@ -40,11 +44,17 @@ export interface ConnectionCall {
   afterReply(cb: () => void): void
 }
 
+/** Where an HTTP request came from. */
+export interface RequestOrigin {
+  /** The peer's IP address (Fastify `req.ip`). */
+  readonly remoteAddress: string
+}
+
 /** A namespace: exact wire name -> method. Looked up only through a Map (LIMITS.md L4). */
 export type MethodTable = Record<string, MethodDef>
 
 /** Builds a method entry; the handler's argument type is inferred from the schema. */
-export function method<S extends z.ZodType>(params: S, handler: (params: z.output<S>, call?: ConnectionCall) => unknown): MethodDef {
+export function method<S extends z.ZodType>(params: S, handler: (params: z.output<S>, call?: ConnectionCall, origin?: RequestOrigin) => unknown): MethodDef {
   return { params, handler } as MethodDef
 }
 
@@ -84,6 +94,8 @@ export interface RpcContext {
   readonly subscriptions: SubscriptionManager
   /** The keystore accounts (`<data-dir>/keystore`) of personal_ and the account methods. */
   readonly accounts: AccountManager
+  /** Atomic txs: UTXOs, atomic mempool, atomic tx status (src/atomic/service.ts). */
+  readonly atomic: AtomicService
 }
 
 /** JSON-RPC error object as sent on the wire. */

@@ -40,7 +40,15 @@ export interface ServerOptions {
     info?: GorillaDispatcher
     health?: { rpc: GorillaDispatcher; report(kind: HealthKind, tags: readonly string[]): HealthReply }
     metrics?: { contentType: string; text(): Promise<string> }
+    /** /ext/keystore, only when `--api-keystore-enabled`: otherwise not registered (404, as avalanchego). */
+    keystore?: GorillaDispatcher
   }
+  /**
+   * Further gorilla JSON-RPC endpoints, each at one exact path: the atomic API (`avax` at
+   * /ext/bc/C/avax, /ext/bc/<C-Chain ID>/avax, /ext/bc/evm/avax; `native` at /ext/bc/C/native and
+   * /ext/bc/<C-Chain ID>/native). No CORS headers (LIMITS.md N3).
+   */
+  apis?: ReadonlyArray<{ path: string; rpc: GorillaDispatcher }>
   /** Host names accepted besides IP literals and `localhost` (`*` = any). */
   allowedHosts?: readonly string[]
   /** Browser origins allowed to open a WebSocket besides loopback ones (`*` = any). */
@@ -181,7 +189,7 @@ export function createServer(opts: ServerOptions): Server {
     fastify.post(url, { config: GORILLA, ...(onRequest && { onRequest }) }, (req, reply) => {
       const ct = gorillaContentType(req.headers['content-type'])
       if (ct.toLowerCase() !== JSON_CT || typeof req.body !== 'string') return gorillaFault(reply, 415, 'rpc: unrecognized Content-Type: ' + ct)
-      rpc.handle(req.body).then(
+      rpc.handle(req.body, { remoteAddress: req.ip }).then(
         (out) => { reply.header('content-type', 'application/json; charset=utf-8').header('x-content-type-options', 'nosniff').send(out) },
         (err: unknown) => {
           log.error({ err }, 'api dispatcher failed')
@@ -199,8 +207,10 @@ export function createServer(opts: ServerOptions): Server {
   for (const [alias, chain] of chains) {
     if (chain.admin !== undefined) gorillaRoute(`/ext/bc/${alias}/admin`, chain.admin, { exact: true })
   }
+  for (const { path, rpc } of opts.apis ?? []) gorillaRoute(path, rpc, { exact: true })
   const api = opts.node ?? {}
   if (api.info !== undefined) gorillaRoute('/ext/info', api.info)
+  if (api.keystore !== undefined) gorillaRoute('/ext/keystore', api.keystore, { exact: true })
   const health = api.health
   if (health !== undefined) {
     // GET answers 200 when healthy, 503 when not, with the report as body (api/health/handler.go).

@@ -19,6 +19,8 @@ export interface BlockWrite {
   txHashes: readonly Uint8Array[]
   /** Pending trie nodes and code of the block's state (TrieDB.drain()). */
   stateOps: readonly BatchOp[]
+  /** Other records the block accepts (shared memory, accepted atomic txs), in the same batch. */
+  extraOps?: readonly BatchOp[]
 }
 
 /** Blocks, receipts, canonical index, tx lookups and the head pointer (LIMITS.md D-a). */
@@ -92,6 +94,7 @@ export class ChainStore {
       new DataView(loc.buffer).setUint32(8, i)
       ops.push({ type: 'put', key: prefixed(PREFIX.txLookup, txHash), value: loc })
     })
+    if (w.extraOps !== undefined) ops.push(...w.extraOps)
     if (opts.genesis) ops.push({ type: 'put', key: metaKey(META_GENESIS), value: w.hash })
     ops.push({ type: 'put', key: metaKey(META_HEAD), value: w.hash })
     await writeSynced(this.db, ops)

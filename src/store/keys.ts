@@ -17,6 +17,25 @@ export const PREFIX = {
   state: 0x73,
   /** 'B' + number(u64 BE) -> the canonical block's logs bloom (256 bytes), the eth_getLogs index */
   bloom: 0x42,
+  /**
+   * 'U' + direction ('i' inbound: a peer chain exported it to the C-Chain; 'o' outbound: the C-Chain
+   * exported it) + peer chain ID(32) + UTXO input ID(32) -> insertion seq(u64 BE) ‖ address count(u16 BE)
+   * ‖ owner addresses(20 each) ‖ UTXO codec bytes, or a 1-byte tombstone once consumed (shared memory,
+   * src/store/sharedMemory.ts; its address index is rebuilt in memory at open)
+   */
+  sharedUTXO: 0x55,
+  /** 'a' + atomic txID(32) -> accepting block height(u64 BE) ‖ signed tx bytes (accepted atomic txs) */
+  atomicTx: 0x61,
+  /**
+   * 'k' + username length(u32 BE) + username (UTF-8) -> keystore user record: KDF parameters, salts and
+   * password verifier, never the password (src/keystore/userRecord.ts)
+   */
+  keystoreUser: 0x6b,
+  /**
+   * 'K' + username length(u32 BE) + username + entry key -> that user's value sealed with its data key
+   * (XChaCha20-Poly1305, nonce ‖ ciphertext ‖ tag); entry 'c' + seq(u32 BE) = a C-Chain private key
+   */
+  keystoreData: 0x4b,
 } as const
 
 export const META_HEAD = 'head'

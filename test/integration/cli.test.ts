@@ -82,6 +82,7 @@ describe('cchain-node --help', () => {
       'http-host': '127.0.0.1', 'http-port': '9650', 'data-dir': join(homedir(), '.cchain-node'), 'network-id': '12345',
       'log-level': 'info', 'chain-config-file': '(none)', genesis: '(none)', 'block-interval': '0', 'pending-nonce-guard': '250',
       'evm-network-id': '1', 'log-format': 'auto', 'coreth-admin-api-enabled': 'false',
+      'api-keystore-enabled': 'false', 'api-keystore-allow-remote': 'false',
     }
     expect(Object.keys(FLAGS).sort()).toEqual(Object.keys(expected).sort())
     for (const [flag, def] of Object.entries(expected)) {

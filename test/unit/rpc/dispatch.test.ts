@@ -4,6 +4,7 @@ import pino from 'pino'
 import { Dispatcher, MAX_METHOD_NAME_LENGTH } from '../../../src/rpc/dispatch.js'
 import { method } from '../../../src/rpc/types.js'
 import { RpcError, formatZodError, toJsonRpcError } from '../../../src/rpc/errors.js'
+import * as atomicErrors from '../../../src/atomic/errors.js'
 import * as engineErrors from '../../../src/engine/errors.js'
 
 const log = pino({ level: 'silent' })
@@ -199,6 +200,10 @@ describe('toJsonRpcError', () => {
         : new (Cls as new (m: string) => Error)('m')
     // A new class without an entry here must still be an EngineError (-32000).
     expect(toJsonRpcError(err)).toEqual(expected[name] ?? { code: -32000, message: 'm' })
+  })
+
+  it.each(Object.entries(atomicErrors).filter(([, v]) => typeof v === 'function' && v.prototype instanceof Error))('maps atomic %s to -32000', (_, Cls) => {
+    expect(toJsonRpcError(new (Cls as new (m: string) => Error)('already known: tx x is pending'))).toEqual({ code: -32000, message: 'already known: tx x is pending' })
   })
 
   it('passes RpcError through and hides anything else', () => {

@@ -1,0 +1,21 @@
+/** Go's %q of a string (strconv.Quote): JSON-like, control bytes as \x.., and \a \v; error texts quote user input so. */
+export function goQuote(s: string): string {
+  let out = '"'
+  for (const ch of s) {
+    const c = ch.codePointAt(0)!
+    if (ch === '"') out += '\\"'
+    else if (ch === '\\') out += '\\\\'
+    else if (c === 7) out += '\\a'
+    else if (c === 8) out += '\\b'
+    else if (c === 12) out += '\\f'
+    else if (c === 10) out += '\\n'
+    else if (c === 13) out += '\\r'
+    else if (c === 9) out += '\\t'
+    else if (c === 11) out += '\\v'
+    else if (c < 0x20 || c === 0x7f) out += '\\x' + c.toString(16).padStart(2, '0')
+    else if (c >= 0x80 && c < 0xa0) out += '\\u' + c.toString(16).padStart(4, '0')
+    else if (c >= 0xd800 && c <= 0xdfff) out += '\ufffd'
+    else out += ch
+  }
+  return out + '"'
+}

@@ -1,0 +1,44 @@
+import { goQuote } from '../goQuote.js'
+/**
+ * Domain errors of the keystore. Messages copy avalanchego's api/keystore and utils/password wording
+ * (AVALANCHE.md 10); src/namespaces/keystore.ts turns them into gorilla's -32000 answers.
+ */
+export class KeystoreError extends Error {
+  override name = 'KeystoreError'
+}
+
+/** Wrong password or unknown user (the one message for both, LIMITS.md K5). */
+export class IncorrectPasswordError extends KeystoreError {
+  override name = 'IncorrectPasswordError'
+  constructor(username: string) {
+    super(`incorrect password: user ${goQuote(shown(username))}`)
+  }
+}
+
+/** Refused without trying the password: too many recent failures for the user or the client (LIMITS.md K5). */
+export class TooManyAttemptsError extends KeystoreError {
+  override name = 'TooManyAttemptsError'
+  constructor(readonly retryAfterMs: number) {
+    super(`too many failed attempts, try again in ${Math.max(1, Math.ceil(retryAfterMs / 1000))} s`)
+  }
+}
+
+/** More KDF work queued than the keystore accepts at once (protects the libuv thread pool). */
+export class KeystoreBusyError extends KeystoreError {
+  override name = 'KeystoreBusyError'
+  constructor() {
+    super('keystore busy, try again later')
+  }
+}
+
+/** Characters of a caller-chosen username echoed in an error; the rest is cut with `...`. */
+export const MAX_ECHOED_USERNAME = 64
+
+/** The username as error messages show it: at most MAX_ECHOED_USERNAME characters. */
+export function shown(username: string): string {
+  const chars = Array.from(username)
+  return chars.length <= MAX_ECHOED_USERNAME ? username : chars.slice(0, MAX_ECHOED_USERNAME).join('') + '...'
+}
+
+
+export { goQuote }

@@ -1,0 +1,295 @@
+import { goQuote } from '../goQuote.js'
+/**
+ * The C-Chain's atomic API (coreth atomic/vm/api.go, AVALANCHE.md 9.2-9.5): `getUTXOs`, `issueTx`,
+ * `getAtomicTx`, `getAtomicTxStatus`. One handler table served twice: as the `native` service at
+ * /ext/bc/C/native (the API reference's name) and as `avax` at /ext/bc/C/avax (avalanchego's real
+ * name, the one AvalancheJS's EVMApi calls). The keystore-backed methods (export, import,
+ * exportKey, importKey, exportNative/exportAVAX, importNative/importAVAX) are not registered yet:
+ * gorilla answers them `rpc: can't find method …`.
+ */
+import { z } from 'zod'
+import { parseServiceAddress, formatLocalAddress } from '../atomic/address.js'
+import type { AddressContext } from '../atomic/address.js'
+import { cb58Decode, cb58Encode } from '../atomic/cb58.js'
+import { decodeBytes, encodeBytes } from '../atomic/encoding.js'
+import type { Encoding } from '../atomic/encoding.js'
+import { AlreadyKnownError, AtomicError, FormatError } from '../atomic/errors.js'
+import { lookupChainAlias } from '../atomic/networks.js'
+import type { ChainAliases } from '../atomic/networks.js'
+import type { AtomicService, UTXOCursor } from '../atomic/service.js'
+import { parseTx } from '../atomic/tx.js'
+import { EngineError } from '../engine/errors.js'
+import { APIError, GoString } from '../rpc/gorilla.js'
+import type { MethodDef, MethodTable } from '../rpc/types.js'
+import { method } from '../rpc/types.js'
+
+/** coreth maxGetUTXOsAddrs and avalanchego's maxUTXOsToFetch. */
+export const MAX_GET_UTXOS_ADDRS = 1024
+export const MAX_UTXOS_TO_FETCH = 1024
+
+/** The two service names the table is served under. */
+export type NativeServiceName = 'native' | 'avax'
+
+export interface NativeContext {
+  /** The atomic engine (mempool, shared memory, accepted-tx repository). */
+  readonly atomic: AtomicService
+  readonly networkID: number
+  /** The X, P and C chain IDs the aliaser knows (`X`/`avm`, `P`/`platform`, `C`/`evm`, CB58). */
+  readonly chains: ChainAliases
+}
+
+const EMPTY_ID = new Uint8Array(32)
+
+/**
+ * The `encoding` values the methods serve. The API reference (4.3): "only `hex` is allowed when
+ * given"; avalanchego also takes `hexc` and `hexnc` and fails `json` only where bytes are
+ * (en|de)coded (AVALANCHE.md 4.5, 9.2). The reference wins: anything but `hex` gets avalanchego's
+ * `unsupported encoding in method`, up front. Names avalanchego does not know stay argument errors.
+ */
+export const SERVED_ENCODINGS: readonly Encoding[] = ['hex']
+
+/** Refuses an encoding the methods do not serve, with formatting.Encode/Decode's error. */
+function servedEncoding(encoding: Encoding): void {
+  if (!SERVED_ENCODINGS.includes(encoding)) throw new FormatError('unsupported encoding in method')
+}
+
+
+/** formatting.Encoding's UnmarshalJSON: null/absent = hex, else one of the four names, any case. */
+const EncodingArg = z.string().nullish().transform((v, tctx): Encoding => {
+  if (v === undefined || v === null) return 'hex'
+  const lower = v.toLowerCase()
+  if (lower === 'hex' || lower === 'hexnc' || lower === 'hexc' || lower === 'json') return lower
+  tctx.addIssue({ code: 'custom', message: 'invalid encoding' })
+  return z.NEVER
+})
+
+/** json.Uint32: a number or a quoted decimal (strconv.ParseUint(s, 10, 32)); null = 0. */
+const Uint32Arg = z.union([z.number(), z.string()]).nullish().transform((v, tctx): number => {
+  if (v === undefined || v === null) return 0
+  const n = typeof v === 'number' ? v : /^[0-9]+$/.test(v) ? Number(v) : NaN
+  if (!Number.isSafeInteger(n) || n < 0 || n > 0xffffffff) {
+    tctx.addIssue({ code: 'custom', message: 'invalid uint32' })
+    return z.NEVER
+  }
+  return n
+})
+
+/** ids.ID's UnmarshalJSON: null/absent = the empty ID; a string must be CB58 of 32 bytes. */
+const IDArg = z.string().nullish().transform((v, tctx): Uint8Array => {
+  if (v === undefined || v === null) return EMPTY_ID
+  try {
+    const bytes = cb58Decode(v)
+    if (bytes.length === 32) return bytes
+  } catch { /* falls through to the issue */ }
+  tctx.addIssue({ code: 'custom', message: 'invalid ID' })
+  return z.NEVER
+})
+
+/** Go's case-insensitive struct-field matching for a nested object (api.Index). */
+function foldKeys(keys: readonly string[]) {
+  return (v: unknown): unknown => {
+    if (v === null || typeof v !== 'object' || Array.isArray(v)) return v
+    const out: Record<string, unknown> = {}
+    for (const [k, val] of Object.entries(v)) {
+      const key = keys.find((s) => s.toLowerCase() === k.toLowerCase())
+      if (key !== undefined && (k === key || !Object.prototype.hasOwnProperty.call(v, key))) out[key] = val
+    }
+    return out
+  }
+}
+
+/** api.Index {address, utxo}: null/absent = both empty. */
+const IndexArg = z.preprocess(
+  foldKeys(['address', 'utxo']),
+  z.object({ address: GoString, utxo: GoString }).nullish(),
+).transform((v) => v ?? { address: '', utxo: '' })
+
+/** api.GetUTXOsArgs. */
+const GetUTXOsArgs = z.object({
+  addresses: z.array(GoString).nullish().transform((v) => v ?? []),
+  sourceChain: GoString,
+  limit: Uint32Arg,
+  startIndex: IndexArg,
+  encoding: EncodingArg,
+})
+
+/** coreth FormattedTx (issueTx's args). */
+const FormattedTxArgs = z.object({ tx: GoString, encoding: EncodingArg })
+
+/** api.GetTxArgs / api.JSONTxID. */
+const GetTxArgs = z.object({ txID: IDArg, encoding: EncodingArg })
+const TxIDArgs = z.object({ txID: IDArg })
+
+/** The error text of a domain error from the atomic engine, as coreth returns it; anything else stays internal. */
+function asAPIError(err: unknown, prefix = ''): unknown {
+  if (err instanceof AtomicError || err instanceof EngineError) return new APIError(prefix + err.message)
+  return err
+}
+
+/** Formatting errors (encoding, addresses, IDs) carry avalanchego's text. */
+function formatMessage(err: unknown): string {
+  if (err instanceof FormatError || err instanceof AtomicError) return err.message
+  throw err
+}
+
+/**
+ * The four non-keystore methods, keyed by their bare names (`getUTXOs`). `nativeMethods` and
+ * `avaxMethods` put them under a service name.
+ */
+export function nativeHandlers(ctx: NativeContext): Record<string, MethodDef> {
+  const addrCtx: AddressContext = { networkID: ctx.networkID, chains: ctx.chains }
+  const cChainID = ctx.chains.cChainID
+
+  return {
+    /** getUTXOs {addresses, sourceChain, limit, startIndex, encoding}: UTXOs that `sourceChain` exported to the C-Chain. */
+    getUTXOs: method(GetUTXOsArgs, (args) => {
+      if (args.addresses.length === 0) throw new APIError('no addresses provided')
+      if (args.addresses.length > MAX_GET_UTXOS_ADDRS) {
+        throw new APIError(`number of addresses given, ${args.addresses.length}, exceeds maximum, ${MAX_GET_UTXOS_ADDRS}`)
+      }
+      if (args.sourceChain === '') throw new APIError('no source chain provided')
+      let sourceChain: Uint8Array
+      try {
+        sourceChain = lookupChainAlias(ctx.chains, args.sourceChain)
+      } catch (err) {
+        throw new APIError(`problem parsing source chainID ${goQuote(args.sourceChain)}: ${formatMessage(err)}`)
+      }
+      // A set: the same address twice (in any of its spellings) is iterated once.
+      const seen = new Map<string, Uint8Array>()
+      for (const text of args.addresses) {
+        let addr: Uint8Array
+        try {
+          addr = parseServiceAddress(addrCtx, cChainID, text)
+        } catch (err) {
+          throw new APIError(`couldn't parse address ${goQuote(text)}: ${formatMessage(err)}`)
+        }
+        seen.set(Buffer.from(addr).toString('hex'), addr)
+      }
+      let startIndex: UTXOCursor | undefined
+      const { address: startAddr, utxo: startUTXO } = args.startIndex
+      if (startAddr !== '' || startUTXO !== '') {
+        let address: Uint8Array
+        try {
+          address = parseServiceAddress(addrCtx, cChainID, startAddr)
+        } catch (err) {
+          throw new APIError(`couldn't parse start index address ${goQuote(startAddr)}: ${formatMessage(err)}`)
+        }
+        let utxoID: Uint8Array
+        try {
+          utxoID = cb58Decode(startUTXO)
+          if (utxoID.length !== 32) throw new FormatError(`invalid hash length: expected 32 bytes but got ${utxoID.length}`)
+        } catch (err) {
+          throw new APIError(`couldn't parse start index utxo: ${formatMessage(err)}`)
+        }
+        startIndex = { address, utxoID }
+      }
+      const limit = args.limit <= 0 || args.limit > MAX_UTXOS_TO_FETCH ? MAX_UTXOS_TO_FETCH : args.limit
+      try {
+        servedEncoding(args.encoding)
+      } catch (err) {
+        throw new APIError(`problem encoding utxo: ${formatMessage(err)}`)
+      }
+      let result
+      try {
+        result = ctx.atomic.getUTXOs({ addresses: [...seen.values()], sourceChain, limit, ...(startIndex && { startIndex }) })
+      } catch (err) {
+        throw asAPIError(err, 'problem retrieving UTXOs: ')
+      }
+      const utxos = result.utxos.map((bytes) => {
+        try {
+          return encodeBytes(args.encoding, bytes)
+        } catch (err) {
+          throw new APIError(`problem encoding utxo: ${formatMessage(err)}`)
+        }
+      })
+      return {
+        numFetched: String(utxos.length),
+        utxos,
+        endIndex: {
+          address: formatLocalAddress(addrCtx, cChainID, result.endIndex.address),
+          utxo: cb58Encode(result.endIndex.utxoID),
+        },
+        encoding: args.encoding,
+      }
+    }),
+
+    /** issueTx {tx, encoding}: decodes, parses and queues a signed atomic tx; `{txID}`. */
+    issueTx: method(FormattedTxArgs, async (args) => {
+      let bytes: Uint8Array
+      try {
+        // formatting.Decode refuses json before looking at the string.
+        servedEncoding(args.encoding)
+        bytes = decodeBytes(args.encoding, args.tx)
+      } catch (err) {
+        throw new APIError(`problem decoding transaction: ${formatMessage(err)}`)
+      }
+      let id: Uint8Array
+      try {
+        id = parseTx(bytes).id
+      } catch (err) {
+        throw new APIError(`problem parsing transaction: ${formatMessage(err)}`)
+      }
+      try {
+        id = await ctx.atomic.issueTx(bytes)
+      } catch (err) {
+        // txpool.ErrAlreadyKnown is success: the txID is returned (and the tx re-gossiped).
+        if (!(err instanceof AlreadyKnownError)) throw asAPIError(err)
+      }
+      return { txID: cb58Encode(id) }
+    }),
+
+    /** getAtomicTx {txID, encoding}: the signed bytes, with blockHeight when Accepted. */
+    getAtomicTx: method(GetTxArgs, (args) => {
+      if (Buffer.from(args.txID).equals(EMPTY_ID)) throw new APIError('nil transaction ID')
+      let found
+      try {
+        found = ctx.atomic.getTx(args.txID)
+      } catch (err) {
+        throw asAPIError(err)
+      }
+      if (found === undefined || found.status === 'Unknown') throw new APIError(`could not find tx ${cb58Encode(args.txID)}`)
+      let tx: string
+      try {
+        servedEncoding(args.encoding)
+        tx = encodeBytes(args.encoding, found.tx)
+      } catch (err) {
+        throw new APIError(formatMessage(err))
+      }
+      return {
+        tx,
+        encoding: args.encoding,
+        ...(found.status === 'Accepted' && found.blockHeight !== undefined && { blockHeight: found.blockHeight.toString() }),
+      }
+    }),
+
+    /** getAtomicTxStatus {txID}: Accepted (with blockHeight), Processing, Dropped or Unknown. */
+    getAtomicTxStatus: method(TxIDArgs, (args) => {
+      if (Buffer.from(args.txID).equals(EMPTY_ID)) throw new APIError('nil transaction ID')
+      let st
+      try {
+        st = ctx.atomic.status(args.txID)
+      } catch (err) {
+        throw asAPIError(err)
+      }
+      if (st.status === 'Accepted' && st.blockHeight !== undefined) return { status: st.status, blockHeight: st.blockHeight.toString() }
+      return { status: st.status === 'Accepted' ? 'Processing' : st.status }
+    }),
+  }
+}
+
+/** The handlers under one service name: `<service>.<method>` wire names, the same MethodDef objects. */
+export function serviceTable(service: NativeServiceName, handlers: Record<string, MethodDef>): MethodTable {
+  const out: MethodTable = {}
+  for (const name of Object.keys(handlers)) out[`${service}.${name}`] = handlers[name]!
+  return out
+}
+
+/** The `native` service of /ext/bc/C/native (the API reference's names). */
+export function nativeMethods(handlers: Record<string, MethodDef>): MethodTable {
+  return serviceTable('native', handlers)
+}
+
+/** The `avax` service of /ext/bc/C/avax (avalanchego's names; AvalancheJS's EVMApi calls these). */
+export function avaxMethods(handlers: Record<string, MethodDef>): MethodTable {
+  return serviceTable('avax', handlers)
+}

@@ -1,0 +1,212 @@
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { Writable } from 'node:stream'
+import pino from 'pino'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { ConfigError, configFromArgs, parseNodeConfig } from '../../src/config.js'
+import type { NodeConfigInput } from '../../src/config.js'
+import { createNode } from '../../src/node.js'
+import type { CChainNode } from '../../src/node.js'
+import { formatPrivateKey } from '../../src/atomic/privateKey.js'
+import { rawHttp } from '../helpers/rawHttp.js'
+import { EWOQ_KEY } from '../helpers/testNode.js'
+
+const PW = 'Keystore-Test-Passphrase-9731'
+const EWOQ = Buffer.from(EWOQ_KEY.slice(2), 'hex')
+
+interface Running {
+  node: CChainNode
+  port: number
+  dataDir: string
+  /** Every log line the node wrote, raw. */
+  logText(): string
+  ks(method: string, params?: unknown): Promise<{ result?: any; error?: { code: number; message: string; data: unknown } }>
+  close(): Promise<void>
+}
+
+async function boot(config: Partial<NodeConfigInput> = {}, dataDir = mkdtempSync(join(tmpdir(), 'cchain-ks-'))): Promise<Running> {
+  let text = ''
+  const sink = new Writable({ write(chunk, _enc, cb) { text += String(chunk); cb() } })
+  const cfg = parseNodeConfig({ httpHost: '127.0.0.1', httpPort: 0, dataDir, logLevel: 'trace', pendingNonceGuard: 0, ...config } as NodeConfigInput)
+  const node = await createNode(cfg, { log: pino({ level: 'trace' }, sink) })
+  const { port } = await node.listen()
+  let id = 0
+  let closed = false
+  return {
+    node, port, dataDir,
+    logText: () => text,
+    async ks(method, params = {}) {
+      const res = await rawHttp(port, { path: '/ext/keystore', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: ++id, method, params }) })
+      expect(res.status).toBe(200)
+      return JSON.parse(res.body)
+    },
+    async close() {
+      if (!closed) { closed = true; await node.close() }
+      rmSync(dataDir, { recursive: true, force: true })
+    },
+  }
+}
+
+/** Every file under `dir`, recursively. */
+function filesUnder(dir: string): string[] {
+  const out: string[] = []
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, e.name)
+    if (e.isDirectory()) out.push(...filesUnder(p))
+    else if (e.isFile() || statSync(p).isFile()) out.push(p)
+  }
+  return out
+}
+
+describe('keystore API disabled (default)', () => {
+  let n: Running
+  beforeAll(async () => { n = await boot() })
+  afterAll(() => n.close())
+
+  it('/ext/keystore does not exist: 404, as avalanchego without --api-keystore-enabled', async () => {
+    expect(n.node.config.keystoreEnabled).toBe(false)
+    const res = await rawHttp(n.port, { path: '/ext/keystore', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'keystore.listUsers', params: {} }) })
+    expect(res.status).toBe(404)
+    expect(n.node.keystore).toBeUndefined()
+  })
+})
+
+describe('--api-keystore-enabled flags', () => {
+  it('parses avalanchego boolean forms and needs a second flag off loopback', async () => {
+    for (const argv of [['--api-keystore-enabled'], ['--api-keystore-enabled=true'], ['--api-keystore-enabled', 'true'], ['--api-keystore-enabled:true']]) {
+      expect(configFromArgs(argv).keystoreEnabled, argv.join(' ')).toBe(true)
+    }
+    expect(configFromArgs(['--api-keystore-enabled=false']).keystoreEnabled).toBe(false)
+    expect(configFromArgs([]).keystoreEnabled).toBe(false)
+    expect(configFromArgs(['--coreth-admin-api-enabled']).keystoreEnabled).toBe(false)
+    const dataDir = mkdtempSync(join(tmpdir(), 'cchain-ks-'))
+    try {
+      const cfg = parseNodeConfig({ httpHost: '0.0.0.0', httpPort: 0, dataDir, keystoreEnabled: true })
+      await expect(createNode(cfg, { log: pino({ level: 'silent' }) })).rejects.toThrow(ConfigError)
+      await expect(createNode(cfg, { log: pino({ level: 'silent' }) })).rejects.toThrow('--api-keystore-allow-remote')
+      expect(configFromArgs(['--http-host', '0.0.0.0', '--api-keystore-enabled', '--api-keystore-allow-remote']).keystoreAllowRemote).toBe(true)
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true })
+    }
+  })
+})
+
+describe('keystore API enabled', () => {
+  let a: Running
+  let b: Running
+  beforeAll(async () => {
+    a = await boot({ keystoreEnabled: true })
+    b = await boot({ keystoreEnabled: true })
+  })
+  afterAll(async () => { await a.close(); await b.close() })
+
+  it('createUser / listUsers / deleteUser with avalanchego results and errors', async () => {
+    expect(await a.ks('keystore.listUsers')).toEqual({ jsonrpc: '2.0', result: { users: [] }, id: 1 })
+    expect((await a.ks('keystore.createUser', { username: 'bob', password: PW })).result).toEqual({})
+    expect((await a.ks('keystore.createUser', { username: 'alice', password: PW })).result).toEqual({})
+    expect((await a.ks('keystore.listUsers', {})).result).toEqual({ users: ['alice', 'bob'] })
+    const err = async (method: string, params: unknown) => (await a.ks(method, params)).error
+    expect(await err('keystore.createUser', { username: 'alice', password: PW })).toEqual({ code: -32000, message: 'user already exists: alice', data: null })
+    expect((await err('keystore.createUser', { username: '', password: PW }))?.message).toBe('empty username')
+    expect((await err('keystore.createUser', { username: 'u'.repeat(1025), password: PW }))?.message).toBe('username exceeds maximum length of 1024 chars')
+    expect((await err('keystore.createUser', { username: 'carol', password: '' }))?.message).toBe('empty password')
+    expect((await err('keystore.createUser', { username: 'carol', password: 'p'.repeat(1025) }))?.message).toBe('password exceeds maximum length of 1024 chars')
+    expect((await err('keystore.createUser', { username: 'carol', password: 'password1' }))?.message).toBe('password is too weak')
+    expect((await err('keystore.createUser', { username: 'carol', password: 12345 }))?.message).toMatch(/^couldn't unmarshal an argument/)
+    expect((await err('keystore.deleteUser', { username: 'bob', password: 'wrong-password-42' }))?.message).toBe('incorrect password: user "bob"')
+    expect((await err('keystore.deleteUser', { username: 'nobody', password: PW }))?.message).toBe("user doesn't exist: nobody")
+    expect((await a.ks('keystore.deleteUser', { username: 'bob', password: PW })).result).toEqual({})
+    expect((await a.ks('keystore.listUsers')).result).toEqual({ users: ['alice'] })
+    expect((await a.ks('keystore.CreateUser', { username: 'x', password: PW })).error?.message).toBe('method must start with a non-uppercase letter')
+  })
+
+  it('refuses a 1 MiB password or username within 2 s (LIMITS.md K7)', async () => {
+    const big = 'Zq7!'.repeat(256 * 1024)
+    const t0 = performance.now()
+    expect((await a.ks('keystore.createUser', { username: 'big', password: big })).error?.message).toBe('password exceeds maximum length of 1024 chars')
+    expect((await a.ks('keystore.exportUser', { username: 'alice', password: big })).error?.message).toBe('password exceeds maximum length of 1024 chars')
+    expect((await a.ks('keystore.createUser', { username: big, password: PW })).error?.message).toBe('username exceeds maximum length of 1024 chars')
+    expect(performance.now() - t0).toBeLessThan(2000)
+  })
+
+  it('exportUser / importUser move a user and its keys between two nodes; a wrong password cannot import', async () => {
+    await a.node.keystore!.addKey('alice', PW, EWOQ)
+    const exp = await a.ks('keystore.exportUser', { username: 'alice', password: PW })
+    expect(exp.result.encoding).toBe('hex')
+    expect(exp.result.user).toMatch(/^0x[0-9a-f]+$/)
+    expect(exp.result.user).not.toContain(EWOQ.toString('hex'))
+    expect((await a.ks('keystore.exportUser', { username: 'alice', password: PW, encoding: 'hexnc' })).result.encoding).toBe('hexnc')
+    expect((await a.ks('keystore.exportUser', { username: 'alice', password: PW, encoding: 'json' })).error?.message).toBe("couldn't encode user to string: unsupported encoding in method")
+    expect((await a.ks('keystore.exportUser', { username: 'alice', password: PW, encoding: 'base64' })).error?.message).toMatch(/^couldn't unmarshal an argument/)
+    expect((await a.ks('keystore.exportUser', { username: 'alice', password: 'Wrong-Password-1' })).error?.message).toBe('incorrect password: user "alice"')
+    expect((await a.ks('keystore.exportUser', { username: 'ghost', password: 'Wrong-Password-1' })).error?.message).toBe('incorrect password: user "ghost"')
+
+    expect((await b.ks('keystore.importUser', { username: 'alice2', password: 'Wrong-Password-1', user: exp.result.user })).error?.message).toBe('incorrect password: user "alice2"')
+    expect((await b.ks('keystore.importUser', { username: 'alice2', password: PW, user: 'zz' })).error?.message).toBe("couldn't decode 'user' to bytes: missing 0x prefix to hex encoding")
+    expect((await b.ks('keystore.importUser', { username: 'alice2', password: PW, user: exp.result.user.slice(0, -2) + '00' })).error?.message).toBe("couldn't decode 'user' to bytes: invalid input checksum")
+    expect((await b.ks('keystore.listUsers')).result.users).toEqual([])
+    expect((await b.ks('keystore.importUser', { username: 'alice2', password: PW, user: exp.result.user })).result).toEqual({})
+    expect((await b.ks('keystore.importUser', { username: 'alice2', password: PW, user: exp.result.user })).error?.message).toBe('user already exists: alice2')
+    expect((await b.ks('keystore.listUsers')).result.users).toEqual(['alice2'])
+    const keys = await b.node.keystore!.keys('alice2', PW)
+    expect(keys.map((k) => Buffer.from(k).toString('hex'))).toEqual([EWOQ.toString('hex')])
+    // The imported user exports again and its password still guards it.
+    expect((await b.ks('keystore.exportUser', { username: 'alice2', password: PW })).result.user).toMatch(/^0x/)
+  })
+
+  it('backs off after 5 wrong passwords from a client: -32000 "too many failed attempts", for every user', async () => {
+    const c = await boot({ keystoreEnabled: true })
+    try {
+      expect((await c.ks('keystore.createUser', { username: 'target', password: PW })).result).toEqual({})
+      for (let i = 0; i < 5; i++) {
+        expect((await c.ks('keystore.exportUser', { username: 'target', password: `Guess-Number-${i}` })).error?.message).toBe('incorrect password: user "target"')
+      }
+      const locked = await c.ks('keystore.exportUser', { username: 'target', password: PW })
+      expect(locked.error).toEqual({ code: -32000, message: 'too many failed attempts, try again in 2 s', data: null })
+      // The client (127.0.0.1) is locked too, whichever user it tries next.
+      expect((await c.ks('keystore.deleteUser', { username: 'other', password: PW })).error?.message).toMatch(/^too many failed attempts, try again in \d+ s$/)
+      await new Promise((r) => setTimeout(r, 2100))
+      expect((await c.ks('keystore.exportUser', { username: 'target', password: PW })).result.user).toMatch(/^0x/)
+    } finally {
+      await c.close()
+    }
+  })
+
+  it('logs "deprecated API called" once per method, with the replacement', () => {
+    const lines = a.logText().split('\n').filter((l) => l.includes('deprecated API called')).map((l) => JSON.parse(l) as { method: string; replacement: string })
+    const methods = lines.map((l) => l.method).sort()
+    expect(methods).toEqual(['keystore.createUser', 'keystore.deleteUser', 'keystore.exportUser', 'keystore.listUsers'])
+    expect(lines[0]!.replacement).toMatch(/avax\.issueTx/)
+  })
+})
+
+describe('keys safe at rest', () => {
+  it('neither the ewoq key nor the password is in any file under the data dir, nor in the logs', async () => {
+    const n = await boot({ keystoreEnabled: true, chain: { 'admin-api-enabled': true } } as Partial<NodeConfigInput>)
+    try {
+      expect((await n.ks('keystore.createUser', { username: 'ewoq', password: PW })).result).toEqual({})
+      await n.node.keystore!.addKey('ewoq', PW, EWOQ)
+      expect(await n.node.keystore!.hasAddress('ewoq', PW, Buffer.from('8db97c7cece249c2b98bdc0226cc4c2a57bf52fc', 'hex'))).toBe(true)
+      const exp = await n.ks('keystore.exportUser', { username: 'ewoq', password: PW })
+      expect((await n.ks('keystore.deleteUser', { username: 'ewoq', password: PW })).result).toEqual({})
+      expect((await n.ks('keystore.importUser', { username: 'ewoq', password: PW, user: exp.result.user })).result).toEqual({})
+      await n.node.close()
+      const hex = EWOQ.toString('hex')
+      const needles = [EWOQ, Buffer.from(hex), Buffer.from(hex.toUpperCase()), Buffer.from(formatPrivateKey(EWOQ)), Buffer.from(formatPrivateKey(EWOQ).slice('PrivateKey-'.length)), Buffer.from(PW), Buffer.from(PW, 'utf16le')]
+      const files = filesUnder(n.dataDir)
+      expect(files.length).toBeGreaterThan(0)
+      for (const file of files) {
+        const bytes = readFileSync(file)
+        for (const needle of needles) expect(bytes.includes(needle), `${file} contains a secret`).toBe(false)
+      }
+      const log = n.logText()
+      expect(log.length).toBeGreaterThan(0)
+      for (const needle of needles) expect(log.includes(needle.toString('latin1')), 'log contains a secret').toBe(false)
+      expect(log).not.toContain(hex)
+      expect(log).not.toContain(PW)
+    } finally {
+      await n.close()
+    }
+  })
+})

@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest'
+import {
+  ERR_EMPTY_PASSWORD, ERR_EMPTY_USERNAME, ERR_PASSWORD_MAX_LENGTH, ERR_USERNAME_MAX_LENGTH, ERR_WEAK_PASSWORD,
+  checkNewPassword, checkPasswordLength, checkUsername, passwordScore,
+} from '../../../src/keystore/password.js'
+
+const message = (fn: () => void): string | undefined => {
+  try { fn() } catch (err) { return (err as Error).message }
+  return undefined
+}
+
+describe('username rules (avalanchego keystore.go)', () => {
+  it('empty and > 1024 bytes are refused with avalanchego text', () => {
+    expect(ERR_EMPTY_USERNAME).toBe('empty username')
+    expect(ERR_USERNAME_MAX_LENGTH).toBe('username exceeds maximum length of 1024 chars')
+    expect(message(() => checkUsername(''))).toBe('empty username')
+    expect(message(() => checkUsername('a'.repeat(1025)))).toBe(ERR_USERNAME_MAX_LENGTH)
+    expect(message(() => checkUsername('a'.repeat(1024)))).toBeUndefined()
+    // Bytes, not characters: 512 two-byte characters fit, 513 do not.
+    expect(message(() => checkUsername('é'.repeat(512)))).toBeUndefined()
+    expect(message(() => checkUsername('é'.repeat(513)))).toBe(ERR_USERNAME_MAX_LENGTH)
+  })
+})
+
+describe('password rules (avalanchego utils/password)', () => {
+  it('empty, too long, too weak, with avalanchego text', () => {
+    expect(ERR_EMPTY_PASSWORD).toBe('empty password')
+    expect(ERR_PASSWORD_MAX_LENGTH).toBe('password exceeds maximum length of 1024 chars')
+    expect(ERR_WEAK_PASSWORD).toBe('password is too weak')
+    expect(message(() => checkNewPassword(''))).toBe('empty password')
+    expect(message(() => checkNewPassword('x'.repeat(1025)))).toBe(ERR_PASSWORD_MAX_LENGTH)
+    expect(message(() => checkPasswordLength('€'.repeat(342)))).toBe(ERR_PASSWORD_MAX_LENGTH) // 1026 bytes
+    for (const weak of ['password', 'abc123', 'aaaaaaaaaaaa', 'qwertyuiop', '12345678']) expect(message(() => checkNewPassword(weak)), weak).toBe('password is too weak')
+    for (const fair of ['correct horse battery staple', 'Xk9#mP2$vL', 'ewoqWallet123!']) expect(message(() => checkNewPassword(fair)), fair).toBeUndefined()
+  })
+
+  it('scores zxcvbn on the first 50 characters only (maxCheckedPassLen)', () => {
+    const strongTail = 'a'.repeat(50) + 'Xk9#mP2$vL-correct-horse'
+    expect(passwordScore(strongTail)).toBe(passwordScore('a'.repeat(50)))
+    expect(passwordScore(strongTail)).toBeLessThan(2)
+    expect(passwordScore('correct horse battery staple')).toBeGreaterThanOrEqual(2)
+  })
+
+  it('refuses a 1 MiB password by its length before scoring it (LIMITS.md K7)', () => {
+    const big = 'Zq7!'.repeat(256 * 1024)
+    const t0 = performance.now()
+    expect(message(() => checkNewPassword(big))).toBe(ERR_PASSWORD_MAX_LENGTH)
+    expect(message(() => checkUsername(big))).toBe(ERR_USERNAME_MAX_LENGTH)
+    expect(performance.now() - t0).toBeLessThan(100)
+  })
+})
