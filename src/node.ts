@@ -99,8 +99,9 @@ export async function createNode(config: NodeConfig, opts: { log?: Logger } = {}
   // Atomic txs: shared memory and accepted txs on the chain's LevelDB, the atomic mempool feeding the builder.
   let atomicService: AtomicTxService
   try {
+    const sharedMemory = await SharedMemory.open(db)
     atomicService = new AtomicTxService({ networkID: config.networkId, chainID: cb58Decode(blockchainId) }, {
-      engine, sharedMemory: await SharedMemory.open(db), txStore: new AtomicTxStore(db), log: log.child({ module: 'atomic' }),
+      engine, sharedMemory, txStore: new AtomicTxStore(db), log: log.child({ module: 'atomic' }),
     })
     engine.setAtomicSource(atomicService)
   } catch (err) {
@@ -133,21 +134,28 @@ export async function createNode(config: NodeConfig, opts: { log?: Logger } = {}
   const health = { rpc: new GorillaDispatcher(healthMethods(healthReporter), { log: apiLog, stats }), report: healthReporter.report.bind(healthReporter) }
   const profiler = new Profiler(profileDir(config.dataDir, config.chain['admin-api-dir']))
   const admin = config.chain['admin-api-enabled'] ? new GorillaDispatcher(adminMethods({ log, profiler, chainConfig: config.chain }), { log: apiLog, stats }) : undefined
-  // The atomic API: one handler table, as `native` (/ext/bc/C/native) and `avax` (/ext/bc/C/avax, AvalancheJS's path).
-  const apis: { path: string; rpc: GorillaDispatcher }[] = []
-  {
-    // X and P IDs of an unknown network are not derivable here; the local network's stand in.
-    const chains = { xChainID: (known ?? NETWORKS.local).xChainID, pChainID: (known ?? NETWORKS.local).pChainID, cChainID: cb58Decode(blockchainId) }
-    const handlers = nativeHandlers({ atomic: ctx.atomic, networkID: config.networkId, chains })
-    const native = new GorillaDispatcher(nativeMethods(handlers), { log: apiLog, stats })
-    const avax = new GorillaDispatcher(avaxMethods(handlers), { log: apiLog, stats })
-    for (const alias of ['C', blockchainId]) apis.push({ path: `/ext/bc/${alias}/native`, rpc: native }, { path: `/ext/bc/${alias}/avax`, rpc: avax })
-    apis.push({ path: '/ext/bc/evm/avax', rpc: avax })
-  }
   // The keystore (/ext/keystore) only with --api-keystore-enabled; off, the route does not exist (404).
   const deprecated = createDeprecationWarner(apiLog)
   const keystore = config.keystoreEnabled ? new Keystore({}, { store: new KeystoreStore({ db }), log: log.child({ module: 'keystore' }) }) : undefined
   if (keystore !== undefined) log.warn('keystore API enabled at /ext/keystore: it takes passwords and holds keys (deprecated by avalanchego)')
+  // The atomic API: one handler table, as `native` (/ext/bc/C/native) and `avax` (/ext/bc/C/avax, AvalancheJS's path).
+  // The keystore-backed methods are always served; with the keystore off every user is unknown (as avalanchego).
+  const apis: { path: string; rpc: GorillaDispatcher }[] = []
+  {
+    // X and P IDs of an unknown network are not derivable here; the local network's stand in.
+    const chains = { xChainID: (known ?? NETWORKS.local).xChainID, pChainID: (known ?? NETWORKS.local).pChainID, cChainID: cb58Decode(blockchainId) }
+    const keystoreBackend = {
+      keystore, verify: atomicService.ctx,
+      balance: (address: Uint8Array) => engine.balance(address, 'latest'),
+      nonce: (address: Uint8Array) => engine.nonce(address, 'latest'),
+      baseFee: () => engine.fees.nextBaseFee(),
+    }
+    const handlers = nativeHandlers({ atomic: ctx.atomic, networkID: config.networkId, chains, keystoreBackend })
+    const native = new GorillaDispatcher(nativeMethods(handlers, deprecated), { log: apiLog, stats })
+    const avax = new GorillaDispatcher(avaxMethods(handlers, deprecated), { log: apiLog, stats })
+    for (const alias of ['C', blockchainId]) apis.push({ path: `/ext/bc/${alias}/native`, rpc: native }, { path: `/ext/bc/${alias}/avax`, rpc: avax })
+    apis.push({ path: '/ext/bc/evm/avax', rpc: avax })
+  }
   const keystoreRpc = keystore !== undefined ? new GorillaDispatcher(keystoreMethods({ keystore, deprecated }), { log: apiLog, stats }) : undefined
   const metrics = createMetrics({
     stats,

@@ -4,8 +4,8 @@ import { goQuote } from '../goQuote.js'
  * `getAtomicTx`, `getAtomicTxStatus`. One handler table served twice: as the `native` service at
  * /ext/bc/C/native (the API reference's name) and as `avax` at /ext/bc/C/avax (avalanchego's real
  * name, the one AvalancheJS's EVMApi calls). The keystore-backed methods (export, import,
- * exportKey, importKey, exportNative/exportAVAX, importNative/importAVAX) are not registered yet:
- * gorilla answers them `rpc: can't find method …`.
+ * exportKey, importKey, exportNative/exportAVAX, importNative/importAVAX) live in nativeKeystore.ts
+ * and join the same table when the context carries their backend.
  */
 import { z } from 'zod'
 import { parseServiceAddress, formatLocalAddress } from '../atomic/address.js'
@@ -22,6 +22,9 @@ import { EngineError } from '../engine/errors.js'
 import { APIError, GoString } from '../rpc/gorilla.js'
 import type { MethodDef, MethodTable } from '../rpc/types.js'
 import { method } from '../rpc/types.js'
+import type { DeprecationWarner } from '../rpc/deprecation.js'
+import type { NativeKeystoreContext } from './nativeKeystore.js'
+import { nativeKeystoreHandlers } from './nativeKeystore.js'
 
 /** coreth maxGetUTXOsAddrs and avalanchego's maxUTXOsToFetch. */
 export const MAX_GET_UTXOS_ADDRS = 1024
@@ -36,7 +39,15 @@ export interface NativeContext {
   readonly networkID: number
   /** The X, P and C chain IDs the aliaser knows (`X`/`avm`, `P`/`platform`, `C`/`evm`, CB58). */
   readonly chains: ChainAliases
+  /** The keystore-backed methods' backend; without it only the four atomic methods are served. */
+  readonly keystoreBackend?: Omit<NativeKeystoreContext, 'atomic' | 'networkID' | 'chains'>
 }
+
+/** Deprecated handlers (bare names) and the method that replaces each (API-REFERENCE.md 4.3). */
+export const DEPRECATED_HANDLERS: Readonly<Record<string, string>> = { exportNative: 'export', importNative: 'import' }
+
+/** avalanchego's names of the handlers the API reference renames (AVALANCHE.md 9 table). */
+export const AVAX_NAMES: Readonly<Record<string, string>> = { exportNative: 'exportAVAX', importNative: 'importAVAX' }
 
 const EMPTY_ID = new Uint8Array(32)
 
@@ -133,10 +144,16 @@ function formatMessage(err: unknown): string {
 }
 
 /**
- * The four non-keystore methods, keyed by their bare names (`getUTXOs`). `nativeMethods` and
- * `avaxMethods` put them under a service name.
+ * The methods keyed by their bare names (`getUTXOs`): the four atomic ones, plus the keystore-backed
+ * ones when `ctx.keystoreBackend` is set. `nativeMethods` and `avaxMethods` put them under a service name.
  */
 export function nativeHandlers(ctx: NativeContext): Record<string, MethodDef> {
+  const keystore = ctx.keystoreBackend === undefined ? {} : nativeKeystoreHandlers({ ...ctx.keystoreBackend, atomic: ctx.atomic, networkID: ctx.networkID, chains: ctx.chains })
+  return { ...atomicHandlers(ctx), ...keystore }
+}
+
+/** getUTXOs, issueTx, getAtomicTx, getAtomicTxStatus. */
+function atomicHandlers(ctx: NativeContext): Record<string, MethodDef> {
   const addrCtx: AddressContext = { networkID: ctx.networkID, chains: ctx.chains }
   const cChainID = ctx.chains.cChainID
 
@@ -277,19 +294,33 @@ export function nativeHandlers(ctx: NativeContext): Record<string, MethodDef> {
   }
 }
 
-/** The handlers under one service name: `<service>.<method>` wire names, the same MethodDef objects. */
-export function serviceTable(service: NativeServiceName, handlers: Record<string, MethodDef>): MethodTable {
+/**
+ * The handlers under one service name: `<service>.<method>` wire names (avalanchego's names under `avax`),
+ * the same MethodDef objects; a deprecated one is wrapped to warn once naming its replacement.
+ */
+export function serviceTable(service: NativeServiceName, handlers: Record<string, MethodDef>, deprecated?: DeprecationWarner): MethodTable {
   const out: MethodTable = {}
-  for (const name of Object.keys(handlers)) out[`${service}.${name}`] = handlers[name]!
+  for (const name of Object.keys(handlers)) {
+    const wire = service === 'avax' ? (AVAX_NAMES[name] ?? name) : name
+    const def = handlers[name]!
+    const replacement = DEPRECATED_HANDLERS[name]
+    out[`${service}.${wire}`] = replacement === undefined || deprecated === undefined ? def : {
+      ...def,
+      handler: (params, call, origin) => {
+        deprecated(`${service}.${wire}`, `${service}.${replacement}`)
+        return def.handler(params, call, origin)
+      },
+    }
+  }
   return out
 }
 
 /** The `native` service of /ext/bc/C/native (the API reference's names). */
-export function nativeMethods(handlers: Record<string, MethodDef>): MethodTable {
-  return serviceTable('native', handlers)
+export function nativeMethods(handlers: Record<string, MethodDef>, deprecated?: DeprecationWarner): MethodTable {
+  return serviceTable('native', handlers, deprecated)
 }
 
 /** The `avax` service of /ext/bc/C/avax (avalanchego's names; AvalancheJS's EVMApi calls these). */
-export function avaxMethods(handlers: Record<string, MethodDef>): MethodTable {
-  return serviceTable('avax', handlers)
+export function avaxMethods(handlers: Record<string, MethodDef>, deprecated?: DeprecationWarner): MethodTable {
+  return serviceTable('avax', handlers, deprecated)
 }

@@ -1,0 +1,280 @@
+/**
+ * The keystore-backed methods of the native/avax API (CORETH v0.14.0 plugin/evm/service.go, user.go;
+ * AVALANCHE.md 9.6; API-REFERENCE.md 4.3): `importKey`, `exportKey`, `export`, `exportNative`
+ * (avalanchego: `exportAVAX`), `import`, `importNative` (`importAVAX`). Checks run in coreth's order with
+ * its error texts. With the keystore off (no `--api-keystore-enabled`) avalanchego still served these
+ * methods over an empty keystore (its node.initKeystoreAPI only skips the /ext/keystore route), so
+ * every user is unknown: the same wrapped `incorrect password: user "<u>"` as for a wrong password.
+ * Params (passwords, keys) are never logged.
+ */
+import { z } from 'zod'
+import { parseChainAddress, toShortID } from '../atomic/address.js'
+import type { AddressContext } from '../atomic/address.js'
+import type { SigningKey } from '../atomic/builder.js'
+import { buildExportTx, buildImportTx } from '../atomic/builder.js'
+import { cb58Decode, cb58Encode } from '../atomic/cb58.js'
+import { AlreadyKnownError, AtomicError } from '../atomic/errors.js'
+import { parseHexBig, suggestedBaseFee } from '../atomic/fees.js'
+import { lookupChainAlias } from '../atomic/networks.js'
+import type { ChainAliases } from '../atomic/networks.js'
+import { formatPrivateKey, parsePrivateKey } from '../atomic/privateKey.js'
+import type { AtomicService } from '../atomic/service.js'
+import { ethAddress, publicKeyOf, toChecksumAddress } from '../atomic/signature.js'
+import type { AtomicTx } from '../atomic/tx.js'
+import type { VerifyContext } from '../atomic/verify.js'
+import { EngineError } from '../engine/errors.js'
+import { goQuote } from '../goQuote.js'
+import { IncorrectPasswordError, KeystoreError, shown } from '../keystore/errors.js'
+import type { Keystore } from '../keystore/keystore.js'
+import { APIError, GoString } from '../rpc/gorilla.js'
+import type { MethodDef, RequestOrigin } from '../rpc/types.js'
+import { method } from '../rpc/types.js'
+
+const UINT64_MAX = 0xffffffffffffffffn
+/** maxUTXOsToFetch: an import spends at most this many UTXOs. */
+const MAX_IMPORT_UTXOS = 1024
+/** The literal that names the native asset in `assetID` (coreth parseAssetID). */
+export const NATIVE_ASSET_LITERAL = 'AVAX'
+
+/** What the keystore-backed methods need besides the atomic service. */
+export interface NativeKeystoreContext {
+  /** undefined when the keystore is off: every user is unknown. */
+  readonly keystore: Keystore | undefined
+  readonly atomic: AtomicService
+  readonly networkID: number
+  readonly chains: ChainAliases
+  /** network, C-Chain ID, X-Chain ID and AVAX asset ID, as the atomic verifier uses them */
+  readonly verify: VerifyContext
+  /** Head-state reads (wei balance, nonce) for export inputs. */
+  balance(address: Uint8Array): Promise<bigint>
+  nonce(address: Uint8Array): Promise<bigint>
+  /** eth_baseFee (wei) of a block built now; undefined before AP3. */
+  baseFee(): bigint | undefined
+  /** Unix seconds (the keychain's time-lock check). */
+  now?(): bigint
+}
+
+function issue(tctx: z.RefinementCtx, message: string): never {
+  tctx.addIssue({ code: 'custom', message })
+  return z.NEVER
+}
+
+/** json.Uint64: a number or a quoted decimal (strconv.ParseUint(s, 10, 64)); null/absent = 0. */
+const Uint64Arg = z.union([z.number(), z.string()]).nullish().transform((v, tctx): bigint => {
+  if (v === undefined || v === null) return 0n
+  const text = typeof v === 'number' ? (Number.isSafeInteger(v) && v >= 0 ? String(v) : '') : v
+  if (!/^[0-9]+$/.test(text) || BigInt(text) > UINT64_MAX) return issue(tctx, 'invalid uint64')
+  return BigInt(text)
+})
+
+/**
+ * `baseFee`, wei per gas: avalanchego's hexutil.Big string (`"0x5d21dba00"`, no leading zero digits), and,
+ * as the API reference types it "integer", a JSON integer or a decimal string. null/absent = suggested.
+ */
+const BaseFeeArg = z.union([z.string(), z.number()]).nullish().transform((v, tctx): bigint | undefined => {
+  if (v === undefined || v === null) return undefined
+  if (typeof v === 'number') return Number.isSafeInteger(v) && v >= 0 ? BigInt(v) : issue(tctx, 'invalid baseFee')
+  if (/^[0-9]{1,78}$/.test(v) && BigInt(v) < 1n << 256n) return BigInt(v)
+  try {
+    return parseHexBig(v)
+  } catch {
+    return issue(tctx, 'invalid baseFee')
+  }
+})
+
+/** secp256k1.PrivateKey's UnmarshalJSON: `PrivateKey-<cb58>`; null/absent = not given. */
+const PrivateKeyArg = z.string().nullish().transform((v, tctx): Uint8Array | undefined => {
+  if (v === undefined || v === null) return undefined
+  try {
+    return parsePrivateKey(v)
+  } catch {
+    return issue(tctx, 'invalid private key')
+  }
+})
+
+/** common.Address's UnmarshalJSON: `0x` + 40 hex digits; null/absent = not given. */
+const EthAddressArg = z.string().nullish().transform((v, tctx): Uint8Array | undefined => {
+  if (v === undefined || v === null) return undefined
+  if (!/^0[xX][0-9a-fA-F]{40}$/.test(v)) return issue(tctx, 'invalid address')
+  return new Uint8Array(Buffer.from(v.slice(2), 'hex'))
+})
+
+const UserPass = { username: GoString, password: GoString }
+const ImportKeyArgs = z.object({ ...UserPass, privateKey: PrivateKeyArg })
+const ExportKeyArgs = z.object({ ...UserPass, address: GoString })
+const ExportNativeArgs = z.object({ ...UserPass, baseFee: BaseFeeArg, amount: Uint64Arg, targetChain: GoString, to: GoString })
+const ExportArgs = ExportNativeArgs.extend({ assetID: GoString })
+const ImportArgs = z.object({ ...UserPass, baseFee: BaseFeeArg, sourceChain: GoString, to: EthAddressArg })
+
+/** The domain error's text (atomic, engine, keystore); anything else stays an internal error. */
+function messageOf(err: unknown): string {
+  if (err instanceof AtomicError || err instanceof EngineError || err instanceof KeystoreError) return err.message
+  throw err
+}
+
+function zero(keys: readonly SigningKey[]): void {
+  for (const k of keys) k.privateKey.fill(0)
+}
+
+/**
+ * The six keystore-backed handlers by bare name; `exportNative`/`importNative` are the deprecated aliases
+ * (served as `exportAVAX`/`importAVAX` under `avax`, see native.ts).
+ */
+export function nativeKeystoreHandlers(ctx: NativeKeystoreContext): Record<string, MethodDef> {
+  const addrCtx: AddressContext = { networkID: ctx.networkID, chains: ctx.chains }
+  const caller = (origin: RequestOrigin | undefined) => (origin === undefined ? {} : { client: origin.remoteAddress })
+  const now = ctx.now ?? (() => BigInt(Math.floor(Date.now() / 1000)))
+
+  /** Keystore.GetDatabase + user.getKeys: the user's keys in stored order, or the keystore's error text. */
+  async function userKeys(username: string, password: string, origin: RequestOrigin | undefined, prefix: string): Promise<SigningKey[]> {
+    try {
+      if (ctx.keystore === undefined) throw new IncorrectPasswordError(username)
+      return await ctx.keystore.keysWithAddresses(username, password, caller(origin))
+    } catch (err) {
+      throw new APIError(prefix + messageOf(err))
+    }
+  }
+
+  /** The given base fee, else vm.estimateBaseFee (AVALANCHE.md 6.4). */
+  const baseFeeOf = (given: bigint | undefined): bigint => given ?? suggestedBaseFee(ctx.baseFee())
+
+  /** mempool.AddLocalTx through the path of issueTx; its errors verbatim, "already known" is success. */
+  async function issue(tx: AtomicTx): Promise<{ txID: string }> {
+    try {
+      await ctx.atomic.issueTx(tx.signedBytes)
+    } catch (err) {
+      if (!(err instanceof AlreadyKnownError)) throw new APIError(messageOf(err))
+    }
+    return { txID: cb58Encode(tx.id) }
+  }
+
+  /** service.Export after parseAssetID. */
+  async function exportWith(assetID: Uint8Array, args: z.output<typeof ExportNativeArgs>, origin: RequestOrigin | undefined) {
+    if (args.amount === 0n) throw new APIError("argument 'amount' must be > 0")
+    let chainID: Uint8Array
+    let to: Uint8Array
+    try {
+      ({ chainID, address: to } = parseChainAddress(addrCtx, args.to))
+    } catch {
+      // Not `<chain>-<bech32>`: `targetChain` names the chain and `to` is a CB58 short ID.
+      try {
+        chainID = lookupChainAlias(ctx.chains, args.targetChain)
+        to = toShortID(cb58Decode(args.to))
+      } catch (err) {
+        throw new APIError(messageOf(err))
+      }
+    }
+    const keys = await userKeys(args.username, args.password, origin, `problem retrieving user '${shown(args.username)}': `)
+    let tx: AtomicTx
+    try {
+      tx = await buildExportTx({
+        ctx: ctx.verify, state: { balance: ctx.balance, nonce: ctx.nonce }, assetID, amount: args.amount,
+        destinationChain: chainID, to, baseFee: baseFeeOf(args.baseFee), keys,
+      })
+    } catch (err) {
+      throw new APIError(`couldn't create tx: ${messageOf(err)}`)
+    } finally {
+      zero(keys)
+    }
+    return issue(tx)
+  }
+
+  /** service.Import. */
+  async function importWith(args: z.output<typeof ImportArgs>, origin: RequestOrigin | undefined) {
+    let sourceChain: Uint8Array
+    try {
+      sourceChain = lookupChainAlias(ctx.chains, args.sourceChain)
+    } catch (err) {
+      throw new APIError(`problem parsing chainID ${goQuote(args.sourceChain)}: ${messageOf(err)}`)
+    }
+    // Go would credit the zero address; the API reference makes `to` required.
+    if (args.to === undefined) throw new APIError("argument 'to' not given")
+    const keys = await userKeys(args.username, args.password, origin, `couldn't get user '${shown(args.username)}': `)
+    let tx: AtomicTx
+    try {
+      const seen = new Map<string, Uint8Array>()
+      for (const k of keys) seen.set(Buffer.from(k.shortAddress).toString('hex'), k.shortAddress)
+      let utxos: Uint8Array[] = []
+      if (seen.size > 0) {
+        try {
+          utxos = ctx.atomic.getUTXOs({ addresses: [...seen.values()], sourceChain, limit: MAX_IMPORT_UTXOS }).utxos
+        } catch (err) {
+          throw new APIError(`problem retrieving atomic UTXOs: ${messageOf(err)}`)
+        }
+      }
+      try {
+        tx = buildImportTx({ ctx: ctx.verify, sourceChain, to: args.to, baseFee: baseFeeOf(args.baseFee), keys, utxos, nowUnix: now() })
+      } catch (err) {
+        throw new APIError(messageOf(err))
+      }
+    } finally {
+      zero(keys)
+    }
+    return issue(tx)
+  }
+
+  const exportNative = method(ExportNativeArgs, (args, _call, origin) => exportWith(ctx.verify.avaxAssetID, args, origin))
+  const importHandler = method(ImportArgs, (args, _call, origin) => importWith(args, origin))
+
+  return {
+    /** importKey {username, password, privateKey}: stores the key for the user; `{address}` (EIP-55). */
+    importKey: method(ImportKeyArgs, async (args, _call, origin) => {
+      const key = args.privateKey
+      if (key === undefined) throw new APIError("argument 'privateKey' not given")
+      try {
+        const address = toChecksumAddress(ethAddress(publicKeyOf(key)))
+        try {
+          if (ctx.keystore === undefined) throw new IncorrectPasswordError(args.username)
+          await ctx.keystore.addKey(args.username, args.password, key, caller(origin))
+        } catch (err) {
+          throw new APIError(`problem retrieving data: ${messageOf(err)}`)
+        }
+        return { address }
+      } finally {
+        key.fill(0)
+      }
+    }),
+
+    /** exportKey {username, password, address}: `{privateKey: "PrivateKey-…", privateKeyHex: "0x…"}`. */
+    exportKey: method(ExportKeyArgs, async (args, _call, origin) => {
+      // client.ParseEthAddress: common.IsHexAddress (optional 0x, 40 hex digits).
+      if (!/^(0[xX])?[0-9a-fA-F]{40}$/.test(args.address)) throw new APIError(`couldn't parse ${args.address} to address: invalid hex address`)
+      const address = Buffer.from(args.address.slice(-40), 'hex')
+      const keys = await userKeys(args.username, args.password, origin, `problem retrieving user '${shown(args.username)}': `)
+      try {
+        const key = keys.find((k) => address.equals(k.ethAddress))
+        if (key === undefined) throw new APIError('problem retrieving private key: not found')
+        return { privateKey: formatPrivateKey(key.privateKey), privateKeyHex: '0x' + Buffer.from(key.privateKey).toString('hex') }
+      } finally {
+        zero(keys)
+      }
+    }),
+
+    /** export {username, password, amount, assetID, to, targetChain?, baseFee?}: ExportTx C -> X/P; `{txID}`. */
+    export: method(ExportArgs, (args, _call, origin) => {
+      let assetID: Uint8Array
+      if (args.assetID === '') throw new APIError('assetID is required')
+      if (args.assetID === NATIVE_ASSET_LITERAL) {
+        assetID = ctx.verify.avaxAssetID
+      } else {
+        try {
+          const id = cb58Decode(args.assetID)
+          if (id.length !== 32) throw new AtomicError(`invalid hash length: expected 32 bytes but got ${id.length}`)
+          assetID = id
+        } catch (err) {
+          throw new APIError(messageOf(err))
+        }
+      }
+      return exportWith(assetID, args, origin)
+    }),
+
+    /** exportNative (avax: exportAVAX), deprecated: export of the native asset; extra `from`/`changeAddr` ignored. */
+    exportNative,
+
+    /** import {username, password, sourceChain, to, baseFee?}: ImportTx of all spendable UTXOs; `{txID}`. */
+    import: importHandler,
+
+    /** importNative (avax: importAVAX), deprecated: the same handler as import. */
+    importNative: method(ImportArgs, (args, _call, origin) => importWith(args, origin)),
+  }
+}
