@@ -139,8 +139,6 @@ describe('keystore API enabled', () => {
     expect((await a.ks('keystore.exportUser', { username: 'alice', password: PW, encoding: 'hexnc' })).result.encoding).toBe('hexnc')
     expect((await a.ks('keystore.exportUser', { username: 'alice', password: PW, encoding: 'json' })).error?.message).toBe("couldn't encode user to string: unsupported encoding in method")
     expect((await a.ks('keystore.exportUser', { username: 'alice', password: PW, encoding: 'base64' })).error?.message).toMatch(/^couldn't unmarshal an argument/)
-    expect((await a.ks('keystore.exportUser', { username: 'alice', password: 'Wrong-Password-1' })).error?.message).toBe('incorrect password: user "alice"')
-    expect((await a.ks('keystore.exportUser', { username: 'ghost', password: 'Wrong-Password-1' })).error?.message).toBe('incorrect password: user "ghost"')
 
     expect((await b.ks('keystore.importUser', { username: 'alice2', password: 'Wrong-Password-1', user: exp.result.user })).error?.message).toBe('incorrect password: user "alice2"')
     expect((await b.ks('keystore.importUser', { username: 'alice2', password: PW, user: 'zz' })).error?.message).toBe("couldn't decode 'user' to bytes: missing 0x prefix to hex encoding")
@@ -153,6 +151,10 @@ describe('keystore API enabled', () => {
     expect(keys.map((k) => Buffer.from(k).toString('hex'))).toEqual([EWOQ.toString('hex')])
     // The imported user exports again and its password still guards it.
     expect((await b.ks('keystore.exportUser', { username: 'alice2', password: PW })).result.user).toMatch(/^0x/)
+    // Wrong passwords and unknown users get one message. On node b: node a's client count already
+    // holds this file's earlier failures, and a fifth would lock 127.0.0.1 out there for 2 s.
+    expect((await b.ks('keystore.exportUser', { username: 'alice2', password: 'Wrong-Password-1' })).error?.message).toBe('incorrect password: user "alice2"')
+    expect((await b.ks('keystore.exportUser', { username: 'ghost', password: 'Wrong-Password-1' })).error?.message).toBe('incorrect password: user "ghost"')
   })
 
   it('backs off after 5 wrong passwords from a client: -32000 "too many failed attempts", for every user', async () => {
