@@ -40,6 +40,10 @@ import { databaseSize, openDatabase } from './store/db.js'
 import { AtomicTxStore } from './store/atomicTxStore.js'
 import { SharedMemory } from './store/sharedMemory.js'
 import { AtomicTxService } from './atomic/atomicService.js'
+import { XChainStore } from './store/xchainStore.js'
+import { XChainService, storedXUTXO } from './xchain/service.js'
+import { localXGenesisUTXOs } from './xchain/genesis.js'
+import { avmMethods } from './namespaces/avm.js'
 import { keccak256 } from './crypto.js'
 
 
@@ -56,6 +60,8 @@ export interface CChainNode {
   readonly blockchainId: string
   /** Atomic txs: issue, status, shared-memory UTXOs (AVALANCHE.md 7-9). */
   readonly atomic: AtomicTxService
+  /** The X-Chain (AVAX transfers, imports and exports through shared memory). */
+  readonly xchain: XChainService
   /** The node keystore, when `--api-keystore-enabled` (the keystore-backed native methods use it). */
   readonly keystore?: Keystore
   listen(): Promise<{ host: string; port: number }>
@@ -98,12 +104,20 @@ export async function createNode(config: NodeConfig, opts: { log?: Logger } = {}
   const blockchainId = known !== undefined ? cb58Encode(known.cChainID) : cb58Encode(keccak256(Buffer.concat([Buffer.from(`cchain:${config.networkId}:`), engine.chain.genesisBlock.hash])))
   // Atomic txs: shared memory and accepted txs on the chain's LevelDB, the atomic mempool feeding the builder.
   let atomicService: AtomicTxService
+  let xchain: XChainService
   try {
-    const sharedMemory = await SharedMemory.open(db)
+    const sharedMemory = await SharedMemory.open(db, { cChainID: cb58Decode(blockchainId) })
     atomicService = new AtomicTxService({ networkID: config.networkId, chainID: cb58Decode(blockchainId) }, {
       engine, sharedMemory, txStore: new AtomicTxStore(db), log: log.child({ module: 'atomic' }),
     })
     engine.setAtomicSource(atomicService)
+    // The X-Chain: its ledger seeded with the local genesis allocation (other networks start empty).
+    const net = known ?? NETWORKS.local
+    const xGenesis = known?.name === 'local' ? localXGenesisUTXOs().map(storedXUTXO) : []
+    xchain = new XChainService(
+      { networkID: config.networkId, xChainID: net.xChainID, peerChains: [cb58Decode(blockchainId), net.pChainID], avaxAssetID: net.avaxAssetID },
+      { store: await XChainStore.open(db, xGenesis), sharedMemory, log: log.child({ module: 'xchain' }) },
+    )
   } catch (err) {
     await engine.close()
     await db.close()
@@ -155,6 +169,9 @@ export async function createNode(config: NodeConfig, opts: { log?: Logger } = {}
     const avax = new GorillaDispatcher(avaxMethods(handlers, deprecated), { log: apiLog, stats })
     for (const alias of ['C', blockchainId]) apis.push({ path: `/ext/bc/${alias}/native`, rpc: native }, { path: `/ext/bc/${alias}/avax`, rpc: avax })
     apis.push({ path: '/ext/bc/evm/avax', rpc: avax })
+    // The X-Chain's avm service, at its alias and its CB58 ID.
+    const avm = new GorillaDispatcher(avmMethods({ x: xchain, networkID: config.networkId, chains, avaxAssetID: (known ?? NETWORKS.local).avaxAssetID }), { log: apiLog, stats })
+    for (const alias of ['X', cb58Encode(chains.xChainID)]) apis.push({ path: `/ext/bc/${alias}`, rpc: avm })
   }
   const keystoreRpc = keystore !== undefined ? new GorillaDispatcher(keystoreMethods({ keystore, deprecated }), { log: apiLog, stats }) : undefined
   const metrics = createMetrics({
@@ -174,7 +191,7 @@ export async function createNode(config: NodeConfig, opts: { log?: Logger } = {}
   })
   let closed = false
   return {
-    config, engine, log, subscriptions, accounts, blockchainId, atomic: atomicService, keystore,
+    config, engine, log, subscriptions, accounts, blockchainId, atomic: atomicService, xchain, keystore,
     listen: () => server.listen(),
     async close() {
       if (closed) return

@@ -20,6 +20,7 @@ import type { AtomicService, UTXOCursor } from '../atomic/service.js'
 import { parseTx } from '../atomic/tx.js'
 import { EngineError } from '../engine/errors.js'
 import { APIError, GoString } from '../rpc/gorilla.js'
+import { EMPTY_ID, EncodingArg, IDArg, Uint32Arg } from '../rpc/avalancheArgs.js'
 import type { MethodDef, MethodTable } from '../rpc/types.js'
 import { method } from '../rpc/types.js'
 import type { DeprecationWarner } from '../rpc/deprecation.js'
@@ -49,8 +50,6 @@ export const DEPRECATED_HANDLERS: Readonly<Record<string, string>> = { exportNat
 /** avalanchego's names of the handlers the API reference renames (AVALANCHE.md 9 table). */
 export const AVAX_NAMES: Readonly<Record<string, string>> = { exportNative: 'exportAVAX', importNative: 'importAVAX' }
 
-const EMPTY_ID = new Uint8Array(32)
-
 /**
  * The `encoding` values the methods serve. The API reference (4.3): "only `hex` is allowed when
  * given"; avalanchego also takes `hexc` and `hexnc` and fails `json` only where bytes are
@@ -63,38 +62,6 @@ export const SERVED_ENCODINGS: readonly Encoding[] = ['hex']
 function servedEncoding(encoding: Encoding): void {
   if (!SERVED_ENCODINGS.includes(encoding)) throw new FormatError('unsupported encoding in method')
 }
-
-
-/** formatting.Encoding's UnmarshalJSON: null/absent = hex, else one of the four names, any case. */
-const EncodingArg = z.string().nullish().transform((v, tctx): Encoding => {
-  if (v === undefined || v === null) return 'hex'
-  const lower = v.toLowerCase()
-  if (lower === 'hex' || lower === 'hexnc' || lower === 'hexc' || lower === 'json') return lower
-  tctx.addIssue({ code: 'custom', message: 'invalid encoding' })
-  return z.NEVER
-})
-
-/** json.Uint32: a number or a quoted decimal (strconv.ParseUint(s, 10, 32)); null = 0. */
-const Uint32Arg = z.union([z.number(), z.string()]).nullish().transform((v, tctx): number => {
-  if (v === undefined || v === null) return 0
-  const n = typeof v === 'number' ? v : /^[0-9]+$/.test(v) ? Number(v) : NaN
-  if (!Number.isSafeInteger(n) || n < 0 || n > 0xffffffff) {
-    tctx.addIssue({ code: 'custom', message: 'invalid uint32' })
-    return z.NEVER
-  }
-  return n
-})
-
-/** ids.ID's UnmarshalJSON: null/absent = the empty ID; a string must be CB58 of 32 bytes. */
-const IDArg = z.string().nullish().transform((v, tctx): Uint8Array => {
-  if (v === undefined || v === null) return EMPTY_ID
-  try {
-    const bytes = cb58Decode(v)
-    if (bytes.length === 32) return bytes
-  } catch { /* falls through to the issue */ }
-  tctx.addIssue({ code: 'custom', message: 'invalid ID' })
-  return z.NEVER
-})
 
 /** Go's case-insensitive struct-field matching for a nested object (api.Index). */
 function foldKeys(keys: readonly string[]) {

@@ -18,12 +18,18 @@ export const PREFIX = {
   /** 'B' + number(u64 BE) -> the canonical block's logs bloom (256 bytes), the eth_getLogs index */
   bloom: 0x42,
   /**
-   * 'U' + direction ('i' inbound: a peer chain exported it to the C-Chain; 'o' outbound: the C-Chain
+   * Retired (migrated into `sharedMemory` at open): 'U' + direction ('i' inbound: a peer chain exported it to the C-Chain; 'o' outbound: the C-Chain
    * exported it) + peer chain ID(32) + UTXO input ID(32) -> insertion seq(u64 BE) ‖ address count(u16 BE)
    * ‖ owner addresses(20 each) ‖ UTXO codec bytes, or a 1-byte tombstone once consumed (shared memory,
    * src/store/sharedMemory.ts; its address index is rebuilt in memory at open)
    */
-  sharedUTXO: 0x55,
+  sharedUTXOByDirection: 0x55,
+  /**
+   * 'S' + source chain ID(32) + destination chain ID(32) + UTXO input ID(32) -> insertion seq(u64 BE)
+   * ‖ address count(u16 BE) ‖ owner addresses(20 each) ‖ UTXO codec bytes, or a 1-byte tombstone once
+   * imported: the one shared memory between chains (src/store/sharedMemory.ts)
+   */
+  sharedMemory: 0x53,
   /** 'a' + atomic txID(32) -> accepting block height(u64 BE) ‖ signed tx bytes (accepted atomic txs) */
   atomicTx: 0x61,
   /**
@@ -36,10 +42,16 @@ export const PREFIX = {
    * (XChaCha20-Poly1305, nonce ‖ ciphertext ‖ tag); entry 'c' + seq(u32 BE) = a C-Chain private key
    */
   keystoreData: 0x4b,
+  /** 'x' + UTXO input ID(32) -> UTXO codec bytes: the X-Chain's unspent UTXOs (deleted when spent) */
+  xUTXO: 0x78,
+  /** 'X' + txID(32) -> accepting X block height(u64 BE) ‖ signed tx bytes (accepted X-Chain txs) */
+  xTx: 0x58,
 } as const
 
 export const META_HEAD = 'head'
 export const META_GENESIS = 'genesis'
+/** The X-Chain's last accepted height (u64 BE); absent until its genesis UTXOs are written. */
+export const META_X_HEIGHT = 'x-height'
 
 const enc = new TextEncoder()
 

@@ -1,8 +1,10 @@
 /**
- * Shared memory between the C-Chain and its peer chains (avalanchego chains/atomic): UTXOs X or P
- * exported to the C-Chain (inbound, consumed by imports) and UTXOs the C-Chain exported (outbound),
- * per peer chain, each listed by owner address in avalanchego's order (AVALANCHE.md 9.2).
- * Records live on LevelDB; the per-address index is kept in memory and rebuilt at open.
+ * The node's one shared memory between chains (avalanchego chains/atomic): a space per (source chain,
+ * destination chain) holds the UTXOs the source exported to the destination, each listed by owner
+ * address in avalanchego's order (AVALANCHE.md 9.2); an import on the destination removes it, so it
+ * is importable exactly once. The C-Chain's view (`direction` + `peerChain`) maps onto it: inbound
+ * from X = (X -> C), outbound to X = (C -> X). Records live on LevelDB; the per-address index is kept
+ * in memory and rebuilt at open.
  */
 import type { BatchOp, Database } from './db.js'
 import { writeSynced } from './db.js'
@@ -20,10 +22,22 @@ export interface SharedElement {
   traits: Uint8Array[]
 }
 
-/** Puts and removes on one (direction, peer chain) space, as atomic.Requests. */
-export interface SharedRequests {
+/** A space seen from the C-Chain (inbound: peer -> C; outbound: C -> peer). */
+export interface CChainSpace {
   direction: SharedDirection
   peerChain: Uint8Array
+}
+
+/** A space by its two chains: what `sourceChain` exported to `destinationChain`. */
+export interface ChainPairSpace {
+  sourceChain: Uint8Array
+  destinationChain: Uint8Array
+}
+
+export type SpaceRef = CChainSpace | ChainPairSpace
+
+/** Puts and removes on one space, as atomic.Requests. */
+export type SharedRequests = SpaceRef & {
   puts?: readonly SharedElement[]
   removes?: readonly Uint8Array[]
 }
@@ -61,16 +75,19 @@ interface Space {
   byTrait: Map<string, Entry[]>
 }
 
-const DIRECTION_BYTE: Record<SharedDirection, number> = { inbound: 0x69, outbound: 0x6f }
+/** The retired C-relative layout's direction bytes (PREFIX.sharedUTXOByDirection), migrated at open. */
+const LEGACY_INBOUND = 0x69
 const TOMBSTONE = Uint8Array.of(0)
 const hexOf = (b: Uint8Array): string => Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('hex')
+/** The local C-Chain ID (2owdGq…), the default C-Chain of `SharedMemory.open`. */
+const LOCAL_C_CHAIN_ID = new Uint8Array(Buffer.from('ee488204088eaba3d3c0c5e26d7a2892677f8d6181ef31848708b4e55ead7667', 'hex'))
 
-function recordKey(direction: SharedDirection, peerChain: Uint8Array, key: Uint8Array): Uint8Array {
-  const out = new Uint8Array(2 + 32 + 32)
-  out[0] = PREFIX.sharedUTXO
-  out[1] = DIRECTION_BYTE[direction]
-  out.set(peerChain, 2)
-  out.set(key, 34)
+function recordKey(pair: ChainPairSpace, key: Uint8Array): Uint8Array {
+  const out = new Uint8Array(1 + 32 + 32 + 32)
+  out[0] = PREFIX.sharedMemory
+  out.set(pair.sourceChain, 1)
+  out.set(pair.destinationChain, 33)
+  out.set(key, 65)
   return out
 }
 
@@ -99,19 +116,23 @@ export class SharedMemory {
   private readonly spaces = new Map<string, Space>()
   private nextSeq = 1n
 
-  private constructor(private readonly db: Database) {}
+  private constructor(private readonly db: Database, private readonly cChainID: Uint8Array) {}
 
-  /** Loads every live record and builds the address index. */
-  static async open(db: Database): Promise<SharedMemory> {
-    const sm = new SharedMemory(db)
-    const it = db.iterator({ gte: Uint8Array.of(PREFIX.sharedUTXO), lt: Uint8Array.of(PREFIX.sharedUTXO + 1) })
+  /**
+   * Loads every live record and builds the address index; `cChainID` is the chain the C-relative
+   * (`direction`, `peerChain`) requests stand for. Records of the retired C-relative layout are
+   * rewritten into the (source, destination) layout first.
+   */
+  static async open(db: Database, opts: { cChainID?: Uint8Array } = {}): Promise<SharedMemory> {
+    const sm = new SharedMemory(db, opts.cChainID ?? LOCAL_C_CHAIN_ID)
+    await sm.migrateLegacy()
+    const it = db.iterator({ gte: Uint8Array.of(PREFIX.sharedMemory), lt: Uint8Array.of(PREFIX.sharedMemory + 1) })
     try {
       for (let batch = await it.nextv(1024); batch.length > 0; batch = await it.nextv(1024)) {
         for (const [k, v] of batch) {
           if (v.length <= 1) continue
-          const direction: SharedDirection = k[1] === DIRECTION_BYTE.inbound ? 'inbound' : 'outbound'
-          const entry = decodeRecord(k.subarray(34, 66), v)
-          sm.insert(sm.space(direction, k.subarray(2, 34)), entry, false)
+          const entry = decodeRecord(k.subarray(65, 97), v)
+          sm.insert(sm.space({ sourceChain: k.subarray(1, 33), destinationChain: k.subarray(33, 65) }), entry, false)
           if (entry.seq >= sm.nextSeq) sm.nextSeq = entry.seq + 1n
         }
       }
@@ -122,8 +143,38 @@ export class SharedMemory {
     return sm
   }
 
-  private space(direction: SharedDirection, peerChain: Uint8Array): Space {
-    const id = `${direction}:${hexOf(peerChain)}`
+  /** 'U' + direction + peer + key (C-relative) -> 'S' + source + destination + key, tombstones included. */
+  private async migrateLegacy(): Promise<void> {
+    const ops: BatchOp[] = []
+    const it = this.db.iterator({ gte: Uint8Array.of(PREFIX.sharedUTXOByDirection), lt: Uint8Array.of(PREFIX.sharedUTXOByDirection + 1) })
+    try {
+      for (let batch = await it.nextv(1024); batch.length > 0; batch = await it.nextv(1024)) {
+        for (const [k, v] of batch) {
+          const pair = this.pair({ direction: k[1] === LEGACY_INBOUND ? 'inbound' : 'outbound', peerChain: k.subarray(2, 34) })
+          ops.push({ type: 'put', key: recordKey(pair, k.subarray(34, 66)), value: v }, { type: 'del', key: k })
+        }
+      }
+    } finally {
+      await it.close()
+    }
+    if (ops.length > 0) await writeSynced(this.db, ops)
+  }
+
+  /** The (source, destination) pair a space reference names. */
+  private pair(ref: SpaceRef): ChainPairSpace {
+    if ('sourceChain' in ref) return ref
+    return ref.direction === 'inbound'
+      ? { sourceChain: ref.peerChain, destinationChain: this.cChainID }
+      : { sourceChain: this.cChainID, destinationChain: ref.peerChain }
+  }
+
+  private spaceID(ref: SpaceRef): string {
+    const p = this.pair(ref)
+    return `${hexOf(p.sourceChain)}:${hexOf(p.destinationChain)}`
+  }
+
+  private space(ref: SpaceRef): Space {
+    const id = this.spaceID(ref)
     let space = this.spaces.get(id)
     if (space === undefined) {
       space = { byKey: new Map(), byTrait: new Map() }
@@ -160,13 +211,23 @@ export class SharedMemory {
 
   /** The values of these keys (undefined where absent), as SharedMemory.Get. */
   get(direction: SharedDirection, peerChain: Uint8Array, keys: readonly Uint8Array[]): (Uint8Array | undefined)[] {
-    const space = this.spaces.get(`${direction}:${hexOf(peerChain)}`)
+    return this.getIn({ direction, peerChain }, keys)
+  }
+
+  /** `get` on any space. */
+  getIn(ref: SpaceRef, keys: readonly Uint8Array[]): (Uint8Array | undefined)[] {
+    const space = this.spaces.get(this.spaceID(ref))
     return keys.map((k) => space?.byKey.get(hexOf(k))?.value)
   }
 
   /** Whether a key is live in the space. */
   has(direction: SharedDirection, peerChain: Uint8Array, key: Uint8Array): boolean {
-    return this.spaces.get(`${direction}:${hexOf(peerChain)}`)?.byKey.has(hexOf(key)) ?? false
+    return this.hasIn({ direction, peerChain }, key)
+  }
+
+  /** `has` on any space. */
+  hasIn(ref: SpaceRef, key: Uint8Array): boolean {
+    return this.spaces.get(this.spaceID(ref))?.byKey.has(hexOf(key)) ?? false
   }
 
   /**
@@ -176,7 +237,12 @@ export class SharedMemory {
    * returned once.
    */
   indexed(direction: SharedDirection, peerChain: Uint8Array, traits: readonly Uint8Array[], startTrait: Uint8Array, startKey: Uint8Array | undefined, limit: number): IndexedPage {
-    const space = this.spaces.get(`${direction}:${hexOf(peerChain)}`)
+    return this.indexedIn({ direction, peerChain }, traits, startTrait, startKey, limit)
+  }
+
+  /** `indexed` on any space. */
+  indexedIn(ref: SpaceRef, traits: readonly Uint8Array[], startTrait: Uint8Array, startKey: Uint8Array | undefined, limit: number): IndexedPage {
+    const space = this.spaces.get(this.spaceID(ref))
     const sorted = uniqueSorted(traits)
     const values: Uint8Array[] = []
     const tracked = new Set<string>()
@@ -216,9 +282,10 @@ export class SharedMemory {
     const removals: { space: Space; keyHex: string }[] = []
     const touched = new Set<string>()
     for (const req of requests) {
-      const space = this.space(req.direction, req.peerChain)
+      const pair = this.pair(req)
+      const space = this.space(pair)
       for (const key of req.removes ?? []) {
-        const dbKey = recordKey(req.direction, req.peerChain, key)
+        const dbKey = recordKey(pair, key)
         const id = hexOf(dbKey)
         if (touched.has(id) || !space.byKey.has(hexOf(key))) throw new SharedMemoryError(`not found: ${hexOf(key)}`)
         touched.add(id)
@@ -226,7 +293,7 @@ export class SharedMemory {
         removals.push({ space, keyHex: hexOf(key) })
       }
       for (const e of req.puts ?? []) {
-        const dbKey = recordKey(req.direction, req.peerChain, e.key)
+        const dbKey = recordKey(pair, e.key)
         const id = hexOf(dbKey)
         if (touched.has(id) || this.db.getSync(dbKey) !== undefined) {
           throw new SharedMemoryError(`duplicated operation on provided value: ${hexOf(e.key)}`)

@@ -151,3 +151,31 @@ describe('SharedMemory writes', () => {
     expect(vals(sm.indexed('inbound', X, [addr(1)], ZERO20, ZERO32, 1).values)).toEqual([val(5)])
   })
 })
+
+describe('one shared memory between chains', () => {
+  const C = new Uint8Array(Buffer.from('ee488204088eaba3d3c0c5e26d7a2892677f8d6181ef31848708b4e55ead7667', 'hex'))
+
+  it("keys by (source, destination): C's inbound from X is X -> C, its outbound to X is C -> X; X -> P is apart", async () => {
+    await sm.apply([{ sourceChain: X, destinationChain: C, puts: [el(1, 1)] }, { sourceChain: C, destinationChain: X, puts: [el(2, 1)] }])
+    await sm.apply([{ sourceChain: X, destinationChain: P, puts: [el(3, 1)] }])
+    expect(vals(sm.indexed('inbound', X, [addr(1)], ZERO20, ZERO32, 10).values)).toEqual([val(1)])
+    expect(vals(sm.indexed('outbound', X, [addr(1)], ZERO20, ZERO32, 10).values)).toEqual([val(2)])
+    expect(vals(sm.indexedIn({ sourceChain: X, destinationChain: P }, [addr(1)], ZERO20, ZERO32, 10).values)).toEqual([val(3)])
+    expect(sm.getIn({ sourceChain: P, destinationChain: X }, [key(3)])).toEqual([undefined])
+    // Importable exactly once, whichever view removes it.
+    await sm.apply([{ sourceChain: C, destinationChain: X, removes: [key(2)] }])
+    expect(() => sm.prepare([{ direction: 'outbound', peerChain: X, removes: [key(2)] }])).toThrow(SharedMemoryError)
+    expect(() => sm.prepare([{ sourceChain: C, destinationChain: X, puts: [el(2, 1)] }])).toThrow(/duplicated operation/)
+  })
+
+  it('migrates records of the retired C-relative layout at open, tombstones included', async () => {
+    const legacy = (dir: number, peer: Uint8Array, k: Uint8Array, v: Uint8Array): { type: 'put'; key: Uint8Array; value: Uint8Array } =>
+      ({ type: 'put', key: Uint8Array.from([0x55, dir, ...peer, ...k]), value: v })
+    const record = Uint8Array.from([0, 0, 0, 0, 0, 0, 0, 9, 0, 1, ...addr(1), 0xab])
+    await db.batch([legacy(0x69, X, key(1), record), legacy(0x6f, P, key(2), Uint8Array.of(0))])
+    sm = await SharedMemory.open(db, { cChainID: C })
+    expect(vals(sm.indexedIn({ sourceChain: X, destinationChain: C }, [addr(1)], ZERO20, ZERO32, 10).values)).toEqual(['ab'])
+    expect(() => sm.prepare([{ sourceChain: C, destinationChain: P, puts: [el(2, 1)] }])).toThrow(/duplicated operation/)
+    expect(db.getSync(Uint8Array.from([0x55, 0x69, ...X, ...key(1)]))).toBeUndefined()
+  })
+})

@@ -1,0 +1,42 @@
+import { z } from 'zod'
+import { cb58Decode } from '../atomic/cb58.js'
+import type { Encoding } from '../atomic/encoding.js'
+
+/*
+ * Argument types of avalanchego's JSON APIs as Go's encoding/json reads them, shared by the
+ * gorilla method tables (native/avax, avm, ...).
+ */
+
+/** ids.Empty: 32 zero bytes. */
+export const EMPTY_ID = new Uint8Array(32)
+
+/** formatting.Encoding's UnmarshalJSON: null/absent = hex, else one of the four names, any case. */
+export const EncodingArg = z.string().nullish().transform((v, tctx): Encoding => {
+  if (v === undefined || v === null) return 'hex'
+  const lower = v.toLowerCase()
+  if (lower === 'hex' || lower === 'hexnc' || lower === 'hexc' || lower === 'json') return lower
+  tctx.addIssue({ code: 'custom', message: 'invalid encoding' })
+  return z.NEVER
+})
+
+/** json.Uint32: a number or a quoted decimal (strconv.ParseUint(s, 10, 32)); null = 0. */
+export const Uint32Arg = z.union([z.number(), z.string()]).nullish().transform((v, tctx): number => {
+  if (v === undefined || v === null) return 0
+  const n = typeof v === 'number' ? v : /^[0-9]+$/.test(v) ? Number(v) : NaN
+  if (!Number.isSafeInteger(n) || n < 0 || n > 0xffffffff) {
+    tctx.addIssue({ code: 'custom', message: 'invalid uint32' })
+    return z.NEVER
+  }
+  return n
+})
+
+/** ids.ID's UnmarshalJSON: null/absent = the empty ID; a string must be CB58 of 32 bytes. */
+export const IDArg = z.string().nullish().transform((v, tctx): Uint8Array => {
+  if (v === undefined || v === null) return EMPTY_ID
+  try {
+    const bytes = cb58Decode(v)
+    if (bytes.length === 32) return bytes
+  } catch { /* falls through to the issue */ }
+  tctx.addIssue({ code: 'custom', message: 'invalid ID' })
+  return z.NEVER
+})

@@ -1,0 +1,175 @@
+/**
+ * The X-Chain's ledger on the node's LevelDB (avalanchego vms/avm/state, vms/components/avax utxo_state.go):
+ * unspent UTXOs by input ID (deleted when spent), accepted txs with their height, and the last accepted
+ * height. The per-address index is kept in memory and rebuilt at open. Every accept is one synced batch,
+ * shared-memory effects included.
+ */
+import type { BatchOp, Database } from './db.js'
+import { writeSynced } from './db.js'
+import { META_X_HEIGHT, PREFIX, metaKey, prefixed, u64 } from './keys.js'
+
+/** A UTXO as the store keeps it: its input ID, codec bytes and owner addresses. */
+export interface StoredXUTXO {
+  /** 32 bytes: sha256-derived UTXO input ID (txID ⊕ outputIndex) */
+  inputID: Uint8Array
+  bytes: Uint8Array
+  /** 20 bytes each */
+  owners: Uint8Array[]
+}
+
+/** An accepted X-Chain tx. */
+export interface StoredXTx {
+  height: bigint
+  signedBytes: Uint8Array
+}
+
+/** One page of avax.GetPaginatedUTXOs. */
+export interface XUTXOPage {
+  utxos: Uint8Array[]
+  lastAddr: Uint8Array
+  lastUTXOID: Uint8Array
+}
+
+const hexOf = (b: Uint8Array): string => Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('hex')
+
+function encodeRecord(u: StoredXUTXO): Uint8Array {
+  const out = new Uint8Array(2 + 20 * u.owners.length + u.bytes.length)
+  new DataView(out.buffer).setUint16(0, u.owners.length)
+  u.owners.forEach((o, i) => out.set(o, 2 + 20 * i))
+  out.set(u.bytes, 2 + 20 * u.owners.length)
+  return out
+}
+
+function decodeRecord(inputID: Uint8Array, v: Uint8Array): StoredXUTXO {
+  const n = new DataView(v.buffer, v.byteOffset, v.byteLength).getUint16(0)
+  const owners: Uint8Array[] = []
+  for (let i = 0; i < n; i++) owners.push(new Uint8Array(v.subarray(2 + 20 * i, 22 + 20 * i)))
+  return { inputID: new Uint8Array(inputID), owners, bytes: new Uint8Array(v.subarray(2 + 20 * n)) }
+}
+
+export class XChainStore {
+  private readonly utxos = new Map<string, StoredXUTXO>()
+  /** address hex -> input IDs hex, kept sorted ascending */
+  private readonly byAddr = new Map<string, string[]>()
+  private _height = 0n
+
+  private constructor(private readonly db: Database) {}
+
+  /** Opens the ledger; the first open writes the genesis UTXOs at height 0 (one synced batch). */
+  static async open(db: Database, genesis: readonly StoredXUTXO[]): Promise<XChainStore> {
+    const store = new XChainStore(db)
+    const h = db.getSync(metaKey(META_X_HEIGHT))
+    if (h === undefined || h === null) {
+      const ops: BatchOp[] = genesis.map((u) => ({ type: 'put', key: prefixed(PREFIX.xUTXO, u.inputID), value: encodeRecord(u) }))
+      ops.push({ type: 'put', key: metaKey(META_X_HEIGHT), value: u64(0n) })
+      await writeSynced(db, ops)
+    } else {
+      store._height = new DataView(h.buffer, h.byteOffset, 8).getBigUint64(0)
+    }
+    const it = db.iterator({ gte: Uint8Array.of(PREFIX.xUTXO), lt: Uint8Array.of(PREFIX.xUTXO + 1) })
+    try {
+      for (let batch = await it.nextv(1024); batch.length > 0; batch = await it.nextv(1024)) {
+        for (const [k, v] of batch) store.index(decodeRecord(k.subarray(1), v))
+      }
+    } finally {
+      await it.close()
+    }
+    for (const list of store.byAddr.values()) list.sort()
+    return store
+  }
+
+  private index(u: StoredXUTXO, sorted = false): void {
+    const id = hexOf(u.inputID)
+    this.utxos.set(id, u)
+    for (const a of new Set(u.owners.map(hexOf))) {
+      let list = this.byAddr.get(a)
+      if (list === undefined) this.byAddr.set(a, (list = []))
+      if (!sorted) { list.push(id); continue }
+      let i = 0
+      while (i < list.length && list[i]! < id) i++
+      list.splice(i, 0, id)
+    }
+  }
+
+  private unindex(idHex: string): void {
+    const u = this.utxos.get(idHex)
+    if (u === undefined) return
+    this.utxos.delete(idHex)
+    for (const a of new Set(u.owners.map(hexOf))) {
+      const list = this.byAddr.get(a)
+      const i = list?.indexOf(idHex) ?? -1
+      if (list !== undefined && i >= 0) list.splice(i, 1)
+      if (list !== undefined && list.length === 0) this.byAddr.delete(a)
+    }
+  }
+
+  /** The last accepted height (0 = genesis). */
+  get height(): bigint {
+    return this._height
+  }
+
+  /** The unspent UTXO with this input ID. */
+  getUTXO(inputID: Uint8Array): StoredXUTXO | undefined {
+    return this.utxos.get(hexOf(inputID))
+  }
+
+  /** Every unspent UTXO an address owns (in input-ID order). */
+  utxosOf(addr: Uint8Array): StoredXUTXO[] {
+    return (this.byAddr.get(hexOf(addr)) ?? []).map((id) => this.utxos.get(id)!)
+  }
+
+  /** avax.GetPaginatedUTXOs: addresses ascending from `lastAddr`, input IDs ascending after `lastUTXOID`. */
+  paginated(addrs: readonly Uint8Array[], lastAddr: Uint8Array, lastUTXOID: Uint8Array, limit: number): XUTXOPage {
+    const sorted = [...new Map(addrs.map((a) => [hexOf(a), a])).values()].sort((a, b) => Buffer.compare(a, b))
+    const out: Uint8Array[] = []
+    const seen = new Set<string>()
+    let remaining = limit
+    for (const addr of sorted) {
+      const cmp = Buffer.compare(addr, lastAddr)
+      if (cmp < 0) continue
+      const start = cmp === 0 ? hexOf(lastUTXOID) : undefined
+      lastAddr = addr
+      for (const id of this.byAddr.get(hexOf(addr)) ?? []) {
+        if (start !== undefined && id <= start) continue
+        if (remaining <= 0) break
+        lastUTXOID = this.utxos.get(id)!.inputID
+        if (seen.has(id)) continue
+        seen.add(id)
+        out.push(this.utxos.get(id)!.bytes)
+        if (--remaining <= 0) return { utxos: out, lastAddr, lastUTXOID }
+      }
+    }
+    return { utxos: out, lastAddr, lastUTXOID }
+  }
+
+  /** The accepted tx with this ID. */
+  getTx(txID: Uint8Array): StoredXTx | undefined {
+    const v = this.db.getSync(prefixed(PREFIX.xTx, txID))
+    if (v === undefined || v === null) return undefined
+    return { height: new DataView(v.buffer, v.byteOffset, 8).getBigUint64(0), signedBytes: new Uint8Array(v.subarray(8)) }
+  }
+
+  /**
+   * Accepts a tx in a block of its own at height+1: spends `spent`, adds `produced`, records the tx and
+   * the height, and writes `extraOps` (shared memory) in the same synced batch; `applied` runs after.
+   */
+  async accept(txID: Uint8Array, signedBytes: Uint8Array, spent: readonly Uint8Array[], produced: readonly StoredXUTXO[], extra: { ops: BatchOp[]; applied(): void }): Promise<bigint> {
+    const height = this._height + 1n
+    const txValue = new Uint8Array(8 + signedBytes.length)
+    new DataView(txValue.buffer).setBigUint64(0, height)
+    txValue.set(signedBytes, 8)
+    const ops: BatchOp[] = [
+      ...spent.map((id): BatchOp => ({ type: 'del', key: prefixed(PREFIX.xUTXO, id) })),
+      ...produced.map((u): BatchOp => ({ type: 'put', key: prefixed(PREFIX.xUTXO, u.inputID), value: encodeRecord(u) })),
+      { type: 'put', key: prefixed(PREFIX.xTx, txID), value: txValue },
+      { type: 'put', key: metaKey(META_X_HEIGHT), value: u64(height) },
+      ...extra.ops,
+    ]
+    await writeSynced(this.db, ops)
+    this._height = height
+    for (const id of spent) this.unindex(hexOf(id))
+    for (const u of produced) this.index(u, true)
+    extra.applied()
+    return height
+  }
+}
