@@ -44,6 +44,9 @@ import { XChainStore } from './store/xchainStore.js'
 import { XChainService, storedXUTXO } from './xchain/service.js'
 import { localXGenesisUTXOs } from './xchain/genesis.js'
 import { avmMethods } from './namespaces/avm.js'
+import { PChainService } from './pchain/service.js'
+import { localPGenesisUTXOs } from './pchain/genesis.js'
+import { platformMethods } from './namespaces/platform.js'
 import { keccak256 } from './crypto.js'
 
 
@@ -62,6 +65,8 @@ export interface CChainNode {
   readonly atomic: AtomicTxService
   /** The X-Chain (AVAX transfers, imports and exports through shared memory). */
   readonly xchain: XChainService
+  /** The P-Chain (AVAX transfers, imports and exports through shared memory; no staking). */
+  readonly pchain: PChainService
   /** The node keystore, when `--api-keystore-enabled` (the keystore-backed native methods use it). */
   readonly keystore?: Keystore
   listen(): Promise<{ host: string; port: number }>
@@ -105,6 +110,7 @@ export async function createNode(config: NodeConfig, opts: { log?: Logger } = {}
   // Atomic txs: shared memory and accepted txs on the chain's LevelDB, the atomic mempool feeding the builder.
   let atomicService: AtomicTxService
   let xchain: XChainService
+  let pchain: PChainService
   try {
     const sharedMemory = await SharedMemory.open(db, { cChainID: cb58Decode(blockchainId) })
     atomicService = new AtomicTxService({ networkID: config.networkId, chainID: cb58Decode(blockchainId) }, {
@@ -117,6 +123,12 @@ export async function createNode(config: NodeConfig, opts: { log?: Logger } = {}
     xchain = new XChainService(
       { networkID: config.networkId, xChainID: net.xChainID, peerChains: [cb58Decode(blockchainId), net.pChainID], avaxAssetID: net.avaxAssetID },
       { store: await XChainStore.open(db, xGenesis), sharedMemory, log: log.child({ module: 'xchain' }) },
+    )
+    // The P-Chain: its ledger seeded with the local genesis unlocks (the locked ones as StakeableLockOut).
+    pchain = await PChainService.open(
+      { networkID: config.networkId, pChainID: net.pChainID, peerChains: [net.xChainID, cb58Decode(blockchainId)], avaxAssetID: net.avaxAssetID },
+      { sharedMemory, db, log: log.child({ module: 'pchain' }) },
+      known?.name === 'local' ? localPGenesisUTXOs() : [],
     )
   } catch (err) {
     await engine.close()
@@ -172,6 +184,9 @@ export async function createNode(config: NodeConfig, opts: { log?: Logger } = {}
     // The X-Chain's avm service, at its alias and its CB58 ID.
     const avm = new GorillaDispatcher(avmMethods({ x: xchain, networkID: config.networkId, chains, avaxAssetID: (known ?? NETWORKS.local).avaxAssetID }), { log: apiLog, stats })
     for (const alias of ['X', cb58Encode(chains.xChainID)]) apis.push({ path: `/ext/bc/${alias}`, rpc: avm })
+    // The P-Chain's platform service, at its alias and its CB58 ID.
+    const platform = new GorillaDispatcher(platformMethods({ p: pchain, networkID: config.networkId, chains, avaxAssetID: (known ?? NETWORKS.local).avaxAssetID }), { log: apiLog, stats })
+    for (const alias of ['P', cb58Encode(chains.pChainID)]) apis.push({ path: `/ext/bc/${alias}`, rpc: platform })
   }
   const keystoreRpc = keystore !== undefined ? new GorillaDispatcher(keystoreMethods({ keystore, deprecated }), { log: apiLog, stats }) : undefined
   const metrics = createMetrics({
@@ -191,7 +206,7 @@ export async function createNode(config: NodeConfig, opts: { log?: Logger } = {}
   })
   let closed = false
   return {
-    config, engine, log, subscriptions, accounts, blockchainId, atomic: atomicService, xchain, keystore,
+    config, engine, log, subscriptions, accounts, blockchainId, atomic: atomicService, xchain, pchain, keystore,
     listen: () => server.listen(),
     async close() {
       if (closed) return

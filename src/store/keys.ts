@@ -46,12 +46,20 @@ export const PREFIX = {
   xUTXO: 0x78,
   /** 'X' + txID(32) -> accepting X block height(u64 BE) ‖ signed tx bytes (accepted X-Chain txs) */
   xTx: 0x58,
+  /** 'p' + UTXO input ID(32) -> address count(u16 BE) ‖ owners(20 each) ‖ UTXO codec bytes: the P-Chain's unspent UTXOs */
+  pUTXO: 0x70,
+  /** 'P' + txID(32) -> accepting P block height(u64 BE) ‖ signed tx bytes (accepted P-Chain txs) */
+  pTx: 0x50,
 } as const
 
 export const META_HEAD = 'head'
 export const META_GENESIS = 'genesis'
 /** The X-Chain's last accepted height (u64 BE); absent until its genesis UTXOs are written. */
 export const META_X_HEIGHT = 'x-height'
+/** The P-Chain's last accepted height (u64 BE); absent until its genesis UTXOs are written. */
+export const META_P_HEIGHT = 'p-height'
+/** The P-Chain's Etna fee state after its last accepted tx: capacity(u64 BE) ‖ excess(u64 BE) ‖ unix seconds(u64 BE). */
+export const META_P_FEE_STATE = 'p-fee-state'
 
 const enc = new TextEncoder()
 

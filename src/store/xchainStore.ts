@@ -30,6 +30,16 @@ export interface XUTXOPage {
   lastUTXOID: Uint8Array
 }
 
+/** Where a UTXO ledger lives: its UTXO and tx prefixes and its height meta key (X by default; P uses its own). */
+export interface LedgerLayout {
+  utxo: number
+  tx: number
+  heightKey: string
+}
+
+/** The X-Chain's layout. */
+export const X_LEDGER: LedgerLayout = { utxo: PREFIX.xUTXO, tx: PREFIX.xTx, heightKey: META_X_HEIGHT }
+
 const hexOf = (b: Uint8Array): string => Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('hex')
 
 function encodeRecord(u: StoredXUTXO): Uint8Array {
@@ -53,20 +63,20 @@ export class XChainStore {
   private readonly byAddr = new Map<string, string[]>()
   private _height = 0n
 
-  private constructor(private readonly db: Database) {}
+  private constructor(private readonly db: Database, private readonly layout: LedgerLayout) {}
 
   /** Opens the ledger; the first open writes the genesis UTXOs at height 0 (one synced batch). */
-  static async open(db: Database, genesis: readonly StoredXUTXO[]): Promise<XChainStore> {
-    const store = new XChainStore(db)
-    const h = db.getSync(metaKey(META_X_HEIGHT))
+  static async open(db: Database, genesis: readonly StoredXUTXO[], layout: LedgerLayout = X_LEDGER): Promise<XChainStore> {
+    const store = new XChainStore(db, layout)
+    const h = db.getSync(metaKey(layout.heightKey))
     if (h === undefined || h === null) {
-      const ops: BatchOp[] = genesis.map((u) => ({ type: 'put', key: prefixed(PREFIX.xUTXO, u.inputID), value: encodeRecord(u) }))
-      ops.push({ type: 'put', key: metaKey(META_X_HEIGHT), value: u64(0n) })
+      const ops: BatchOp[] = genesis.map((u) => ({ type: 'put', key: prefixed(layout.utxo, u.inputID), value: encodeRecord(u) }))
+      ops.push({ type: 'put', key: metaKey(layout.heightKey), value: u64(0n) })
       await writeSynced(db, ops)
     } else {
       store._height = new DataView(h.buffer, h.byteOffset, 8).getBigUint64(0)
     }
-    const it = db.iterator({ gte: Uint8Array.of(PREFIX.xUTXO), lt: Uint8Array.of(PREFIX.xUTXO + 1) })
+    const it = db.iterator({ gte: Uint8Array.of(layout.utxo), lt: Uint8Array.of(layout.utxo + 1) })
     try {
       for (let batch = await it.nextv(1024); batch.length > 0; batch = await it.nextv(1024)) {
         for (const [k, v] of batch) store.index(decodeRecord(k.subarray(1), v))
@@ -144,7 +154,7 @@ export class XChainStore {
 
   /** The accepted tx with this ID. */
   getTx(txID: Uint8Array): StoredXTx | undefined {
-    const v = this.db.getSync(prefixed(PREFIX.xTx, txID))
+    const v = this.db.getSync(prefixed(this.layout.tx, txID))
     if (v === undefined || v === null) return undefined
     return { height: new DataView(v.buffer, v.byteOffset, 8).getBigUint64(0), signedBytes: new Uint8Array(v.subarray(8)) }
   }
@@ -159,10 +169,10 @@ export class XChainStore {
     new DataView(txValue.buffer).setBigUint64(0, height)
     txValue.set(signedBytes, 8)
     const ops: BatchOp[] = [
-      ...spent.map((id): BatchOp => ({ type: 'del', key: prefixed(PREFIX.xUTXO, id) })),
-      ...produced.map((u): BatchOp => ({ type: 'put', key: prefixed(PREFIX.xUTXO, u.inputID), value: encodeRecord(u) })),
-      { type: 'put', key: prefixed(PREFIX.xTx, txID), value: txValue },
-      { type: 'put', key: metaKey(META_X_HEIGHT), value: u64(height) },
+      ...spent.map((id): BatchOp => ({ type: 'del', key: prefixed(this.layout.utxo, id) })),
+      ...produced.map((u): BatchOp => ({ type: 'put', key: prefixed(this.layout.utxo, u.inputID), value: encodeRecord(u) })),
+      { type: 'put', key: prefixed(this.layout.tx, txID), value: txValue },
+      { type: 'put', key: metaKey(this.layout.heightKey), value: u64(height) },
       ...extra.ops,
     ]
     await writeSynced(this.db, ops)

@@ -1,0 +1,125 @@
+/**
+ * The P-Chain's `platform` service at /ext/bc/P (avalanchego vms/platformvm/service.go) as far as AVAX transfers
+ * need it: issueTx, getTx, getTxStatus (`Committed`), getUTXOs (with sourceChain: atomic UTXOs exported to P),
+ * getBalance, getHeight, getTimestamp, getFeeConfig and getFeeState (JSON numbers, as avalanchego sends them).
+ * Staking, subnet and validator methods are not served: gorilla answers them `rpc: can't find method` (-32000).
+ */
+import { z } from 'zod'
+import { cb58Encode } from '../atomic/cb58.js'
+import { decodeBytes, encodeBytes } from '../atomic/encoding.js'
+import type { ChainAliases } from '../atomic/networks.js'
+import { feeConfigJSON, feeStateJSON, goTimeJSON } from '../pchain/fees.js'
+import type { PChainService } from '../pchain/service.js'
+import { APIError, GoString } from '../rpc/gorilla.js'
+import { EMPTY_ID, EncodingArg, IDArg } from '../rpc/avalancheArgs.js'
+import type { MethodTable } from '../rpc/types.js'
+import { method } from '../rpc/types.js'
+import { Addresses, ledgerApi, messageOf } from './ledgerApi.js'
+
+export interface PlatformContext {
+  readonly p: PChainService
+  readonly networkID: number
+  readonly chains: ChainAliases
+  readonly avaxAssetID: Uint8Array
+}
+
+/** The `platform.*` table. */
+export function platformMethods(ctx: PlatformContext): MethodTable {
+  const pChainID = ctx.chains.pChainID
+  const api = ledgerApi({ networkID: ctx.networkID, chains: ctx.chains, chainID: pChainID, ledger: ctx.p })
+  const { parseAddrs } = api
+  return {
+    /** platform.issueTx {tx, encoding}: verifies and accepts (commits) at once; `{txID}`. */
+    'platform.issueTx': method(z.object({ tx: GoString, encoding: EncodingArg }), async (args) => {
+      let bytes: Uint8Array
+      try {
+        bytes = decodeBytes(args.encoding, args.tx)
+      } catch (err) {
+        throw new APIError(`problem decoding transaction: ${messageOf(err)}`)
+      }
+      try {
+        return { txID: cb58Encode(await ctx.p.issueTx(bytes)) }
+      } catch (err) {
+        throw new APIError(messageOf(err))
+      }
+    }),
+
+    /** platform.getTx {txID, encoding}: `0x` + hex + checksum of the signed bytes. */
+    'platform.getTx': method(z.object({ txID: IDArg, encoding: EncodingArg }), (args) => {
+      const found = ctx.p.getTx(args.txID)
+      if (found === undefined) throw new APIError('not found')
+      try {
+        return { tx: encodeBytes(args.encoding, found.signedBytes), encoding: args.encoding }
+      } catch (err) {
+        throw new APIError(messageOf(err))
+      }
+    }),
+
+    /** platform.getTxStatus {txID}: `Committed` for an accepted tx, else `Unknown` (unknown params such as includeReason ignored). */
+    'platform.getTxStatus': method(z.object({ txID: IDArg }), (args) => {
+      if (Buffer.from(args.txID).equals(EMPTY_ID)) throw new APIError('nil transaction ID')
+      return { status: ctx.p.status(args.txID) }
+    }),
+
+    /** platform.getUTXOs: the P ledger, or (sourceChain) what that chain exported to P. */
+    'platform.getUTXOs': api.getUTXOs,
+
+    /**
+     * platform.getBalance {addresses}: per avalanchego, a StakeableLockOut whose lock has passed counts as unlocked,
+     * one still locked as lockedStakeable, an inner TransferOutput locktime in the future as lockedNotStakeable.
+     * Amounts are decimal strings: the AVAX totals (balance, unlocked, ...) and the per-asset maps (balances, ...).
+     */
+    'platform.getBalance': method(z.object({ addresses: Addresses }), (args) => {
+      if (args.addresses.length === 0) throw new APIError('no addresses provided')
+      const addrs = parseAddrs(args.addresses)
+      const now = BigInt(Math.floor(Date.now() / 1000))
+      type Sums = Map<string, bigint>
+      const bal: Sums = new Map(), unlocked: Sums = new Map(), stakeable: Sums = new Map(), notStakeable: Sums = new Map()
+      const bump = (m: Sums, k: string, v: bigint): void => { m.set(k, (m.get(k) ?? 0n) + v) }
+      const utxoIDs: { txID: string; outputIndex: number }[] = []
+      const seen = new Set<string>()
+      for (const addr of addrs) {
+        for (const u of ctx.p.utxosOf(addr)) {
+          const key = `${cb58Encode(u.utxoID.txID)}:${u.utxoID.outputIndex}`
+          if (seen.has(key)) continue
+          seen.add(key)
+          const asset = cb58Encode(u.assetID)
+          const amount = u.out.amount
+          if (u.out.locktime > now) bump(notStakeable, asset, amount)
+          else if (u.locktime !== undefined && u.locktime > now) bump(stakeable, asset, amount)
+          else bump(unlocked, asset, amount)
+          bump(bal, asset, amount)
+          utxoIDs.push({ txID: cb58Encode(u.utxoID.txID), outputIndex: u.utxoID.outputIndex })
+        }
+      }
+      const avax = cb58Encode(ctx.avaxAssetID)
+      const json = (m: Sums): Record<string, string> => Object.fromEntries([...m].map(([k, v]) => [k, v.toString()]))
+      return {
+        balance: (bal.get(avax) ?? 0n).toString(),
+        unlocked: (unlocked.get(avax) ?? 0n).toString(),
+        lockedStakeable: (stakeable.get(avax) ?? 0n).toString(),
+        lockedNotStakeable: (notStakeable.get(avax) ?? 0n).toString(),
+        balances: json(bal),
+        unlockeds: json(unlocked),
+        lockedStakeables: json(stakeable),
+        lockedNotStakeables: json(notStakeable),
+        utxoIDs,
+      }
+    }),
+
+    /** platform.getHeight: the last accepted height as a decimal string. */
+    'platform.getHeight': method(z.object({}), () => ({ height: ctx.p.height.toString() })),
+
+    /** platform.getTimestamp: the chain time (the fee state's). */
+    'platform.getTimestamp': method(z.object({}), () => ({ timestamp: goTimeJSON(new Date(Number(ctx.p.feeState().time) * 1000)) })),
+
+    /** platform.getFeeConfig: avalanchego's local Etna fee config, JSON numbers. */
+    'platform.getFeeConfig': method(z.object({}), () => feeConfigJSON()),
+
+    /** platform.getFeeState: {capacity, excess, price, timestamp} advanced to now, JSON numbers. */
+    'platform.getFeeState': method(z.object({}), () => {
+      const s = ctx.p.feeState()
+      return feeStateJSON(s, new Date(Number(s.time) * 1000))
+    }),
+  }
+}
