@@ -20,9 +20,10 @@ async function main(argv: string[]): Promise<void> {
     `  JSON-RPC   ${base}/ext/bc/C/rpc`,
     `  WebSocket  ws://${shownHost}:${port}/ext/bc/C/ws`,
     `  also at    ${base}/ext/bc/${node.blockchainId}/rpc`,
-    `  atomic     ${base}/ext/bc/C/avax (and /ext/bc/C/native)`,
-    `  X-Chain    ${base}/ext/bc/X    P-Chain ${base}/ext/bc/P`,
-    `  node APIs  ${base}/ext/info  ${base}/ext/health  ${base}/ext/metrics${config.keystoreEnabled ? `  ${base}/ext/keystore` : ''}`,
+    `  atomic     ${base}/ext/bc/C/avax`,
+    `  X-Chain    ${base}/ext/bc/X`,
+    `  P-Chain    ${base}/ext/bc/P`,
+    `  info       ${base}/ext/info`,
     '',
   ].join('\n'))
   if (host !== '127.0.0.1' && host !== '::1' && host !== 'localhost') {

@@ -18,6 +18,7 @@ import { AccountManager } from './engine/accounts.js'
 import { resolveEthApis, servedMethods } from './rpc/ethApis.js'
 import { join } from 'node:path'
 import { Dispatcher } from './rpc/dispatch.js'
+import { METHOD_NOT_FOUND } from './rpc/errors.js'
 import { GorillaDispatcher } from './rpc/gorilla.js'
 import { RpcStats } from './rpc/stats.js'
 import { adminMethods } from './namespaces/admin.js'
@@ -47,6 +48,7 @@ import { avmMethods } from './namespaces/avm.js'
 import { PChainService } from './pchain/service.js'
 import { localPGenesisUTXOs } from './pchain/genesis.js'
 import { platformMethods } from './namespaces/platform.js'
+import { avmKeystoreMethods, platformKeystoreMethods } from './namespaces/xpKeystore.js'
 import { keccak256 } from './crypto.js'
 
 
@@ -182,10 +184,20 @@ export async function createNode(config: NodeConfig, opts: { log?: Logger } = {}
     for (const alias of ['C', blockchainId]) apis.push({ path: `/ext/bc/${alias}/native`, rpc: native }, { path: `/ext/bc/${alias}/avax`, rpc: avax })
     apis.push({ path: '/ext/bc/evm/avax', rpc: avax })
     // The X-Chain's avm service, at its alias and its CB58 ID.
-    const avm = new GorillaDispatcher(avmMethods({ x: xchain, networkID: config.networkId, chains, avaxAssetID: (known ?? NETWORKS.local).avaxAssetID }), { log: apiLog, stats })
+    // The keystore-backed X and P methods (avm.send/import/export, platform.importAVAX/exportAVAX): always served,
+    // every user unknown while the keystore is off (as avalanchego's empty keystore).
+    const xpKeystore = { keystore, networkID: config.networkId, chains, avaxAssetID: (known ?? NETWORKS.local).avaxAssetID, deprecated }
+    const avm = new GorillaDispatcher(mergeTables(
+      avmMethods({ x: xchain, networkID: config.networkId, chains, avaxAssetID: (known ?? NETWORKS.local).avaxAssetID }),
+      avmKeystoreMethods({ ...xpKeystore, x: xchain }),
+    ), { log: apiLog, stats })
     for (const alias of ['X', cb58Encode(chains.xChainID)]) apis.push({ path: `/ext/bc/${alias}`, rpc: avm })
     // The P-Chain's platform service, at its alias and its CB58 ID.
-    const platform = new GorillaDispatcher(platformMethods({ p: pchain, networkID: config.networkId, chains, avaxAssetID: (known ?? NETWORKS.local).avaxAssetID }), { log: apiLog, stats })
+    const platform = new GorillaDispatcher(mergeTables(
+      platformMethods({ p: pchain, networkID: config.networkId, chains, avaxAssetID: (known ?? NETWORKS.local).avaxAssetID }),
+      platformKeystoreMethods({ ...xpKeystore, p: pchain }),
+    // Staking, subnet and validator methods are out of scope and answer -32601 (issue 7).
+    ), { log: apiLog, stats, unknownMethodCode: METHOD_NOT_FOUND })
     for (const alias of ['P', cb58Encode(chains.pChainID)]) apis.push({ path: `/ext/bc/${alias}`, rpc: platform })
   }
   const keystoreRpc = keystore !== undefined ? new GorillaDispatcher(keystoreMethods({ keystore, deprecated }), { log: apiLog, stats }) : undefined

@@ -8,6 +8,7 @@
  * Params (passwords, keys) are never logged.
  */
 import { z } from 'zod'
+import { Uint64Arg } from '../rpc/avalancheArgs.js'
 import { parseChainAddress, toShortID } from '../atomic/address.js'
 import type { AddressContext } from '../atomic/address.js'
 import type { SigningKey } from '../atomic/builder.js'
@@ -30,7 +31,6 @@ import { APIError, GoString } from '../rpc/gorilla.js'
 import type { MethodDef, RequestOrigin } from '../rpc/types.js'
 import { method } from '../rpc/types.js'
 
-const UINT64_MAX = 0xffffffffffffffffn
 /** maxUTXOsToFetch: an import spends at most this many UTXOs. */
 const MAX_IMPORT_UTXOS = 1024
 /** The literal that names the native asset in `assetID` (coreth parseAssetID). */
@@ -59,13 +59,6 @@ function issue(tctx: z.RefinementCtx, message: string): never {
   return z.NEVER
 }
 
-/** json.Uint64: a number or a quoted decimal (strconv.ParseUint(s, 10, 64)); null/absent = 0. */
-const Uint64Arg = z.union([z.number(), z.string()]).nullish().transform((v, tctx): bigint => {
-  if (v === undefined || v === null) return 0n
-  const text = typeof v === 'number' ? (Number.isSafeInteger(v) && v >= 0 ? String(v) : '') : v
-  if (!/^[0-9]+$/.test(text) || BigInt(text) > UINT64_MAX) return issue(tctx, 'invalid uint64')
-  return BigInt(text)
-})
 
 /**
  * `baseFee`, wei per gas: avalanchego's hexutil.Big string (`"0x5d21dba00"`, no leading zero digits), and,

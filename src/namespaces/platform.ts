@@ -2,7 +2,7 @@
  * The P-Chain's `platform` service at /ext/bc/P (avalanchego vms/platformvm/service.go) as far as AVAX transfers
  * need it: issueTx, getTx, getTxStatus (`Committed`), getUTXOs (with sourceChain: atomic UTXOs exported to P),
  * getBalance, getHeight, getTimestamp, getFeeConfig and getFeeState (JSON numbers, as avalanchego sends them).
- * Staking, subnet and validator methods are not served: gorilla answers them `rpc: can't find method` (-32000).
+ * Staking, subnet and validator methods are not served: they answer -32601 (issue 7) with gorilla's `rpc: can't find method` text.
  */
 import { z } from 'zod'
 import { cb58Encode } from '../atomic/cb58.js'

@@ -40,3 +40,16 @@ export const IDArg = z.string().nullish().transform((v, tctx): Uint8Array => {
   tctx.addIssue({ code: 'custom', message: 'invalid ID' })
   return z.NEVER
 })
+
+const UINT64_MAX = (1n << 64n) - 1n
+
+/** json.Uint64: a number or a quoted decimal (strconv.ParseUint(s, 10, 64)); null/absent = 0. */
+export const Uint64Arg = z.union([z.number(), z.string()]).nullish().transform((v, tctx): bigint => {
+  if (v === undefined || v === null) return 0n
+  const text = typeof v === 'number' ? (Number.isSafeInteger(v) && v >= 0 ? String(v) : '') : v
+  if (!/^[0-9]+$/.test(text) || BigInt(text) > UINT64_MAX) {
+    tctx.addIssue({ code: 'custom', message: 'invalid uint64' })
+    return z.NEVER
+  }
+  return BigInt(text)
+})

@@ -76,7 +76,11 @@ export class GorillaDispatcher {
   private readonly services = new Set<string>()
   private readonly stats: RpcStats
 
-  constructor(table: MethodTable, private readonly opts: { log: Logger; stats?: RpcStats }) {
+  /**
+   * `unknownMethodCode`: the code of `rpc: can't find method` (gorilla: -32000). The P-Chain answers
+   * its out-of-scope staking, subnet and validator methods -32601, as issue 7 asks.
+   */
+  constructor(table: MethodTable, private readonly opts: { log: Logger; stats?: RpcStats; unknownMethodCode?: number }) {
     this.stats = opts.stats ?? new RpcStats()
     for (const name of Object.keys(table)) {
       const dot = name.indexOf('.')
@@ -144,7 +148,7 @@ export class GorillaDispatcher {
     if (parts.length !== 2) return this.error(idText, `rpc: service/method request ill-formed: ${goJson(internal)}`)
     if (!this.services.has(parts[0]!)) return this.error(idText, `rpc: can't find service ${goJson(internal)}`)
     const entry = this.methods.get(name)
-    if (entry === undefined) return this.error(idText, `rpc: can't find method ${goJson(internal)}`)
+    if (entry === undefined) return this.error(idText, `rpc: can't find method ${goJson(internal)}`, this.opts.unknownMethodCode)
     const args = this.args(entry, params)
     if (args === undefined) return this.error(idText, ERR_INVALID_ARG)
     const t0 = performance.now()
@@ -178,10 +182,10 @@ export class GorillaDispatcher {
   }
 
   /** A method-level error: code -32000, data null (gorilla json2 WriteError with a plain error). */
-  private error(idText: string | undefined, message: string): string {
-    this.stats.error(SERVER_ERROR)
+  private error(idText: string | undefined, message: string, code = SERVER_ERROR): string {
+    this.stats.error(code)
     if (idText === undefined) return ''
-    return '{"jsonrpc":"2.0","error":{"code":-32000,"message":' + goJson(message) + ',"data":null},"id":' + idText + '}\n'
+    return '{"jsonrpc":"2.0","error":{"code":' + code + ',"message":' + goJson(message) + ',"data":null},"id":' + idText + '}\n'
   }
 
   /**

@@ -126,7 +126,7 @@ describe('cchain-node on --http-port 0', () => {
       if (first.proc.exitCode !== null) throw new Error(`node exited with ${first.proc.exitCode}: ${first.err()}`)
       return /JSON-RPC\s+(http:\/\/127\.0\.0\.1:(\d+)\/ext\/bc\/C\/rpc)\n/.exec(first.out())?.[1]
     }, 'the start lines', 10_000)
-    await poll(async () => (/also at/.test(first.out()) ? true : undefined), 'the last start line', 2_000)
+    await poll(async () => (/ info /.test(first.out()) ? true : undefined), 'the last start line', 2_000)
     const port = Number(new URL(url).port)
     expect(port).toBeGreaterThan(0)
     const lines = first.out().trimEnd().split('\n')
@@ -135,6 +135,10 @@ describe('cchain-node on --http-port 0', () => {
       ['JSON-RPC', `http://127.0.0.1:${port}/ext/bc/C/rpc`],
       ['WebSocket', `ws://127.0.0.1:${port}/ext/bc/C/ws`],
       ['also at', `http://127.0.0.1:${port}/ext/bc/${LOCAL_BLOCKCHAIN_ID}/rpc`],
+      ['atomic', `http://127.0.0.1:${port}/ext/bc/C/avax`],
+      ['X-Chain', `http://127.0.0.1:${port}/ext/bc/X`],
+      ['P-Chain', `http://127.0.0.1:${port}/ext/bc/P`],
+      ['info', `http://127.0.0.1:${port}/ext/info`],
     ])
     expect(await rpc(url, 'eth_chainId')).toBe('0xa868')
     expect(await rpc(`http://127.0.0.1:${port}/ext/bc/${LOCAL_BLOCKCHAIN_ID}/rpc`, 'eth_chainId')).toBe('0xa868')

@@ -125,9 +125,9 @@ describe('P-Chain with AvalancheJS', () => {
     expect((await gorilla('/ext/bc/P', 'platform.getHeight')).result).toEqual({ height: '0' })
   })
 
-  it('answers staking methods with gorilla\'s missing-method error', async () => {
+  it('answers staking methods -32601 (out of scope, issue 7) with gorilla\'s missing-method text', async () => {
     const r = await gorilla('/ext/bc/P', 'platform.getCurrentValidators', {})
-    expect(r.error).toEqual({ code: -32000, message: 'rpc: can\'t find method "platform.GetCurrentValidators"', data: null })
+    expect(r.error).toEqual({ code: -32601, message: 'rpc: can\'t find method "platform.GetCurrentValidators"', data: null })
   })
 
   it("shows ewoq's genesis P balance: 20M unlocked and a StakeableLockOut whose lock has passed", async () => {

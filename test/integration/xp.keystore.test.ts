@@ -1,0 +1,158 @@
+/**
+ * The keystore-backed X-Chain and P-Chain methods (issue 7): avm.send, avm.export, avm.import,
+ * platform.exportAVAX, platform.importAVAX, with plain JSON over HTTP, for a keystore user holding the
+ * ewoq key; round trips with the C-Chain's keystore-backed native.exportNative / native.import.
+ */
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import pino from 'pino'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { parseNodeConfig } from '../../src/config.js'
+import type { NodeConfigInput } from '../../src/config.js'
+import { createNode } from '../../src/node.js'
+import type { CChainNode } from '../../src/node.js'
+import { EWOQ_ADDRESS } from '../helpers/testNode.js'
+
+const EWOQ_PK = 'PrivateKey-ewoqjP7PxY4yr3iLTpLisriqt94hdyDFNgchSxGGztUrTXtNN'
+const EWOQ_X = 'X-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96u'
+const EWOQ_P = 'P-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96u'
+const EWOQ_C = 'C-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96u'
+const FRESH_X = 'X-local1qqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqljssag'
+const X_FEE = 1_000_000n
+const auth = { username: 'xp-keystore-user', password: 'Xp-Keystore-Passphrase-9137' }
+
+type Answer = { result?: any; error?: { code: number; message: string } }
+
+let node: CChainNode
+let port = 0
+let dataDir = ''
+let id = 0
+
+async function post(path: string, method: string, params: unknown = {}): Promise<Answer> {
+  const res = await fetch(`http://127.0.0.1:${port}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: ++id, method, params }) })
+  expect(res.status).toBe(200)
+  return (await res.json()) as Answer
+}
+async function ok(path: string, method: string, params: unknown = {}): Promise<any> {
+  const a = await post(path, method, params)
+  expect(a.error, JSON.stringify(a.error)).toBeUndefined()
+  return a.result
+}
+const xBalance = async (address = EWOQ_X): Promise<bigint> => BigInt((await ok('/ext/bc/X', 'avm.getBalance', { address, assetID: 'AVAX' })).balance)
+const pBalance = async (): Promise<bigint> => BigInt((await ok('/ext/bc/P', 'platform.getBalance', { addresses: [EWOQ_P] })).unlocked)
+const cBalance = async (): Promise<bigint> => BigInt((await ok('/ext/bc/C/rpc', 'eth_getBalance', [EWOQ_ADDRESS, 'latest'])))
+const xStatus = async (txID: string): Promise<string> => (await ok('/ext/bc/X', 'avm.getTxStatus', { txID })).status
+const cStatus = async (txID: string): Promise<string> => (await ok('/ext/bc/C/avax', 'avax.getAtomicTxStatus', { txID })).status
+async function until(check: () => Promise<boolean>): Promise<void> {
+  for (let i = 0; i < 200; i++) {
+    if (await check()) return
+    await new Promise((r) => setTimeout(r, 25))
+  }
+  throw new Error('timed out')
+}
+
+beforeAll(async () => {
+  dataDir = mkdtempSync(join(tmpdir(), 'cchain-xpks-'))
+  const cfg = parseNodeConfig({ httpHost: '127.0.0.1', httpPort: 0, dataDir, logLevel: 'error', pendingNonceGuard: 0, keystoreEnabled: true } as NodeConfigInput)
+  node = await createNode(cfg, { log: pino({ level: 'silent' }) })
+  port = (await node.listen()).port
+  expect((await post('/ext/keystore', 'keystore.createUser', auth)).result).toEqual({})
+  await ok('/ext/bc/C/avax', 'avax.importKey', { ...auth, privateKey: EWOQ_PK })
+})
+
+afterAll(async () => {
+  await node?.close()
+  rmSync(dataDir, { recursive: true, force: true })
+})
+
+describe('keystore-backed X-Chain and P-Chain methods', () => {
+  it('avm.send moves amount + fee; the change goes back to ewoq', async () => {
+    const before = await xBalance()
+    const res = await ok('/ext/bc/X', 'avm.send', { ...auth, assetID: 'AVAX', amount: 12_345, to: FRESH_X, memo: 'hi' })
+    expect(res.changeAddr).toBe(EWOQ_X)
+    expect(await xStatus(res.txID)).toBe('Accepted')
+    expect(await xBalance(FRESH_X)).toBe(12_345n)
+    expect(await xBalance()).toBe(before - 12_345n - X_FEE)
+  })
+
+  it('C->X: native.exportNative (keystore) then avm.import credits X', async () => {
+    const amount = 50_000_000n
+    const exp = await ok('/ext/bc/C/native', 'native.exportNative', { ...auth, amount: Number(amount), to: EWOQ_X })
+    await until(async () => (await cStatus(exp.txID)) === 'Accepted')
+    const before = await xBalance()
+    const imp = await ok('/ext/bc/X', 'avm.import', { ...auth, sourceChain: 'C', to: EWOQ_X })
+    expect(Object.keys(imp)).toEqual(['txID'])
+    expect(await xStatus(imp.txID)).toBe('Accepted')
+    expect(await xBalance()).toBe(before + amount - X_FEE)
+    const again = await post('/ext/bc/X', 'avm.import', { ...auth, sourceChain: 'C', to: EWOQ_X })
+    expect(again.error?.message).toMatch(/^problem issuing transaction: /)
+  })
+
+  it('X->C: avm.export then native.import credits C', async () => {
+    const amount = 40_000_000n
+    const before = await xBalance()
+    const exp = await ok('/ext/bc/X', 'avm.export', { ...auth, assetID: 'AVAX', amount: Number(amount), to: EWOQ_C })
+    expect(exp.changeAddr).toBe(EWOQ_X)
+    expect(await xStatus(exp.txID)).toBe('Accepted')
+    expect(await xBalance()).toBe(before - amount - X_FEE)
+    const utxos = await ok('/ext/bc/C/avax', 'avax.getUTXOs', { addresses: [EWOQ_C], sourceChain: 'X', encoding: 'hex' })
+    expect(utxos.utxos).toHaveLength(1)
+    const cBefore = await cBalance()
+    const imp = await ok('/ext/bc/C/native', 'native.import', { ...auth, sourceChain: 'X', to: EWOQ_ADDRESS })
+    await until(async () => (await cStatus(imp.txID)) === 'Accepted')
+    const gained = await cBalance() - cBefore
+    // amount (nAVAX) x 1e9 wei, less the import's dynamic fee
+    expect(gained > 0n && gained < amount * 1_000_000_000n).toBe(true)
+    const again = await post('/ext/bc/C/native', 'native.import', { ...auth, sourceChain: 'X', to: EWOQ_ADDRESS })
+    expect(again.error).toBeDefined()
+  })
+
+  it('P->X: platform.exportAVAX then avm.import', async () => {
+    const amount = 30_000_000n
+    const pBefore = await pBalance()
+    const exp = await ok('/ext/bc/P', 'platform.exportAVAX', { ...auth, amount: Number(amount), to: EWOQ_X })
+    expect(exp.changeAddr).toBe(EWOQ_P)
+    expect((await ok('/ext/bc/P', 'platform.getTxStatus', { txID: exp.txID })).status).toBe('Committed')
+    const pFee = pBefore - amount - await pBalance()
+    expect(pFee > 0n && pFee < 1_000_000n).toBe(true)
+    const before = await xBalance()
+    const imp = await ok('/ext/bc/X', 'avm.import', { ...auth, sourceChain: 'P', to: EWOQ_X })
+    expect(await xStatus(imp.txID)).toBe('Accepted')
+    expect(await xBalance()).toBe(before + amount - X_FEE)
+  })
+
+  it('X->P: avm.export then platform.importAVAX; a second import is refused', async () => {
+    const amount = 20_000_000n
+    const before = await xBalance()
+    const exp = await ok('/ext/bc/X', 'avm.export', { ...auth, assetID: 'AVAX', amount: Number(amount), to: EWOQ_P })
+    expect(await xBalance()).toBe(before - amount - X_FEE)
+    expect(exp.txID).toBeTypeOf('string')
+    const pBefore = await pBalance()
+    const imp = await ok('/ext/bc/P', 'platform.importAVAX', { ...auth, sourceChain: 'X', to: EWOQ_P })
+    expect(imp.changeAddr).toBe(EWOQ_P)
+    expect((await ok('/ext/bc/P', 'platform.getTxStatus', { txID: imp.txID })).status).toBe('Committed')
+    const gained = await pBalance() - pBefore
+    expect(gained > amount - 1_000_000n && gained < amount).toBe(true)
+    const again = await post('/ext/bc/P', 'platform.importAVAX', { ...auth, sourceChain: 'X', to: EWOQ_P })
+    expect(again.error?.message).toBe("couldn't create tx: no spendable funds were found")
+  })
+
+  it('errors: wrong password, unknown asset, zero amount, too much', async () => {
+    const bad = { ...auth, password: 'Wrong-Passphrase-0000' }
+    const send = await post('/ext/bc/X', 'avm.send', { ...bad, assetID: 'AVAX', amount: 1, to: FRESH_X })
+    expect(send.error?.message).toBe(`problem retrieving user "${auth.username}": incorrect password: user "${auth.username}"`)
+    const imp = await post('/ext/bc/X', 'avm.import', { ...bad, sourceChain: 'C', to: EWOQ_X })
+    expect(imp.error?.message).toMatch(/^problem retrieving user .*incorrect password/)
+    const pexp = await post('/ext/bc/P', 'platform.exportAVAX', { ...bad, amount: 1, to: EWOQ_X })
+    expect(pexp.error?.message).toMatch(/^couldn't create tx: problem retrieving user .*incorrect password/)
+    const pimp = await post('/ext/bc/P', 'platform.importAVAX', { ...bad, sourceChain: 'X', to: EWOQ_P })
+    expect(pimp.error?.message).toMatch(/^couldn't create tx: problem retrieving user .*incorrect password/)
+    expect((await post('/ext/bc/X', 'avm.send', { ...auth, assetID: 'NOPE', amount: 1, to: FRESH_X })).error?.message).toBe("couldn't find asset NOPE")
+    expect((await post('/ext/bc/X', 'avm.send', { ...auth, assetID: 'AVAX', amount: 0, to: FRESH_X })).error?.message).toBe('amount must be positive')
+    expect((await post('/ext/bc/X', 'avm.export', { ...auth, assetID: 'AVAX', amount: 0, to: EWOQ_C })).error?.message).toBe('amount must be positive')
+    expect((await post('/ext/bc/P', 'platform.exportAVAX', { ...auth, amount: 0, to: EWOQ_X })).error?.message).toBe("couldn't create tx: argument 'amount' must be > 0")
+    const tooMuch = await post('/ext/bc/X', 'avm.send', { ...auth, assetID: 'AVAX', amount: '18000000000000000000', to: FRESH_X })
+    expect(tooMuch.error?.message).toMatch(/^want to spend \d+ of asset \w+ but only have \d+$/)
+  })
+})
