@@ -12,8 +12,8 @@ import { cb58Encode } from '../atomic/cb58.js'
 import { type CodecReader, CodecWriter, marshal, unmarshal } from '../atomic/codec.js'
 import { CodecError } from '../atomic/errors.js'
 import { readCredential, readTransferInput, readTransferOutput, writeCredential, writeTransferInput, writeTransferOutput } from '../atomic/secp256k1fx.js'
-import { recoverSigner, signHash } from '../atomic/signature.js'
-import { sha256 } from '../atomic/tx.js'
+import { signedTxCodec } from '../atomic/signedTxCodec.js'
+import type { ParsedSignedTx, SignedTx } from '../atomic/signedTxCodec.js'
 import type { TransferInput, TransferOutput, UTXOID } from '../atomic/types.js'
 import { PVM_GO_TYPE_NAMES, PVM_INTERFACES, PVM_TYPE_ID } from './codec.js'
 
@@ -71,17 +71,10 @@ export interface PVMCredential {
   sigs: Uint8Array[]
 }
 
-export interface PVMTx {
-  unsignedTx: PVMUnsignedTx
-  creds: PVMCredential[]
-}
+export type PVMTx = SignedTx<PVMUnsignedTx, PVMCredential>
 
-export interface ParsedPVMTx {
-  readonly tx: PVMTx
-  readonly unsignedBytes: Uint8Array
-  readonly signedBytes: Uint8Array
-  readonly id: Uint8Array
-}
+/** A decoded signed tx with its byte forms and ID. */
+export type ParsedPVMTx = ParsedSignedTx<PVMUnsignedTx, PVMCredential>
 
 const NESTED = 'shouldn\'t nest stakeable locks'
 
@@ -200,37 +193,21 @@ function writeCred(w: CodecWriter, c: PVMCredential): void {
   writeCredential(w, c)
 }
 
-export function encodePVMUnsignedTx(utx: PVMUnsignedTx): Uint8Array {
-  return marshal((w) => writeUnsignedTx(w, utx))
-}
+const codec = signedTxCodec<PVMUnsignedTx, PVMCredential>({
+  readUnsigned: readUnsignedTx, writeUnsigned: writeUnsignedTx, readCred, writeCred,
+  signatures: (c) => c.sigs,
+  credential: (sigs) => ({ sigs }),
+})
 
-export function decodePVMUnsignedTx(bytes: Uint8Array): PVMUnsignedTx {
-  return unmarshal(bytes, readUnsignedTx)
-}
-
-export function encodePVMTx(tx: PVMTx): Uint8Array {
-  return marshal((w) => {
-    writeUnsignedTx(w, tx.unsignedTx)
-    w.slice(tx.creds, writeCred)
-  })
-}
-
-/** Decodes a signed tx (as platform.issueTx does) and derives its unsigned bytes and ID. */
-export function parsePVMTx(signedBytes: Uint8Array): ParsedPVMTx {
-  let credsAt = 0
-  const tx = unmarshal(signedBytes, (r) => {
-    const unsignedTx = readUnsignedTx(r)
-    credsAt = r.position
-    return { unsignedTx, creds: r.slice(readCred) }
-  })
-  const bytes = signedBytes.slice()
-  return { tx, unsignedBytes: bytes.slice(0, credsAt), signedBytes: bytes, id: sha256(bytes) }
-}
-
-export function toParsedPVMTx(tx: PVMTx): ParsedPVMTx {
-  const signedBytes = encodePVMTx(tx)
-  return { tx, unsignedBytes: encodePVMUnsignedTx(tx.unsignedTx), signedBytes, id: sha256(signedBytes) }
-}
+/** Codec bytes of an unsigned tx (version ‖ typeID ‖ fields). */
+export const encodePVMUnsignedTx = codec.encodeUnsigned
+export const decodePVMUnsignedTx = codec.decodeUnsigned
+/** Codec bytes of a signed tx. */
+export const encodePVMTx = codec.encode
+/** Decodes a signed tx (as issueTx does) and derives its unsigned bytes and ID. */
+export const parsePVMTx = codec.parse
+/** Encodes a tx and derives its byte forms and ID. */
+export const toParsedPVMTx = codec.toParsed
 
 export function pvmTxIDString(tx: ParsedPVMTx): string {
   return cb58Encode(tx.id)
@@ -241,16 +218,11 @@ export function pvmSpentInputs(utx: PVMUnsignedTx): PVMTransferableInput[] {
   return utx.typeID === PVM_TYPE_ID.ImportTx ? [...utx.ins, ...utx.importedInputs] : utx.ins
 }
 
-/** One secp256k1fx credential per spent input; `keys[i]` sign input i in sigIndices order. */
-export function signPVMTx(utx: PVMUnsignedTx, keys: readonly (readonly Uint8Array[])[]): ParsedPVMTx {
-  const hash = sha256(encodePVMUnsignedTx(utx))
-  return toParsedPVMTx({ unsignedTx: utx, creds: keys.map((ks) => ({ sigs: ks.map((k) => signHash(k, hash)) })) })
-}
+/** Signs like avalanchego's Tx.SignSECP256K1Fx: one secp256k1fx credential per spent input (pvmSpentInputs order). */
+export const signPVMTx = codec.sign
 
-export function pvmCredentialSigners(tx: ParsedPVMTx): Uint8Array[][] {
-  const hash = sha256(tx.unsignedBytes)
-  return tx.tx.creds.map((c) => c.sigs.map((s) => recoverSigner(hash, s).shortAddress))
-}
+/** The 20-byte short addresses that signed each credential, in order. */
+export const pvmCredentialSigners = codec.credentialSigners
 
 /** Codec bytes (with version) of a P-Chain UTXO, as platform.getUTXOs serves it. */
 export function encodePVMUTXO(utxo: PVMUTXO): Uint8Array {

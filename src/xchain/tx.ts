@@ -11,11 +11,11 @@
  */
 import { ID_LEN, readUTXOID, writeUTXOID, encodeUTXO } from '../atomic/avax.js'
 import { cb58Encode } from '../atomic/cb58.js'
-import { type CodecReader, type CodecWriter, marshal, unmarshal } from '../atomic/codec.js'
+import { type CodecReader, type CodecWriter, unmarshal } from '../atomic/codec.js'
 import { CodecError } from '../atomic/errors.js'
 import { readCredential, readTransferInput, readTransferOutput, writeCredential, writeTransferInput, writeTransferOutput } from '../atomic/secp256k1fx.js'
-import { recoverSigner, signHash } from '../atomic/signature.js'
-import { sha256 } from '../atomic/tx.js'
+import { signedTxCodec } from '../atomic/signedTxCodec.js'
+import type { ParsedSignedTx, SignedTx } from '../atomic/signedTxCodec.js'
 import type { TransferableInput, TransferableOutput, UTXO } from '../atomic/types.js'
 import { AVM_GO_TYPE_NAMES, AVM_INTERFACES, AVM_TYPE_ID, type AVMCredentialTypeID } from './codec.js'
 
@@ -55,20 +55,10 @@ export interface AVMCredential {
   sigs: Uint8Array[]
 }
 
-export interface AVMTx {
-  unsignedTx: AVMUnsignedTx
-  creds: AVMCredential[]
-}
+export type AVMTx = SignedTx<AVMUnsignedTx, AVMCredential>
 
 /** A decoded signed tx with its byte forms and ID. */
-export interface ParsedAVMTx {
-  readonly tx: AVMTx
-  /** version ‖ typeID ‖ unsigned fields: what the signatures sign (hashed) */
-  readonly unsignedBytes: Uint8Array
-  readonly signedBytes: Uint8Array
-  /** sha256(signedBytes) */
-  readonly id: Uint8Array
-}
+export type ParsedAVMTx = ParsedSignedTx<AVMUnsignedTx, AVMCredential>
 
 export function readAVMTransferableInput(r: CodecReader): TransferableInput {
   const utxoID = readUTXOID(r)
@@ -149,40 +139,21 @@ function writeCred(w: CodecWriter, c: AVMCredential): void {
   writeCredential(w, c)
 }
 
+const codec = signedTxCodec<AVMUnsignedTx, AVMCredential>({
+  readUnsigned: readUnsignedTx, writeUnsigned: writeUnsignedTx, readCred, writeCred,
+  signatures: (c) => c.sigs,
+  credential: (sigs) => ({ typeID: AVM_TYPE_ID.Credential, sigs }),
+})
+
 /** Codec bytes of an unsigned tx (version ‖ typeID ‖ fields). */
-export function encodeAVMUnsignedTx(utx: AVMUnsignedTx): Uint8Array {
-  return marshal((w) => writeUnsignedTx(w, utx))
-}
-
-export function decodeAVMUnsignedTx(bytes: Uint8Array): AVMUnsignedTx {
-  return unmarshal(bytes, readUnsignedTx)
-}
-
+export const encodeAVMUnsignedTx = codec.encodeUnsigned
+export const decodeAVMUnsignedTx = codec.decodeUnsigned
 /** Codec bytes of a signed tx. */
-export function encodeAVMTx(tx: AVMTx): Uint8Array {
-  return marshal((w) => {
-    writeUnsignedTx(w, tx.unsignedTx)
-    w.slice(tx.creds, writeCred)
-  })
-}
-
-/** Decodes a signed tx (as avm.issueTx does) and derives its unsigned bytes and ID. */
-export function parseAVMTx(signedBytes: Uint8Array): ParsedAVMTx {
-  let credsAt = 0
-  const tx = unmarshal(signedBytes, (r) => {
-    const unsignedTx = readUnsignedTx(r)
-    credsAt = r.position
-    return { unsignedTx, creds: r.slice(readCred) }
-  })
-  const bytes = signedBytes.slice()
-  return { tx, unsignedBytes: bytes.slice(0, credsAt), signedBytes: bytes, id: sha256(bytes) }
-}
-
+export const encodeAVMTx = codec.encode
+/** Decodes a signed tx (as issueTx does) and derives its unsigned bytes and ID. */
+export const parseAVMTx = codec.parse
 /** Encodes a tx and derives its byte forms and ID. */
-export function toParsedAVMTx(tx: AVMTx): ParsedAVMTx {
-  const signedBytes = encodeAVMTx(tx)
-  return { tx, unsignedBytes: encodeAVMUnsignedTx(tx.unsignedTx), signedBytes, id: sha256(signedBytes) }
-}
+export const toParsedAVMTx = codec.toParsed
 
 /** The txID in CB58. */
 export function avmTxIDString(tx: ParsedAVMTx): string {
@@ -194,21 +165,11 @@ export function avmSpentInputs(utx: AVMUnsignedTx): TransferableInput[] {
   return utx.typeID === AVM_TYPE_ID.ImportTx ? [...utx.ins, ...utx.importedIns] : utx.ins
 }
 
-/**
- * Signs like avalanchego's Tx.SignSECP256K1Fx: one secp256k1fx credential per spent input (avmSpentInputs order),
- * `keys[i]` are input i's signers in sigIndices order; each signs sha256(unsigned bytes).
- */
-export function signAVMTx(utx: AVMUnsignedTx, keys: readonly (readonly Uint8Array[])[]): ParsedAVMTx {
-  const hash = sha256(encodeAVMUnsignedTx(utx))
-  const creds: AVMCredential[] = keys.map((ks) => ({ typeID: AVM_TYPE_ID.Credential, sigs: ks.map((k) => signHash(k, hash)) }))
-  return toParsedAVMTx({ unsignedTx: utx, creds })
-}
+/** Signs like avalanchego's Tx.SignSECP256K1Fx: one secp256k1fx credential per spent input (avmSpentInputs order). */
+export const signAVMTx = codec.sign
 
 /** The 20-byte short addresses that signed each credential, in order. */
-export function avmCredentialSigners(tx: ParsedAVMTx): Uint8Array[][] {
-  const hash = sha256(tx.unsignedBytes)
-  return tx.tx.creds.map((c) => c.sigs.map((s) => recoverSigner(hash, s).shortAddress))
-}
+export const avmCredentialSigners = codec.credentialSigners
 
 /** Decodes a stored X-Chain UTXO (secp256k1fx.TransferOutput only; other fx outputs are refused). */
 export function decodeAVMUTXO(bytes: Uint8Array): UTXO {
