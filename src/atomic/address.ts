@@ -123,6 +123,18 @@ export function parseChainAddress(ctx: AddressContext, text: string): { chainID:
   return { chainID, address: toShortID(bytes) }
 }
 
+/**
+ * An export's destination as avalanchego's export methods read it: `<chain>-<bech32>` names both;
+ * otherwise `targetChain` names the chain and `to` is a CB58 short ID (errors of the latter).
+ */
+export function parseExportDestination(ctx: AddressContext, to: string, targetChain: string): { chainID: Uint8Array; address: Uint8Array } {
+  try {
+    return parseChainAddress(ctx, to)
+  } catch {
+    return { chainID: lookupChainAlias(ctx.chains, targetChain), address: toShortID(cb58Decode(to)) }
+  }
+}
+
 /** coreth ParseLocalAddress: an address that must belong to `chainID` (the C-Chain for the atomic API). */
 export function parseLocalAddress(ctx: AddressContext, chainID: Uint8Array, text: string): Uint8Array {
   const parsed = parseChainAddress(ctx, text)

@@ -5,11 +5,10 @@
  */
 import { z } from 'zod'
 import { cb58Decode, cb58Encode } from '../atomic/cb58.js'
-import { decodeBytes, encodeBytes } from '../atomic/encoding.js'
 import { FormatError } from '../atomic/errors.js'
 import type { ChainAliases } from '../atomic/networks.js'
 import { APIError, GoString } from '../rpc/gorilla.js'
-import { EMPTY_ID, EncodingArg, IDArg } from '../rpc/avalancheArgs.js'
+import { EMPTY_ID, IDArg } from '../rpc/avalancheArgs.js'
 import type { MethodTable } from '../rpc/types.js'
 import { method } from '../rpc/types.js'
 import { ledgerApi, messageOf } from './ledgerApi.js'
@@ -38,30 +37,9 @@ export function avmMethods(ctx: AVMContext): MethodTable {
   }
   return {
     /** avm.issueTx {tx, encoding}: verifies and accepts at once; `{txID}`. */
-    'avm.issueTx': method(z.object({ tx: GoString, encoding: EncodingArg }), async (args) => {
-      let bytes: Uint8Array
-      try {
-        bytes = decodeBytes(args.encoding, args.tx)
-      } catch (err) {
-        throw new APIError(`problem decoding transaction: ${messageOf(err)}`)
-      }
-      try {
-        return { txID: cb58Encode(await ctx.x.issueTx(bytes)) }
-      } catch (err) {
-        throw new APIError(messageOf(err))
-      }
-    }),
-
+    'avm.issueTx': api.issueTx,
     /** avm.getTx {txID, encoding}: `0x` + hex + checksum of the signed bytes. */
-    'avm.getTx': method(z.object({ txID: IDArg, encoding: EncodingArg }), (args) => {
-      const found = ctx.x.getTx(args.txID)
-      if (found === undefined) throw new APIError('not found')
-      try {
-        return { tx: encodeBytes(args.encoding, found.signedBytes), encoding: args.encoding }
-      } catch (err) {
-        throw new APIError(messageOf(err))
-      }
-    }),
+    'avm.getTx': api.getTx,
 
     /** avm.getTxStatus {txID}: `status` as avalanchego sends it, and `Status` as the API reference's sample shows. */
     'avm.getTxStatus': method(z.object({ txID: IDArg }), (args) => {

@@ -7,12 +7,12 @@ import { z } from 'zod'
 import { formatLocalAddress, parseServiceAddress } from '../atomic/address.js'
 import type { AddressContext } from '../atomic/address.js'
 import { cb58Decode, cb58Encode } from '../atomic/cb58.js'
-import { encodeBytes } from '../atomic/encoding.js'
+import { decodeBytes, encodeBytes } from '../atomic/encoding.js'
 import { AtomicError, FormatError } from '../atomic/errors.js'
 import { lookupChainAlias } from '../atomic/networks.js'
 import type { ChainAliases } from '../atomic/networks.js'
 import { goQuote } from '../goQuote.js'
-import { EMPTY_ID, EncodingArg, Uint32Arg } from '../rpc/avalancheArgs.js'
+import { EMPTY_ID, EncodingArg, IDArg, Uint32Arg } from '../rpc/avalancheArgs.js'
 import { APIError, GoString } from '../rpc/gorilla.js'
 import { method } from '../rpc/types.js'
 import type { MethodDef } from '../rpc/types.js'
@@ -28,8 +28,11 @@ export interface UTXOPage {
   endUTXOID: Uint8Array
 }
 
-/** A chain's UTXO sources: its ledger, and shared memory from a peer chain. */
+/** A chain's transactions and UTXO sources: its ledger, and shared memory from a peer chain. */
 export interface UTXOLedger {
+  /** Verifies and accepts a signed tx; its ID. */
+  issueTx(signedBytes: Uint8Array): Promise<Uint8Array>
+  getTx(txID: Uint8Array): { signedBytes: Uint8Array } | undefined
   getUTXOs(addrs: readonly Uint8Array[], startAddr: Uint8Array, startUTXO: Uint8Array, limit: number): UTXOPage
   getAtomicUTXOs(sourceChain: Uint8Array, addrs: readonly Uint8Array[], startAddr: Uint8Array, startUTXO: Uint8Array, limit: number): UTXOPage
 }
@@ -109,5 +112,29 @@ export function ledgerApi(ctx: { networkID: number; chains: ChainAliases; chainI
       encoding: args.encoding,
     }
   })
-  return { addrCtx, parseAddr, parseAddrs, getUTXOs }
+  /** issueTx {tx, encoding}: verifies and accepts at once; `{txID}`. */
+  const issueTx: MethodDef = method(z.object({ tx: GoString, encoding: EncodingArg }), async (args) => {
+    let bytes: Uint8Array
+    try {
+      bytes = decodeBytes(args.encoding, args.tx)
+    } catch (err) {
+      throw new APIError(`problem decoding transaction: ${messageOf(err)}`)
+    }
+    try {
+      return { txID: cb58Encode(await ctx.ledger.issueTx(bytes)) }
+    } catch (err) {
+      throw new APIError(messageOf(err))
+    }
+  })
+  /** getTx {txID, encoding}: `0x` + hex + checksum of the signed bytes. */
+  const getTx: MethodDef = method(z.object({ txID: IDArg, encoding: EncodingArg }), (args) => {
+    const found = ctx.ledger.getTx(args.txID)
+    if (found === undefined) throw new APIError('not found')
+    try {
+      return { tx: encodeBytes(args.encoding, found.signedBytes), encoding: args.encoding }
+    } catch (err) {
+      throw new APIError(messageOf(err))
+    }
+  })
+  return { addrCtx, parseAddr, parseAddrs, getUTXOs, issueTx, getTx }
 }

@@ -9,7 +9,7 @@
  */
 import { z } from 'zod'
 import { Uint64Arg } from '../rpc/avalancheArgs.js'
-import { parseChainAddress, toShortID } from '../atomic/address.js'
+import { parseExportDestination } from '../atomic/address.js'
 import type { AddressContext } from '../atomic/address.js'
 import type { SigningKey } from '../atomic/builder.js'
 import { buildExportTx, buildImportTx } from '../atomic/builder.js'
@@ -147,15 +147,9 @@ export function nativeKeystoreHandlers(ctx: NativeKeystoreContext): Record<strin
     let chainID: Uint8Array
     let to: Uint8Array
     try {
-      ({ chainID, address: to } = parseChainAddress(addrCtx, args.to))
-    } catch {
-      // Not `<chain>-<bech32>`: `targetChain` names the chain and `to` is a CB58 short ID.
-      try {
-        chainID = lookupChainAlias(ctx.chains, args.targetChain)
-        to = toShortID(cb58Decode(args.to))
-      } catch (err) {
-        throw new APIError(messageOf(err))
-      }
+      ({ chainID, address: to } = parseExportDestination(addrCtx, args.to, args.targetChain))
+    } catch (err) {
+      throw new APIError(messageOf(err))
     }
     const keys = await userKeys(args.username, args.password, origin, `problem retrieving user '${shown(args.username)}': `)
     let tx: AtomicTx

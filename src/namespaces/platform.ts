@@ -6,15 +6,14 @@
  */
 import { z } from 'zod'
 import { cb58Encode } from '../atomic/cb58.js'
-import { decodeBytes, encodeBytes } from '../atomic/encoding.js'
 import type { ChainAliases } from '../atomic/networks.js'
 import { feeConfigJSON, feeStateJSON, goTimeJSON } from '../pchain/fees.js'
 import type { PChainService } from '../pchain/service.js'
-import { APIError, GoString } from '../rpc/gorilla.js'
-import { EMPTY_ID, EncodingArg, IDArg } from '../rpc/avalancheArgs.js'
+import { APIError } from '../rpc/gorilla.js'
+import { EMPTY_ID, IDArg } from '../rpc/avalancheArgs.js'
 import type { MethodTable } from '../rpc/types.js'
 import { method } from '../rpc/types.js'
-import { Addresses, ledgerApi, messageOf } from './ledgerApi.js'
+import { Addresses, ledgerApi } from './ledgerApi.js'
 
 export interface PlatformContext {
   readonly p: PChainService
@@ -29,31 +28,10 @@ export function platformMethods(ctx: PlatformContext): MethodTable {
   const api = ledgerApi({ networkID: ctx.networkID, chains: ctx.chains, chainID: pChainID, ledger: ctx.p })
   const { parseAddrs } = api
   return {
-    /** platform.issueTx {tx, encoding}: verifies and accepts (commits) at once; `{txID}`. */
-    'platform.issueTx': method(z.object({ tx: GoString, encoding: EncodingArg }), async (args) => {
-      let bytes: Uint8Array
-      try {
-        bytes = decodeBytes(args.encoding, args.tx)
-      } catch (err) {
-        throw new APIError(`problem decoding transaction: ${messageOf(err)}`)
-      }
-      try {
-        return { txID: cb58Encode(await ctx.p.issueTx(bytes)) }
-      } catch (err) {
-        throw new APIError(messageOf(err))
-      }
-    }),
-
+    /** platform.issueTx {tx, encoding}: verifies and accepts at once; `{txID}`. */
+    'platform.issueTx': api.issueTx,
     /** platform.getTx {txID, encoding}: `0x` + hex + checksum of the signed bytes. */
-    'platform.getTx': method(z.object({ txID: IDArg, encoding: EncodingArg }), (args) => {
-      const found = ctx.p.getTx(args.txID)
-      if (found === undefined) throw new APIError('not found')
-      try {
-        return { tx: encodeBytes(args.encoding, found.signedBytes), encoding: args.encoding }
-      } catch (err) {
-        throw new APIError(messageOf(err))
-      }
-    }),
+    'platform.getTx': api.getTx,
 
     /** platform.getTxStatus {txID}: `Committed` for an accepted tx, else `Unknown` (unknown params such as includeReason ignored). */
     'platform.getTxStatus': method(z.object({ txID: IDArg }), (args) => {

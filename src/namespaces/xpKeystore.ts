@@ -11,7 +11,7 @@
  */
 import { z } from 'zod'
 import { Uint64Arg } from '../rpc/avalancheArgs.js'
-import { formatLocalAddress, parseChainAddress, toShortID } from '../atomic/address.js'
+import { formatLocalAddress, parseExportDestination } from '../atomic/address.js'
 import { utxoInputID } from '../atomic/avax.js'
 import { cb58Decode, cb58Encode } from '../atomic/cb58.js'
 import { AtomicError } from '../atomic/errors.js'
@@ -271,14 +271,9 @@ export function avmKeystoreMethods(ctx: XPKeystoreContext & { x: XChainService }
     let chainID: Uint8Array
     let to: Uint8Array
     try {
-      ({ chainID, address: to } = parseChainAddress(addrCtx, args.to))
-    } catch {
-      try {
-        chainID = lookupChainAlias(ctx.chains, args.targetChain)
-        to = toShortID(cb58Decode(args.to))
-      } catch (err) {
-        throw new APIError(messageOf(err))
-      }
+      ({ chainID, address: to } = parseExportDestination(addrCtx, args.to, args.targetChain))
+    } catch (err) {
+      throw new APIError(messageOf(err))
     }
     if (args.amount === 0n) throw new APIError('amount must be positive')
     const from = api.parseAddrs(args.from)
@@ -470,14 +465,9 @@ export function platformKeystoreMethods(ctx: XPKeystoreContext & { p: PChainServ
     let chainID: Uint8Array
     let to: Uint8Array
     try {
-      ({ chainID, address: to } = parseChainAddress(addrCtx, args.to))
-    } catch {
-      try {
-        chainID = lookupChainAlias(ctx.chains, args.targetChain)
-        to = toShortID(cb58Decode(args.to))
-      } catch (err) {
-        throw new APIError(`couldn't create tx: ${messageOf(err)}`)
-      }
+      ({ chainID, address: to } = parseExportDestination(addrCtx, args.to, args.targetChain))
+    } catch (err) {
+      throw new APIError(`couldn't create tx: ${messageOf(err)}`)
     }
     const from = api.parseAddrs(args.from)
     const keys = await userKeys(args.username, args.password, from, origin).catch((err: unknown) => {
