@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import { homedir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { z } from 'zod'
@@ -60,6 +60,23 @@ export const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', '
 /** `auto`: human-readable lines when stderr is a terminal, JSON lines otherwise. */
 export const LOG_FORMATS = ['auto', 'json', 'pretty'] as const
 
+/** An extra chain's name: it is a URL path segment and a folder name. */
+export const EvmChainName = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, 'a chain name is 1-64 letters, digits, ".", "_" or "-", starting with a letter or digit')
+
+/**
+ * One extra EVM chain (README "More EVM chains"): served at /ext/bc/<its blockchain ID>/... and at
+ * `name` and `aliases`, with its own genesis, chain config and data under `<data-dir>/chains/<ID>`.
+ */
+export const EvmChainInput = z.strictObject({
+  /** The chain's folder name in --chain-config-dir; also an alias. */
+  name: EvmChainName,
+  /** coreth-format genesis JSON; its content decides the blockchain ID. */
+  genesisFile: z.string().min(1),
+  chain: ChainConfigFile.default(ChainConfigFile.parse({})),
+  aliases: z.array(z.string().min(1)).default([]),
+})
+export type EvmChainInput = z.output<typeof EvmChainInput>
+
 /** The whole node config, as the CLI and createNode() take it. */
 export const NodeConfig = z.strictObject({
   httpHost: z.string().min(1).default('127.0.0.1'),
@@ -84,13 +101,25 @@ export const NodeConfig = z.strictObject({
   /** Allow the keystore on a non-loopback `httpHost` (LIMITS.md N1: a second explicit flag). */
   keystoreAllowRemote: z.boolean().default(false),
   chain: ChainConfigFile.default(ChainConfigFile.parse({})),
+  /**
+   * avalanchego `--chain-config-dir`: `C/config.json` is the C-Chain's config, and each other folder
+   * holding a `genesis.json` (and optionally `config.json`) is an extra EVM chain named after it.
+   */
+  chainConfigDir: z.string().optional(),
+  /**
+   * avalanchego `--chain-aliases-file`: `{"<blockchain ID or chain name>": ["alias", ...]}`; default
+   * `<chain-config-dir>/aliases.json` when that exists.
+   */
+  chainAliasesFile: z.string().optional(),
+  /** Extra EVM chains given directly (programmatic use); the chain config dir's chains are added to them. */
+  evmChains: z.array(EvmChainInput).default([]),
 })
 export type NodeConfig = z.output<typeof NodeConfig>
 export type NodeConfigInput = z.input<typeof NodeConfig>
 
 /** One CLI flag: avalanchego's name where one exists. */
 export interface FlagDef {
-  readonly key: Exclude<keyof NodeConfig, 'chain'> | 'chainConfigFile' | 'adminApiEnabled'
+  readonly key: Exclude<keyof NodeConfig, 'chain' | 'evmChains'> | 'chainConfigFile' | 'adminApiEnabled' | 'configFile'
   /** A boolean flag alone means true; `--flag=false`, `--flag:false` and `--flag false` also parse. */
   readonly type: 'string' | 'number' | 'boolean'
   readonly help: string
@@ -105,6 +134,9 @@ export const FLAGS: Record<string, FlagDef> = {
   'log-format': { key: 'logFormat', type: 'string', help: 'json or pretty (auto: pretty when stderr is a terminal, else json)' },
   'coreth-admin-api-enabled': { key: 'adminApiEnabled', type: 'boolean', help: 'serve the admin API at /ext/bc/C/admin (chain config admin-api-enabled)' },
   'chain-config-file': { key: 'chainConfigFile', type: 'string', help: "JSON file of coreth C-Chain config keys (e.g. {\"rpc-gas-cap\": 50000000})" },
+  'chain-config-dir': { key: 'chainConfigDir', type: 'string', help: 'folder of chain configs: C/config.json for the C-Chain, <name>/genesis.json (+ config.json) per extra EVM chain' },
+  'chain-aliases-file': { key: 'chainAliasesFile', type: 'string', help: 'JSON {"<blockchain ID or chain name>": ["alias", ...]} (default: <chain-config-dir>/aliases.json if present)' },
+  'config-file': { key: 'configFile', type: 'string', help: 'JSON node config file whose keys are these flag names (flags on the command line win)' },
   genesis: { key: 'genesisFile', type: 'string', help: 'coreth-format C-Chain genesis JSON; absent = the local network genesis' },
   'block-interval': { key: 'blockInterval', type: 'number', help: 'ms between blocks; 0 = build a block as soon as transactions wait' },
   'pending-nonce-guard': { key: 'pendingNonceGuard', type: 'number', help: "ms a tx's answer waits after its sender's pending nonce was read, for ethers v6's 250 ms cache (0 = off)" },
@@ -151,8 +183,9 @@ export function configFromArgs(argv: readonly string[]): NodeConfig {
   const input: Record<string, unknown> = {}
   let chainConfigFile: string | undefined
   let adminApiEnabled: boolean | undefined
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!
+  const args = withConfigFile(argv)
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!
     if (!arg.startsWith('--')) throw new ConfigError(`unexpected argument ${JSON.stringify(arg)}`)
     let eq = arg.indexOf('=')
     // The API reference's `--<vm>-admin-api-enabled:true` form.
@@ -163,26 +196,66 @@ export function configFromArgs(argv: readonly string[]): NodeConfig {
     if (flag === undefined || !Object.prototype.hasOwnProperty.call(FLAGS, name)) throw new ConfigError(`unknown flag --${name} (see --help)`)
     if (flag.type === 'boolean') {
       let text = eq === -1 ? undefined : arg.slice(eq + 1)
-      if (text === undefined && argv[i + 1] !== undefined && !argv[i + 1]!.startsWith('--')) text = argv[++i]
+      if (text === undefined && args[i + 1] !== undefined && !args[i + 1]!.startsWith('--')) text = args[++i]
       const on = text === undefined ? true : parseBool(text)
       if (on === undefined) throw new ConfigError(`flag --${name}: ${JSON.stringify(text)} is not true or false`)
       if (flag.key === 'adminApiEnabled') adminApiEnabled = on
       else input[flag.key] = on
       continue
     }
-    const value = eq === -1 ? argv[++i] : arg.slice(eq + 1)
+    const value = eq === -1 ? args[++i] : arg.slice(eq + 1)
     if (value === undefined || (value === '' && flag.type === 'string')) throw new ConfigError(`flag --${name} needs a value`)
+    if (flag.key === 'configFile') continue
     if (flag.key === 'chainConfigFile') { chainConfigFile = value; continue }
     if (flag.type === 'number') {
       if (!/^\d+$/.test(value)) throw new ConfigError(`flag --${name}: ${JSON.stringify(value)} is not a non-negative integer`)
       input[flag.key] = Number(value)
     } else {
-      input[flag.key] = flag.key === 'dataDir' || flag.key === 'genesisFile' ? resolve(value) : value
+      input[flag.key] = PATH_KEYS.has(flag.key) ? resolve(value) : value
     }
+  }
+  // avalanchego reads the C-Chain's config from <chain-config-dir>/C/config.json.
+  const dirConfig = typeof input.chainConfigDir === 'string' ? join(input.chainConfigDir, 'C', 'config.json') : undefined
+  if (dirConfig !== undefined && existsSync(dirConfig)) {
+    if (chainConfigFile !== undefined) throw new ConfigError(`both --chain-config-file and ${dirConfig} give the C-Chain's config; use one`)
+    chainConfigFile = dirConfig
   }
   if (chainConfigFile !== undefined) input.chain = readChainConfigFile(chainConfigFile)
   if (adminApiEnabled !== undefined) input.chain = { ...(input.chain as object | undefined), 'admin-api-enabled': adminApiEnabled }
   return parseNodeConfig(input as NodeConfigInput)
+}
+
+const PATH_KEYS = new Set<string>(['dataDir', 'genesisFile', 'chainConfigDir', 'chainAliasesFile'])
+
+/**
+ * argv with the `--config-file` JSON's entries (flag name -> value, as avalanchego's config file)
+ * put first, so that flags given on the command line override them.
+ */
+function withConfigFile(argv: readonly string[]): readonly string[] {
+  let path: string | undefined
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!
+    if (arg === '--config-file') path = argv[i + 1]
+    else if (arg.startsWith('--config-file=')) path = arg.slice('--config-file='.length)
+  }
+  if (path === undefined) return argv
+  let raw: unknown
+  try {
+    raw = JSON.parse(readFileSync(path, 'utf8'))
+  } catch (err) {
+    throw new ConfigError(`config file ${path}: ${(err as Error).message}`)
+  }
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw new ConfigError(`config file ${path}: expected a JSON object of flag names`)
+  const args: string[] = []
+  for (const [name, value] of Object.entries(raw)) {
+    const flag = Object.prototype.hasOwnProperty.call(FLAGS, name) ? FLAGS[name] : undefined
+    if (flag === undefined || flag.key === 'configFile') throw new ConfigError(`config file ${path}: unknown key ${JSON.stringify(name)}`)
+    if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') {
+      throw new ConfigError(`config file ${path}: ${JSON.stringify(name)} must be a string, number or boolean`)
+    }
+    args.push(`--${name}=${String(value)}`)
+  }
+  return [...args, ...argv]
 }
 
 /** Whether a listen address is loopback only (127.0.0.0/8, ::1, localhost). */
@@ -219,7 +292,7 @@ export function helpText(): string {
   const defaults = NodeConfig.parse({}) as unknown as Record<string, unknown>
   const lines = ['Usage: cchain-node [flags]', '', 'Flags:']
   for (const [name, flag] of Object.entries(FLAGS)) {
-    const def = flag.key === 'chainConfigFile' ? '(none)' : flag.key === 'adminApiEnabled' ? 'false' : defaults[flag.key] === undefined ? '(none)' : String(defaults[flag.key])
+    const def = flag.key === 'chainConfigFile' || flag.key === 'configFile' ? '(none)' : flag.key === 'adminApiEnabled' ? 'false' : defaults[flag.key] === undefined ? '(none)' : String(defaults[flag.key])
     lines.push(`  --${name.padEnd(20)} ${flag.help} (default: ${def})`)
   }
   lines.push('', 'Chain config file keys (coreth names) and defaults:')

@@ -24,6 +24,12 @@ async function main(argv: string[]): Promise<void> {
     `  X-Chain    ${base}/ext/bc/X`,
     `  P-Chain    ${base}/ext/bc/P`,
     `  info       ${base}/ext/info`,
+    ...node.extraChains.flatMap(({ spec, chain, error }) => [
+      `chain ${spec.name} (blockchain ID ${spec.id}, EVM chain ID ${spec.genesis.config.chainId}${chain !== undefined ? `, head block ${chain.engine.head.header.number}` : ''})`,
+      ...(chain !== undefined
+        ? [`  JSON-RPC   ${base}/ext/bc/${spec.name}/rpc`, `  WebSocket  ws://${shownHost}:${port}/ext/bc/${spec.name}/ws`, `  also at    ${base}/ext/bc/${spec.id}/rpc`]
+        : [`  FAILED TO START: ${error}`]),
+    ]),
     '',
   ].join('\n'))
   if (host !== '127.0.0.1' && host !== '::1' && host !== 'localhost') {

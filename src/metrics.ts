@@ -6,6 +6,8 @@ import type { RpcStats } from './rpc/stats.js'
 export interface MetricsSources {
   stats: RpcStats
   headHeight(): bigint
+  /** Every running EVM chain's head, by primary alias. */
+  chainHeads?(): { chain: string; height: bigint }[]
   txPool(): { pending: number; queued: number }
   wsConnections(): number
   wsSubscriptions(): number
@@ -65,6 +67,13 @@ export function createMetrics(src: MetricsSources): { registry: Registry; conten
     new Gauge({ name, help, registers: [own], async collect() { this.set(await read()) } })
   }
   gauge('cchain_head_block_number', 'Height of the last accepted block', () => Number(src.headHeight()))
+  if (src.chainHeads !== undefined) {
+    const heads = src.chainHeads.bind(src)
+    new Gauge({
+      name: 'cchain_chain_head_block_number', help: 'Height of the last accepted block, by EVM chain', labelNames: ['chain'], registers: [own],
+      collect() { for (const h of heads()) this.set({ chain: h.chain }, Number(h.height)) },
+    })
+  }
   gauge('cchain_txpool_pending', 'Executable transactions in the pool', () => src.txPool().pending)
   gauge('cchain_txpool_queued', 'Transactions waiting for a nonce gap to close', () => src.txPool().queued)
   gauge('cchain_ws_connections', 'Open WebSocket connections', () => src.wsConnections())

@@ -32,6 +32,8 @@ export interface AtomicServiceOptions {
   networkID: number
   /** the C-Chain's blockchain ID (32 bytes) */
   chainID: Uint8Array
+  /** Chains of the same subnet it may import from and export to (default X and P; none for an extra EVM chain). */
+  peerChainIDs?: readonly Uint8Array[]
   mempoolSize?: number
 }
 
@@ -53,7 +55,10 @@ export class AtomicTxService implements AtomicService, AtomicBlockSource {
 
   constructor(opts: AtomicServiceOptions, private readonly deps: AtomicServiceDeps) {
     const network = networkByID(opts.networkID) ?? NETWORKS.local
-    this.ctx = { networkID: opts.networkID, chainID: opts.chainID, xChainID: network.xChainID, avaxAssetID: network.avaxAssetID }
+    this.ctx = {
+      networkID: opts.networkID, chainID: opts.chainID, xChainID: network.xChainID, avaxAssetID: network.avaxAssetID,
+      ...(opts.peerChainIDs !== undefined && { peerChainIDs: opts.peerChainIDs }),
+    }
     this.mempool = new AtomicMempool({
       avaxAssetID: this.ctx.avaxAssetID, verify: (tx) => this.verifyTxAtTip(tx),
       ...(opts.mempoolSize !== undefined && { maxSize: opts.mempoolSize }),

@@ -38,6 +38,11 @@ const LOCAL_GENESIS_PATH = [
 
 /** Reads a genesis file (default: the local network's C-Chain genesis, config/local-genesis.json). */
 export function loadGenesis(path?: string): Genesis {
+  return readGenesisFile(path).genesis
+}
+
+/** A genesis file parsed, with its JSON as written (an extra chain's blockchain ID is derived from it). */
+export function readGenesisFile(path?: string): { genesis: Genesis; json: unknown } {
   const file = path ?? LOCAL_GENESIS_PATH
   let raw: unknown
   try {
@@ -50,7 +55,7 @@ export function loadGenesis(path?: string): Genesis {
     const issue = parsed.error.issues[0]!
     throw new Error(`genesis file ${file}: ${issue.path.join('.')}: ${issue.message}`)
   }
-  return parsed.data
+  return { genesis: parsed.data, json: raw }
 }
 
 /** avalanchego upgrade.Default: every upgrade active at InitiallyActiveTime on non-public networks. */

@@ -2,7 +2,6 @@ import { z } from 'zod'
 import { cb58Encode } from '../atomic/cb58.js'
 import type { MethodTable } from '../rpc/types.js'
 import { method } from '../rpc/types.js'
-import { P_CHAIN_ID } from './info.js'
 
 /** One check's result as avalanchego api/health/result.go marshals it. */
 export interface HealthResult {
@@ -24,19 +23,31 @@ export interface HealthReply {
 
 export type HealthKind = 'health' | 'readiness' | 'liveness'
 
-/** What the checks read: the last accepted block, and a probe that throws when the database is unusable. */
-export interface HealthSources {
+/** One EVM chain's view for its check: the last accepted block, and a probe of its database. */
+export interface ChainHealthSource {
+  /** The check's name: the chain's primary alias (`C`, an extra chain's name). */
+  name: string
+  /** The subnet it belongs to, matched against `tags`: the primary network's for C; an extra chain is a subnet of its own (its ID). */
+  subnet: string
   head(): { height: bigint; hash: Uint8Array }
   checkDatabase(): void
 }
 
-type Check = { name: string; tag: 'application' | 'primary'; run: () => unknown }
+/** What the checks read: each EVM chain, and a probe that throws when a database is unusable. */
+export interface HealthSources {
+  chains: readonly ChainHealthSource[]
+  checkDatabase(): void
+}
+
+type Check = { name: string; tag: string; run: () => unknown }
+const APPLICATION = 'application'
 
 /**
- * avalanchego's health checks that mean something for this node, run on each request: `C` (the
- * chain's consensus view: last accepted block), `bootstrapped` and `database` (open, and the head
- * block readable from disk). Readiness is `bootstrapped` alone; liveness has no checks, as in
- * avalanchego. `tags` keep the application checks plus, for the primary network's ID, `C`.
+ * avalanchego's health checks that mean something for this node, run on each request: one per
+ * EVM chain named by its alias (`C`, ...: the chain's consensus view, its last accepted block),
+ * `bootstrapped` and `database` (open, and each head block readable from disk). Readiness is
+ * `bootstrapped` alone; liveness has no checks, as in avalanchego. `tags` keep the application
+ * checks plus the chains of the subnets named (the primary network's ID for `C`).
  */
 export class HealthReporter {
   private readonly failures = new Map<string, { count: number; since: string }>()
@@ -44,10 +55,10 @@ export class HealthReporter {
 
   constructor(sources: HealthSources) {
     this.checks = [
-      {
-        name: 'C', tag: 'primary', run: () => {
-          sources.checkDatabase()
-          const head = sources.head()
+      ...sources.chains.map((chain) => ({
+        name: chain.name, tag: chain.subnet, run: () => {
+          chain.checkDatabase()
+          const head = chain.head()
           return {
             engine: {
               consensus: { lastAcceptedHeight: Number(head.height), lastAcceptedID: cb58Encode(head.hash), longestProcessingBlock: '0s', processingBlocks: 0 },
@@ -56,9 +67,9 @@ export class HealthReporter {
             networking: { percentConnected: 1 },
           }
         },
-      },
-      { name: 'bootstrapped', tag: 'application', run: () => [] },
-      { name: 'database', tag: 'application', run: () => { sources.checkDatabase() } },
+      })),
+      { name: 'bootstrapped', tag: APPLICATION, run: () => [] },
+      { name: 'database', tag: APPLICATION, run: () => { sources.checkDatabase() } },
     ]
   }
 
@@ -68,7 +79,7 @@ export class HealthReporter {
     let healthy = true
     for (const check of this.checks) {
       if (names !== undefined && !names.includes(check.name)) continue
-      if (tags.length > 0 && check.tag === 'primary' && !tags.includes(P_CHAIN_ID)) continue
+      if (tags.length > 0 && check.tag !== APPLICATION && !tags.includes(check.tag)) continue
       const result = this.run(check)
       if (result.error !== undefined) healthy = false
       checks[check.name] = result

@@ -76,19 +76,22 @@ export interface InfoContext {
   /** The C-Chain's blockchain ID (CB58). */
   readonly cChainId: string
   readonly identity: { readonly nodeID: string; readonly nodePOP: { readonly publicKey: string; readonly proofOfPossession: string } }
+  /** Further [alias, blockchain ID] pairs: the extra EVM chains' IDs and names, and the aliases file's entries. */
+  readonly chainAliases?: ReadonlyArray<readonly [string, string]>
 }
 
 const NoArgs = z.object({})
 
 /**
  * Chain aliases as avalanchego registers them (genesis/aliases.go: P/platform, X/avm, C/evm; each
- * ID is also its own alias). X and P are not served yet; their IDs are constants of the network.
+ * ID is also its own alias), plus the extra EVM chains and the aliases file's names.
  */
-export function chainAliases(ctx: Pick<InfoContext, 'networkId' | 'cChainId'>): Map<string, string> {
+export function chainAliases(ctx: Pick<InfoContext, 'networkId' | 'cChainId' | 'chainAliases'>): Map<string, string> {
   const aliases = new Map<string, string>([['P', P_CHAIN_ID], ['platform', P_CHAIN_ID], [P_CHAIN_ID, P_CHAIN_ID],
     ['C', ctx.cChainId], ['evm', ctx.cChainId], [ctx.cChainId, ctx.cChainId]])
   const x = xChainID(ctx.networkId)
   if (x !== undefined) for (const a of ['X', 'avm', x]) aliases.set(a, x)
+  for (const [alias, id] of ctx.chainAliases ?? []) aliases.set(alias, id)
   return aliases
 }
 

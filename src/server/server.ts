@@ -25,16 +25,20 @@ const JSON_CT = 'application/json'
 const TEXT_CT = 'text/plain; charset=utf-8'
 const WS_OPEN = 1
 
+/**
+ * What /ext/bc/<chain>/rpc, /ws and /admin serve for one chain. `admin` only when the admin API is
+ * enabled: otherwise its path is not registered at all (LIMITS.md N7). `unavailable`: the chain
+ * failed to start, and its paths answer 503 with this text.
+ */
+export type ChainRoute = { rpc: Dispatcher; admin?: GorillaDispatcher; unavailable?: undefined } | { unavailable: string; rpc?: undefined; admin?: undefined }
+
 export interface ServerOptions {
   host: string
   port: number
   bodyLimit?: number
   log: Logger
-  /**
-   * Keyed by chain alias ('C') and by blockchain ID (CB58); both point at the same entry. `admin`
-   * only when the admin API is enabled: otherwise its path is not registered at all (LIMITS.md N7).
-   */
-  chains: Map<string, { rpc: Dispatcher; admin?: GorillaDispatcher }>
+  /** Every EVM chain keyed by blockchain ID (CB58) and by each alias ('C', ...), several keys per chain. */
+  chains: Map<string, ChainRoute>
   /** avalanchego's node APIs (gorilla JSON-RPC, AVALANCHE.md 9.1) and the Prometheus endpoint. */
   node?: {
     info?: GorillaDispatcher
@@ -86,8 +90,18 @@ function gorillaContentType(header: string | undefined): string {
   return semi === -1 ? ct : ct.slice(0, semi)
 }
 
-function unknownChain(reply: FastifyReply, chain: string): void {
-  reply.code(404).header('content-type', JSON_CT).send(JSON.stringify({ error: `unknown blockchain ${chain}` }))
+/** 404 for an ID or alias no chain has; 503 for a chain that failed to start. Undefined when it is served. */
+function chainFault(reply: FastifyReply, chains: Map<string, ChainRoute>, chain: string): Dispatcher | undefined {
+  const route = chains.get(chain)
+  if (route === undefined) {
+    reply.code(404).header('content-type', JSON_CT).send(JSON.stringify({ error: `unknown blockchain ${JSON.stringify(chain)}: no EVM chain of this node has that ID or alias` }))
+    return undefined
+  }
+  if (route.rpc === undefined) {
+    reply.code(503).header('content-type', JSON_CT).send(JSON.stringify({ error: route.unavailable }))
+    return undefined
+  }
+  return route.rpc
 }
 
 /** Fastify app for the chain endpoints: POST /ext/bc/:chain/rpc and GET /ext/bc/:chain/ws (LIMITS.md N, L, W). */
@@ -146,15 +160,15 @@ export function createServer(opts: ServerOptions): Server {
   })
 
   fastify.post('/ext/bc/:chain/rpc', (req: ChainRequest, reply) => {
-    const chain = chains.get(req.params.chain)
-    if (chain === undefined) return unknownChain(reply, req.params.chain)
+    const rpc = chainFault(reply, chains, req.params.chain)
+    if (rpc === undefined) return
     const body = req.body
     // POST without a content type and without a body skips the parser; geth answers 415.
     if (typeof body !== 'string') {
       reply.code(415).header('content-type', TEXT_CT).send('invalid content type\n')
       return
     }
-    chain.rpc.handle(body).then(
+    rpc.handle(body).then(
       (out) => { reply.header('content-type', JSON_CT).send(out ?? '') },
       (err: unknown) => {
         log.error({ err }, 'dispatcher failed')
@@ -247,7 +261,7 @@ export function createServer(opts: ServerOptions): Server {
     app.get('/ext/bc/:chain/ws', {
       websocket: true,
       preValidation: (req: ChainRequest, reply, done) => {
-        if (!chains.has(req.params.chain)) return unknownChain(reply, req.params.chain)
+        if (chainFault(reply, chains, req.params.chain) === undefined) return
         if (wsCount >= maxWsConnections) {
           reply.code(503).header('content-type', TEXT_CT).send('too many websocket connections\n')
           return
@@ -255,7 +269,7 @@ export function createServer(opts: ServerOptions): Server {
         done()
       },
     }, (socket: WebSocket, req: ChainRequest) => {
-      const rpc = chains.get(req.params.chain)!.rpc
+      const rpc = chains.get(req.params.chain)!.rpc!
       wsCount++
       let alive = true
       let closed = false

@@ -170,9 +170,7 @@ const DECISIONS: [string, Mode][] = [
  * Vectors that fail because of code owned elsewhere: they run, a failure is logged (not failed) with
  * its owner, and a pass is logged so the entry can be removed.
  */
-const KNOWN: Record<string, string> = {
-  'eth_getProof/get-account-proof-default-block': 'src/namespaces/eth/proof.ts: the block argument is optional in geth (*rpc.BlockNumberOrHash, defaults to latest)',
-}
+const KNOWN: Record<string, string> = {}
 
 function decide(v: Vector): Mode {
   for (const [key, mode] of DECISIONS) {

@@ -83,6 +83,7 @@ describe('cchain-node --help', () => {
       'log-level': 'info', 'chain-config-file': '(none)', genesis: '(none)', 'block-interval': '0', 'pending-nonce-guard': '250',
       'evm-network-id': '1', 'log-format': 'auto', 'coreth-admin-api-enabled': 'false',
       'api-keystore-enabled': 'false', 'api-keystore-allow-remote': 'false',
+      'chain-config-dir': '(none)', 'chain-aliases-file': '(none)', 'config-file': '(none)',
     }
     expect(Object.keys(FLAGS).sort()).toEqual(Object.keys(expected).sort())
     for (const [flag, def] of Object.entries(expected)) {

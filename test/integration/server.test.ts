@@ -67,7 +67,7 @@ describe('POST /ext/bc/:chain/rpc', () => {
     expect((await post(CHAIN_ID_CALL, 'application/json', '/ext/bc/C/nope')).status).toBe(404)
     const res = await post(CHAIN_ID_CALL, 'application/json', '/ext/bc/X/rpc')
     expect(res.status).toBe(404)
-    expect(JSON.parse(res.body)).toEqual({ error: 'unknown blockchain X' })
+    expect(JSON.parse(res.body)).toEqual({ error: 'unknown blockchain "X": no EVM chain of this node has that ID or alias' })
   })
 
   it('403 for a Host that is not allowed, IP literals and localhost pass', async () => {

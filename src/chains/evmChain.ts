@@ -1,0 +1,151 @@
+import type { Logger } from 'pino'
+import { cb58Decode } from '../atomic/cb58.js'
+import { AtomicTxService } from '../atomic/atomicService.js'
+import type { NodeConfig } from '../config.js'
+import type { AccountManager } from '../engine/accounts.js'
+import { Engine } from '../engine/engine.js'
+import type { Genesis } from '../engine/genesis.js'
+import type { Keystore } from '../keystore/keystore.js'
+import { adminMethods } from '../namespaces/admin.js'
+import { debugRawMethods, debugTraceMethods } from '../namespaces/debug.js'
+import { ethMethods } from '../namespaces/eth/index.js'
+import { ethSubscribeDisabled } from '../namespaces/eth/subscriptions.js'
+import { avaxMethods, nativeHandlers, nativeMethods } from '../namespaces/native.js'
+import { netMethods } from '../namespaces/net.js'
+import { accountMethods, personalMethods } from '../namespaces/personal.js'
+import { txpoolMethods } from '../namespaces/txpool.js'
+import { web3Methods } from '../namespaces/web3.js'
+import { Profiler, profileDir } from '../profiler.js'
+import type { DeprecationWarner } from '../rpc/deprecation.js'
+import { Dispatcher } from '../rpc/dispatch.js'
+import { resolveEthApis, servedMethods } from '../rpc/ethApis.js'
+import { GorillaDispatcher } from '../rpc/gorilla.js'
+import type { RpcStats } from '../rpc/stats.js'
+import { SubscriptionManager } from '../rpc/subscriptions.js'
+import type { MethodTable, RpcContext } from '../rpc/types.js'
+import { mergeTables } from '../rpc/types.js'
+import { AtomicTxStore } from '../store/atomicTxStore.js'
+import type { Database } from '../store/db.js'
+import { SharedMemory } from '../store/sharedMemory.js'
+import { ConfigError } from '../config.js'
+
+/**
+ * The assembled JSON-RPC method table the dispatcher serves: every namespace's methods, kept
+ * when their coreth service is in the chain config's `eth-apis` (src/rpc/ethApis.ts).
+ */
+export function buildMethodTable(ctx: RpcContext): MethodTable {
+  const all = mergeTables(ethMethods(ctx), netMethods(ctx), web3Methods(), txpoolMethods(ctx), debugRawMethods(ctx), debugTraceMethods(ctx), personalMethods(ctx), accountMethods(ctx))
+  return servedMethods(all, ctx.config.chain['eth-apis'], ethSubscribeDisabled())
+}
+
+/** What one EVM chain shares with the rest of the node. */
+export interface EvmChainDeps {
+  /** The node config with `chain` set to this chain's config. */
+  readonly config: NodeConfig
+  readonly log: Logger
+  /** The chain's LevelDB (the C-Chain's also holds shared memory and the X/P ledgers). */
+  readonly db: Database
+  /** CB58 blockchain ID. */
+  readonly id: string
+  /** Path aliases besides the ID; the first is the primary one (`C` for the C-Chain). */
+  readonly aliases: readonly string[]
+  readonly genesis: Genesis
+  readonly accounts: AccountManager
+  readonly stats: RpcStats
+  readonly deprecated: DeprecationWarner
+  readonly keystore: Keystore | undefined
+  /** The primary network's X and P chains and its AVAX asset. */
+  readonly network: { readonly xChainID: Uint8Array; readonly pChainID: Uint8Array; readonly avaxAssetID: Uint8Array }
+  /** Chains it may import from and export to; absent = X and P (the C-Chain); [] = none (an extra chain is a subnet of its own). */
+  readonly peerChainIDs?: readonly Uint8Array[]
+}
+
+/** One EVM chain: engine, atomic service, its JSON-RPC and gorilla endpoints. */
+export interface EvmChain {
+  readonly id: string
+  /** Path aliases besides the ID, primary first. */
+  readonly aliases: readonly string[]
+  readonly engine: Engine
+  readonly atomic: AtomicTxService
+  readonly sharedMemory: SharedMemory
+  readonly subscriptions: SubscriptionManager
+  /** /ext/bc/<chain>/rpc and /ws; `admin` only when the chain config enables it. */
+  readonly endpoints: { rpc: Dispatcher; admin?: GorillaDispatcher }
+  /** /ext/bc/<chain>/native and /ext/bc/<chain>/avax for the ID and every alias. */
+  readonly apis: { path: string; rpc: GorillaDispatcher }[]
+  /** Throws when the database is unusable or the head block cannot be read back. */
+  checkDatabase(): void
+  /** Stops the engine and the profiler; the database is the caller's. */
+  close(): Promise<void>
+}
+
+/** Opens one EVM chain on its database and assembles its services and endpoints. */
+export async function openEvmChain(deps: EvmChainDeps): Promise<EvmChain> {
+  const { config, log, db, id } = deps
+  const chainConfig = config.chain
+  try {
+    resolveEthApis(chainConfig['eth-apis'])
+  } catch (err) {
+    throw new ConfigError(`eth-apis: ${(err as Error).message}`)
+  }
+  const engine = await Engine.create(db, {
+    genesis: deps.genesis, chain: chainConfig, blockInterval: config.blockInterval, pendingNonceGuardMs: config.pendingNonceGuard, log: log.child({ module: 'engine' }),
+  })
+  let atomic: AtomicTxService
+  let sharedMemory: SharedMemory
+  try {
+    // Atomic txs: shared memory and accepted txs on the chain's LevelDB, the atomic mempool feeding the builder.
+    sharedMemory = await SharedMemory.open(db, { cChainID: cb58Decode(id) })
+    atomic = new AtomicTxService(
+      { networkID: config.networkId, chainID: cb58Decode(id), ...(deps.peerChainIDs !== undefined && { peerChainIDs: deps.peerChainIDs }) },
+      { engine, sharedMemory, txStore: new AtomicTxStore(db), log: log.child({ module: 'atomic' }) },
+    )
+    engine.setAtomicSource(atomic)
+  } catch (err) {
+    await engine.close()
+    throw err
+  }
+  const subscriptions = new SubscriptionManager({ maxPerConnection: chainConfig['ws-max-subscriptions-per-connection'] })
+  const ctx: RpcContext = { config, log, engine, subscriptions, accounts: deps.accounts, atomic }
+  log.info({ apis: chainConfig['eth-apis'] }, 'enabling apis')
+  const rpc = new Dispatcher(buildMethodTable(ctx), {
+    batchRequestLimit: chainConfig['batch-request-limit'],
+    batchResponseMaxSize: chainConfig['batch-response-max-size'],
+    log: log.child({ module: 'rpc' }),
+    stats: deps.stats,
+  })
+  const apiLog = log.child({ module: 'api' })
+  const primary = deps.aliases[0] ?? id
+  const profiler = new Profiler(profileDir(config.dataDir, chainConfig['admin-api-dir'], primary))
+  const admin = chainConfig['admin-api-enabled']
+    ? new GorillaDispatcher(adminMethods({ log, profiler, chainConfig }), { log: apiLog, stats: deps.stats })
+    : undefined
+
+  // The atomic API: one handler table, as `native` (/ext/bc/<chain>/native) and `avax` (/ext/bc/<chain>/avax, AvalancheJS's path).
+  // The keystore-backed methods are always served; with the keystore off every user is unknown (as avalanchego).
+  const chains = { xChainID: deps.network.xChainID, pChainID: deps.network.pChainID, cChainID: cb58Decode(id) }
+  const keystoreBackend = {
+    keystore: deps.keystore, verify: atomic.ctx,
+    balance: (address: Uint8Array) => engine.balance(address, 'latest'),
+    nonce: (address: Uint8Array) => engine.nonce(address, 'latest'),
+    baseFee: () => engine.fees.nextBaseFee(),
+  }
+  const handlers = nativeHandlers({ atomic, networkID: config.networkId, chains, keystoreBackend })
+  const native = new GorillaDispatcher(nativeMethods(handlers, deps.deprecated), { log: apiLog, stats: deps.stats })
+  const avax = new GorillaDispatcher(avaxMethods(handlers, deps.deprecated), { log: apiLog, stats: deps.stats })
+  const apis: { path: string; rpc: GorillaDispatcher }[] = []
+  for (const alias of [...deps.aliases, id]) apis.push({ path: `/ext/bc/${alias}/native`, rpc: native }, { path: `/ext/bc/${alias}/avax`, rpc: avax })
+
+  return {
+    id, aliases: deps.aliases, engine, atomic, sharedMemory, subscriptions, apis,
+    endpoints: { rpc, ...(admin !== undefined && { admin }) },
+    checkDatabase() {
+      if (db.status !== 'open') throw new Error(`database is ${db.status}`)
+      if (engine.chain.store.readBlock(engine.head.hash) === undefined) throw new Error('head block not found in the database')
+    },
+    async close() {
+      profiler.close()
+      await engine.close()
+    },
+  }
+}
