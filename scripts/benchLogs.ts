@@ -17,7 +17,7 @@ const blocks = BigInt(arg('--blocks') ?? '100000')
 const keep = arg('--data-dir')
 const dataDir = keep ?? mkdtempSync(join(tmpdir(), 'cchain-benchlogs-'))
 
-const node = await createNode(parseNodeConfig({ httpPort: 0, dataDir, logLevel: 'silent' }), { log: pino({ level: 'silent' }) })
+const node = await createNode(parseNodeConfig({ httpPort: 0, dataDir, logLevel: 'silent', chain: { 'api-max-blocks-per-request': 0 } }), { log: pino({ level: 'silent' }) })
 const e = node.engine
 const t0 = performance.now()
 const built = e.head.header.number

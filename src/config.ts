@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs'
 import { homedir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { z } from 'zod'
+import { parseGoDuration } from './goDuration.js'
 import { DEFAULT_ETH_APIS, unknownEthApi, unknownEthApiMessage } from './rpc/ethApis.js'
 
 /**
@@ -28,7 +29,8 @@ export const ChainConfigFile = z.strictObject({
   /** Prefix of the profile directory `<admin-api-dir>_coreth_performance_C`, under the data dir (AVALANCHE.md 11). */
   'admin-api-dir': z.string().default(''),
   'allow-unprotected-txs': z.boolean().default(false),
-  'api-max-blocks-per-request': z.number().int().nonnegative().default(0),
+  /** eth_getLogs block range; coreth's default is 0 (no limit), LIMITS.md E4 asks 10,000 (public providers' figure). */
+  'api-max-blocks-per-request': z.number().int().nonnegative().default(10_000),
   'historical-proof-query-window': z.number().int().nonnegative().default(43_200),
   'state-history': z.number().int().positive().default(32),
   'tx-pool-price-limit': z.number().int().nonnegative().default(1),
@@ -100,6 +102,28 @@ export const NodeConfig = z.strictObject({
   keystoreEnabled: z.boolean().default(false),
   /** Allow the keystore on a non-loopback `httpHost` (LIMITS.md N1: a second explicit flag). */
   keystoreAllowRemote: z.boolean().default(false),
+  // HTTP and WebSocket transport limits (LIMITS.md N2, N3, N6, L1, L9, L10, L12, W1, W5, W7).
+  /** Host header names accepted besides IP literals and `localhost`; `*` = any (avalanchego `http-allowed-hosts`). */
+  httpAllowedHosts: z.array(z.string().min(1)).default([]),
+  /**
+   * Browser origins (`scheme://host[:port]`, or `*`) allowed besides loopback ones: to open a
+   * WebSocket, and to get CORS headers on /ext/bc/<chain>/rpc (avalanchego `http-allowed-origins`).
+   */
+  httpAllowedOrigins: z.array(z.string().min(1)).default([]),
+  /** ms to receive a request's headers (slow-loris). */
+  httpReadHeaderTimeout: z.number().int().positive().default(10_000),
+  /** ms to receive a whole request. */
+  httpReadTimeout: z.number().int().positive().default(30_000),
+  /** ms an idle keep-alive connection is kept. */
+  httpIdleTimeout: z.number().int().positive().default(72_000),
+  /** Largest HTTP body and WebSocket message, in bytes. */
+  httpMaxBodyBytes: z.number().int().positive().default(5 * 1024 * 1024),
+  /** Concurrent HTTP sockets (WebSockets included); more are refused. */
+  httpMaxConnections: z.number().int().positive().default(512),
+  /** ms between WebSocket pings; a connection without a pong by the next one is closed. */
+  wsPingInterval: z.number().int().positive().default(30_000),
+  /** Notifications handed to one WebSocket and not yet written before it is closed as a slow consumer (1008). */
+  wsMaxPendingMessages: z.number().int().positive().default(10_000),
   chain: ChainConfigFile.default(ChainConfigFile.parse({})),
   /**
    * avalanchego `--chain-config-dir`: `C/config.json` is the C-Chain's config, and each other folder
@@ -121,7 +145,8 @@ export type NodeConfigInput = z.input<typeof NodeConfig>
 export interface FlagDef {
   readonly key: Exclude<keyof NodeConfig, 'chain' | 'evmChains'> | 'chainConfigFile' | 'adminApiEnabled' | 'configFile'
   /** A boolean flag alone means true; `--flag=false`, `--flag:false` and `--flag false` also parse. */
-  readonly type: 'string' | 'number' | 'boolean'
+  /** `list`: comma-separated; `duration`: a Go duration (`10s`, `1m30s`) or a number of ms. */
+  readonly type: 'string' | 'number' | 'boolean' | 'list' | 'duration'
   readonly help: string
 }
 
@@ -143,6 +168,15 @@ export const FLAGS: Record<string, FlagDef> = {
   'evm-network-id': { key: 'evmNetworkId', type: 'number', help: 'EVM network ID answered by net_version' },
   'api-keystore-enabled': { key: 'keystoreEnabled', type: 'boolean', help: 'serve the (deprecated) keystore API at /ext/keystore' },
   'api-keystore-allow-remote': { key: 'keystoreAllowRemote', type: 'boolean', help: 'allow the keystore API with a non-loopback --http-host' },
+  'http-allowed-hosts': { key: 'httpAllowedHosts', type: 'list', help: 'Host header names accepted besides IP literals and localhost, comma-separated (* = any: disables the DNS-rebinding check)' },
+  'http-allowed-origins': { key: 'httpAllowedOrigins', type: 'list', help: 'browser origins (scheme://host[:port]) allowed besides loopback ones to open a WebSocket and get CORS on /rpc, comma-separated (* = any)' },
+  'http-read-header-timeout': { key: 'httpReadHeaderTimeout', type: 'duration', help: 'time to receive the request headers' },
+  'http-read-timeout': { key: 'httpReadTimeout', type: 'duration', help: 'time to receive a whole request' },
+  'http-idle-timeout': { key: 'httpIdleTimeout', type: 'duration', help: 'time an idle keep-alive connection is kept' },
+  'http-max-body-size': { key: 'httpMaxBodyBytes', type: 'number', help: 'largest HTTP body and WebSocket message in bytes (413 / close 1009 beyond)' },
+  'http-max-connections': { key: 'httpMaxConnections', type: 'number', help: 'concurrent HTTP connections, WebSockets included' },
+  'ws-ping-interval': { key: 'wsPingInterval', type: 'duration', help: 'WebSocket ping interval; no pong by the next ping closes the connection' },
+  'ws-max-pending-messages': { key: 'wsMaxPendingMessages', type: 'number', help: 'messages queued for one WebSocket before it is closed as a slow consumer' },
 }
 
 /** Error carrying one clear line for the user; main.ts prints it and exits 1. */
@@ -210,6 +244,14 @@ export function configFromArgs(argv: readonly string[]): NodeConfig {
     if (flag.type === 'number') {
       if (!/^\d+$/.test(value)) throw new ConfigError(`flag --${name}: ${JSON.stringify(value)} is not a non-negative integer`)
       input[flag.key] = Number(value)
+    } else if (flag.type === 'duration') {
+      try {
+        input[flag.key] = /^\d+$/.test(value) ? Number(value) : Math.round(parseGoDuration(value))
+      } catch (err) {
+        throw new ConfigError(`flag --${name}: ${(err as Error).message}`)
+      }
+    } else if (flag.type === 'list') {
+      input[flag.key] = value.split(',').map((v) => v.trim()).filter((v) => v !== '')
     } else {
       input[flag.key] = PATH_KEYS.has(flag.key) ? resolve(value) : value
     }
@@ -250,10 +292,11 @@ function withConfigFile(argv: readonly string[]): readonly string[] {
   for (const [name, value] of Object.entries(raw)) {
     const flag = Object.prototype.hasOwnProperty.call(FLAGS, name) ? FLAGS[name] : undefined
     if (flag === undefined || flag.key === 'configFile') throw new ConfigError(`config file ${path}: unknown key ${JSON.stringify(name)}`)
-    if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') {
-      throw new ConfigError(`config file ${path}: ${JSON.stringify(name)} must be a string, number or boolean`)
+    const list = Array.isArray(value) && value.every((v) => typeof v === 'string') ? value.join(',') : undefined
+    if (list === undefined && typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') {
+      throw new ConfigError(`config file ${path}: ${JSON.stringify(name)} must be a string, number, boolean or array of strings`)
     }
-    args.push(`--${name}=${String(value)}`)
+    args.push(`--${name}=${list ?? String(value)}`)
   }
   return [...args, ...argv]
 }
@@ -292,7 +335,10 @@ export function helpText(): string {
   const defaults = NodeConfig.parse({}) as unknown as Record<string, unknown>
   const lines = ['Usage: cchain-node [flags]', '', 'Flags:']
   for (const [name, flag] of Object.entries(FLAGS)) {
-    const def = flag.key === 'chainConfigFile' || flag.key === 'configFile' ? '(none)' : flag.key === 'adminApiEnabled' ? 'false' : defaults[flag.key] === undefined ? '(none)' : String(defaults[flag.key])
+    const value = defaults[flag.key]
+    const def = flag.key === 'chainConfigFile' || flag.key === 'configFile' ? '(none)' : flag.key === 'adminApiEnabled' ? 'false'
+      : value === undefined || (Array.isArray(value) && value.length === 0) ? '(none)'
+        : flag.type === 'duration' ? `${Number(value) / 1000}s` : String(value)
     lines.push(`  --${name.padEnd(20)} ${flag.help} (default: ${def})`)
   }
   lines.push('', 'Chain config file keys (coreth names) and defaults:')

@@ -229,7 +229,14 @@ export async function createNode(config: NodeConfig, opts: { log?: Logger } = {}
     chains: routes,
     node: { info, health, metrics, keystore: keystoreRpc },
     apis,
-    ws: { maxConnections: config.chain['ws-max-connections'], maxBufferedBytes: config.chain['ws-max-buffered-bytes'] },
+    bodyLimit: config.httpMaxBodyBytes,
+    allowedHosts: config.httpAllowedHosts,
+    allowedOrigins: config.httpAllowedOrigins,
+    http: { headersTimeoutMs: config.httpReadHeaderTimeout, requestTimeoutMs: config.httpReadTimeout, keepAliveTimeoutMs: config.httpIdleTimeout, maxConnections: config.httpMaxConnections },
+    ws: {
+      maxConnections: config.chain['ws-max-connections'], maxBufferedBytes: config.chain['ws-max-buffered-bytes'],
+      maxPendingMessages: config.wsMaxPendingMessages, pingIntervalMs: config.wsPingInterval,
+    },
   })
   let closed = false
   return {

@@ -62,6 +62,14 @@ export interface ServerOptions {
     maxConnections?: number
     maxBufferedBytes?: number
     maxPendingMessages?: number
+    pingIntervalMs?: number
+  }
+  /** HTTP timeouts (ms) and the socket cap (LIMITS.md L9, L10, L12); defaults as Fastify is set up below. */
+  http?: {
+    headersTimeoutMs?: number
+    requestTimeoutMs?: number
+    keepAliveTimeoutMs?: number
+    maxConnections?: number
   }
 }
 
@@ -111,17 +119,18 @@ export function createServer(opts: ServerOptions): Server {
   const maxWsConnections = opts.ws?.maxConnections ?? MAX_WS_CONNECTIONS
   const maxWsBuffered = opts.ws?.maxBufferedBytes ?? MAX_WS_BUFFERED
   const maxWsPending = opts.ws?.maxPendingMessages ?? MAX_WS_PENDING_MESSAGES
+  const pingInterval = opts.ws?.pingIntervalMs ?? WS_PING_INTERVAL_MS
   const fastify = Fastify({
     logger: false,
     bodyLimit,
-    requestTimeout: 30_000,
+    requestTimeout: opts.http?.requestTimeoutMs ?? 30_000,
     connectionTimeout: 0,
-    keepAliveTimeout: 72_000,
+    keepAliveTimeout: opts.http?.keepAliveTimeoutMs ?? 72_000,
     onProtoPoisoning: 'error',
     onConstructorPoisoning: 'error',
   })
-  fastify.server.headersTimeout = 10_000
-  fastify.server.maxConnections = 512
+  fastify.server.headersTimeout = opts.http?.headersTimeoutMs ?? 10_000
+  fastify.server.maxConnections = opts.http?.maxConnections ?? 512
 
   // Our parser returns the raw text: the dispatcher emits -32700/-32600 itself and keeps raw ids.
   // Every other content type gets Fastify's 415 before the body is read (LIMITS.md N4, L2).
@@ -159,7 +168,17 @@ export function createServer(opts: ServerOptions): Server {
     reply.code(status).header('content-type', TEXT_CT).send(status === 500 ? 'internal error\n' : err.message + '\n')
   })
 
+  /**
+   * CORS on the EVM JSON-RPC only, for allowed origins only (loopback ones and --http-allowed-origins),
+   * echoing the origin, never `*` and never credentials (LIMITS.md N3); gorilla routes get none.
+   */
+  const cors = (req: FastifyRequest, reply: FastifyReply): void => {
+    const origin = req.headers.origin
+    if (origin === undefined || !originAllowed(origin)) return
+    reply.header('access-control-allow-origin', origin).header('vary', 'Origin')
+  }
   fastify.post('/ext/bc/:chain/rpc', (req: ChainRequest, reply) => {
+    cors(req, reply)
     const rpc = chainFault(reply, chains, req.params.chain)
     if (rpc === undefined) return
     const body = req.body
@@ -182,7 +201,13 @@ export function createServer(opts: ServerOptions): Server {
     url: '/ext/bc/:chain/rpc',
     handler: (_req, reply) => { reply.code(405).header('allow', 'POST, OPTIONS').header('content-type', TEXT_CT).send('method not allowed\n') },
   })
-  fastify.options('/ext/bc/:chain/rpc', (_req, reply) => { reply.code(204).header('allow', 'POST, OPTIONS').send() })
+  fastify.options('/ext/bc/:chain/rpc', (req, reply) => {
+    cors(req, reply)
+    if (reply.hasHeader('access-control-allow-origin')) {
+      reply.header('access-control-allow-methods', 'POST, OPTIONS').header('access-control-allow-headers', 'Content-Type').header('access-control-max-age', '600')
+    }
+    reply.code(204).header('allow', 'POST, OPTIONS').send()
+  })
 
   /**
    * A gorilla JSON-RPC endpoint: POST with `application/json` only (avalanchego registers that one
@@ -280,7 +305,7 @@ export function createServer(opts: ServerOptions): Server {
         if (!alive) { socket.terminate(); return }
         alive = false
         socket.ping()
-      }, WS_PING_INTERVAL_MS)
+      }, pingInterval)
       ping.unref()
       // On close, error or a slow-consumer drop: every subscription and per-connection state goes (LIMITS.md W6).
       const cleanup = (): void => {

@@ -84,6 +84,9 @@ describe('cchain-node --help', () => {
       'evm-network-id': '1', 'log-format': 'auto', 'coreth-admin-api-enabled': 'false',
       'api-keystore-enabled': 'false', 'api-keystore-allow-remote': 'false',
       'chain-config-dir': '(none)', 'chain-aliases-file': '(none)', 'config-file': '(none)',
+      'http-allowed-hosts': '(none)', 'http-allowed-origins': '(none)', 'http-read-header-timeout': '10s', 'http-read-timeout': '30s',
+      'http-idle-timeout': '72s', 'http-max-body-size': '5242880', 'http-max-connections': '512', 'ws-ping-interval': '30s',
+      'ws-max-pending-messages': '10000',
     }
     expect(Object.keys(FLAGS).sort()).toEqual(Object.keys(expected).sort())
     for (const [flag, def] of Object.entries(expected)) {

@@ -78,6 +78,50 @@ describe('POST /ext/bc/:chain/rpc', () => {
     expect((await withHost('[::1]:9650')).status).toBe(200)
     expect((await withHost('10.0.0.1')).status).toBe(200)
   })
+
+  it('CORS only for loopback origins: the origin echoed, never *, no credentials; none for others', async () => {
+    const withOrigin = (origin: string, method = 'POST') => http({
+      method, body: method === 'POST' ? CHAIN_ID_CALL : undefined,
+      headers: { origin, 'content-type': 'application/json', 'access-control-request-method': 'POST' },
+    })
+    const local = await withOrigin('http://localhost:5173')
+    expect(local.status).toBe(200)
+    expect(local.headers['access-control-allow-origin']).toBe('http://localhost:5173')
+    expect(local.headers['access-control-allow-credentials']).toBeUndefined()
+    const preflight = await withOrigin('http://127.0.0.1:3000', 'OPTIONS')
+    expect(preflight.status).toBe(204)
+    expect(preflight.headers['access-control-allow-origin']).toBe('http://127.0.0.1:3000')
+    expect(preflight.headers['access-control-allow-methods']).toBe('POST, OPTIONS')
+    expect(preflight.headers['access-control-allow-headers']).toBe('Content-Type')
+    for (const method of ['POST', 'OPTIONS']) {
+      const evil = await withOrigin('http://evil.example', method)
+      expect(evil.headers['access-control-allow-origin']).toBeUndefined()
+    }
+  })
+})
+
+describe('transport limits from the options (--http-allowed-hosts, --http-allowed-origins, --http-max-body-size)', () => {
+  let custom: Server
+  let customPort: number
+  beforeAll(async () => {
+    custom = createServer({
+      host: '127.0.0.1', port: 0, bodyLimit: 64, log, chains: new Map([['C', { rpc }]]),
+      allowedHosts: ['node.test'], allowedOrigins: ['https://app.example'],
+      http: { headersTimeoutMs: 2_000, requestTimeoutMs: 3_000, keepAliveTimeoutMs: 1_000, maxConnections: 16 },
+    })
+    customPort = (await custom.listen()).port
+  })
+  afterAll(() => custom.close())
+
+  it('applies them', async () => {
+    const call = (headers: Record<string, string>, body = CHAIN_ID_CALL) => rawHttp(customPort, { body, headers: { 'content-type': 'application/json', ...headers } })
+    expect((await call({ host: 'node.test:9650' })).status).toBe(200)
+    expect((await call({ host: 'other.test' })).status).toBe(403)
+    expect((await call({ origin: 'https://app.example' })).headers['access-control-allow-origin']).toBe('https://app.example')
+    expect((await call({}, JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'echo', params: ['x'.repeat(64)] }))).status).toBe(413)
+    expect(custom.fastify.server.headersTimeout).toBe(2_000)
+    expect(custom.fastify.server.maxConnections).toBe(16)
+  })
 })
 
 describe('GET /ext/bc/:chain/ws', () => {

@@ -173,7 +173,10 @@ describe('helpText', () => {
     for (const [name, flag] of Object.entries(FLAGS)) {
       const line = lines.find((l) => l.trimStart().startsWith(`--${name} `))
       expect(line, `--${name}`).toBeDefined()
-      const def = flag.key === 'adminApiEnabled' ? 'false' : flag.key === 'chainConfigFile' || defaults[flag.key] === undefined ? '(none)' : String(defaults[flag.key])
+      const value = defaults[flag.key]
+      const def = flag.key === 'adminApiEnabled' ? 'false'
+        : flag.key === 'chainConfigFile' || value === undefined || (Array.isArray(value) && value.length === 0) ? '(none)'
+          : flag.type === 'duration' ? `${Number(value) / 1000}s` : String(value)
       expect(line, `--${name}`).toContain(`(default: ${def})`)
     }
   })
@@ -182,6 +185,10 @@ describe('helpText', () => {
     const line = (name: string) => lines.find((l) => l.trimStart().startsWith(`--${name} `))!
     expect(line('http-host')).toContain('(default: 127.0.0.1)')
     expect(line('http-port')).toContain('(default: 9650)')
+    expect(line('http-read-header-timeout')).toContain('(default: 10s)')
+    expect(line('http-idle-timeout')).toContain('(default: 72s)')
+    expect(line('http-max-body-size')).toContain('(default: 5242880)')
+    expect(line('http-allowed-hosts')).toContain('(default: (none))')
     expect(line('data-dir')).toContain(`(default: ${join(homedir(), '.cchain-node')})`)
     expect(line('network-id')).toContain('(default: 12345)')
     expect(line('log-level')).toContain('(default: info)')
@@ -203,5 +210,26 @@ describe('helpText', () => {
     for (const key of Object.keys(ChainConfigFile.shape)) {
       expect(lines.some((l) => l.trimStart().startsWith(`${key} `)), key).toBe(true)
     }
+  })
+})
+
+describe('transport limit flags (LIMITS.md N2, N3, L1, L9, L10, L12, W5, W7)', () => {
+  it('default to the LIMITS.md values', () => {
+    expect(configFromArgs([])).toMatchObject({
+      httpAllowedHosts: [], httpAllowedOrigins: [], httpReadHeaderTimeout: 10_000, httpReadTimeout: 30_000, httpIdleTimeout: 72_000,
+      httpMaxBodyBytes: 5 * 1024 * 1024, httpMaxConnections: 512, wsPingInterval: 30_000, wsMaxPendingMessages: 10_000,
+    })
+  })
+
+  it('parse lists, Go durations and numbers', () => {
+    const c = configFromArgs(['--http-allowed-hosts', 'node.test, other.test', '--http-allowed-origins=https://app.example',
+      '--http-read-header-timeout', '2s', '--http-read-timeout', '1m30s', '--http-idle-timeout', '1500', '--http-max-body-size', '1048576',
+      '--http-max-connections', '64', '--ws-ping-interval', '10s', '--ws-max-pending-messages', '500'])
+    expect(c).toMatchObject({
+      httpAllowedHosts: ['node.test', 'other.test'], httpAllowedOrigins: ['https://app.example'], httpReadHeaderTimeout: 2_000,
+      httpReadTimeout: 90_000, httpIdleTimeout: 1_500, httpMaxBodyBytes: 1_048_576, httpMaxConnections: 64, wsPingInterval: 10_000, wsMaxPendingMessages: 500,
+    })
+    expect(configError(['--http-read-timeout', '5d']).message).toBe('flag --http-read-timeout: time: unknown unit "d" in duration "5d"')
+    expect(configError(['--http-read-timeout', '0']).message).toMatch(/^--http-read-timeout: /)
   })
 })
