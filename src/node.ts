@@ -50,6 +50,7 @@ import { localPGenesisUTXOs } from './pchain/genesis.js'
 import { platformMethods } from './namespaces/platform.js'
 import { avmKeystoreMethods, platformKeystoreMethods } from './namespaces/xpKeystore.js'
 import { keccak256 } from './crypto.js'
+import { configDurationMs } from './goDuration.js'
 
 
 /** A running node. */
@@ -146,6 +147,7 @@ export async function createNode(config: NodeConfig, opts: { log?: Logger } = {}
   const rpc = new Dispatcher(table, {
     batchRequestLimit: config.chain['batch-request-limit'],
     batchResponseMaxSize: config.chain['batch-response-max-size'],
+    requestTimeoutMs: Math.max(0, configDurationMs(config.chain['api-max-duration'])),
     log: log.child({ module: 'rpc' }),
     stats,
   })

@@ -1,3 +1,4 @@
+import { parseGoDuration } from '../../goDuration.js'
 import { EngineError } from '../errors.js'
 import { CallTracer } from './callTracer.js'
 import { PrestateTracer } from './prestateTracer.js'
@@ -59,28 +60,12 @@ function bools(cfg: unknown, struct: string, fields: string[]): Record<string, b
   return out
 }
 
-const UNITS: Record<string, number> = { ns: 1e-6, us: 1e-3, 'µs': 1e-3, 'μs': 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 }
-
 /** The trace timeout in ms: Go's time.ParseDuration with its error texts; geth's 5s by default. */
 export function traceTimeoutMs(timeout: string | undefined): number {
   if (timeout === undefined) return DEFAULT_TIMEOUT_MS
-  const quoted = JSON.stringify(timeout)
-  let s = timeout
-  let sign = 1
-  if (s.startsWith('-') || s.startsWith('+')) { sign = s[0] === '-' ? -1 : 1; s = s.slice(1) }
-  if (s === '0') return 0
-  if (s === '') throw new EngineError(`time: invalid duration ${quoted}`)
-  let ms = 0
-  while (s !== '') {
-    const num = /^(\d*)(\.\d*)?/.exec(s)![0]
-    if (num === '' || num === '.') throw new EngineError(`time: invalid duration ${quoted}`)
-    s = s.slice(num.length)
-    const unit = /^[^\d.]*/.exec(s)![0]
-    if (unit === '') throw new EngineError(`time: missing unit in duration ${quoted}`)
-    const factor = UNITS[unit]
-    if (factor === undefined) throw new EngineError(`time: unknown unit ${JSON.stringify(unit)} in duration ${quoted}`)
-    s = s.slice(unit.length)
-    ms += Number(num) * factor
+  try {
+    return parseGoDuration(timeout)
+  } catch (err) {
+    throw new EngineError((err as Error).message)
   }
-  return sign * ms
 }
