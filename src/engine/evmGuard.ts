@@ -24,6 +24,10 @@ const CHECK_EVERY = 64
 const JUMPDEST = 0x5b
 
 type CustomOpcode = NonNullable<EVMOpts['customOpcodes']>[number]
+type OpInfo = { readonly isAsync: boolean; readonly constructor: unknown }
+/** The interpreter's opcode table entry (EVM._opcodeMap[op]); it reads `opcodeInfo.isAsync` each step. */
+type OpEntry = { opcodeInfo: OpInfo }
+type RunState = { interpreter: { _evm: { _opcodeMap: OpEntry[] } } }
 
 /** geth internal/ethapi DoCall's error for an EVM stopped by RPCEVMTimeout. */
 export function evmTimeoutError(timeoutMs: number): ExecutionAbortedError {
@@ -35,7 +39,8 @@ export function evmTimeoutError(timeoutMs: number): ExecutionAbortedError {
  * every loop passes, becomes an async opcode: every CHECK_EVERY executions it reads the clock,
  * yields to the event loop (setImmediate) once SLICE_MS have passed, and once the limit has expired
  * or the request was cancelled it halts the running frame with an EVM error (each caller frame
- * then halts at its next JUMPDEST). The journal unwinds as for any exceptional halt; the caller
+ * then halts at its next JUMPDEST). Awaiting an opcode costs a microtask per execution, so the
+ * entry is marked synchronous and turned async only for the one execution that yields. The journal unwinds as for any exceptional halt; the caller
  * learns of the abort from check(), which throws the abort's error (geth checks evm.Cancelled()
  * after ApplyMessage the same way).
  */
@@ -49,9 +54,14 @@ export class EvmGuard {
   private countdown = CHECK_EVERY
   private sliceEnd = 0
   private reason: Error | undefined
+  /** The opcode table entry of JUMPDEST in the guarded EVM, with its async and sync variants. */
+  private entry: OpEntry | undefined
+  private asyncInfo: OpInfo | undefined
+  private syncInfo: OpInfo | undefined
+  private yieldNext = false
 
   constructor() {
-    this.opcodes = [{ opcode: JUMPDEST, opcodeName: 'JUMPDEST', baseFee: 1, logicFunction: () => this.tick() }]
+    this.opcodes = [{ opcode: JUMPDEST, opcodeName: 'JUMPDEST', baseFee: 1, logicFunction: (runState) => this.tick(runState as unknown as RunState) }]
   }
 
   /** Runs fn under `limit`; the limit ends with fn. Throws the abort's error if the EVM was stopped. */
@@ -80,8 +90,17 @@ export class EvmGuard {
     if (this.reason !== undefined) throw this.reason
   }
 
-  private tick(): Promise<void> | undefined {
+  private tick(runState: RunState): Promise<void> | undefined {
     if (this.reason !== undefined) throw haltFrame()
+    if (this.yieldNext) {
+      // This execution is awaited (see below): yield, and be synchronous again.
+      this.yieldNext = false
+      this.setAsync(runState, false)
+      return new Promise((resolve) => setImmediate(() => {
+        this.sliceEnd = performance.now() + SLICE_MS
+        resolve()
+      }))
+    }
     if (--this.countdown > 0) return undefined
     this.countdown = CHECK_EVERY
     const now = performance.now()
@@ -94,10 +113,25 @@ export class EvmGuard {
       throw haltFrame()
     }
     if (now < this.sliceEnd) return undefined
-    return new Promise((resolve) => setImmediate(() => {
-      this.sliceEnd = performance.now() + SLICE_MS
-      resolve()
-    }))
+    // The interpreter decided before this call whether to await it: yield at the next JUMPDEST.
+    this.yieldNext = true
+    this.setAsync(runState, true)
+    return undefined
+  }
+
+  /** Makes the EVM await JUMPDEST's handler (true) or call it synchronously (false). */
+  private setAsync(runState: RunState, on: boolean): void {
+    const entry = runState.interpreter._evm._opcodeMap[JUMPDEST]!
+    if (entry !== this.entry || (entry.opcodeInfo !== this.asyncInfo && entry.opcodeInfo !== this.syncInfo)) {
+      // First use, or the table was rebuilt (hardfork change): the entry holds the async original.
+      const info = entry.opcodeInfo
+      this.entry = entry
+      this.asyncInfo = info
+      // A real Opcode (same hidden class as every other entry, so the interpreter's property reads stay fast).
+      const Ctor = info.constructor as new (o: OpInfo) => OpInfo
+      this.syncInfo = new Ctor({ ...info, isAsync: false })
+    }
+    entry.opcodeInfo = on ? this.asyncInfo! : this.syncInfo!
   }
 }
 

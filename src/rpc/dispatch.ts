@@ -176,13 +176,22 @@ export class Dispatcher {
     const answer = this.call(msg as Obj, raw, deep, debug, scope, cancel)
     if (typeof answer === 'string' || answer === undefined) return Promise.resolve(answer)
     if (cancel === undefined) return answer
-    return this.withDeadline([answer], cancel, [msg as Obj], [raw]).then((out) => out[0])
+    const idText = idToText((msg as Obj).id, raw)
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        cancel.aborted = true
+        this.stats.error(REQUEST_TIMED_OUT)
+        resolve(idText == null ? undefined : HEAD + idText + ',"error":' + TIMED_OUT_JSON + '}')
+      }, this.requestTimeoutMs)
+      answer.then((text) => { clearTimeout(timer); resolve(text) }, (err: unknown) => { clearTimeout(timer); reject(err) })
+    })
   }
 
   /**
-   * Waits for the answers until the request's deadline; then sets `cancel.aborted` (running EVM
-   * work stops at its next check) and answers every call still running with -32002, keeping the
-   * answers already made (geth rpc/handler.go batchCallBuffer.timeout; notifications get nothing).
+   * Waits for a batch's answers until the request's deadline; then sets `cancel.aborted` (running
+   * EVM work stops at its next check) and answers every call still running with -32002, keeping
+   * the answers already made (geth rpc/handler.go batchCallBuffer.timeout; notifications get nothing).
+   * A single request is answered so in answer().
    */
   private withDeadline(answers: Answer[], cancel: Cancel, items: unknown[], raws: (string | undefined)[]): Promise<(string | undefined)[]> {
     const out: (string | undefined)[] = new Array(answers.length)
