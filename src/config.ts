@@ -2,8 +2,17 @@ import { existsSync, readFileSync } from 'node:fs'
 import { homedir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { z } from 'zod'
-import { parseGoDuration } from './goDuration.js'
+import { configDurationMs, parseGoDuration } from './goDuration.js'
 import { DEFAULT_ETH_APIS, unknownEthApi, unknownEthApiMessage } from './rpc/ethApis.js'
+
+/** A coreth Duration value: a Go duration string ("5s", "1m30s") or a number of nanoseconds (src/goDuration.ts). */
+const Duration = z.union([z.string(), z.number()]).superRefine((value, ctx) => {
+  try {
+    configDurationMs(value)
+  } catch (err) {
+    ctx.addIssue({ code: 'custom', message: (err as Error).message, input: value })
+  }
+})
 
 /**
  * The C-Chain config file (`--chain-config-file`): coreth's keys and defaults
@@ -15,6 +24,19 @@ export const ChainConfigFile = z.strictObject({
   'rpc-gas-cap': z.number().int().nonnegative().default(50_000_000),
   /** In AVAX (coreth: float64 ether units). */
   'rpc-tx-fee-cap': z.number().nonnegative().default(100),
+  /**
+   * Wall time of one RPC execution: eth_call, eth_estimateGas (all probes together),
+   * eth_createAccessList, eth_simulateV1 and debug_trace* (LIMITS.md E2; geth's RPCEVMTimeout,
+   * which coreth does not expose as a chain-config key). A Go duration ("5s") or nanoseconds;
+   * 0 = no limit. Expiry answers -32000 "execution aborted (timeout = 5s)".
+   */
+  'rpc-evm-timeout': Duration.default('5s'),
+  /**
+   * Deadline of one JSON-RPC request, a batch as a whole (LIMITS.md L11; coreth `api-max-duration`,
+   * whose default 0 = none this node does not use). A Go duration or nanoseconds; 0 = none.
+   * Expiry answers -32002 "request timed out" and cancels the EVM work of the request.
+   */
+  'api-max-duration': Duration.default('30s'),
   'batch-request-limit': z.number().int().nonnegative().default(1000),
   'batch-response-max-size': z.number().int().nonnegative().default(25_000_000),
   /**

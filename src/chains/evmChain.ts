@@ -28,6 +28,7 @@ import { AtomicTxStore } from '../store/atomicTxStore.js'
 import type { Database } from '../store/db.js'
 import { SharedMemory } from '../store/sharedMemory.js'
 import { ConfigError } from '../config.js'
+import { configDurationMs } from '../goDuration.js'
 
 /**
  * The assembled JSON-RPC method table the dispatcher serves: every namespace's methods, kept
@@ -111,6 +112,7 @@ export async function openEvmChain(deps: EvmChainDeps): Promise<EvmChain> {
   const rpc = new Dispatcher(buildMethodTable(ctx), {
     batchRequestLimit: chainConfig['batch-request-limit'],
     batchResponseMaxSize: chainConfig['batch-response-max-size'],
+    requestTimeoutMs: Math.max(0, configDurationMs(chainConfig['api-max-duration'])),
     log: log.child({ module: 'rpc' }),
     stats: deps.stats,
   })

@@ -4,17 +4,19 @@ import { createVM } from '@ethereumjs/vm'
 import { Address, bytesToHex, setLengthLeft } from '@ethereumjs/util'
 import type { Logger } from 'pino'
 import type { ChainConfigFile } from '../config.js'
+import { configDurationMs } from '../goDuration.js'
 import type { Database } from '../store/db.js'
 import type { Block } from './block.js'
 import { BlockBuilder } from './blockBuilder.js'
 import type { AtomicBlockSource } from './blockBuilder.js'
 import { Chain } from './chain.js'
-import { EngineError, ExecutionFailedError, InvalidParamsError, NotFoundError, TxRejectedError } from './errors.js'
+import { EngineError, ExecutionAbortedError, ExecutionFailedError, InvalidParamsError, NotFoundError, RequestTimeoutError, TxRejectedError } from './errors.js'
 import { FilterManager } from './filters.js'
 import type { LogCriteria } from './logFilter.js'
 import { LogIndex } from './logIndex.js'
 import type { FoundLog } from './logIndex.js'
 import { Executor, executionError } from './executor.js'
+import type { Cancellation, RunLimit } from './evmGuard.js'
 import { FeeOracle } from './feeOracle.js'
 import type { Genesis } from './genesis.js'
 import type { Receipt } from './receipt.js'
@@ -50,6 +52,8 @@ const CALL_CACHE_SIZE = 4096
 const TX_GAS = 21000n
 /** eth_getLogs answers at most this many logs (LIMITS.md E4), then -32005. */
 const MAX_LOG_RESULTS = 10_000
+/** eth_getLogs stops scanning after this many ms (LIMITS.md E4), then -32002. */
+const LOG_QUERY_TIMEOUT_MS = 5000
 
 /** A log query after parsing: one block by hash, or a range of numbers/tags. */
 export interface LogQuery {
@@ -80,6 +84,8 @@ export class Engine {
   private readonly nonceAnswered = new Map<string, number>()
   private callCache = new Map<string, Uint8Array>()
   private arrivals = 0
+  /** rpc-evm-timeout in ms (0 = none): the wall time of one RPC execution (LIMITS.md E2). */
+  readonly evmTimeoutMs: number
 
   private constructor(
     readonly chain: Chain,
@@ -88,6 +94,7 @@ export class Engine {
     private readonly opts: EngineOptions,
   ) {
     this.fees = new FeeOracle(chain, opts.chain)
+    this.evmTimeoutMs = Math.max(0, configDurationMs(opts.chain['rpc-evm-timeout']))
     this.logs = new LogIndex(chain)
     this.filters = new FilterManager(this.logs, { chain: chain.events, pool: this.events })
     chain.events.on('head', () => { this.callCache = new Map() })
@@ -215,8 +222,13 @@ export class Engine {
     return setLengthLeft(value, 32)
   }
 
+  /** The limit of one RPC execution: rpc-evm-timeout, and the request's cancellation. */
+  evmLimit(cancel?: Cancellation): RunLimit {
+    return { timeoutMs: this.evmTimeoutMs, cancel }
+  }
+
   /** eth_call: the return data, or geth's revert / execution error. Results at 'latest' are memoised per head. */
-  async call(req: CallRequest, ref: BlockRef, overrides?: StateOverride): Promise<Uint8Array> {
+  async call(req: CallRequest, ref: BlockRef, overrides?: StateOverride, cancel?: Cancellation): Promise<Uint8Array> {
     const block = this.resolveBlock(ref)
     const cacheKey = overrides === undefined && ref !== 'pending' ? callKey(block, req) : undefined
     if (cacheKey !== undefined) {
@@ -225,7 +237,7 @@ export class Engine {
     }
     const ex = await this.executorAt(block)
     const gas = this.callGas(req.gas)
-    const outcome = await ex.exclusive(() => ex.run(req, gas, overrides))
+    const outcome = await ex.exclusive(this.evmLimit(cancel), () => ex.run(req, gas, overrides))
     if (outcome.error !== undefined) throw executionError(outcome)
     if (cacheKey !== undefined && this.chain.head === block) {
       if (this.callCache.size >= CALL_CACHE_SIZE) this.callCache.clear()
@@ -241,11 +253,14 @@ export class Engine {
     return cap !== 0n && gas > cap ? cap : gas
   }
 
-  /** eth_estimateGas: geth's gasestimator binary search (eth/gasestimator/gasestimator.go). */
-  async estimateGas(req: CallRequest, ref: BlockRef, overrides?: StateOverride): Promise<bigint> {
+  /**
+   * eth_estimateGas: geth's gasestimator binary search (eth/gasestimator/gasestimator.go). geth
+   * bounds it only by the request's deadline; here rpc-evm-timeout bounds all probes together too.
+   */
+  async estimateGas(req: CallRequest, ref: BlockRef, overrides?: StateOverride, cancel?: Cancellation): Promise<bigint> {
     const block = this.resolveBlock(ref)
     const ex = await this.executorAt(block)
-    return ex.exclusive(async () => {
+    return ex.exclusive(this.evmLimit(cancel), async () => {
       // Overrides apply once, inside this exclusive section, before every probe.
       let hi = req.gas !== undefined && req.gas >= TX_GAS ? req.gas : block.header.gasLimit
       const cap = BigInt(this.opts.chain['rpc-gas-cap'])
@@ -303,10 +318,10 @@ export class Engine {
   }
 
   /** eth_createAccessList: run with access-list reporting until the list is stable (geth AccessList). */
-  async createAccessList(req: CallRequest, ref: BlockRef): Promise<{ accessList: { address: string; storageKeys: string[] }[]; gasUsed: bigint; error?: string }> {
+  async createAccessList(req: CallRequest, ref: BlockRef, cancel?: Cancellation): Promise<{ accessList: { address: string; storageKeys: string[] }[]; gasUsed: bigint; error?: string }> {
     const block = this.resolveBlock(ref)
     const ex = await this.executorAt(block)
-    return ex.exclusive(async () => {
+    return ex.exclusive(this.evmLimit(cancel), async () => {
       const gas = this.callGas(req.gas)
       let list = req.accessList ?? []
       for (let i = 0; i < 8; i++) {
@@ -335,11 +350,12 @@ export class Engine {
   }
 
   /** eth_simulateV1 (geth SimulateV1): blocks of calls on top of a block, on a state that is thrown away. */
-  async simulate(opts: SimulateOptions, ref: BlockRef): Promise<SimBlockResult[]> {
+  async simulate(opts: SimulateOptions, ref: BlockRef, cancel?: Cancellation): Promise<SimBlockResult[]> {
     checkSimulateSize(opts)
     const gasTarget = this.opts.chain['gas-target']
     return simulate(this.chain, this.resolveBlock(ref), opts, {
       gasCap: BigInt(this.opts.chain['rpc-gas-cap']), gasTarget: gasTarget === undefined ? undefined : BigInt(gasTarget),
+      run: this.evmLimit(cancel),
     })
   }
 
@@ -393,8 +409,8 @@ export class Engine {
     return ref
   }
 
-  /** eth_getLogs (geth filters.GetLogs, coreth's api-max-blocks-per-request). */
-  async getLogs(q: LogQuery): Promise<FoundLog[]> {
+  /** eth_getLogs (geth filters.GetLogs, coreth's api-max-blocks-per-request); a scan stops after 5 s (LIMITS.md E4). */
+  async getLogs(q: LogQuery, cancel?: Cancellation): Promise<FoundLog[]> {
     if (q.blockHash !== undefined) {
       const block = this.chain.blockByHash(q.blockHash)
       if (block === undefined) throw new NotFoundError('unknown block')
@@ -408,7 +424,10 @@ export class Engine {
     if (max > 0n && to - from >= max) {
       throw new EngineError(`requested too many blocks from ${from} to ${to}, maximum is set to ${max}`)
     }
-    return this.logs.find(q.criteria, from, to, MAX_LOG_RESULTS)
+    const deadline = performance.now() + LOG_QUERY_TIMEOUT_MS
+    return this.logs.find(q.criteria, from, to, MAX_LOG_RESULTS, () => {
+      if (performance.now() > deadline || cancel?.aborted === true) throw new RequestTimeoutError()
+    })
   }
 
   /** A transaction by hash: mined (with its block) or waiting in the pool. */
@@ -456,7 +475,7 @@ async function probeSafe<T>(probe: (gas: bigint) => Promise<T>, gas: bigint, ret
   try {
     return await probe(gas)
   } catch (err) {
-    if (rethrow) throw err
+    if (rethrow || err instanceof ExecutionAbortedError) throw err
     return undefined
   }
 }

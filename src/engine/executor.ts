@@ -8,6 +8,8 @@ import type { MerkleStateManager } from '@ethereumjs/statemanager'
 import type { MerklePatriciaTrie } from '@ethereumjs/mpt'
 import { Account, Address, bytesToHex, bytesToUnprefixedHex, equalsBytes, hexToBytes, KECCAK256_NULL, setLengthLeft, unpadBytes } from '@ethereumjs/util'
 import type { Block } from './block.js'
+import { EvmGuard } from './evmGuard.js'
+import type { RunLimit } from './evmGuard.js'
 import type { Chain } from './chain.js'
 import { ExecutionFailedError, ExecutionRevertedError, InvalidParamsError } from './errors.js'
 import type { AccessListItem, CallRequest, StateOverride } from './types.js'
@@ -31,7 +33,7 @@ export interface CallOutcome {
 export class Executor {
   private queue: Promise<unknown> = Promise.resolve()
 
-  private constructor(readonly block: Block, readonly sm: MerkleStateManager, private readonly vm: VM, private readonly chain: Chain) {}
+  private constructor(readonly block: Block, readonly sm: MerkleStateManager, private readonly vm: VM, private readonly chain: Chain, readonly guard: EvmGuard) {}
 
   /** The EVM, for tracers to subscribe to its events (debug_traceCall runs on its own executor). */
   get evm(): VM['evm'] {
@@ -40,16 +42,20 @@ export class Executor {
 
   static async create(chain: Chain, block: Block, sm: MerkleStateManager): Promise<Executor> {
     memoizeTrieReads(sm)
-    const vm = await createVM({ common: chain.common, stateManager: sm, blockchain: chain.blockHashes as never })
-    return new Executor(block, sm, vm, chain)
+    const guard = new EvmGuard()
+    const vm = await createVM({ common: chain.common, stateManager: sm, blockchain: chain.blockHashes as never, evmOpts: { customOpcodes: guard.opcodes } })
+    return new Executor(block, sm, vm, chain, guard)
   }
 
-  /** Runs fn with exclusive use of this state; every write is reverted afterwards. */
-  exclusive<T>(fn: () => Promise<T>): Promise<T> {
+  /**
+   * Runs fn with exclusive use of this state; every write is reverted afterwards. The EVM runs
+   * time-sliced under `limit` (LIMITS.md E2/E3), which starts when fn does.
+   */
+  exclusive<T>(limit: RunLimit, fn: () => Promise<T>): Promise<T> {
     const run = this.queue.then(async () => {
       await this.sm.checkpoint()
       try {
-        return await fn()
+        return await this.guard.run(limit, fn)
       } finally {
         await this.sm.revert()
       }
@@ -91,6 +97,7 @@ export class Executor {
     } catch (err) {
       throw translateRunError(err)
     }
+    this.guard.check()
     const exec = result.execResult
     const returnData = exec.returnValue
     const errName = exec.exceptionError?.error

@@ -17,6 +17,8 @@ export interface FoundLog {
 
 /** Blooms read from LevelDB per batch when a range reaches blocks not yet in memory. */
 const LOAD_CHUNK = 8192n
+/** Blocks scanned between two deadline checks. */
+const CHECK_BLOCKS = 256n
 
 /**
  * eth_getLogs over a range: each block's bloom (kept in memory once read, from the 'B' index
@@ -29,14 +31,18 @@ export class LogIndex {
     chain.events.on('head', (block: Block) => { this.blooms[Number(block.header.number)] = block.header.bloom })
   }
 
-  /** Matching logs of blocks from..to (canonical, inclusive), at most `limit` (then -32005 as geth's limit). */
-  async find(c: LogCriteria, from: bigint, to: bigint, limit: number): Promise<FoundLog[]> {
+  /**
+   * Matching logs of blocks from..to (canonical, inclusive), at most `limit` (then -32005 as geth's
+   * limit). `checkTime` runs every CHECK_BLOCKS blocks and throws to stop the scan.
+   */
+  async find(c: LogCriteria, from: bigint, to: bigint, limit: number, checkTime?: () => void): Promise<FoundLog[]> {
     const query = bloomQuery(c, keccak256)
     const out: FoundLog[] = []
     for (let start = from; start <= to; start += LOAD_CHUNK) {
       const end = start + LOAD_CHUNK - 1n < to ? start + LOAD_CHUNK - 1n : to
       await this.load(start, end)
       for (let n = start; n <= end; n++) {
+        if (checkTime !== undefined && (n - from) % CHECK_BLOCKS === 0n) checkTime()
         const bloom = this.blooms[Number(n)]
         if (bloom !== undefined && !bloomMayMatch(query, bloom)) continue
         const block = this.chain.blockByNumber(n)

@@ -16,6 +16,8 @@ import { EMPTY_EXT_DATA_HASH } from './chain.js'
 import type { Chain } from './chain.js'
 import { keccak256 } from '../crypto.js'
 import { EngineError, SimulateError } from './errors.js'
+import { EvmGuard } from './evmGuard.js'
+import type { RunLimit } from './evmGuard.js'
 import { executionError } from './executor.js'
 import type { CallOutcome } from './executor.js'
 import { consumeGas, feeStateBeforeBlock, gasPrice, updateTargetExcess } from './feeState.js'
@@ -109,6 +111,8 @@ export interface SimulateLimits {
   gasCap: bigint
   /** gas-target of the chain config, for the fee state of validation-mode blocks. */
   gasTarget?: bigint
+  /** rpc-evm-timeout and the request's cancellation, for the whole request (LIMITS.md E2). */
+  run?: RunLimit
 }
 
 /** Checks the request's size as geth's SimulateV1 does before it reads any state. */
@@ -129,10 +133,13 @@ export function checkSimulateSize(opts: SimulateOptions): void {
 export async function simulate(chain: Chain, base: Block, opts: SimulateOptions, limits: SimulateLimits): Promise<SimBlockResult[]> {
   chain.requireState(base)
   const blocks = sanitizeChain(base, opts.blockStateCalls)
-  const sim = await Simulator.create(chain, base, opts, limits)
-  const results: SimBlockResult[] = []
-  for (const b of blocks) results.push(await sim.processBlock(b))
-  return results
+  const guard = new EvmGuard()
+  const sim = await Simulator.create(chain, base, opts, limits, guard)
+  return guard.run(limits.run ?? { timeoutMs: 0 }, async () => {
+    const results: SimBlockResult[] = []
+    for (const b of blocks) results.push(await sim.processBlock(b))
+    return results
+  })
 }
 
 type SanitizedBlock = SimBlock & { blockOverrides: BlockOverrides & { number: bigint; time: bigint } }
@@ -209,6 +216,7 @@ class Simulator {
     private readonly limits: SimulateLimits,
     private readonly sm: MerkleStateManager,
     private readonly vm: VM,
+    private readonly guard: EvmGuard,
   ) {
     this.parent = base
     this.inherited = { coinbase: base.header.coinbase, difficulty: base.header.difficulty, gasLimit: base.header.gasLimit }
@@ -217,7 +225,7 @@ class Simulator {
     this.basePrecompiles = new Map(this.evmPrecompiles())
   }
 
-  static async create(chain: Chain, base: Block, opts: SimulateOptions, limits: SimulateLimits): Promise<Simulator> {
+  static async create(chain: Chain, base: Block, opts: SimulateOptions, limits: SimulateLimits, guard: EvmGuard): Promise<Simulator> {
     const trie = new MerklePatriciaTrie({
       db: new OverlayDB(chain.trieDb), useKeyHashing: true, common: chain.common, valueEncoding: ValueEncoding.Bytes,
       root: base.header.stateRoot,
@@ -229,8 +237,8 @@ class Simulator {
       putBlock: async () => {},
       shallowCopy: () => blockchain,
     }
-    const vm = await createVM({ common: chain.common, stateManager: sm, blockchain: blockchain as never })
-    const sim = new Simulator(chain, base, opts, limits, sm, vm)
+    const vm = await createVM({ common: chain.common, stateManager: sm, blockchain: blockchain as never, evmOpts: { customOpcodes: guard.opcodes } })
+    const sim = new Simulator(chain, base, opts, limits, sm, vm, guard)
     ref.sim = sim
     return sim
   }
@@ -450,6 +458,7 @@ class Simulator {
       blk.view.hideBaseFee = false
       tracer?.detach()
     }
+    this.guard.check()
     const after = await this.sm.getAccount(from)
     if (after !== undefined && (hiddenCode !== undefined || after.nonce > MAX_UINT64)) {
       if (hiddenCode !== undefined && equalsBytes(after.codeHash, KECCAK256_NULL)) after.codeHash = hiddenCode

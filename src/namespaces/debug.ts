@@ -110,26 +110,26 @@ export function debugTraceMethods(ctx: Pick<RpcContext, 'engine'>): MethodTable 
   const { engine } = ctx
   return {
     /** Handler for `debug_traceTransaction`: re-executes a mined transaction under a tracer. */
-    debug_traceTransaction: method(z.tuple([Hash32, TraceConfig.optional()]), ([hash, cfg]) =>
-      traceTransaction(engine, hash, traceOptions(cfg))),
+    debug_traceTransaction: method(z.tuple([Hash32, TraceConfig.optional()]), ([hash, cfg], _call, _origin, cancel) =>
+      traceTransaction(engine, hash, traceOptions(cfg), cancel)),
     /** Handler for `debug_traceCall`: an eth_call under a tracer, with state and block overrides. */
-    debug_traceCall: method(z.tuple([CallRequest, BlockRef, TraceCallConfig.optional()]), ([req, ref, cfg]) => {
+    debug_traceCall: method(z.tuple([CallRequest, BlockRef, TraceCallConfig.optional()]), ([req, ref, cfg], _call, _origin, cancel) => {
       const opts: TraceCallOptions = traceOptions(cfg)
       if (cfg?.stateOverrides != null) opts.stateOverrides = cfg.stateOverrides
       if (cfg?.blockOverrides != null) opts.blockOverrides = cfg.blockOverrides
-      return traceCall(engine, req, ref, opts)
+      return traceCall(engine, req, ref, opts, cancel)
     }),
     /** Handler for `debug_traceBlockByNumber`: every transaction of the block, `[{txHash, result}]`. */
-    debug_traceBlockByNumber: method(z.tuple([BlockTag, TraceConfig.optional()]), ([ref, cfg]) => {
+    debug_traceBlockByNumber: method(z.tuple([BlockTag, TraceConfig.optional()]), ([ref, cfg], _call, _origin, cancel) => {
       const block = engine.findBlock(ref)
       if (block === undefined) throw new NotFoundError(`block #${String(ref)} not found`)
-      return traceBlock(engine, block, traceOptions(cfg))
+      return traceBlock(engine, block, traceOptions(cfg), cancel)
     }),
     /** Handler for `debug_traceBlockByHash`. */
-    debug_traceBlockByHash: method(z.tuple([Hash32, TraceConfig.optional()]), ([hash, cfg]) => {
+    debug_traceBlockByHash: method(z.tuple([Hash32, TraceConfig.optional()]), ([hash, cfg], _call, _origin, cancel) => {
       const block = engine.chain.blockByHash(hash)
       if (block === undefined) throw new NotFoundError(`block ${hex(hash)} not found`)
-      return traceBlock(engine, block, traceOptions(cfg))
+      return traceBlock(engine, block, traceOptions(cfg), cancel)
     }),
   }
 }

@@ -4,8 +4,8 @@ import type { Connection, ConnectionCall, JsonRpcErrorObject, MethodDef, MethodT
 import { RpcStats } from './stats.js'
 import type { MethodStats } from './stats.js'
 import {
-  PARSE_ERROR, INVALID_REQUEST, RpcError, formatZodError, invalidParams, invalidRequest, methodNameTooLong, methodNotFound, parseError, responseTooLarge,
-  toJsonRpcError,
+  PARSE_ERROR, INVALID_REQUEST, REQUEST_TIMED_OUT, RpcError, formatZodError, invalidParams, invalidRequest, methodNameTooLong, methodNotFound, parseError,
+  requestTimedOut, responseTooLarge, toJsonRpcError,
 } from './errors.js'
 
 /** Longest accepted method name (geth rpc/handler.go maxMethodNameLength). */
@@ -18,6 +18,8 @@ export interface DispatcherOptions {
   batchRequestLimit: number
   /** coreth `batch-response-max-size` in bytes (LIMITS.md L7). */
   batchResponseMaxSize: number
+  /** coreth `api-max-duration` in ms: the deadline of a request, a batch as a whole (LIMITS.md L11); 0 or absent = none. */
+  requestTimeoutMs?: number
   log: Logger
   /** Request, latency and error counters (/ext/metrics); a private instance when absent. */
   stats?: RpcStats
@@ -40,6 +42,8 @@ interface Entry {
 
 type Obj = Record<string, unknown>
 type Answer = string | undefined | Promise<string | undefined>
+/** The cancellation handed to handlers; the dispatcher sets `aborted` when the deadline passes. */
+type Cancel = { aborted: boolean }
 
 const HEAD = '{"jsonrpc":"2.0","id":'
 const errorText = (idText: string, err: JsonRpcErrorObject): string => HEAD + idText + ',"error":' + JSON.stringify(err) + '}'
@@ -49,6 +53,7 @@ const INVALID_REQUEST_TEXT = errorText('null', invalidRequest().toObject())
 const EMPTY_BATCH_TEXT = errorText('null', invalidRequest('empty batch').toObject())
 const BATCH_TOO_LARGE_TEXT = errorText('null', invalidRequest('batch too large').toObject())
 const TOO_LARGE_JSON = JSON.stringify(responseTooLarge().toObject())
+const TIMED_OUT_JSON = JSON.stringify(requestTimedOut().toObject())
 const NO_PARAMS: readonly unknown[] = Object.freeze([])
 // A body shorter than this cannot hold params nested deeper than MAX_PARAMS_DEPTH (two bytes a level).
 const DEPTH_CHECK_MIN_BODY = 2 * MAX_PARAMS_DEPTH
@@ -122,6 +127,7 @@ export class Dispatcher {
   private readonly methods = new Map<string, Entry>()
   private readonly batchRequestLimit: number
   private readonly batchResponseMaxSize: number
+  private readonly requestTimeoutMs: number
   private readonly log: Logger
   private readonly stats: RpcStats
 
@@ -130,6 +136,7 @@ export class Dispatcher {
     for (const name of Object.keys(table)) this.methods.set(name, describeSchema(table[name]!, this.stats.method(name)))
     this.batchRequestLimit = opts.batchRequestLimit
     this.batchResponseMaxSize = opts.batchResponseMaxSize
+    this.requestTimeoutMs = opts.requestTimeoutMs ?? 0
     this.log = opts.log
   }
 
@@ -165,8 +172,60 @@ export class Dispatcher {
     if (msg === null || typeof msg !== 'object') return Promise.resolve(this.invalid(INVALID_REQUEST_TEXT))
     // JSON.parse rounds integers past 2^53: echo the raw token instead (LIMITS.md L5).
     const raw = isUnsafeNumber((msg as Obj).id) ? rawIds(body)[0] : undefined
-    const answer = this.call(msg as Obj, raw, deep, debug, scope)
-    return typeof answer === 'string' || answer === undefined ? Promise.resolve(answer) : answer
+    const cancel: Cancel | undefined = this.requestTimeoutMs > 0 ? { aborted: false } : undefined
+    const answer = this.call(msg as Obj, raw, deep, debug, scope, cancel)
+    if (typeof answer === 'string' || answer === undefined) return Promise.resolve(answer)
+    if (cancel === undefined) return answer
+    const idText = idToText((msg as Obj).id, raw)
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        cancel.aborted = true
+        this.stats.error(REQUEST_TIMED_OUT)
+        resolve(idText == null ? undefined : HEAD + idText + ',"error":' + TIMED_OUT_JSON + '}')
+      }, this.requestTimeoutMs)
+      answer.then((text) => { clearTimeout(timer); resolve(text) }, (err: unknown) => { clearTimeout(timer); reject(err) })
+    })
+  }
+
+  /**
+   * Waits for a batch's answers until the request's deadline; then sets `cancel.aborted` (running
+   * EVM work stops at its next check) and answers every call still running with -32002, keeping
+   * the answers already made (geth rpc/handler.go batchCallBuffer.timeout; notifications get nothing).
+   * A single request is answered so in answer().
+   */
+  private withDeadline(answers: Answer[], cancel: Cancel, items: unknown[], raws: (string | undefined)[]): Promise<(string | undefined)[]> {
+    const out: (string | undefined)[] = new Array(answers.length)
+    const settled: boolean[] = new Array(answers.length).fill(false)
+    let pending = 0
+    return new Promise((resolve, reject) => {
+      let timer: NodeJS.Timeout | undefined
+      const finish = (): void => {
+        if (timer !== undefined) clearTimeout(timer)
+        resolve(out)
+      }
+      for (let i = 0; i < answers.length; i++) {
+        const a = answers[i]
+        if (typeof a === 'string' || a === undefined) { out[i] = a; settled[i] = true; continue }
+        pending++
+        a.then((text) => {
+          if (cancel.aborted) return
+          out[i] = text
+          settled[i] = true
+          if (--pending === 0) finish()
+        }, reject)
+      }
+      if (pending === 0) return finish()
+      timer = setTimeout(() => {
+        cancel.aborted = true
+        for (let i = 0; i < answers.length; i++) {
+          if (settled[i]) continue
+          const idText = idToText((items[i] as Obj).id, raws[i])
+          this.stats.error(REQUEST_TIMED_OUT)
+          out[i] = idText === undefined ? undefined : HEAD + (idText ?? 'null') + ',"error":' + TIMED_OUT_JSON + '}'
+        }
+        resolve(out)
+      }, this.requestTimeoutMs)
+    })
   }
 
   private async batch(items: unknown[], body: string, deep: boolean, debug: boolean, scope: MessageCall | undefined): Promise<string | undefined> {
@@ -174,14 +233,15 @@ export class Dispatcher {
     if (items.length > this.batchRequestLimit) return this.invalid(BATCH_TOO_LARGE_TEXT)
     const raws = items.some((item) => item !== null && typeof item === 'object' && isUnsafeNumber((item as Obj).id)) ? rawIds(body) : []
     const answers: Answer[] = new Array(items.length)
+    const cancel: Cancel | undefined = this.requestTimeoutMs > 0 ? { aborted: false } : undefined
     for (let i = 0; i < items.length; i++) {
       const item = items[i]
       // A nested batch or a non-object is an invalid request (one error per such item, as geth).
       answers[i] = item === null || typeof item !== 'object' || Array.isArray(item)
         ? this.invalid(INVALID_REQUEST_TEXT)
-        : this.call(item as Obj, raws[i], deep, debug, scope)
+        : this.call(item as Obj, raws[i], deep, debug, scope, cancel)
     }
-    const done = await Promise.all(answers)
+    const done = cancel === undefined ? await Promise.all(answers) : await this.withDeadline(answers, cancel, items, raws)
     let out = ''
     let size = 0
     let tooLarge = false
@@ -202,7 +262,7 @@ export class Dispatcher {
   }
 
   /** One request object; undefined for a notification. */
-  private call(req: Obj, raw: string | undefined, deep: boolean, debug: boolean, scope: MessageCall | undefined): Answer {
+  private call(req: Obj, raw: string | undefined, deep: boolean, debug: boolean, scope: MessageCall | undefined, cancel: Cancel | undefined): Answer {
     const idText = idToText(req.id, raw)
     if (idText === null) return this.invalid(INVALID_REQUEST_TEXT)
     const name = req.method
@@ -211,9 +271,9 @@ export class Dispatcher {
       // Without a valid envelope it is not a notification either: answer with id null (geth isNotification).
       return this.invalid(idText === undefined ? INVALID_REQUEST_TEXT : HEAD + idText + ',"error":' + INVALID_REQUEST_JSON + '}')
     }
-    if (!debug) return this.run(name, params, idText, deep, scope)
+    if (!debug) return this.run(name, params, idText, deep, scope, cancel)
     const t0 = performance.now()
-    const answer = this.run(name, params, idText, deep, scope)
+    const answer = this.run(name, params, idText, deep, scope, cancel)
     const done = (): void => {
       this.log.debug({ method: name.slice(0, 64), id: idText, ms: +(performance.now() - t0).toFixed(3) }, 'rpc call')
     }
@@ -222,12 +282,12 @@ export class Dispatcher {
     return answer
   }
 
-  private run(name: string, params: unknown, idText: string | undefined, deep: boolean, scope: MessageCall | undefined): Answer {
+  private run(name: string, params: unknown, idText: string | undefined, deep: boolean, scope: MessageCall | undefined, cancel: Cancel | undefined): Answer {
     if (name.length > MAX_METHOD_NAME_LENGTH) return this.reply(idText, methodNameTooLong())
     const entry = this.methods.get(name)
     if (entry === undefined) return this.reply(idText, methodNotFound(name))
     const t0 = performance.now()
-    const answer = this.invoke(entry, params, idText, deep, scope)
+    const answer = this.invoke(entry, params, idText, deep, scope, cancel)
     const stats = entry.stats
     if (typeof answer === 'string' || answer === undefined) {
       stats.observe(performance.now() - t0)
@@ -239,7 +299,7 @@ export class Dispatcher {
     })
   }
 
-  private invoke(entry: Entry, params: unknown, idText: string | undefined, deep: boolean, scope: MessageCall | undefined): Answer {
+  private invoke(entry: Entry, params: unknown, idText: string | undefined, deep: boolean, scope: MessageCall | undefined, cancel: Cancel | undefined): Answer {
     if (deep && depthExceeds(params, MAX_PARAMS_DEPTH)) return this.reply(idText, invalidRequest('params nested too deeply'))
     let args: unknown
     if (entry.tuple) {
@@ -266,7 +326,7 @@ export class Dispatcher {
     }
     let result: unknown
     try {
-      result = entry.def.handler(args, scope)
+      result = entry.def.handler(args, scope, undefined, cancel)
     } catch (err) {
       return this.reply(idText, err)
     }

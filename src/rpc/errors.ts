@@ -7,7 +7,7 @@
  *   -32602  invalid params         arity, schema failures, InvalidParamsError
  *   -32603  internal error         anything unexpected (the cause is logged, never sent)
  *   -32000  server error           any other EngineError or AtomicError (geth's default code)
- *   -32002  request timed out
+ *   -32002  request timed out      request deadline (api-max-duration), RequestTimeoutError
  *   -32003  response too large     batch response over batch-response-max-size
  *   -32005  limit exceeded         LimitExceededError
  *   -38026  client limit exceeded  geth clientLimitExceededError (eth_getStorageValues slot cap)
@@ -16,7 +16,7 @@
  */
 import { z } from 'zod'
 import type { Logger } from 'pino'
-import { EngineError, ExecutionRevertedError, InvalidParamsError, LimitExceededError, SimulateError } from '../engine/errors.js'
+import { EngineError, ExecutionRevertedError, InvalidParamsError, LimitExceededError, RequestTimeoutError, SimulateError } from '../engine/errors.js'
 import type { SimulateErrorKind } from '../engine/errors.js'
 import { AtomicError } from '../atomic/errors.js'
 import type { JsonRpcErrorObject } from './types.js'
@@ -104,6 +104,11 @@ export function responseTooLarge(): RpcError {
   return new RpcError(RESPONSE_TOO_LARGE, 'response too large')
 }
 
+/** -32002, geth's text (rpc/errors.go errMsgTimeout): the request's deadline passed. */
+export function requestTimedOut(): RpcError {
+  return new RpcError(REQUEST_TIMED_OUT, 'request timed out')
+}
+
 /**
  * geth's wording for a bad positional argument: `invalid argument N: <reason>` (rpc/json.go
  * parseArgumentArray). Only the first issue is reported, as geth stops at the first bad argument.
@@ -128,6 +133,7 @@ export function toJsonRpcError(err: unknown, log?: Logger): JsonRpcErrorObject {
   if (err instanceof SimulateError) return { code: SIMULATE_CODES[err.kind], message: err.message }
   if (err instanceof InvalidParamsError) return { code: INVALID_PARAMS, message: err.message }
   if (err instanceof LimitExceededError) return { code: LIMIT_EXCEEDED, message: err.message }
+  if (err instanceof RequestTimeoutError) return { code: REQUEST_TIMED_OUT, message: err.message }
   if (err instanceof EngineError) return { code: SERVER_ERROR, message: err.message }
   if (err instanceof AtomicError) return { code: SERVER_ERROR, message: err.message }
   if (err instanceof z.ZodError) return { code: INVALID_PARAMS, message: formatZodError(err) }

@@ -13,8 +13,9 @@ export interface MethodDef<S extends z.ZodType = z.ZodType> {
   /**
    * `call` is set only for a request that arrived on a connection (WebSocket); undefined over HTTP.
    * `origin`: the HTTP peer, passed by the gorilla endpoints (the keystore's per-client back-off).
+   * `cancel`: set by the JSON-RPC dispatcher; aborted once the request's deadline passed (LIMITS.md L11).
    */
-  readonly handler: (params: z.output<S>, call?: ConnectionCall, origin?: RequestOrigin) => unknown
+  readonly handler: (params: z.output<S>, call?: ConnectionCall, origin?: RequestOrigin, cancel?: RequestCancel) => unknown
   /** The coreth `eth-apis` service that serves it (src/rpc/ethApis.ts); unset: by its wire name. */
   readonly service?: ServiceTag
 }
@@ -44,6 +45,11 @@ export interface ConnectionCall {
   afterReply(cb: () => void): void
 }
 
+/** A request's cancellation: `aborted` turns true once its deadline passed (api-max-duration). */
+export interface RequestCancel {
+  readonly aborted: boolean
+}
+
 /** Where an HTTP request came from. */
 export interface RequestOrigin {
   /** The peer's IP address (Fastify `req.ip`). */
@@ -54,7 +60,7 @@ export interface RequestOrigin {
 export type MethodTable = Record<string, MethodDef>
 
 /** Builds a method entry; the handler's argument type is inferred from the schema. */
-export function method<S extends z.ZodType>(params: S, handler: (params: z.output<S>, call?: ConnectionCall, origin?: RequestOrigin) => unknown): MethodDef {
+export function method<S extends z.ZodType>(params: S, handler: (params: z.output<S>, call?: ConnectionCall, origin?: RequestOrigin, cancel?: RequestCancel) => unknown): MethodDef {
   return { params, handler } as MethodDef
 }
 

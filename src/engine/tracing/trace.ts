@@ -5,7 +5,9 @@ import { createVM, runTx } from '@ethereumjs/vm'
 import type { VM } from '@ethereumjs/vm'
 import type { Block } from '../block.js'
 import type { Engine } from '../engine.js'
-import { EngineError, ExecutionFailedError, NotFoundError } from '../errors.js'
+import { EngineError, ExecutionAbortedError, ExecutionFailedError, NotFoundError } from '../errors.js'
+import { EvmGuard } from '../evmGuard.js'
+import type { Cancellation, RunLimit } from '../evmGuard.js'
 import { Executor } from '../executor.js'
 import type { BlockRef, CallRequest, StateOverride } from '../types.js'
 import { createTracer, traceTimeoutMs } from './config.js'
@@ -41,26 +43,40 @@ export interface TxTraceResult {
   result: unknown
 }
 
+/**
+ * The limit of one traced execution. The tracer's own timeout (geth's, default 5s, "execution
+ * timeout") and rpc-evm-timeout (LIMITS.md E2, "execution aborted (timeout = …)") both hold: the
+ * shorter one stops the run with its own error (the tracer's on a tie).
+ */
+export function traceLimit(engine: Engine, opts: TraceOptions, cancel?: Cancellation): RunLimit {
+  const tracerMs = traceTimeoutMs(opts.timeout)
+  const evmMs = engine.evmTimeoutMs
+  if (tracerMs > 0 && (evmMs === 0 || tracerMs <= evmMs)) {
+    return { timeoutMs: tracerMs, cancel, expired: () => new ExecutionAbortedError('execution timeout') }
+  }
+  return engine.evmLimit(cancel)
+}
+
 /** debug_traceTransaction. */
-export async function traceTransaction(engine: Engine, hash: Uint8Array, opts: TraceOptions): Promise<unknown> {
+export async function traceTransaction(engine: Engine, hash: Uint8Array, opts: TraceOptions, cancel?: Cancellation): Promise<unknown> {
   const found = engine.transaction(hash)
   if (found === undefined || !('mined' in found)) throw new NotFoundError('transaction not found')
   const { block, index } = found.mined
   const replay = await Replay.start(engine, block)
-  for (let i = 0; i < index; i++) await replay.run(block.txs[i]!)
-  return replay.trace(block.txs[index]!, opts)
+  for (let i = 0; i < index; i++) await replay.run(block.txs[i]!, engine.evmLimit(cancel))
+  return replay.trace(block.txs[index]!, opts, traceLimit(engine, opts, cancel))
 }
 
-/** debug_traceBlockByNumber / debug_traceBlockByHash. */
-export async function traceBlock(engine: Engine, block: Block, opts: TraceOptions): Promise<TxTraceResult[]> {
+/** debug_traceBlockByNumber / debug_traceBlockByHash: each transaction has its own limit, as geth's tracer timeout. */
+export async function traceBlock(engine: Engine, block: Block, opts: TraceOptions, cancel?: Cancellation): Promise<TxTraceResult[]> {
   const replay = await Replay.start(engine, block)
   const results: TxTraceResult[] = []
-  for (const tx of block.txs) results.push({ txHash: bytesToHex(tx.hash()), result: await replay.trace(tx, opts) })
+  for (const tx of block.txs) results.push({ txHash: bytesToHex(tx.hash()), result: await replay.trace(tx, opts, traceLimit(engine, opts, cancel)) })
   return results
 }
 
 /** debug_traceCall: the call on top of a block's state, with state and block overrides. */
-export async function traceCall(engine: Engine, req: CallRequest, ref: BlockRef, opts: TraceCallOptions): Promise<unknown> {
+export async function traceCall(engine: Engine, req: CallRequest, ref: BlockRef, opts: TraceCallOptions, cancel?: Cancellation): Promise<unknown> {
   if (ref === 'pending') throw new EngineError('tracing on top of pending is not supported')
   const block = findTraceBlock(engine, ref)
   engine.chain.requireState(block)
@@ -77,7 +93,7 @@ export async function traceCall(engine: Engine, req: CallRequest, ref: BlockRef,
   }
   let outcome
   try {
-    outcome = await ex.run(req, gas, opts.stateOverrides, false, beforeRun)
+    outcome = await ex.guard.run(traceLimit(engine, opts, cancel), () => ex.run(req, gas, opts.stateOverrides, false, beforeRun))
   } catch (err) {
     if (err instanceof ExecutionFailedError) throw new ExecutionFailedError(`tracing failed: ${err.message}`)
     throw err
@@ -114,7 +130,7 @@ class Replay {
   private gasUsed = 0n
   private logs = 0
 
-  private constructor(private readonly block: Block, private readonly vm: VM, private readonly sm: MerkleStateManager) {}
+  private constructor(private readonly block: Block, private readonly vm: VM, private readonly sm: MerkleStateManager, private readonly guard: EvmGuard) {}
 
   static async start(engine: Engine, block: Block): Promise<Replay> {
     if (block.header.number === 0n) throw new EngineError('genesis is not traceable')
@@ -122,8 +138,9 @@ class Replay {
     if (parent === undefined) throw new NotFoundError(`block #${block.header.number - 1n} not found`)
     engine.chain.requireState(parent)
     const sm = engine.chain.newStateManager(parent.header.stateRoot)
-    const vm = await createVM({ common: engine.chain.common, stateManager: sm, blockchain: engine.chain.blockHashes as never })
-    const replay = new Replay(block, vm, sm)
+    const guard = new EvmGuard()
+    const vm = await createVM({ common: engine.chain.common, stateManager: sm, blockchain: engine.chain.blockHashes as never, evmOpts: { customOpcodes: guard.opcodes } })
+    const replay = new Replay(block, vm, sm, guard)
     replay.env = engine.chain.envBlock({
       number: block.header.number, timestamp: block.header.timestamp, gasLimit: block.header.gasLimit,
       baseFee: block.header.baseFee, coinbase: block.header.coinbase,
@@ -134,14 +151,14 @@ class Replay {
   private env!: ReturnType<Engine['chain']['envBlock']>
 
   /** Runs one transaction untraced (those before the traced one). */
-  async run(tx: TypedTransaction): Promise<void> {
-    const result = await runTx(this.vm, { tx, block: this.env, skipHardForkValidation: true, blockGasUsed: this.gasUsed })
+  async run(tx: TypedTransaction, limit: RunLimit): Promise<void> {
+    const result = await this.guard.run(limit, () => runTx(this.vm, { tx, block: this.env, skipHardForkValidation: true, blockGasUsed: this.gasUsed }))
     this.gasUsed += result.totalGasSpent
     this.logs += result.execResult.logs?.length ?? 0
   }
 
   /** Runs one transaction under the tracer `opts` names and returns the tracer's result. */
-  async trace(tx: TypedTransaction, opts: TraceOptions): Promise<unknown> {
+  async trace(tx: TypedTransaction, opts: TraceOptions, limit: RunLimit): Promise<unknown> {
     const tracer = createTracer(opts)
     const timeout = traceTimeoutMs(opts.timeout)
     const start: TxStart = { from: tx.getSenderAddress().bytes, to: tx.to?.bytes, gasLimit: tx.gasLimit, coinbase: this.block.header.coinbase, state: this.sm }
@@ -149,8 +166,9 @@ class Replay {
     const attached = attachTracer(this.vm.evm, tracer, { deadline: Date.now() + timeout, logIndexBase: this.logs })
     let result
     try {
-      result = await runTx(this.vm, { tx, block: this.env, skipHardForkValidation: true, blockGasUsed: this.gasUsed })
+      result = await this.guard.run(limit, () => runTx(this.vm, { tx, block: this.env, skipHardForkValidation: true, blockGasUsed: this.gasUsed }))
     } catch (err) {
+      if (err instanceof ExecutionAbortedError) throw err
       throw new ExecutionFailedError(`tracing failed: ${err instanceof Error ? err.message : String(err)}`)
     } finally {
       attached.detach()

@@ -20,7 +20,7 @@ export function ethFilterMethods(ctx: Pick<RpcContext, 'engine'>): MethodTable {
   const { filters } = engine
   return inService('eth-filter', {
     /** Handler for `eth_getLogs`. */
-    eth_getLogs: method(z.tuple([LogFilter]), async ([f]) => (await engine.getLogs(toQuery(f))).map((l) => formatLog(l))),
+    eth_getLogs: method(z.tuple([LogFilter]), async ([f], _call, _origin, cancel) => (await engine.getLogs(toQuery(f), cancel)).map((l) => formatLog(l))),
     /** Handler for `eth_newFilter`: numbered bounds are fixed, tags follow the head. */
     eth_newFilter: method(z.tuple([LogFilter]), ([f]) => {
       const bounds = {

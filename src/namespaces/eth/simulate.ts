@@ -66,8 +66,8 @@ export function ethSimulateMethods(ctx: Pick<RpcContext, 'engine'>): MethodTable
   const { engine } = ctx
   return inService('internal-blockchain', {
     /** Handler for `eth_simulateV1` (payload, block tag/number/hash; default latest). */
-    eth_simulateV1: method(z.tuple([SimulatePayload, BlockRef.optional()]), async ([opts, ref]) => {
-      const results = await engine.simulate(opts, ref ?? 'latest')
+    eth_simulateV1: method(z.tuple([SimulatePayload, BlockRef.optional()]), async ([opts, ref], _call, _origin, cancel) => {
+      const results = await engine.simulate(opts, ref ?? 'latest', cancel)
       return results.map((r) => formatSimBlock(r, opts.returnFullTransactions))
     }),
   })

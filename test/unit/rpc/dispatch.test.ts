@@ -22,9 +22,16 @@ const table = {
   bigint: method(z.tuple([]), () => 1n),
   throws: method(z.tuple([]), () => { throw new Error('secret cause') }),
   reverts: method(z.tuple([]), async () => { throw new engineErrors.ExecutionRevertedError(Uint8Array.from([0xde, 0xad]), 'nope') }),
+  /** Runs until the request is cancelled, then records that it saw the cancellation. */
+  untilCancelled: method(z.tuple([]), async (_p, _call, _origin, cancel) => {
+    while (cancel?.aborted !== true) await new Promise((r) => setTimeout(r, 5))
+    cancelled()
+    return 'late'
+  }),
 }
+const cancelled = vi.fn()
 
-function dispatcher(opts: Partial<{ batchRequestLimit: number; batchResponseMaxSize: number }> = {}): Dispatcher {
+function dispatcher(opts: Partial<{ batchRequestLimit: number; batchResponseMaxSize: number; requestTimeoutMs: number }> = {}): Dispatcher {
   return new Dispatcher(table, { batchRequestLimit: 1000, batchResponseMaxSize: 25_000_000, log, ...opts })
 }
 
@@ -179,6 +186,34 @@ describe('Dispatcher batches', () => {
   })
 })
 
+describe('request deadline (api-max-duration)', () => {
+  const timed = dispatcher({ requestTimeoutMs: 50 })
+  const timedOut = (id: unknown) => ({ jsonrpc: '2.0', id, error: { code: -32002, message: 'request timed out' } })
+
+  it('answers -32002 and cancels the handler', async () => {
+    cancelled.mockClear()
+    expect(await call(req('untilCancelled', [], 7), timed)).toEqual(timedOut(7))
+    await vi.waitFor(() => expect(cancelled).toHaveBeenCalledTimes(1))
+  })
+
+  it('keeps the answers of a batch made in time and times out the rest; notifications get nothing', async () => {
+    const body = JSON.stringify([
+      { jsonrpc: '2.0', id: 1, method: 'eth_chainId' },
+      { jsonrpc: '2.0', id: 2, method: 'untilCancelled' },
+      { jsonrpc: '2.0', method: 'untilCancelled' },
+      { jsonrpc: '2.0', id: 3, method: 'later', params: [1] },
+    ])
+    expect(await call(body, timed)).toEqual([
+      { jsonrpc: '2.0', id: 1, result: '0xa868' }, timedOut(2), { jsonrpc: '2.0', id: 3, result: 1 },
+    ])
+  })
+
+  it('leaves calls that finish in time alone', async () => {
+    expect(await call(req('later', [1]), timed)).toEqual({ jsonrpc: '2.0', id: 1, result: 1 })
+    expect(await call(req('eth_chainId'), timed)).toEqual({ jsonrpc: '2.0', id: 1, result: '0xa868' })
+  })
+})
+
 describe('toJsonRpcError', () => {
   const expected: Record<string, { code: number; message: string; data?: string }> = {
     EngineError: { code: -32000, message: 'm' },
@@ -189,6 +224,7 @@ describe('toJsonRpcError', () => {
     InvalidParamsError: { code: -32602, message: 'm' },
     LimitExceededError: { code: -32005, message: 'm' },
     SimulateError: { code: -38020, message: 'm' },
+    RequestTimeoutError: { code: -32002, message: 'request timed out' },
   }
   const classes = Object.entries(engineErrors).filter(([, v]) => typeof v === 'function' && v.prototype instanceof Error)
 
