@@ -112,20 +112,22 @@ export class GorillaDispatcher {
       return this.envelopeError(PARSE_ERROR, `json: cannot unmarshal ${jsonKind(msg)} into Go value of type json2.serverRequest`, {})
     }
     const req = msg as Obj
+    // gorilla keeps the id as json.RawMessage: numbers are echoed as written (1e400, 1.0, 2^64).
+    const rawId = typeof req.id === 'number' ? rawIds(body)[0] ?? String(req.id) : undefined
     for (const field of ['jsonrpc', 'method'] as const) {
       const v = req[field]
       if (v !== undefined && v !== null && typeof v !== 'string') {
         this.stats.error(PARSE_ERROR)
-        return this.envelopeError(PARSE_ERROR, `json: cannot unmarshal ${jsonKind(v)} into Go struct field serverRequest.${field} of type string`, req)
+        return this.envelopeError(PARSE_ERROR, `json: cannot unmarshal ${jsonKind(v)} into Go struct field serverRequest.${field} of type string`, req, rawId)
       }
     }
     if (req.jsonrpc !== '2.0') {
       this.stats.error(INVALID_REQUEST)
-      return this.envelopeError(INVALID_REQUEST, 'jsonrpc must be 2.0', req)
+      return this.envelopeError(INVALID_REQUEST, 'jsonrpc must be 2.0', req, rawId)
     }
     // gorilla echoes the raw id token; null or absent = a notification, answered with no body.
     const idText = req.id === undefined || req.id === null ? undefined
-      : typeof req.id === 'number' ? rawIds(body)[0] ?? String(req.id) : goJson(req.id)
+      : rawId ?? goJson(req.id)
     const name = typeof req.method === 'string' ? req.method : ''
     const debug = this.opts.log.isLevelEnabled('debug')
     const t0 = performance.now()
@@ -192,13 +194,13 @@ export class GorillaDispatcher {
    * -32700/-32600 from gorilla's request decoding: data is the decoded request (serverRequest) and
    * the answer is sent even without an id for a parse error (json2 isParseErrorResponse).
    */
-  private envelopeError(code: number, message: string, req: Obj): string {
+  private envelopeError(code: number, message: string, req: Obj, rawId?: string): string {
     const str = (v: unknown): string => (typeof v === 'string' ? v : '')
     const raw = (v: unknown): unknown => (v === undefined ? null : v)
-    const data = { jsonrpc: str(req.jsonrpc), method: str(req.method), params: raw(req.params), id: raw(req.id) }
     const hasId = req.id !== undefined && req.id !== null
     if (code !== PARSE_ERROR && !hasId) return ''
-    const idText = hasId ? goJson(req.id) : 'null'
-    return '{"jsonrpc":"2.0","error":{"code":' + code + ',"message":' + goJson(message) + ',"data":' + goJson(data) + '},"id":' + idText + '}\n'
+    const idText = rawId ?? (hasId ? goJson(req.id) : 'null')
+    const data = '{"jsonrpc":' + goJson(str(req.jsonrpc)) + ',"method":' + goJson(str(req.method)) + ',"params":' + goJson(raw(req.params)) + ',"id":' + idText + '}'
+    return '{"jsonrpc":"2.0","error":{"code":' + code + ',"message":' + goJson(message) + ',"data":' + data + '},"id":' + idText + '}\n'
   }
 }
