@@ -13,9 +13,15 @@ import { RpcStats } from './stats.js'
 import type { MethodStats } from './stats.js'
 import { INVALID_REQUEST, PARSE_ERROR, SERVER_ERROR } from './errors.js'
 
-/** A service method's failure, sent as its message with code -32000 (gorilla json2 E_SERVER). */
+/**
+ * A service method's failure, sent as its message with code -32000 (gorilla json2 E_SERVER), or
+ * with `code` where LIMITS.md asks for another one (-32005 when a keystore client is throttled, K5).
+ */
 export class APIError extends Error {
   override name = 'APIError'
+  constructor(message: string, readonly code: number = SERVER_ERROR) {
+    super(message)
+  }
 }
 
 /** avalanchego utils/json/codec.go errInvalidArg. */
@@ -159,7 +165,7 @@ export class GorillaDispatcher {
       if (isThenable(result)) result = await result
       return this.result(idText, result)
     } catch (err) {
-      if (err instanceof APIError) return this.error(idText, err.message)
+      if (err instanceof APIError) return this.error(idText, err.message, err.code)
       this.opts.log.error({ err, method: name }, 'internal error in API handler')
       return this.error(idText, 'internal error')
     } finally {

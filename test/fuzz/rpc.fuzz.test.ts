@@ -19,7 +19,7 @@ const BATCH_LIMIT = 1000
 /** Codes a method may answer with; -32603 (internal error) is deliberately absent: it is a bug. */
 const METHOD_CODES = new Set([-32600, -32601, -32602, -32000, -32002, -32003, -32005, -38026, 3, -32015,
   -38010, -38011, -38012, -38013, -38014, -38015, -38020, -38021, -38025])
-const GORILLA_CODES = new Set([-32700, -32600, -32601, -32000])
+const GORILLA_CODES = new Set([-32700, -32600, -32601, -32000, -32005])
 const PROTO_NAMES = ['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf', '__defineGetter__', 'prototype', 'isPrototypeOf', 'then']
 
 // ---- generated values: JSON with raw tokens where JS cannot hold the value ----
