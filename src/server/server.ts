@@ -105,6 +105,8 @@ export function createServer(opts: ServerOptions): Server {
     keepAliveTimeout: 72_000,
     onProtoPoisoning: 'error',
     onConstructorPoisoning: 'error',
+    // Node checks headersTimeout/requestTimeout only every connectionsCheckingInterval (30 s by default).
+    http: { connectionsCheckingInterval: 1000 },
   })
   fastify.server.headersTimeout = 10_000
   fastify.server.maxConnections = 512
