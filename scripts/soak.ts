@@ -170,7 +170,6 @@ async function main(): Promise<void> {
       const head = Number(await rpc(url, 'eth_blockNumber'))
       return rpc(url, 'eth_getLogs', [{ fromBlock: '0x' + Math.max(0, head - 128).toString(16), toBlock: 'latest' }])
     },
-    () => rpc(url, 'eth_getLogs', [{ fromBlock: 'earliest', toBlock: '0x40', address: sinks[0] }]),
     () => rpc(url, 'eth_call', [{ to: sinks[0], data: '0x' }, 'latest']),
     () => rpc(url, 'eth_estimateGas', [{ from: ewoq.address, to: sinks[1], value: '0x1' }]),
     () => (recent.length === 0 ? Promise.resolve() : rpc(url, 'eth_getTransactionReceipt', [recent[counters.ops % recent.length]])),

@@ -229,7 +229,8 @@ class Simulator {
       putBlock: async () => {},
       shallowCopy: () => blockchain,
     }
-    const vm = await createVM({ common: chain.common, stateManager: sm, blockchain: blockchain as never })
+    // A Common copy per VM, as in Executor.create: the EVM subscribes to its events.
+    const vm = await createVM({ common: chain.common.copy(), stateManager: sm, blockchain: blockchain as never })
     const sim = new Simulator(chain, base, opts, limits, sm, vm)
     ref.sim = sim
     return sim

@@ -122,7 +122,8 @@ class Replay {
     if (parent === undefined) throw new NotFoundError(`block #${block.header.number - 1n} not found`)
     engine.chain.requireState(parent)
     const sm = engine.chain.newStateManager(parent.header.stateRoot)
-    const vm = await createVM({ common: engine.chain.common, stateManager: sm, blockchain: engine.chain.blockHashes as never })
+    // A Common copy per VM, as in Executor.create: the EVM subscribes to its events.
+    const vm = await createVM({ common: engine.chain.common.copy(), stateManager: sm, blockchain: engine.chain.blockHashes as never })
     const replay = new Replay(block, vm, sm)
     replay.env = engine.chain.envBlock({
       number: block.header.number, timestamp: block.header.timestamp, gasLimit: block.header.gasLimit,
