@@ -43,7 +43,9 @@ export class Executor {
   static async create(chain: Chain, block: Block, sm: MerkleStateManager): Promise<Executor> {
     memoizeTrieReads(sm)
     const guard = new EvmGuard()
-    const vm = await createVM({ common: chain.common, stateManager: sm, blockchain: chain.blockHashes as never, evmOpts: { customOpcodes: guard.opcodes } })
+    // A Common copy per VM: each EVM subscribes to its Common's events and the shared one would keep every
+    // VM ever made alive (an eth_call at each new head leaked an EVM; scripts/soak.ts found it).
+    const vm = await createVM({ common: chain.common.copy(), stateManager: sm, blockchain: chain.blockHashes as never, evmOpts: { customOpcodes: guard.opcodes } })
     return new Executor(block, sm, vm, chain, guard)
   }
 

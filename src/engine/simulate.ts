@@ -237,7 +237,8 @@ class Simulator {
       putBlock: async () => {},
       shallowCopy: () => blockchain,
     }
-    const vm = await createVM({ common: chain.common, stateManager: sm, blockchain: blockchain as never, evmOpts: { customOpcodes: guard.opcodes } })
+    // A Common copy per VM, as in Executor.create: the EVM subscribes to its events.
+    const vm = await createVM({ common: chain.common.copy(), stateManager: sm, blockchain: blockchain as never, evmOpts: { customOpcodes: guard.opcodes } })
     const sim = new Simulator(chain, base, opts, limits, sm, vm, guard)
     ref.sim = sim
     return sim

@@ -5,6 +5,7 @@ import { KeystoreError } from '../keystore/errors.js'
 import type { Keystore } from '../keystore/keystore.js'
 import type { DeprecationWarner } from '../rpc/deprecation.js'
 import { APIError, GoString } from '../rpc/gorilla.js'
+import { keystoreErrorCode } from '../rpc/errors.js'
 import type { MethodTable, RequestOrigin } from '../rpc/types.js'
 import { method } from '../rpc/types.js'
 
@@ -28,7 +29,7 @@ async function asAPIError<T>(run: () => Promise<T>, prefix = ''): Promise<T> {
   try {
     return await run()
   } catch (err) {
-    if (err instanceof KeystoreError) throw new APIError(prefix + err.message)
+    if (err instanceof KeystoreError) throw new APIError(prefix + err.message, keystoreErrorCode(err))
     throw err
   }
 }

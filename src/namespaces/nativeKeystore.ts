@@ -28,6 +28,7 @@ import { goQuote } from '../goQuote.js'
 import { IncorrectPasswordError, KeystoreError, shown } from '../keystore/errors.js'
 import type { Keystore } from '../keystore/keystore.js'
 import { APIError, GoString } from '../rpc/gorilla.js'
+import { keystoreErrorCode } from '../rpc/errors.js'
 import type { MethodDef, RequestOrigin } from '../rpc/types.js'
 import { method } from '../rpc/types.js'
 
@@ -124,7 +125,7 @@ export function nativeKeystoreHandlers(ctx: NativeKeystoreContext): Record<strin
       if (ctx.keystore === undefined) throw new IncorrectPasswordError(username)
       return await ctx.keystore.keysWithAddresses(username, password, caller(origin))
     } catch (err) {
-      throw new APIError(prefix + messageOf(err))
+      throw new APIError(prefix + messageOf(err), keystoreErrorCode(err))
     }
   }
 

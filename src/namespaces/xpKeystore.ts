@@ -29,6 +29,7 @@ import type { PVMTransferableInput, PVMTransferableOutput, PVMUTXO, PVMUnsignedT
 import { decodePVMUTXO, signPVMTx } from '../pchain/tx.js'
 import type { DeprecationWarner } from '../rpc/deprecation.js'
 import { APIError, GoString } from '../rpc/gorilla.js'
+import { keystoreErrorCode } from '../rpc/errors.js'
 import type { MethodDef, MethodTable, RequestOrigin } from '../rpc/types.js'
 import { method } from '../rpc/types.js'
 import { AVM_TYPE_ID } from '../xchain/codec.js'
@@ -137,7 +138,7 @@ function keystoreAccess(ctx: XPKeystoreContext) {
       if (ctx.keystore === undefined) throw new IncorrectPasswordError(username)
       keys = await ctx.keystore.keysWithAddresses(username, password, caller(origin))
     } catch (err) {
-      throw new APIError(`problem retrieving user ${goQuote(shown(username))}: ${messageOf(err)}`)
+      throw new APIError(`problem retrieving user ${goQuote(shown(username))}: ${messageOf(err)}`, keystoreErrorCode(err))
     }
     const unique: Key[] = []
     for (const k of keys) {

@@ -60,13 +60,17 @@ const DEPTH_CHECK_MIN_BODY = 2 * MAX_PARAMS_DEPTH
 
 /** Id as response text; undefined = absent (notification), null = not a valid id (LIMITS.md L3). */
 function idToText(id: unknown, raw: string | undefined): string | undefined | null {
-  if (typeof id === 'number') return Number.isSafeInteger(id) ? '' + id : (raw ?? String(id))
+  if (typeof id === 'number') return raw ?? '' + id
   if (typeof id === 'string') return JSON.stringify(id)
   if (id === undefined) return undefined
   return id === null ? 'null' : null
 }
 
-const isUnsafeNumber = (id: unknown): boolean => typeof id === 'number' && !Number.isSafeInteger(id)
+/** A numeric id written other than as JS prints it back: `1e3`, `1.0`, `-0` (LIMITS.md L5: echo byte for byte). */
+const NON_CANONICAL_ID = /"id"\s*:\s*-?[0-9]+[.eE]/
+/** Whether the raw `id` token must be read from the body: the number JSON.parse made of it prints differently. */
+const needsRawId = (id: unknown, body: string): boolean =>
+  typeof id === 'number' && (!Number.isSafeInteger(id) || Object.is(id, -0) || NON_CANONICAL_ID.test(body))
 
 export function isThenable(v: unknown): v is PromiseLike<unknown> {
   return v !== null && typeof v === 'object' && typeof (v as { then?: unknown }).then === 'function'
@@ -170,8 +174,8 @@ export class Dispatcher {
     const debug = this.log.isLevelEnabled('debug')
     if (Array.isArray(msg)) return this.batch(msg, body, deep, debug, scope)
     if (msg === null || typeof msg !== 'object') return Promise.resolve(this.invalid(INVALID_REQUEST_TEXT))
-    // JSON.parse rounds integers past 2^53: echo the raw token instead (LIMITS.md L5).
-    const raw = isUnsafeNumber((msg as Obj).id) ? rawIds(body)[0] : undefined
+    // JSON.parse rounds integers past 2^53 and reprints 1e3 as 1000: echo the raw token instead (LIMITS.md L5).
+    const raw = needsRawId((msg as Obj).id, body) ? rawIds(body)[0] : undefined
     const cancel: Cancel | undefined = this.requestTimeoutMs > 0 ? { aborted: false } : undefined
     const answer = this.call(msg as Obj, raw, deep, debug, scope, cancel)
     if (typeof answer === 'string' || answer === undefined) return Promise.resolve(answer)
@@ -231,7 +235,7 @@ export class Dispatcher {
   private async batch(items: unknown[], body: string, deep: boolean, debug: boolean, scope: MessageCall | undefined): Promise<string | undefined> {
     if (items.length === 0) return this.invalid(EMPTY_BATCH_TEXT)
     if (items.length > this.batchRequestLimit) return this.invalid(BATCH_TOO_LARGE_TEXT)
-    const raws = items.some((item) => item !== null && typeof item === 'object' && isUnsafeNumber((item as Obj).id)) ? rawIds(body) : []
+    const raws = items.some((item) => item !== null && typeof item === 'object' && needsRawId((item as Obj).id, body)) ? rawIds(body) : []
     const answers: Answer[] = new Array(items.length)
     const cancel: Cancel | undefined = this.requestTimeoutMs > 0 ? { aborted: false } : undefined
     for (let i = 0; i < items.length; i++) {

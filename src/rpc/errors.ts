@@ -19,6 +19,7 @@ import type { Logger } from 'pino'
 import { EngineError, ExecutionRevertedError, InvalidParamsError, LimitExceededError, RequestTimeoutError, SimulateError } from '../engine/errors.js'
 import type { SimulateErrorKind } from '../engine/errors.js'
 import { AtomicError } from '../atomic/errors.js'
+import { TooManyAttemptsError } from '../keystore/errors.js'
 import type { JsonRpcErrorObject } from './types.js'
 
 export const PARSE_ERROR = -32700
@@ -139,4 +140,9 @@ export function toJsonRpcError(err: unknown, log?: Logger): JsonRpcErrorObject {
   if (err instanceof z.ZodError) return { code: INVALID_PARAMS, message: formatZodError(err) }
   log?.error({ err }, 'internal error in JSON-RPC handler')
   return { code: INTERNAL_ERROR, message: 'internal error' }
+}
+
+/** The gorilla code of a keystore-backed failure: -32005 when the client is throttled (LIMITS.md K5), else -32000. */
+export function keystoreErrorCode(err: unknown): number {
+  return err instanceof TooManyAttemptsError ? LIMIT_EXCEEDED : SERVER_ERROR
 }

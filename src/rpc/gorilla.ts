@@ -13,9 +13,15 @@ import { RpcStats } from './stats.js'
 import type { MethodStats } from './stats.js'
 import { INVALID_REQUEST, PARSE_ERROR, SERVER_ERROR } from './errors.js'
 
-/** A service method's failure, sent as its message with code -32000 (gorilla json2 E_SERVER). */
+/**
+ * A service method's failure, sent as its message with code -32000 (gorilla json2 E_SERVER), or
+ * with `code` where LIMITS.md asks for another one (-32005 when a keystore client is throttled, K5).
+ */
 export class APIError extends Error {
   override name = 'APIError'
+  constructor(message: string, readonly code: number = SERVER_ERROR) {
+    super(message)
+  }
 }
 
 /** avalanchego utils/json/codec.go errInvalidArg. */
@@ -112,20 +118,22 @@ export class GorillaDispatcher {
       return this.envelopeError(PARSE_ERROR, `json: cannot unmarshal ${jsonKind(msg)} into Go value of type json2.serverRequest`, {})
     }
     const req = msg as Obj
+    // gorilla keeps the id as json.RawMessage: numbers are echoed as written (1e400, 1.0, 2^64).
+    const rawId = typeof req.id === 'number' ? rawIds(body)[0] ?? String(req.id) : undefined
     for (const field of ['jsonrpc', 'method'] as const) {
       const v = req[field]
       if (v !== undefined && v !== null && typeof v !== 'string') {
         this.stats.error(PARSE_ERROR)
-        return this.envelopeError(PARSE_ERROR, `json: cannot unmarshal ${jsonKind(v)} into Go struct field serverRequest.${field} of type string`, req)
+        return this.envelopeError(PARSE_ERROR, `json: cannot unmarshal ${jsonKind(v)} into Go struct field serverRequest.${field} of type string`, req, rawId)
       }
     }
     if (req.jsonrpc !== '2.0') {
       this.stats.error(INVALID_REQUEST)
-      return this.envelopeError(INVALID_REQUEST, 'jsonrpc must be 2.0', req)
+      return this.envelopeError(INVALID_REQUEST, 'jsonrpc must be 2.0', req, rawId)
     }
     // gorilla echoes the raw id token; null or absent = a notification, answered with no body.
     const idText = req.id === undefined || req.id === null ? undefined
-      : typeof req.id === 'number' ? rawIds(body)[0] ?? String(req.id) : goJson(req.id)
+      : rawId ?? goJson(req.id)
     const name = typeof req.method === 'string' ? req.method : ''
     const debug = this.opts.log.isLevelEnabled('debug')
     const t0 = performance.now()
@@ -157,7 +165,7 @@ export class GorillaDispatcher {
       if (isThenable(result)) result = await result
       return this.result(idText, result)
     } catch (err) {
-      if (err instanceof APIError) return this.error(idText, err.message)
+      if (err instanceof APIError) return this.error(idText, err.message, err.code)
       this.opts.log.error({ err, method: name }, 'internal error in API handler')
       return this.error(idText, 'internal error')
     } finally {
@@ -192,13 +200,13 @@ export class GorillaDispatcher {
    * -32700/-32600 from gorilla's request decoding: data is the decoded request (serverRequest) and
    * the answer is sent even without an id for a parse error (json2 isParseErrorResponse).
    */
-  private envelopeError(code: number, message: string, req: Obj): string {
+  private envelopeError(code: number, message: string, req: Obj, rawId?: string): string {
     const str = (v: unknown): string => (typeof v === 'string' ? v : '')
     const raw = (v: unknown): unknown => (v === undefined ? null : v)
-    const data = { jsonrpc: str(req.jsonrpc), method: str(req.method), params: raw(req.params), id: raw(req.id) }
     const hasId = req.id !== undefined && req.id !== null
     if (code !== PARSE_ERROR && !hasId) return ''
-    const idText = hasId ? goJson(req.id) : 'null'
-    return '{"jsonrpc":"2.0","error":{"code":' + code + ',"message":' + goJson(message) + ',"data":' + goJson(data) + '},"id":' + idText + '}\n'
+    const idText = rawId ?? (hasId ? goJson(req.id) : 'null')
+    const data = '{"jsonrpc":' + goJson(str(req.jsonrpc)) + ',"method":' + goJson(str(req.method)) + ',"params":' + goJson(raw(req.params)) + ',"id":' + idText + '}'
+    return '{"jsonrpc":"2.0","error":{"code":' + code + ',"message":' + goJson(message) + ',"data":' + data + '},"id":' + idText + '}\n'
   }
 }

@@ -284,6 +284,8 @@ export interface LogFilterRequest {
 /** geth filters: at most this many addresses, and topic positions. */
 const MAX_FILTER_ADDRESSES = 1000
 const MAX_FILTER_TOPICS = 4
+/** Alternatives in one topic position (geth eth/filters maxSubTopics; LIMITS.md E4). */
+const MAX_FILTER_SUB_TOPICS = 1000
 
 /** geth hexutil.Decode plus the filter's length check (eth/filters decodeAddress/decodeTopic); a string is the error. */
 function filterHex(v: string, length: number, what: 'address' | 'topic'): Uint8Array | string {
@@ -340,6 +342,7 @@ export const LogFilter = z.unknown().transform((v, ctx): LogFilterRequest => {
         continue
       }
       if (!Array.isArray(position)) return fail(ctx, v, 'invalid topic(s)')
+      if (position.length > MAX_FILTER_SUB_TOPICS) return fail(ctx, v, 'exceed max topics')
       let alternatives: Uint8Array[] | null = []
       for (const alt of position) {
         // A null alternative matches anything in that position (geth).

@@ -128,6 +128,8 @@ export function createServer(opts: ServerOptions): Server {
     keepAliveTimeout: opts.http?.keepAliveTimeoutMs ?? 72_000,
     onProtoPoisoning: 'error',
     onConstructorPoisoning: 'error',
+    // Node checks headersTimeout/requestTimeout only every connectionsCheckingInterval (30 s by default).
+    http: { connectionsCheckingInterval: 1000 },
   })
   fastify.server.headersTimeout = opts.http?.headersTimeoutMs ?? 10_000
   fastify.server.maxConnections = opts.http?.maxConnections ?? 512

@@ -17,7 +17,8 @@ export class DataDirLockedError extends Error {
 /** Opens (creating) `<dataDir>/chain`; a second process on the same dir fails fast with a clear message. */
 export async function openDatabase(dataDir: string): Promise<Database> {
   const location = join(dataDir, 'chain')
-  mkdirSync(location, { recursive: true })
+  // Owner-only: the database holds the keystore's sealed keys too (docs/SECURITY.md, theft of the data directory).
+  mkdirSync(location, { recursive: true, mode: 0o700 })
   const db: Database = new ClassicLevel(location, { keyEncoding: 'view', valueEncoding: 'view' })
   try {
     await db.open()

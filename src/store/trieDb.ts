@@ -34,10 +34,13 @@ export class TrieDB implements DB<string, string | Uint8Array> {
     if (this.pending.has(key)) return this.pending.get(key)
     const hit = this.recent.get(key)
     if (hit !== undefined) return hit
-    const value = this.db.getSync(prefixed(PREFIX.state, hexToBytes(`0x${key}`))) ?? undefined
+    const bytes = hexToBytes(`0x${key}`)
+    const value = this.db.getSync(prefixed(PREFIX.state, bytes)) ?? undefined
     if (value !== undefined) {
       if (this.recent.size >= RECENT_NODES) this.recent.delete(this.recent.keys().next().value!)
-      this.recent.set(key, value)
+      // The trie builds keys two hex digits at a time: kept as is, each would hold a ~1 KB chain of
+      // string pieces (200k of them: hundreds of MiB, found by scripts/soak.ts). Store a flat copy.
+      this.recent.set(Buffer.from(bytes).toString('hex'), value)
     }
     return value
   }

@@ -97,6 +97,9 @@ describe('/ext/info (avalanchego api/info/service.go shapes)', () => {
     expect([notification.status, notification.body]).toEqual([200, ''])
     const big = await http({ path: '/ext/info', headers: { 'content-type': 'application/json' }, body: '{"jsonrpc":"2.0","id":123456789012345678901234567890,"method":"info.getNetworkID"}' })
     expect(big.body).toBe('{"jsonrpc":"2.0","result":{"networkID":"12345"},"id":123456789012345678901234567890}\n')
+    // An envelope error keeps the raw id token too, in data and id (fuzz finding: 1e400 became null).
+    const huge = await http({ path: '/ext/info', headers: { 'content-type': 'application/json' }, body: '{"jsonrpc":"1.0","id":1e400,"method":"info.getNetworkID"}' })
+    expect(huge.body).toBe('{"jsonrpc":"2.0","error":{"code":-32600,"message":"jsonrpc must be 2.0","data":{"jsonrpc":"1.0","method":"info.getNetworkID","params":null,"id":1e400}},"id":1e400}\n')
     const rpcType = await http({ path: '/ext/info', headers: { 'content-type': 'application/json-rpc' }, body: '{}' })
     expect([rpcType.status, rpcType.body]).toEqual([415, 'rpc: unrecognized Content-Type: application/json-rpc'])
     const get = await http({ method: 'GET', path: '/ext/info' })

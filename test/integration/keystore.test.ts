@@ -157,7 +157,7 @@ describe('keystore API enabled', () => {
     expect((await b.ks('keystore.exportUser', { username: 'ghost', password: 'Wrong-Password-1' })).error?.message).toBe('incorrect password: user "ghost"')
   })
 
-  it('backs off after 5 wrong passwords from a client: -32000 "too many failed attempts", for every user', async () => {
+  it('backs off after 5 wrong passwords from a client: -32005 "too many failed attempts" (LIMITS.md K5), for every user', async () => {
     const c = await boot({ keystoreEnabled: true })
     try {
       expect((await c.ks('keystore.createUser', { username: 'target', password: PW })).result).toEqual({})
@@ -165,7 +165,7 @@ describe('keystore API enabled', () => {
         expect((await c.ks('keystore.exportUser', { username: 'target', password: `Guess-Number-${i}` })).error?.message).toBe('incorrect password: user "target"')
       }
       const locked = await c.ks('keystore.exportUser', { username: 'target', password: PW })
-      expect(locked.error).toEqual({ code: -32000, message: 'too many failed attempts, try again in 2 s', data: null })
+      expect(locked.error).toEqual({ code: -32005, message: 'too many failed attempts, try again in 2 s', data: null })
       // The client (127.0.0.1) is locked too, whichever user it tries next.
       expect((await c.ks('keystore.deleteUser', { username: 'other', password: PW })).error?.message).toMatch(/^too many failed attempts, try again in \d+ s$/)
       await new Promise((r) => setTimeout(r, 2100))

@@ -1,16 +1,15 @@
-import { spawn } from 'node:child_process'
 import type { ChildProcess } from 'node:child_process'
-import { existsSync, mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Wallet } from 'ethers'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { deploy, ewoq, iface, poll, send, sign } from '../helpers/chain.js'
+import { assertBuilt, exited, rpcAt, startChild, stopChild } from '../helpers/childNode.js'
 import { EWOQ_ADDRESS, startTestNode } from '../helpers/testNode.js'
 import type { TestNode } from '../helpers/testNode.js'
 
 const GENESIS_BALANCE = 0x295be96e64066972000000n
-const MAIN = join(process.cwd(), 'dist/src/main.js')
 
 describe('restart on the same data directory (SIGTERM-style stop)', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'cchain-persist-'))
@@ -61,47 +60,13 @@ describe('restart on the same data directory (SIGTERM-style stop)', () => {
   })
 })
 
-interface Child {
-  proc: ChildProcess
-  url: string
-}
-
-/** Starts dist/src/main.js on port 0 and reads the URL from its start line. */
-async function startChild(dataDir: string): Promise<Child> {
-  const proc = spawn(process.execPath, [MAIN, '--http-port', '0', '--data-dir', dataDir, '--log-level', 'error'], { stdio: ['ignore', 'pipe', 'pipe'] })
-  let out = ''
-  let err = ''
-  proc.stdout!.on('data', (d: Buffer) => { out += d.toString() })
-  proc.stderr!.on('data', (d: Buffer) => { err += d.toString() })
-  const url = await poll(async () => {
-    if (proc.exitCode !== null) throw new Error(`node exited with ${proc.exitCode}: ${err}`)
-    return /JSON-RPC\s+(http:\/\/127\.0\.0\.1:\d+\/ext\/bc\/C\/rpc)/.exec(out)?.[1]
-  }, 'the node start line', 15_000)
-  return { proc, url }
-}
-
-async function rpcAt(url: string, method: string, params: unknown[] = []): Promise<any> {
-  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) })
-  const body = (await res.json()) as { result?: unknown; error?: { message: string } }
-  if (body.error) throw new Error(body.error.message)
-  return body.result
-}
-
-function exited(proc: ChildProcess): Promise<void> {
-  return proc.exitCode !== null || proc.signalCode !== null ? Promise.resolve() : new Promise((r) => proc.once('exit', () => r()))
-}
-
 describe('kill -9 in the middle of a stream of transactions', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'cchain-kill9-'))
   const children: ChildProcess[] = []
-  beforeAll(() => {
-    // `npm test` runs `pretest` (tsc) first, so dist/ is the compiled current source.
-    if (!existsSync(MAIN)) throw new Error(`${MAIN} is missing: run \`npm run build\` (npm test does it in pretest)`)
-  })
+  // `npm test` runs `pretest` (tsc) first, so dist/ is the compiled current source.
+  beforeAll(assertBuilt)
   afterEach(async () => {
-    for (const c of children.splice(0)) {
-      if (c.exitCode === null && c.signalCode === null) { c.kill('SIGTERM'); await exited(c) }
-    }
+    for (const c of children.splice(0)) await stopChild(c)
   })
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }))
 

@@ -80,6 +80,15 @@ describe('JSON-RPC envelope errors (LIMITS.md error code map)', () => {
     expect(note.status).toBe(200)
     expect(await note.text()).toBe('')
   })
+
+  it('echoes numeric ids byte for byte: exponents, fractions, -0, in single requests and batches (fuzz finding)', async () => {
+    for (const tok of ['1E+3', '1e3', '1.0', '-0', '2.50', '1.5']) {
+      const one = await fetch(node.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: `{"jsonrpc":"2.0","id": ${tok},"method":"eth_chainId"}` })
+      expect(await one.text()).toBe(`{"jsonrpc":"2.0","id":${tok},"result":"0xa868"}`)
+    }
+    const batch = await fetch(node.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '[{"jsonrpc":"2.0","id":7,"method":"eth_chainId"},{"jsonrpc":"2.0","id":1e2,"method":"eth_chainId"}]' })
+    expect(await batch.text()).toBe('[{"jsonrpc":"2.0","id":7,"result":"0xa868"},{"jsonrpc":"2.0","id":1e2,"result":"0xa868"}]')
+  })
 })
 
 describe('JSON-RPC batches', () => {

@@ -1,4 +1,5 @@
 import { once } from 'node:events'
+import { connect } from 'node:net'
 import { rawHttp } from '../helpers/rawHttp.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { z } from 'zod'
@@ -122,6 +123,24 @@ describe('transport limits from the options (--http-allowed-hosts, --http-allowe
     expect(custom.fastify.server.headersTimeout).toBe(2_000)
     expect(custom.fastify.server.maxConnections).toBe(16)
   })
+})
+
+describe('slow clients (LIMITS.md L9, L10)', () => {
+  it('a slow-loris connection gets 408 once its headers took 10 s, not at the next 30 s check of Node', async () => {
+    expect(server.fastify.server.headersTimeout).toBe(10_000)
+    expect(server.fastify.server.requestTimeout).toBe(30_000)
+    const t0 = Date.now()
+    const socket = connect(port, '127.0.0.1')
+    let answer = ''
+    socket.on('data', (d: Buffer) => { answer += d.toString() })
+    await once(socket, 'connect')
+    socket.write('POST /ext/bc/C/rpc HTTP/1.1\r\nHost: 127.0.0.1\r\n')
+    const drip = setInterval(() => { if (!socket.destroyed) socket.write('X-Slow: 1\r\n') }, 1000)
+    await once(socket, 'close')
+    clearInterval(drip)
+    expect(answer.split('\r\n')[0]).toBe('HTTP/1.1 408 Request Timeout')
+    expect(Date.now() - t0).toBeLessThan(12_500)
+  }, 20_000)
 })
 
 describe('GET /ext/bc/:chain/ws', () => {

@@ -139,7 +139,8 @@ class Replay {
     engine.chain.requireState(parent)
     const sm = engine.chain.newStateManager(parent.header.stateRoot)
     const guard = new EvmGuard()
-    const vm = await createVM({ common: engine.chain.common, stateManager: sm, blockchain: engine.chain.blockHashes as never, evmOpts: { customOpcodes: guard.opcodes } })
+    // A Common copy per VM, as in Executor.create: the EVM subscribes to its events.
+    const vm = await createVM({ common: engine.chain.common.copy(), stateManager: sm, blockchain: engine.chain.blockHashes as never, evmOpts: { customOpcodes: guard.opcodes } })
     const replay = new Replay(block, vm, sm, guard)
     replay.env = engine.chain.envBlock({
       number: block.header.number, timestamp: block.header.timestamp, gasLimit: block.header.gasLimit,

@@ -1,8 +1,10 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { setFlagsFromString } from 'node:v8'
+import { runInNewContext } from 'node:vm'
 import { MerklePatriciaTrie } from '@ethereumjs/mpt'
-import { bytesToHex, hexToBytes, utf8ToBytes } from '@ethereumjs/util'
+import { bytesToHex, bytesToUnprefixedHex, hexToBytes, utf8ToBytes } from '@ethereumjs/util'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { ChainStore } from '../../../src/store/chainStore.js'
 import type { BlockWrite } from '../../../src/store/chainStore.js'
@@ -161,5 +163,29 @@ describe('TrieDB under a Merkle Patricia trie', () => {
     const fresh = new MerklePatriciaTrie({ db: new TrieDB(db), useKeyHashing: true, root })
     // ethereumjs reads a missing root as an empty trie.
     expect(await fresh.get(utf8ToBytes('k'))).toBeNull()
+  })
+})
+
+describe('TrieDB read cache memory (soak finding)', () => {
+  it('keeps a flat copy of each key, not the chain of two-digit pieces the trie builds it from', async () => {
+    setFlagsFromString('--expose-gc')
+    const gc = runInNewContext('gc') as () => void
+    const N = 20_000
+    const keyOf = (i: number) => i.toString(16).padStart(64, '0')
+    // The trie's keys come from @ethereumjs/util (noble's bytesToHex): built two digits at a time.
+    const consKey = (i: number) => bytesToUnprefixedHex(hexToBytes(`0x${keyOf(i)}`))
+    const trie = new TrieDB(db)
+    for (let i = 0; i < N; i++) await trie.put(keyOf(i), Uint8Array.of(1, 2, 3))
+    const ops = trie.drain()
+    await db.batch(ops, { sync: true })
+    trie.commitDrained(ops)
+    gc()
+    const before = process.memoryUsage().heapUsed
+    for (let i = 0; i < N; i++) expect(trie.getSync(consKey(i))).toBeDefined()
+    gc()
+    const perEntry = (process.memoryUsage().heapUsed - before) / N
+    expect(trie.getSync(consKey(0))).toBeDefined() // the cache is still alive when measured
+    // A flat 64-character key, a Map slot and a small Uint8Array: a few hundred bytes at most, not ~1 KB of string pieces.
+    expect(perEntry).toBeLessThan(400)
   })
 })

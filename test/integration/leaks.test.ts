@@ -1,0 +1,31 @@
+import { Wallet } from 'ethers'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { send } from '../helpers/chain.js'
+import { EWOQ_ADDRESS, startTestNode } from '../helpers/testNode.js'
+import type { TestNode } from '../helpers/testNode.js'
+
+/*
+ * Leaks the soak (scripts/soak.ts) found, pinned down: state that must not grow with the number of
+ * blocks or calls (LIMITS.md: a long-running node's memory stays flat).
+ */
+describe('no per-call or per-block leaks', () => {
+  let node: TestNode
+  beforeAll(async () => { node = await startTestNode() })
+  afterAll(() => node.close())
+
+  it('eth_call, eth_estimateGas, debug_traceCall and eth_simulateV1 at new heads leave no listener on the shared Common', async () => {
+    const common = node.node.engine.chain.common
+    const before = common.events.listenerCount('hardforkChanged')
+    const to = Wallet.createRandom().address
+    const call = { from: EWOQ_ADDRESS, to, value: '0x1' }
+    for (let i = 0; i < 10; i++) {
+      await send(node, { to, value: 1n }) // a new head: the call executors of the last one are stale
+      await node.call('eth_call', [call, 'latest'])
+      await node.call('eth_estimateGas', [call, 'latest'])
+      await node.call('debug_traceCall', [call, 'latest'])
+      await node.call('eth_simulateV1', [{ blockStateCalls: [{ calls: [call] }] }, 'latest'])
+    }
+    // Each EVM used to subscribe to the one shared Common, which then kept every executor alive.
+    expect(common.events.listenerCount('hardforkChanged')).toBe(before)
+  })
+})
