@@ -28,7 +28,7 @@ export class LogIndex {
   private readonly blooms: (Uint8Array | undefined)[] = []
 
   constructor(private readonly chain: Chain) {
-    chain.events.on('head', (block: Block) => { this.blooms[Number(block.header.number)] = block.header.bloom })
+    chain.events.on('head', (block: Block) => { this.blooms[Number(block.header.number)] = compactBloom(block.header.bloom) })
   }
 
   /**
@@ -78,7 +78,20 @@ export class LogIndex {
     read.forEach((bloom, i) => {
       const n = Number(from) + i
       // A block written before the bloom index existed: take its header's bloom.
-      this.blooms[n] ??= bloom ?? this.chain.blockByNumber(BigInt(n))?.header.bloom
+      const found = bloom ?? this.chain.blockByNumber(BigInt(n))?.header.bloom
+      if (this.blooms[n] === undefined && found !== undefined) this.blooms[n] = compactBloom(found)
     })
   }
+}
+
+const EMPTY_BLOOM = new Uint8Array(256)
+
+/**
+ * A bloom fit to keep for the node's lifetime: one shared array for the (common) empty bloom, else
+ * a copy, since a decoded header's or a LevelDB read's bloom is a view that would keep the whole
+ * block encoding or read buffer alive (scripts/soak.ts).
+ */
+function compactBloom(bloom: Uint8Array): Uint8Array {
+  for (let i = 0; i < bloom.length; i++) if (bloom[i] !== 0) return bloom.slice()
+  return EMPTY_BLOOM
 }
