@@ -37,6 +37,10 @@ export const ChainConfigFile = z.strictObject({
    * Expiry answers -32002 "request timed out" and cancels the EVM work of the request.
    */
   'api-max-duration': Duration.default('30s'),
+  /** Longest JSON-RPC method name; longer -32601 "method name too long" (LIMITS.md L4; geth's maxMethodNameLength). */
+  'rpc-max-method-name-length': z.number().int().positive().default(2048),
+  /** Deepest nesting of a request's params; deeper -32600 (LIMITS.md L8). */
+  'rpc-max-params-depth': z.number().int().positive().default(128),
   'batch-request-limit': z.number().int().nonnegative().default(1000),
   'batch-response-max-size': z.number().int().nonnegative().default(25_000_000),
   /**
@@ -53,6 +57,25 @@ export const ChainConfigFile = z.strictObject({
   'allow-unprotected-txs': z.boolean().default(false),
   /** eth_getLogs block range; coreth's default is 0 (no limit), LIMITS.md E4 asks 10,000 (public providers' figure). */
   'api-max-blocks-per-request': z.number().int().nonnegative().default(10_000),
+  /** Addresses in one eth_getLogs / eth_newFilter / logs subscription; more -32602 "exceed max addresses" (LIMITS.md E4; geth's maxAddresses). */
+  'logs-max-addresses': z.number().int().positive().default(1000),
+  /**
+   * Alternatives in one topic position of a log filter; more -32602 "exceed max topics" (LIMITS.md E4;
+   * geth's maxSubTopics). The 4 positions are not configurable: LOG4 is the EVM's largest log.
+   */
+  'logs-max-topic-alternatives': z.number().int().positive().default(1000),
+  /** Logs one eth_getLogs / eth_getFilterLogs answers; more -32005 "query returned more than N results" (LIMITS.md E4). */
+  'logs-max-results': z.number().int().positive().default(10_000),
+  /** A polling filter not polled for this long is removed (LIMITS.md E5; geth's filter timeout). A Go duration or nanoseconds; 0 = never. */
+  'filter-timeout': Duration.default('5m'),
+  /** Installed polling filters at most, node-wide (LIMITS.md E5); past it the longest-idle one is removed. */
+  'filter-max-count': z.number().int().positive().default(1000),
+  /** Blocks one eth_feeHistory covers; larger counts are clamped (LIMITS.md E6; geth's MaxHeaderHistory 1024, coreth's 2048). */
+  'fee-history-max-blocks': z.number().int().positive().default(1024),
+  /** Reward percentiles in one eth_feeHistory; more -32602 (LIMITS.md E6; geth's maxQueryLimit). */
+  'fee-history-max-percentiles': z.number().int().positive().default(100),
+  /** Largest raw transaction in bytes; larger -32000 "oversized data" (LIMITS.md E7; geth's txMaxSize, 4 slots of 32 KiB). */
+  'tx-max-size': z.number().int().positive().default(128 * 1024),
   'historical-proof-query-window': z.number().int().nonnegative().default(43_200),
   'state-history': z.number().int().positive().default(32),
   'tx-pool-price-limit': z.number().int().nonnegative().default(1),
