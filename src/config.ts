@@ -147,6 +147,17 @@ export const NodeConfig = z.strictObject({
   keystoreEnabled: z.boolean().default(false),
   /** Allow the keystore on a non-loopback `httpHost` (LIMITS.md N1: a second explicit flag). */
   keystoreAllowRemote: z.boolean().default(false),
+  // Keystore input sizes and online-guessing back-off (LIMITS.md K2, K5, K7).
+  /** Longest keystore username in UTF-8 bytes (avalanchego maxUserLen). */
+  keystoreMaxUsernameLength: z.number().int().positive().default(1024),
+  /** Longest keystore password in UTF-8 bytes (avalanchego maxPassLen); checked before any KDF. */
+  keystoreMaxPasswordLength: z.number().int().positive().default(1024),
+  /** Wrong passwords allowed per user and per client before the back-off starts. */
+  keystoreMaxFailures: z.number().int().positive().default(5),
+  /** ms of the first back-off; each further failure doubles it. */
+  keystoreBackoff: z.number().int().positive().default(2000),
+  /** ms of the longest back-off. */
+  keystoreMaxBackoff: z.number().int().positive().default(60_000),
   // HTTP and WebSocket transport limits (LIMITS.md N2, N3, N6, L1, L9, L10, L12, W1, W5, W7).
   /** Host header names accepted besides IP literals and `localhost`; `*` = any (avalanchego `http-allowed-hosts`). */
   httpAllowedHosts: z.array(z.string().min(1)).default([]),
@@ -213,6 +224,11 @@ export const FLAGS: Record<string, FlagDef> = {
   'evm-network-id': { key: 'evmNetworkId', type: 'number', help: 'EVM network ID answered by net_version' },
   'api-keystore-enabled': { key: 'keystoreEnabled', type: 'boolean', help: 'serve the (deprecated) keystore API at /ext/keystore' },
   'api-keystore-allow-remote': { key: 'keystoreAllowRemote', type: 'boolean', help: 'allow the keystore API with a non-loopback --http-host' },
+  'keystore-max-username-length': { key: 'keystoreMaxUsernameLength', type: 'number', help: 'longest keystore username in UTF-8 bytes' },
+  'keystore-max-password-length': { key: 'keystoreMaxPasswordLength', type: 'number', help: 'longest keystore password in UTF-8 bytes (checked before the KDF)' },
+  'keystore-max-failures': { key: 'keystoreMaxFailures', type: 'number', help: 'wrong keystore passwords per user and per client before the back-off starts' },
+  'keystore-backoff': { key: 'keystoreBackoff', type: 'duration', help: 'first keystore back-off after too many wrong passwords, doubling per further failure' },
+  'keystore-max-backoff': { key: 'keystoreMaxBackoff', type: 'duration', help: 'longest keystore back-off' },
   'http-allowed-hosts': { key: 'httpAllowedHosts', type: 'list', help: 'Host header names accepted besides IP literals and localhost, comma-separated (* = any: disables the DNS-rebinding check)' },
   'http-allowed-origins': { key: 'httpAllowedOrigins', type: 'list', help: 'browser origins (scheme://host[:port]) allowed besides loopback ones to open a WebSocket and get CORS on /rpc, comma-separated (* = any)' },
   'http-read-header-timeout': { key: 'httpReadHeaderTimeout', type: 'duration', help: 'time to receive the request headers' },
