@@ -37,6 +37,10 @@ export const ChainConfigFile = z.strictObject({
    * Expiry answers -32002 "request timed out" and cancels the EVM work of the request.
    */
   'api-max-duration': Duration.default('30s'),
+  /** Longest JSON-RPC method name; longer -32601 "method name too long" (LIMITS.md L4; geth's maxMethodNameLength). */
+  'rpc-max-method-name-length': z.number().int().positive().default(2048),
+  /** Deepest nesting of a request's params; deeper -32600 (LIMITS.md L8). */
+  'rpc-max-params-depth': z.number().int().positive().default(128),
   'batch-request-limit': z.number().int().nonnegative().default(1000),
   'batch-response-max-size': z.number().int().nonnegative().default(25_000_000),
   /**
@@ -53,6 +57,30 @@ export const ChainConfigFile = z.strictObject({
   'allow-unprotected-txs': z.boolean().default(false),
   /** eth_getLogs block range; coreth's default is 0 (no limit), LIMITS.md E4 asks 10,000 (public providers' figure). */
   'api-max-blocks-per-request': z.number().int().nonnegative().default(10_000),
+  /** Addresses in one eth_getLogs / eth_newFilter / logs subscription; more -32602 "exceed max addresses" (LIMITS.md E4; geth's maxAddresses). */
+  'logs-max-addresses': z.number().int().positive().default(1000),
+  /**
+   * Alternatives in one topic position of a log filter; more -32602 "exceed max topics" (LIMITS.md E4;
+   * geth's maxSubTopics). The 4 positions are not configurable: LOG4 is the EVM's largest log.
+   */
+  'logs-max-topic-alternatives': z.number().int().positive().default(1000),
+  /** Logs one eth_getLogs / eth_getFilterLogs answers; more -32005 "query returned more than N results" (LIMITS.md E4). */
+  'logs-max-results': z.number().int().positive().default(10_000),
+  /** A polling filter not polled for this long is removed (LIMITS.md E5; geth's filter timeout). A Go duration or nanoseconds; 0 = never. */
+  'filter-timeout': Duration.default('5m'),
+  /** Installed polling filters at most, node-wide (LIMITS.md E5); past it the longest-idle one is removed. */
+  'filter-max-count': z.number().int().positive().default(1000),
+  /**
+   * Changes (block hashes, tx hashes, logs) one polling filter holds between polls; past it the oldest
+   * are dropped (geth keeps all until the filter expires: 1000 unpolled filters could hold minutes of chain).
+   */
+  'filter-max-buffered': z.number().int().positive().default(10_000),
+  /** Blocks one eth_feeHistory covers; larger counts are clamped (LIMITS.md E6; geth's MaxHeaderHistory 1024, coreth's 2048). */
+  'fee-history-max-blocks': z.number().int().positive().default(1024),
+  /** Reward percentiles in one eth_feeHistory; more -32602 (LIMITS.md E6; geth's maxQueryLimit). */
+  'fee-history-max-percentiles': z.number().int().positive().default(100),
+  /** Largest raw transaction in bytes; larger -32000 "oversized data" (LIMITS.md E7; geth's txMaxSize, 4 slots of 32 KiB). */
+  'tx-max-size': z.number().int().positive().default(128 * 1024),
   'historical-proof-query-window': z.number().int().nonnegative().default(43_200),
   'state-history': z.number().int().positive().default(32),
   'tx-pool-price-limit': z.number().int().nonnegative().default(1),
@@ -124,6 +152,17 @@ export const NodeConfig = z.strictObject({
   keystoreEnabled: z.boolean().default(false),
   /** Allow the keystore on a non-loopback `httpHost` (LIMITS.md N1: a second explicit flag). */
   keystoreAllowRemote: z.boolean().default(false),
+  // Keystore input sizes and online-guessing back-off (LIMITS.md K2, K5, K7).
+  /** Longest keystore username in UTF-8 bytes (avalanchego maxUserLen). */
+  keystoreMaxUsernameLength: z.number().int().positive().default(1024),
+  /** Longest keystore password in UTF-8 bytes (avalanchego maxPassLen); checked before any KDF. */
+  keystoreMaxPasswordLength: z.number().int().positive().default(1024),
+  /** Wrong passwords allowed per user and per client before the back-off starts. */
+  keystoreMaxFailures: z.number().int().positive().default(5),
+  /** ms of the first back-off; each further failure doubles it. */
+  keystoreBackoff: z.number().int().positive().default(2000),
+  /** ms of the longest back-off. */
+  keystoreMaxBackoff: z.number().int().positive().default(60_000),
   // HTTP and WebSocket transport limits (LIMITS.md N2, N3, N6, L1, L9, L10, L12, W1, W5, W7).
   /** Host header names accepted besides IP literals and `localhost`; `*` = any (avalanchego `http-allowed-hosts`). */
   httpAllowedHosts: z.array(z.string().min(1)).default([]),
@@ -190,6 +229,11 @@ export const FLAGS: Record<string, FlagDef> = {
   'evm-network-id': { key: 'evmNetworkId', type: 'number', help: 'EVM network ID answered by net_version' },
   'api-keystore-enabled': { key: 'keystoreEnabled', type: 'boolean', help: 'serve the (deprecated) keystore API at /ext/keystore' },
   'api-keystore-allow-remote': { key: 'keystoreAllowRemote', type: 'boolean', help: 'allow the keystore API with a non-loopback --http-host' },
+  'keystore-max-username-length': { key: 'keystoreMaxUsernameLength', type: 'number', help: 'longest keystore username in UTF-8 bytes' },
+  'keystore-max-password-length': { key: 'keystoreMaxPasswordLength', type: 'number', help: 'longest keystore password in UTF-8 bytes (checked before the KDF)' },
+  'keystore-max-failures': { key: 'keystoreMaxFailures', type: 'number', help: 'wrong keystore passwords per user and per client before the back-off starts' },
+  'keystore-backoff': { key: 'keystoreBackoff', type: 'duration', help: 'first keystore back-off after too many wrong passwords, doubling per further failure' },
+  'keystore-max-backoff': { key: 'keystoreMaxBackoff', type: 'duration', help: 'longest keystore back-off' },
   'http-allowed-hosts': { key: 'httpAllowedHosts', type: 'list', help: 'Host header names accepted besides IP literals and localhost, comma-separated (* = any: disables the DNS-rebinding check)' },
   'http-allowed-origins': { key: 'httpAllowedOrigins', type: 'list', help: 'browser origins (scheme://host[:port]) allowed besides loopback ones to open a WebSocket and get CORS on /rpc, comma-separated (* = any)' },
   'http-read-header-timeout': { key: 'httpReadHeaderTimeout', type: 'duration', help: 'time to receive the request headers' },

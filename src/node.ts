@@ -15,6 +15,8 @@ import { AccountManager } from './engine/accounts.js'
 import type { Engine } from './engine/engine.js'
 import { readGenesisFile } from './engine/genesis.js'
 import { Keystore } from './keystore/keystore.js'
+import type { KeystoreOptions } from './keystore/keystore.js'
+import { DEFAULT_THROTTLE } from './keystore/throttle.js'
 import { createLogger } from './log.js'
 import { createMetrics } from './metrics.js'
 import { avmMethods } from './namespaces/avm.js'
@@ -105,7 +107,7 @@ export async function createNode(config: NodeConfig, opts: { log?: Logger } = {}
   const apiLog = log.child({ module: 'api' })
   const deprecated = createDeprecationWarner(apiLog)
   // The keystore (/ext/keystore) only with --api-keystore-enabled; off, the route does not exist (404).
-  const keystore = config.keystoreEnabled ? new Keystore({}, { store: new KeystoreStore({ db }), log: log.child({ module: 'keystore' }) }) : undefined
+  const keystore = config.keystoreEnabled ? new Keystore(keystoreOptions(config), { store: new KeystoreStore({ db }), log: log.child({ module: 'keystore' }) }) : undefined
   if (keystore !== undefined) log.warn('keystore API enabled at /ext/keystore: it takes passwords and holds keys (deprecated by avalanchego)')
   const network = { xChainID: net.xChainID, pChainID: net.pChainID, avaxAssetID: net.avaxAssetID }
   const shared = { accounts, stats, deprecated, keystore, network }
@@ -255,5 +257,14 @@ export async function createNode(config: NodeConfig, opts: { log?: Logger } = {}
       accounts.close()
       await db.close()
     },
+  }
+}
+
+/** The keystore's input sizes and back-off from the node flags (LIMITS.md K2, K5); the KDF stays a constant. */
+function keystoreOptions(config: NodeConfig): KeystoreOptions {
+  return {
+    maxUsernameLength: config.keystoreMaxUsernameLength,
+    maxPasswordLength: config.keystoreMaxPasswordLength,
+    throttle: { ...DEFAULT_THROTTLE, freeFailures: config.keystoreMaxFailures, baseDelayMs: config.keystoreBackoff, maxDelayMs: config.keystoreMaxBackoff },
   }
 }

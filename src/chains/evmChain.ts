@@ -113,6 +113,8 @@ export async function openEvmChain(deps: EvmChainDeps): Promise<EvmChain> {
     batchRequestLimit: chainConfig['batch-request-limit'],
     batchResponseMaxSize: chainConfig['batch-response-max-size'],
     requestTimeoutMs: Math.max(0, configDurationMs(chainConfig['api-max-duration'])),
+    maxMethodNameLength: chainConfig['rpc-max-method-name-length'],
+    maxParamsDepth: chainConfig['rpc-max-params-depth'],
     log: log.child({ module: 'rpc' }),
     stats: deps.stats,
   })

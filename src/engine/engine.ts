@@ -50,8 +50,6 @@ export interface TxInBlock {
 const RECENT_EXECUTORS = 8
 const CALL_CACHE_SIZE = 4096
 const TX_GAS = 21000n
-/** eth_getLogs answers at most this many logs (LIMITS.md E4), then -32005. */
-const MAX_LOG_RESULTS = 10_000
 /** eth_getLogs stops scanning after this many ms (LIMITS.md E4), then -32002. */
 const LOG_QUERY_TIMEOUT_MS = 5000
 
@@ -96,7 +94,9 @@ export class Engine {
     this.fees = new FeeOracle(chain, opts.chain)
     this.evmTimeoutMs = Math.max(0, configDurationMs(opts.chain['rpc-evm-timeout']))
     this.logs = new LogIndex(chain)
-    this.filters = new FilterManager(this.logs, { chain: chain.events, pool: this.events })
+    this.filters = new FilterManager(this.logs, { chain: chain.events, pool: this.events }, {
+      timeoutMs: Math.max(0, configDurationMs(opts.chain['filter-timeout'])), maxCount: opts.chain['filter-max-count'], maxBuffered: opts.chain['filter-max-buffered'],
+    })
     chain.events.on('head', () => { this.callCache = new Map() })
     this.events.setMaxListeners(0)
   }
@@ -365,6 +365,7 @@ export class Engine {
       common: this.chain.txCommon, chainId: this.chain.chainId, allowUnprotected: this.opts.chain['allow-unprotected-txs'],
       txFeeCap: this.opts.chain['rpc-tx-fee-cap'], blockGasLimit: this.fees.nextGasLimit(),
       minTip: BigInt(this.opts.chain['tx-pool-price-limit']), nextBaseFee: this.fees.nextBaseFee(),
+      maxSize: this.opts.chain['tx-max-size'],
     }, this.arrivals++)
     // geth: only a tx still in the pool is "already known"; a mined one fails the nonce check.
     if (this.pool.has(ptx.hash)) {
@@ -425,7 +426,7 @@ export class Engine {
       throw new EngineError(`requested too many blocks from ${from} to ${to}, maximum is set to ${max}`)
     }
     const deadline = performance.now() + LOG_QUERY_TIMEOUT_MS
-    return this.logs.find(q.criteria, from, to, MAX_LOG_RESULTS, () => {
+    return this.logs.find(q.criteria, from, to, this.opts.chain['logs-max-results'], () => {
       if (performance.now() > deadline || cancel?.aborted === true) throw new RequestTimeoutError()
     })
   }

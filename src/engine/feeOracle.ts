@@ -11,9 +11,7 @@ const TIP_BLOCKS = 40n
 const TIP_PERCENTILE = 40n
 const TIP_MAX_AGE_SECONDS = 80n
 const MAX_TIP = 150_000_000_000n
-const FEE_HISTORY_MAX_BLOCKS = 2048n
 const FEE_HISTORY_MAX_DEPTH = 25_000n
-const MAX_PERCENTILES = 100
 
 export interface FeeHistory {
   oldestBlock: bigint
@@ -93,14 +91,16 @@ export class FeeOracle {
   /** eth_feeHistory as coreth serves it: no next-block base fee entry, ratio against the gas limit. */
   feeHistory(blockCount: bigint, last: Block, percentiles: number[] | undefined): FeeHistory {
     if (percentiles !== undefined) {
-      if (percentiles.length > MAX_PERCENTILES) throw new InvalidParamsError(`too many percentiles: ${percentiles.length} > ${MAX_PERCENTILES}`)
+      const maxPercentiles = this.config['fee-history-max-percentiles']
+      if (percentiles.length > maxPercentiles) throw new InvalidParamsError(`too many percentiles: ${percentiles.length} > ${maxPercentiles}`)
       percentiles.forEach((p, i) => {
         if (p < 0 || p > 100) throw new InvalidParamsError(`invalid reward percentile: ${p}`)
         if (i > 0 && p <= percentiles[i - 1]!) throw new InvalidParamsError(`invalid reward percentile: #${i - 1}:${percentiles[i - 1]} >= #${i}:${p}`)
       })
     }
     if (blockCount === 0n) return { oldestBlock: 0n, gasUsedRatio: null }
-    if (blockCount > FEE_HISTORY_MAX_BLOCKS) blockCount = FEE_HISTORY_MAX_BLOCKS
+    const maxBlocks = BigInt(this.config['fee-history-max-blocks'])
+    if (blockCount > maxBlocks) blockCount = maxBlocks
     const headNumber = this.chain.head.header.number
     const lastNumber = last.header.number
     if (headNumber > FEE_HISTORY_MAX_DEPTH - 1n && lastNumber < headNumber - (FEE_HISTORY_MAX_DEPTH - 1n)) {

@@ -5,12 +5,17 @@ import type { LogCriteria } from './logFilter.js'
 import type { FoundLog, LogIndex } from './logIndex.js'
 import type { PoolTx } from './txPool.js'
 
-/** geth filters: a filter not polled for this long is removed. */
-export const FILTER_TIMEOUT_MS = 5 * 60 * 1000
-/** Installed filters at most (LIMITS.md E5); past it the longest-idle one goes. */
-export const MAX_FILTERS = 1000
-/** Changes buffered per filter between polls; older ones are dropped past this. */
-const MAX_BUFFERED = 100_000
+/** Filter limits (LIMITS.md E5; chain config `filter-timeout`, `filter-max-count`). */
+export interface FilterLimits {
+  /** A filter not polled for this many ms is removed (geth's filter timeout); 0 = never. */
+  timeoutMs: number
+  /** Installed filters at most; past it the longest-idle one goes. */
+  maxCount: number
+  /** Changes one filter buffers between polls; past it the oldest are dropped. */
+  maxBuffered: number
+}
+/** The sweep of idle filters runs at least this often. */
+const SWEEP_MS = 30_000
 
 /** A log filter's block bounds: a number, or undefined for "latest" (follow the head). */
 export interface LogFilterBounds {
@@ -34,13 +39,15 @@ export function newId(): string {
  */
 export class FilterManager {
   private readonly filters = new Map<string, Installed>()
-  private readonly timer: NodeJS.Timeout
+  private readonly timer: NodeJS.Timeout | undefined
 
-  constructor(private readonly logs: LogIndex, events: { chain: NodeJS.EventEmitter; pool: NodeJS.EventEmitter }) {
+  constructor(private readonly logs: LogIndex, events: { chain: NodeJS.EventEmitter; pool: NodeJS.EventEmitter }, private readonly limits: FilterLimits) {
     events.chain.on('head', (block: Block) => this.onHead(block))
     events.pool.on('pendingTx', (ptx: PoolTx) => this.onPendingTx(ptx))
-    this.timer = setInterval(() => this.expire(), 30_000)
-    this.timer.unref()
+    if (limits.timeoutMs > 0) {
+      this.timer = setInterval(() => this.expire(), Math.min(SWEEP_MS, limits.timeoutMs))
+      this.timer.unref()
+    }
   }
 
   get size(): number {
@@ -92,12 +99,14 @@ export class FilterManager {
 
   private get(id: string): Installed {
     const f = this.filters.get(id)
-    if (f === undefined) throw new NotFoundError('filter not found')
-    return f
+    if (f !== undefined && !this.idle(f, Date.now())) return f
+    // Idle past the timeout but not yet swept: as gone.
+    this.filters.delete(id)
+    throw new NotFoundError('filter not found')
   }
 
   private install(f: Installed): string {
-    if (this.filters.size >= MAX_FILTERS) {
+    if (this.filters.size >= this.limits.maxCount) {
       let oldest: string | undefined
       let at = Infinity
       for (const [id, g] of this.filters) if (g.touched < at) { at = g.touched; oldest = id }
@@ -108,28 +117,32 @@ export class FilterManager {
     return id
   }
 
+  private idle(f: Installed, now: number): boolean {
+    return this.limits.timeoutMs > 0 && now - f.touched > this.limits.timeoutMs
+  }
+
   private expire(now = Date.now()): void {
-    for (const [id, f] of this.filters) if (now - f.touched > FILTER_TIMEOUT_MS) this.filters.delete(id)
+    for (const [id, f] of this.filters) if (this.idle(f, now)) this.filters.delete(id)
   }
 
   private onHead(block: Block): void {
     if (this.filters.size === 0) return
     const n = block.header.number
     for (const f of this.filters.values()) {
-      if (f.kind === 'blocks') push(f.hashes, block.hash)
+      if (f.kind === 'blocks') push(f.hashes, block.hash, this.limits.maxBuffered)
       else if (f.kind === 'logs' && f.blockHash === undefined) {
         if ((f.bounds.from !== undefined && n < f.bounds.from) || (f.bounds.to !== undefined && n > f.bounds.to)) continue
-        for (const found of this.logs.inBlock(f.criteria, block)) push(f.logs, found)
+        for (const found of this.logs.inBlock(f.criteria, block)) push(f.logs, found, this.limits.maxBuffered)
       }
     }
   }
 
   private onPendingTx(ptx: PoolTx): void {
-    for (const f of this.filters.values()) if (f.kind === 'pendingTx') push(f.hashes, ptx.hash)
+    for (const f of this.filters.values()) if (f.kind === 'pendingTx') push(f.hashes, ptx.hash, this.limits.maxBuffered)
   }
 }
 
-function push<T>(list: T[], item: T): void {
-  if (list.length >= MAX_BUFFERED) list.shift()
+function push<T>(list: T[], item: T, max: number): void {
+  if (list.length >= max) list.shift()
   list.push(item)
 }

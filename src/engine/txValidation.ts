@@ -7,8 +7,6 @@ import { TxRejectedError } from './errors.js'
 import { feeCaps, hashHex, isSupportedType } from './txPool.js'
 import type { PoolTx } from './txPool.js'
 
-/** geth txMaxSize: 4 slots of 32 KiB. */
-export const TX_MAX_SIZE = 128 * 1024
 /** EIP-3860 initcode limit (2 x 24576). */
 const MAX_INITCODE_SIZE = 49152
 const WEI_PER_ETHER = 10n ** 18n
@@ -22,6 +20,8 @@ export interface AdmissionRules {
   blockGasLimit: bigint
   minTip: bigint
   nextBaseFee: bigint
+  /** tx-max-size: largest raw transaction in bytes (geth txMaxSize). */
+  maxSize: number
 }
 
 /**
@@ -29,7 +29,7 @@ export interface AdmissionRules {
  * do, in their order and wording; state checks (nonce, balance) follow in the pool.
  */
 export function admitRawTransaction(raw: Uint8Array, rules: AdmissionRules, arrival: number): PoolTx {
-  if (raw.length > TX_MAX_SIZE) throw new TxRejectedError(`oversized data: transaction size ${raw.length}, limit ${TX_MAX_SIZE}`)
+  if (raw.length > rules.maxSize) throw new TxRejectedError(`oversized data: transaction size ${raw.length}, limit ${rules.maxSize}`)
   if (raw.length > 0 && raw[0]! <= 0x7f && raw[0]! > 0x02) throw new TxRejectedError('transaction type not supported')
   let tx: TypedTransaction
   try {

@@ -11,7 +11,7 @@ import { assertValidPrivateKey } from '../atomic/privateKey.js'
 import type { ScryptParams } from './crypto.js'
 import { DEFAULT_SCRYPT, KeyDeriver, bytesEqual, open, randomSalt, seal, subkey } from './crypto.js'
 import { IncorrectPasswordError, KeystoreError, shown } from './errors.js'
-import { checkNewPassword, checkPasswordLength, checkUsername } from './password.js'
+import { MAX_PASSWORD_LEN, MAX_USERNAME_LEN, checkNewPassword, checkPasswordLength, checkUsername } from './password.js'
 import type { ThrottleOptions } from './throttle.js'
 import { DEFAULT_THROTTLE, FailureThrottle } from './throttle.js'
 import type { UserRecord } from './userRecord.js'
@@ -21,6 +21,9 @@ export interface KeystoreOptions {
   /** scrypt cost of new users (LIMITS.md K3 default N = 2^15, r = 8, p = 1). */
   readonly kdf?: ScryptParams
   readonly throttle?: ThrottleOptions
+  /** Longest username and password in UTF-8 bytes (LIMITS.md K2; default 1024 each, avalanchego's). */
+  readonly maxUsernameLength?: number
+  readonly maxPasswordLength?: number
   /** Derivations running at once (2) and waiting at most (64); past that `keystore busy`. */
   readonly kdfConcurrency?: number
   readonly kdfMaxQueued?: number
@@ -69,6 +72,8 @@ export class Keystore {
   private readonly kdf: ScryptParams
   private readonly deriver: KeyDeriver
   private readonly throttle: FailureThrottle
+  private readonly maxUsername: number
+  private readonly maxPassword: number
   /** Verifier checked for unknown users, so that they cost the same KDF work (LIMITS.md K3). */
   private readonly dummy: UserRecord
   private tail: Promise<unknown> = Promise.resolve()
@@ -77,14 +82,16 @@ export class Keystore {
     this.kdf = opts.kdf ?? DEFAULT_SCRYPT
     this.deriver = new KeyDeriver({ concurrency: opts.kdfConcurrency ?? 2, maxQueued: opts.kdfMaxQueued ?? 64 })
     this.throttle = new FailureThrottle(opts.throttle ?? DEFAULT_THROTTLE, opts.now)
+    this.maxUsername = opts.maxUsernameLength ?? MAX_USERNAME_LEN
+    this.maxPassword = opts.maxPasswordLength ?? MAX_PASSWORD_LEN
     this.dummy = { kdf: this.kdf, verifierSalt: randomSalt(), verifier: randomSalt(32), dataSalt: randomSalt() }
   }
 
   /** keystore.createUser: username rules, `user already exists`, then password rules; never overwrites. */
   async createUser(username: string, password: string): Promise<void> {
-    checkUsername(username)
+    checkUsername(username, this.maxUsername)
     if (await this.deps.store.getUser(username) !== undefined) throw this.alreadyExists(username)
-    checkNewPassword(password)
+    checkNewPassword(password, this.maxPassword)
     const verifierSalt = randomSalt()
     const verifier = await this.deriver.derive(password, verifierSalt, this.kdf)
     const record = encodeRecord({ kdf: this.kdf, verifierSalt, verifier, dataSalt: randomSalt() })
@@ -122,8 +129,8 @@ export class Keystore {
    * match the blob's embedded verifier, and the blob's MAC and every sealed value must check out.
    */
   async importUser(username: string, password: string, blob: Uint8Array, caller: KeystoreCaller = {}): Promise<void> {
-    checkUsername(username)
-    checkPasswordLength(password)
+    checkUsername(username, this.maxUsername)
+    checkPasswordLength(password, this.maxPassword)
     if (await this.deps.store.getUser(username) !== undefined) throw this.alreadyExists(username)
     const parsed = decodeBlob(blob)
     let rec: UserRecord
@@ -231,8 +238,8 @@ export class Keystore {
    * user runs the same KDF on a dummy record. Returns the stored record bytes.
    */
   private async authenticate(username: string, password: string, caller: KeystoreCaller, unknownIsError = false): Promise<Uint8Array> {
-    checkUsername(username)
-    checkPasswordLength(password)
+    checkUsername(username, this.maxUsername)
+    checkPasswordLength(password, this.maxPassword)
     const { client } = caller
     this.throttle.check(username, client)
     const raw = await this.deps.store.getUser(username)

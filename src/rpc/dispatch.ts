@@ -8,9 +8,9 @@ import {
   requestTimedOut, responseTooLarge, toJsonRpcError,
 } from './errors.js'
 
-/** Longest accepted method name (geth rpc/handler.go maxMethodNameLength). */
+/** Default longest accepted method name (geth rpc/handler.go maxMethodNameLength). */
 export const MAX_METHOD_NAME_LENGTH = 2048
-/** Deepest accepted params nesting (LIMITS.md L8). */
+/** Default deepest accepted params nesting (LIMITS.md L8). */
 export const MAX_PARAMS_DEPTH = 128
 
 export interface DispatcherOptions {
@@ -20,6 +20,10 @@ export interface DispatcherOptions {
   batchResponseMaxSize: number
   /** coreth `api-max-duration` in ms: the deadline of a request, a batch as a whole (LIMITS.md L11); 0 or absent = none. */
   requestTimeoutMs?: number
+  /** Longest method name; longer is -32601 (LIMITS.md L4); default MAX_METHOD_NAME_LENGTH. */
+  maxMethodNameLength?: number
+  /** Deepest params nesting; deeper is -32600 (LIMITS.md L8); default MAX_PARAMS_DEPTH. */
+  maxParamsDepth?: number
   log: Logger
   /** Request, latency and error counters (/ext/metrics); a private instance when absent. */
   stats?: RpcStats
@@ -55,8 +59,6 @@ const BATCH_TOO_LARGE_TEXT = errorText('null', invalidRequest('batch too large')
 const TOO_LARGE_JSON = JSON.stringify(responseTooLarge().toObject())
 const TIMED_OUT_JSON = JSON.stringify(requestTimedOut().toObject())
 const NO_PARAMS: readonly unknown[] = Object.freeze([])
-// A body shorter than this cannot hold params nested deeper than MAX_PARAMS_DEPTH (two bytes a level).
-const DEPTH_CHECK_MIN_BODY = 2 * MAX_PARAMS_DEPTH
 
 /** Id as response text; undefined = absent (notification), null = not a valid id (LIMITS.md L3). */
 function idToText(id: unknown, raw: string | undefined): string | undefined | null {
@@ -132,6 +134,10 @@ export class Dispatcher {
   private readonly batchRequestLimit: number
   private readonly batchResponseMaxSize: number
   private readonly requestTimeoutMs: number
+  private readonly maxMethodNameLength: number
+  private readonly maxParamsDepth: number
+  /** A body shorter than this cannot hold params nested deeper than maxParamsDepth (two bytes a level). */
+  private readonly depthCheckMinBody: number
   private readonly log: Logger
   private readonly stats: RpcStats
 
@@ -141,6 +147,9 @@ export class Dispatcher {
     this.batchRequestLimit = opts.batchRequestLimit
     this.batchResponseMaxSize = opts.batchResponseMaxSize
     this.requestTimeoutMs = opts.requestTimeoutMs ?? 0
+    this.maxMethodNameLength = opts.maxMethodNameLength ?? MAX_METHOD_NAME_LENGTH
+    this.maxParamsDepth = opts.maxParamsDepth ?? MAX_PARAMS_DEPTH
+    this.depthCheckMinBody = 2 * this.maxParamsDepth
     this.log = opts.log
   }
 
@@ -170,7 +179,7 @@ export class Dispatcher {
       this.stats.error(PARSE_ERROR)
       return Promise.resolve(PARSE_ERROR_TEXT)
     }
-    const deep = body.length > DEPTH_CHECK_MIN_BODY
+    const deep = body.length > this.depthCheckMinBody
     const debug = this.log.isLevelEnabled('debug')
     if (Array.isArray(msg)) return this.batch(msg, body, deep, debug, scope)
     if (msg === null || typeof msg !== 'object') return Promise.resolve(this.invalid(INVALID_REQUEST_TEXT))
@@ -287,7 +296,7 @@ export class Dispatcher {
   }
 
   private run(name: string, params: unknown, idText: string | undefined, deep: boolean, scope: MessageCall | undefined, cancel: Cancel | undefined): Answer {
-    if (name.length > MAX_METHOD_NAME_LENGTH) return this.reply(idText, methodNameTooLong())
+    if (name.length > this.maxMethodNameLength) return this.reply(idText, methodNameTooLong())
     const entry = this.methods.get(name)
     if (entry === undefined) return this.reply(idText, methodNotFound(name))
     const t0 = performance.now()
@@ -304,7 +313,7 @@ export class Dispatcher {
   }
 
   private invoke(entry: Entry, params: unknown, idText: string | undefined, deep: boolean, scope: MessageCall | undefined, cancel: Cancel | undefined): Answer {
-    if (deep && depthExceeds(params, MAX_PARAMS_DEPTH)) return this.reply(idText, invalidRequest('params nested too deeply'))
+    if (deep && depthExceeds(params, this.maxParamsDepth)) return this.reply(idText, invalidRequest('params nested too deeply'))
     let args: unknown
     if (entry.tuple) {
       if (params === undefined) args = NO_PARAMS

@@ -281,11 +281,16 @@ export interface LogFilterRequest {
   topics: (Uint8Array[] | null)[]
 }
 
-/** geth filters: at most this many addresses, and topic positions. */
-const MAX_FILTER_ADDRESSES = 1000
+/** Topic positions of a log filter: LOG4 is the EVM's largest log, so this is not a setting (geth maxTopics). */
 const MAX_FILTER_TOPICS = 4
-/** Alternatives in one topic position (geth eth/filters maxSubTopics; LIMITS.md E4). */
-const MAX_FILTER_SUB_TOPICS = 1000
+
+/** Log filter sizes (LIMITS.md E4; chain config `logs-max-addresses`, `logs-max-topic-alternatives`). */
+export interface LogFilterLimits {
+  /** Addresses at most (geth eth/filters maxAddresses). */
+  maxAddresses: number
+  /** Alternatives in one topic position (geth eth/filters maxSubTopics). */
+  maxTopicAlternatives: number
+}
 
 /** geth hexutil.Decode plus the filter's length check (eth/filters decodeAddress/decodeTopic); a string is the error. */
 function filterHex(v: string, length: number, what: 'address' | 'topic'): Uint8Array | string {
@@ -303,8 +308,8 @@ function topicFrom(v: unknown): Uint8Array | string {
   return filterHex(v, 32, 'topic')
 }
 
-/** geth FilterCriteria.UnmarshalJSON, with its error texts. */
-export const LogFilter = z.unknown().transform((v, ctx): LogFilterRequest => {
+/** geth FilterCriteria.UnmarshalJSON, with its error texts, under the given size limits. */
+export const logFilterSchema = (limits: LogFilterLimits) => z.unknown().transform((v, ctx): LogFilterRequest => {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return fail(ctx, v, `json: cannot unmarshal ${goType(v)} into Go value of type filters.FilterCriteria`)
   const o = v as Record<string, unknown>
   const out: LogFilterRequest = { addresses: [], topics: [] }
@@ -323,7 +328,7 @@ export const LogFilter = z.unknown().transform((v, ctx): LogFilterRequest => {
   if (o.address != null) {
     const list = typeof o.address === 'string' ? [o.address] : Array.isArray(o.address) ? o.address : undefined
     if (list === undefined) return fail(ctx, v, 'invalid addresses in query')
-    if (list.length > MAX_FILTER_ADDRESSES) return fail(ctx, v, 'exceed max addresses')
+    if (list.length > limits.maxAddresses) return fail(ctx, v, 'exceed max addresses')
     for (let i = 0; i < list.length; i++) {
       const a = typeof list[i] === 'string' ? filterHex(list[i] as string, 20, 'address') : 'invalid address'
       if (typeof a === 'string') return fail(ctx, v, typeof o.address === 'string' ? `invalid address: ${a}` : `invalid address at index ${i}: ${a}`)
@@ -342,7 +347,7 @@ export const LogFilter = z.unknown().transform((v, ctx): LogFilterRequest => {
         continue
       }
       if (!Array.isArray(position)) return fail(ctx, v, 'invalid topic(s)')
-      if (position.length > MAX_FILTER_SUB_TOPICS) return fail(ctx, v, 'exceed max topics')
+      if (position.length > limits.maxTopicAlternatives) return fail(ctx, v, 'exceed max topics')
       let alternatives: Uint8Array[] | null = []
       for (const alt of position) {
         // A null alternative matches anything in that position (geth).

@@ -87,6 +87,8 @@ describe('cchain-node --help', () => {
       'http-allowed-hosts': '(none)', 'http-allowed-origins': '(none)', 'http-read-header-timeout': '10s', 'http-read-timeout': '30s',
       'http-idle-timeout': '72s', 'http-max-body-size': '5242880', 'http-max-connections': '512', 'ws-ping-interval': '30s',
       'ws-max-pending-messages': '10000',
+      'keystore-max-username-length': '1024', 'keystore-max-password-length': '1024', 'keystore-max-failures': '5',
+      'keystore-backoff': '2s', 'keystore-max-backoff': '60s',
     }
     expect(Object.keys(FLAGS).sort()).toEqual(Object.keys(expected).sort())
     for (const [flag, def] of Object.entries(expected)) {
@@ -97,6 +99,8 @@ describe('cchain-node --help', () => {
     // The chain config keys follow, with coreth's defaults.
     expect(r.out()).toMatch(/^\s+rpc-gas-cap\s+50000000$/m)
     expect(r.out()).toMatch(/^\s+rpc-tx-fee-cap\s+100$/m)
+    expect(r.out()).toMatch(/^\s+fee-history-max-blocks\s+1024$/m)
+    expect(r.out()).toMatch(/^\s+filter-timeout\s+"5m"$/m)
     expect(r.err()).toBe('')
   })
 })

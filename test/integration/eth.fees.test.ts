@@ -91,3 +91,20 @@ describe('fee methods after transactions with known tips', () => {
     expect(many.error?.code).toBe(-32602)
   })
 })
+
+describe('eth_feeHistory limits (fee-history-max-blocks, fee-history-max-percentiles)', () => {
+  let node: TestNode
+  beforeAll(async () => {
+    node = await startTestNode({ chain: { 'fee-history-max-blocks': 2, 'fee-history-max-percentiles': 2 } })
+    for (let i = 0; i < 3; i++) await send(node, { to: Wallet.createRandom().address, value: 1n })
+  })
+  afterAll(() => node.close())
+
+  it('clamps the block count and refuses more percentiles than configured', async () => {
+    const h = await node.call('eth_feeHistory', ['0x5', 'latest', [10, 90]])
+    expect(h.oldestBlock).toBe('0x2')
+    expect(h.gasUsedRatio).toHaveLength(2)
+    const many = await node.rpc('eth_feeHistory', ['0x1', 'latest', [10, 50, 90]])
+    expect(many.error).toEqual({ code: -32602, message: 'too many percentiles: 3 > 2' })
+  })
+})

@@ -155,3 +155,63 @@ describe('eth_getLogs block limit', () => {
     }
   })
 })
+
+describe('log and filter limits (logs-max-*, filter-timeout, filter-max-count, filter-max-buffered)', () => {
+  let node: TestNode
+  let tokenAddr: string
+  const all = { fromBlock: '0x0', toBlock: 'latest' }
+  beforeAll(async () => {
+    node = await startTestNode({
+      chain: { 'logs-max-addresses': 2, 'logs-max-topic-alternatives': 2, 'logs-max-results': 2, 'filter-timeout': '1s', 'filter-max-count': 2, 'filter-max-buffered': 2 },
+    })
+    // Three Transfer logs: the mint and two transfers.
+    tokenAddr = (await deploy(node, 'TestToken', [1000n])).address
+    for (const to of [Wallet.createRandom().address, Wallet.createRandom().address]) {
+      await send(node, { to: tokenAddr, data: token.encodeFunctionData('transfer', [to, 1n]), gasLimit: 100_000n })
+    }
+  })
+  afterAll(() => node.close())
+
+  it('logs-max-addresses: more addresses are -32602 "exceed max addresses"', async () => {
+    const three = [tokenAddr, Wallet.createRandom().address, Wallet.createRandom().address]
+    expect((await node.rpc('eth_getLogs', [{ ...all, address: three.slice(0, 2), topics: [null, topicOf(ewoq.address)] }])).result).toHaveLength(2)
+    expect((await node.rpc('eth_getLogs', [{ ...all, address: three }])).error).toEqual({ code: -32602, message: 'invalid argument 0: exceed max addresses' })
+    expect((await node.rpc('eth_newFilter', [{ address: three }])).error).toEqual({ code: -32602, message: 'invalid argument 0: exceed max addresses' })
+  })
+
+  it('logs-max-topic-alternatives: more alternatives in a position are -32602 "exceed max topics"', async () => {
+    expect((await node.rpc('eth_getLogs', [{ ...all, topics: [[STORED, STORED]] }])).result).toEqual([])
+    expect((await node.rpc('eth_getLogs', [{ ...all, topics: [[STORED, STORED, STORED]] }])).error).toEqual({ code: -32602, message: 'invalid argument 0: exceed max topics' })
+  })
+
+  it('logs-max-results: more logs are -32005, for eth_getLogs and eth_getFilterLogs', async () => {
+    const over = { code: -32005, message: 'query returned more than 2 results' }
+    expect((await node.rpc('eth_getLogs', [{ ...all, address: tokenAddr }])).error).toEqual(over)
+    const id = await node.call('eth_newFilter', [{ ...all, address: tokenAddr }])
+    expect((await node.rpc('eth_getFilterLogs', [id])).error).toEqual(over)
+    await node.call('eth_uninstallFilter', [id])
+  })
+
+  it('filter-max-count: past it the longest-idle filter is removed', async () => {
+    const first = await node.call('eth_newBlockFilter')
+    const second = await node.call('eth_newBlockFilter')
+    const third = await node.call('eth_newBlockFilter')
+    expect((await node.rpc('eth_getFilterChanges', [first])).error).toEqual({ code: -32000, message: 'filter not found' })
+    expect(await node.call('eth_getFilterChanges', [second])).toEqual([])
+    expect(await node.call('eth_getFilterChanges', [third])).toEqual([])
+  })
+
+  it('filter-max-buffered: an unpolled filter keeps only the newest changes', async () => {
+    const id = await node.call('eth_newBlockFilter')
+    const hashes: string[] = []
+    for (let i = 0; i < 3; i++) hashes.push((await send(node, { to: Wallet.createRandom().address, value: 1n })).receipt.blockHash)
+    expect(await node.call('eth_getFilterChanges', [id])).toEqual(hashes.slice(1))
+  })
+
+  it('filter-timeout: a filter not polled for longer is gone', async () => {
+    const id = await node.call('eth_newBlockFilter')
+    expect(await node.call('eth_getFilterChanges', [id])).toEqual([])
+    await new Promise((r) => setTimeout(r, 1200))
+    expect((await node.rpc('eth_getFilterChanges', [id])).error).toEqual({ code: -32000, message: 'filter not found' })
+  })
+})

@@ -225,3 +225,17 @@ describe('eth_sendRawTransaction with tx-pool-price-limit 0 and allow-unprotecte
     expect(tx.chainId).toBeUndefined()
   })
 })
+
+describe('raw transaction size (tx-max-size)', () => {
+  let node: TestNode
+  beforeAll(async () => { node = await startTestNode({ chain: { 'tx-max-size': 300 } }) })
+  afterAll(() => node.close())
+
+  it('a raw transaction over the configured size is -32000 "oversized data"', async () => {
+    const small = await sign({ to: Wallet.createRandom().address, nonce: 0, gasLimit: 100_000n, data: '0x' + '01'.repeat(100) })
+    expect((await node.rpc('eth_sendRawTransaction', [small])).result).toMatch(/^0x[0-9a-f]{64}$/)
+    const big = await sign({ to: Wallet.createRandom().address, nonce: 1, gasLimit: 100_000n, data: '0x' + '01'.repeat(300) })
+    const size = (big.length - 2) / 2
+    expect((await node.rpc('eth_sendRawTransaction', [big])).error).toEqual({ code: -32000, message: `oversized data: transaction size ${size}, limit 300` })
+  })
+})

@@ -175,6 +175,23 @@ describe('keystore API enabled', () => {
     }
   })
 
+  it('--keystore-max-username-length, --keystore-max-password-length, --keystore-max-failures, --keystore-backoff, --keystore-max-backoff', async () => {
+    const c = await boot({ keystoreEnabled: true, keystoreMaxUsernameLength: 8, keystoreMaxPasswordLength: 40, keystoreMaxFailures: 2, keystoreBackoff: 5000, keystoreMaxBackoff: 4000 })
+    try {
+      expect((await c.ks('keystore.createUser', { username: 'u'.repeat(9), password: PW })).error?.message).toBe('username exceeds maximum length of 8 chars')
+      expect((await c.ks('keystore.createUser', { username: 'u'.repeat(8), password: 'p'.repeat(41) })).error?.message).toBe('password exceeds maximum length of 40 chars')
+      expect((await c.ks('keystore.createUser', { username: 'u'.repeat(8), password: PW })).result).toEqual({})
+      for (let i = 0; i < 2; i++) {
+        expect((await c.ks('keystore.exportUser', { username: 'u'.repeat(8), password: `Guess-Number-${i}` })).error?.message).toBe('incorrect password: user "uuuuuuuu"')
+      }
+      // Locked after 2 failures, for the 5 s back-off capped at 4 s.
+      const locked = await c.ks('keystore.exportUser', { username: 'u'.repeat(8), password: PW })
+      expect(locked.error).toEqual({ code: -32005, message: 'too many failed attempts, try again in 4 s', data: null })
+    } finally {
+      await c.close()
+    }
+  })
+
   it('logs "deprecated API called" once per method, with the replacement', () => {
     const lines = a.logText().split('\n').filter((l) => l.includes('deprecated API called')).map((l) => JSON.parse(l) as { method: string; replacement: string })
     const methods = lines.map((l) => l.method).sort()

@@ -102,3 +102,20 @@ describe('request deadline (api-max-duration)', () => {
     await stillWorks(node)
   })
 })
+
+describe('method name length and params depth (rpc-max-method-name-length, rpc-max-params-depth)', () => {
+  let node: TestNode
+  beforeAll(async () => { node = await startTestNode({ chain: { 'rpc-max-method-name-length': 16, 'rpc-max-params-depth': 3 } }) })
+  afterAll(() => node.close())
+
+  it('a name over the configured length is -32601 "method name too long"', async () => {
+    expect((await node.rpc('eth_blockNumber', [])).result).toBe('0x0') // 15 characters
+    expect((await node.rpc('eth_getBlockByNumber', ['latest', false])).error).toEqual({ code: -32601, message: 'method name too long' })
+  })
+
+  it('params nested deeper than configured are -32600', async () => {
+    expect((await node.rpc('eth_call', [{ to: LOOP, data: '0x' }, 'latest', { [LOOP]: { code: '0x00' } }])).result).toBe('0x') // depth 3
+    expect((await node.rpc('eth_call', [{ to: LOOP, data: '0x' }, 'latest', { [LOOP]: { stateDiff: { ['0x' + '0'.repeat(64)]: ['0x'] } } }])).error)
+      .toEqual({ code: -32600, message: 'params nested too deeply' })
+  })
+})

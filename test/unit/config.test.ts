@@ -196,6 +196,11 @@ describe('helpText', () => {
     expect(line('pending-nonce-guard')).toContain('(default: 250)')
     expect(line('evm-network-id')).toContain('(default: 1)')
     expect(line('genesis')).toContain('(default: (none))')
+    expect(line('keystore-max-username-length')).toContain('(default: 1024)')
+    expect(line('keystore-max-password-length')).toContain('(default: 1024)')
+    expect(line('keystore-max-failures')).toContain('(default: 5)')
+    expect(line('keystore-backoff')).toContain('(default: 2s)')
+    expect(line('keystore-max-backoff')).toContain('(default: 60s)')
   })
 
   it('lists every chain config key that has a default, with that default', () => {
@@ -231,5 +236,28 @@ describe('transport limit flags (LIMITS.md N2, N3, L1, L9, L10, L12, W5, W7)', (
     })
     expect(configError(['--http-read-timeout', '5d']).message).toBe('flag --http-read-timeout: time: unknown unit "d" in duration "5d"')
     expect(configError(['--http-read-timeout', '0']).message).toMatch(/^--http-read-timeout: /)
+  })
+})
+
+describe('keystore limit flags (LIMITS.md K2, K5)', () => {
+  it('default to the LIMITS.md values and parse numbers and Go durations', () => {
+    expect(configFromArgs([])).toMatchObject({
+      keystoreMaxUsernameLength: 1024, keystoreMaxPasswordLength: 1024, keystoreMaxFailures: 5, keystoreBackoff: 2_000, keystoreMaxBackoff: 60_000,
+    })
+    const c = configFromArgs(['--keystore-max-username-length', '64', '--keystore-max-password-length=256', '--keystore-max-failures', '3',
+      '--keystore-backoff', '500ms', '--keystore-max-backoff', '1m'])
+    expect(c).toMatchObject({ keystoreMaxUsernameLength: 64, keystoreMaxPasswordLength: 256, keystoreMaxFailures: 3, keystoreBackoff: 500, keystoreMaxBackoff: 60_000 })
+    expect(configError(['--keystore-max-failures', '0']).message).toMatch(/^--keystore-max-failures: /)
+  })
+})
+
+describe('request and query limit chain keys (LIMITS.md L4, L8, E4-E7)', () => {
+  it('default to the LIMITS.md values', () => {
+    expect(ChainConfigFile.parse({})).toMatchObject({
+      'rpc-max-method-name-length': 2048, 'rpc-max-params-depth': 128, 'logs-max-addresses': 1000, 'logs-max-topic-alternatives': 1000,
+      'logs-max-results': 10_000, 'filter-timeout': '5m', 'filter-max-count': 1000, 'fee-history-max-blocks': 1024,
+      'fee-history-max-percentiles': 100, 'tx-max-size': 131_072,
+    })
+    expect(ChainConfigFile.safeParse({ 'filter-timeout': '5 minutes' }).success).toBe(false)
   })
 })

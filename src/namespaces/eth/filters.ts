@@ -1,9 +1,10 @@
 import { z } from 'zod'
 import { formatLog, hex } from '../../rpc/format.js'
-import { FilterId, LogFilter } from '../../rpc/schemas.js'
+import { FilterId, logFilterSchema } from '../../rpc/schemas.js'
 import type { LogFilterRequest } from '../../rpc/schemas.js'
 import type { MethodTable, RpcContext } from '../../rpc/types.js'
 import { inService, method } from '../../rpc/types.js'
+import type { ChainConfigFile } from '../../config.js'
 import type { LogQuery } from '../../engine/engine.js'
 
 function toQuery(f: LogFilterRequest): LogQuery {
@@ -14,10 +15,16 @@ function toQuery(f: LogFilterRequest): LogQuery {
   return q
 }
 
+/** The log filter schema under a chain config's `logs-max-addresses` and `logs-max-topic-alternatives`. */
+export function chainLogFilter(chain: ChainConfigFile): ReturnType<typeof logFilterSchema> {
+  return logFilterSchema({ maxAddresses: chain['logs-max-addresses'], maxTopicAlternatives: chain['logs-max-topic-alternatives'] })
+}
+
 /** Logs and polling filters (geth eth/filters/api.go). */
-export function ethFilterMethods(ctx: Pick<RpcContext, 'engine'>): MethodTable {
+export function ethFilterMethods(ctx: Pick<RpcContext, 'engine' | 'config'>): MethodTable {
   const { engine } = ctx
   const { filters } = engine
+  const LogFilter = chainLogFilter(ctx.config.chain)
   return inService('eth-filter', {
     /** Handler for `eth_getLogs`. */
     eth_getLogs: method(z.tuple([LogFilter]), async ([f], _call, _origin, cancel) => (await engine.getLogs(toQuery(f), cancel)).map((l) => formatLog(l))),

@@ -12,6 +12,6 @@ import { ethSubscriptionMethods } from './subscriptions.js'
 import { ethTransactionMethods } from './transactions.js'
 
 /** The `eth_` namespace. */
-export function ethMethods(ctx: Pick<RpcContext, 'engine' | 'subscriptions'>): MethodTable {
+export function ethMethods(ctx: Pick<RpcContext, 'engine' | 'subscriptions' | 'config'>): MethodTable {
   return mergeTables(ethChainMethods(ctx), ethBlockMethods(ctx), ethStateMethods(ctx), ethCallMethods(ctx), ethTransactionMethods(ctx), ethFeeMethods(ctx), ethProofMethods(ctx), ethFilterMethods(ctx), ethSubscriptionMethods(ctx), ethSimulateMethods(ctx))
 }

@@ -7,7 +7,8 @@ import type { Receipt } from '../../engine/receipt.js'
 import type { PoolTx } from '../../engine/txPool.js'
 import { invalidParams, notificationsUnsupported, unknownSubscription } from '../../rpc/errors.js'
 import { formatHeaderJSON, formatLog, formatTx, hex } from '../../rpc/format.js'
-import { Bool, FilterId, LogFilter } from '../../rpc/schemas.js'
+import { Bool, FilterId } from '../../rpc/schemas.js'
+import { chainLogFilter } from './filters.js'
 import type { LogFilterRequest } from '../../rpc/schemas.js'
 import { Topic } from '../../rpc/subscriptions.js'
 import type { MethodTable, RpcContext } from '../../rpc/types.js'
@@ -68,8 +69,9 @@ function fullTxFlag(params: readonly unknown[]): boolean {
  * eth/downloader/api.go for `syncing`). Engine listeners exist only while a topic has subscribers;
  * each event's result is serialized once and shared by every subscriber.
  */
-export function ethSubscriptionMethods(ctx: Pick<RpcContext, 'engine' | 'subscriptions'>): MethodTable {
+export function ethSubscriptionMethods(ctx: Pick<RpcContext, 'engine' | 'subscriptions' | 'config'>): MethodTable {
   const { engine, subscriptions } = ctx
+  const LogFilter = chainLogFilter(ctx.config.chain)
   const chainEvents = engine.chain.events
   const poolEvents = engine.events
 

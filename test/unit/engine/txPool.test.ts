@@ -21,7 +21,7 @@ const CHAIN_ID = 43112n
 const GWEI = 1_000_000_000n
 const common = createCustomCommon({ chainId: Number(CHAIN_ID), name: 'avalanche-43112' }, Mainnet, { hardfork: 'cancun', customCrypto })
 const rules: AdmissionRules = {
-  common, chainId: CHAIN_ID, allowUnprotected: false, txFeeCap: 100, blockGasLimit: 200_000_000n, minTip: 1n, nextBaseFee: 1n,
+  common, chainId: CHAIN_ID, allowUnprotected: false, txFeeCap: 100, blockGasLimit: 200_000_000n, minTip: 1n, nextBaseFee: 1n, maxSize: 128 * 1024,
 }
 const DEFAULTS: TxPoolOptions = { priceBump: 10n, accountSlots: 16, globalSlots: 5120, accountQueue: 64, globalQueue: 1024 }
 
