@@ -89,7 +89,7 @@ function metric(text: string, name: string): number | undefined {
   return m === null ? undefined : Number(m[1])
 }
 
-interface Sample { minute: number; rssMiB: number; heapMiB: number; externalMiB: number; handles: number; fds: number; ops: number; txs: number; wsOpened: number; filters: number; errors: number }
+interface Sample { minute: number; rssMiB: number; heapMiB: number; heapTotalMiB: number; externalMiB: number; handles: number; fds: number; ops: number; txs: number; wsOpened: number; filters: number; errors: number }
 
 /** Least-squares slope per sample of `ys`. */
 function slope(ys: number[]): number {
@@ -233,7 +233,7 @@ async function main(): Promise<void> {
   // Sampling: heap every second (its minimum per period approximates the heap after GC), the rest at each period's end.
   const samples: Sample[] = []
   const total = Math.round(o.minutes * 60 / o.sampleSeconds)
-  const header = 'minute   rss MiB  heap MiB  ext MiB  handles  fds   ops/s  txs/s  ws opened  filters  errors'
+  const header = 'minute   rss MiB  heap MiB  heap total  ext MiB  handles  fds   ops/s  txs/s  ws opened  filters  errors'
   process.stdout.write(header + '\n')
   let prev = { ...counters }
   for (let s = 1; s <= total; s++) {
@@ -256,13 +256,13 @@ async function main(): Promise<void> {
     const fds = readdirSync(`/proc/${pid}/fd`).length
     const handles = metric(metricsText, 'nodejs_active_handles_total') ?? NaN
     const sample: Sample = {
-      minute: +(s * o.sampleSeconds / 60).toFixed(2), rssMiB: +(rssKb / 1024).toFixed(1), heapMiB: +(minHeap / MIB).toFixed(1), externalMiB: +(minExternal / MIB).toFixed(1), handles, fds,
+      minute: +(s * o.sampleSeconds / 60).toFixed(2), rssMiB: +(rssKb / 1024).toFixed(1), heapMiB: +(minHeap / MIB).toFixed(1), heapTotalMiB: +((metric(metricsText, 'nodejs_heap_size_total_bytes') ?? NaN) / MIB).toFixed(1), externalMiB: +(minExternal / MIB).toFixed(1), handles, fds,
       ops: Math.round((counters.ops - prev.ops) / o.sampleSeconds), txs: +((counters.txs - prev.txs) / o.sampleSeconds).toFixed(1),
       wsOpened: counters.wsOpened - prev.wsOpened, filters: counters.filters - prev.filters, errors: counters.errors - prev.errors,
     }
     prev = { ...counters }
     samples.push(sample)
-    process.stdout.write(`${String(sample.minute).padStart(6)} ${String(sample.rssMiB).padStart(9)} ${String(sample.heapMiB).padStart(9)} ${String(sample.externalMiB).padStart(8)} ${String(handles).padStart(8)} ${String(fds).padStart(4)} ${String(sample.ops).padStart(7)} ${String(sample.txs).padStart(6)} ${String(sample.wsOpened).padStart(10)} ${String(sample.filters).padStart(8)} ${String(sample.errors).padStart(7)}\n`)
+    process.stdout.write(`${String(sample.minute).padStart(6)} ${String(sample.rssMiB).padStart(9)} ${String(sample.heapMiB).padStart(9)} ${String(sample.heapTotalMiB).padStart(11)} ${String(sample.externalMiB).padStart(8)} ${String(handles).padStart(8)} ${String(fds).padStart(4)} ${String(sample.ops).padStart(7)} ${String(sample.txs).padStart(6)} ${String(sample.wsOpened).padStart(10)} ${String(sample.filters).padStart(8)} ${String(sample.errors).padStart(7)}\n`)
   }
   running = false
   await Promise.race([Promise.all(tasks), sleep(10_000)])
