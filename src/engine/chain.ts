@@ -208,8 +208,7 @@ export class Chain {
     if (cached !== undefined) return cached
     const bytes = this.store.readReceipts(block.hash)
     const receipts = bytes === undefined ? [] : decodeReceipts(bytes)
-    this.receiptCache.set(key, receipts)
-    if (this.receiptCache.size > BLOCK_CACHE_SIZE) this.receiptCache.delete(this.receiptCache.keys().next().value!)
+    bounded(this.receiptCache, key, receipts)
     return receipts
   }
 
@@ -257,7 +256,8 @@ export class Chain {
     this.trieDb.commitDrained(stateOps)
     const key = bytesToHex(block.hash)
     this.remember(key, block)
-    this.receiptCache.set(key, receipts)
+    // Bounded here too: every committed block passes through, so an unbounded set kept every receipt (soak).
+    bounded(this.receiptCache, key, receipts)
     this.head = block
     this.events.emit('head', block, receipts)
     // Between blocks, with nothing pending: the one point where state garbage collection is safe.
@@ -290,8 +290,7 @@ export class Chain {
   }
 
   private remember(key: string, block: Block): void {
-    this.blockCache.set(key, block)
-    if (this.blockCache.size > BLOCK_CACHE_SIZE) this.blockCache.delete(this.blockCache.keys().next().value!)
+    bounded(this.blockCache, key, block)
   }
 
   private decodeBlock(bytes: Uint8Array): Block {
@@ -300,6 +299,12 @@ export class Chain {
     const parsed: TypedTransaction[] = txs.map((t) => createTxFromBlockBodyData(t, { common: this.txCommon }))
     return makeBlock(header, parsed, extData ?? new Uint8Array(), bytes)
   }
+}
+
+/** Sets a cache entry, dropping the oldest past BLOCK_CACHE_SIZE. */
+function bounded<V>(cache: Map<string, V>, key: string, value: V): void {
+  cache.set(key, value)
+  if (cache.size > BLOCK_CACHE_SIZE) cache.delete(cache.keys().next().value!)
 }
 
 /** coreth's initial base fee (ap3.InitialBaseFee) shown on the genesis header: 225 gwei. */
