@@ -15,20 +15,27 @@ export interface FoundLog {
   logIndex: number
 }
 
-/** Blooms read from LevelDB per batch when a range reaches blocks not yet in memory. */
-const LOAD_CHUNK = 8192n
+/** Blocks whose blooms are read from LevelDB, and kept, together. */
+const CHUNK = 8192
+/** Chunks kept in memory (the most recently used): 64 x 8,192 blocks, at most 128 MiB of blooms, far less when blocks have no logs. */
+const MAX_CHUNKS = 64
 /** Blocks scanned between two deadline checks. */
 const CHECK_BLOCKS = 256n
 
 /**
- * eth_getLogs over a range: each block's bloom (kept in memory once read, from the 'B' index
- * written with every block) rules blocks out; only candidates have their receipts read.
+ * eth_getLogs over a range: each block's bloom (from the 'B' index written with every block, read
+ * a chunk at a time and kept for the most recently used chunks) rules blocks out; only candidates
+ * have their receipts read. Memory stays bounded however long the chain grows.
  */
 export class LogIndex {
-  private readonly blooms: (Uint8Array | undefined)[] = []
+  private readonly chunks = new Map<number, (Uint8Array | undefined)[]>()
 
   constructor(private readonly chain: Chain) {
-    chain.events.on('head', (block: Block) => { this.blooms[Number(block.header.number)] = compactBloom(block.header.bloom) })
+    chain.events.on('head', (block: Block) => {
+      const n = Number(block.header.number)
+      const chunk = this.chunks.get(Math.floor(n / CHUNK))
+      if (chunk !== undefined) chunk[n % CHUNK] = compactBloom(block.header.bloom)
+    })
   }
 
   /**
@@ -38,19 +45,18 @@ export class LogIndex {
   async find(c: LogCriteria, from: bigint, to: bigint, limit: number, checkTime?: () => void): Promise<FoundLog[]> {
     const query = bloomQuery(c, keccak256)
     const out: FoundLog[] = []
-    for (let start = from; start <= to; start += LOAD_CHUNK) {
-      const end = start + LOAD_CHUNK - 1n < to ? start + LOAD_CHUNK - 1n : to
-      await this.load(start, end)
-      for (let n = start; n <= end; n++) {
-        if (checkTime !== undefined && (n - from) % CHECK_BLOCKS === 0n) checkTime()
-        const bloom = this.blooms[Number(n)]
-        if (bloom !== undefined && !bloomMayMatch(query, bloom)) continue
-        const block = this.chain.blockByNumber(n)
-        if (block === undefined) continue
-        for (const found of this.inBlock(c, block)) {
-          if (out.length >= limit) throw new LimitExceededError(`query returned more than ${limit} results`)
-          out.push(found)
-        }
+    let chunk: (Uint8Array | undefined)[] | undefined
+    for (let n = from; n <= to; n++) {
+      if (checkTime !== undefined && (n - from) % CHECK_BLOCKS === 0n) checkTime()
+      const i = Number(n)
+      if (chunk === undefined || i % CHUNK === 0) chunk = await this.chunk(Math.floor(i / CHUNK))
+      const bloom = chunk[i % CHUNK]
+      if (bloom !== undefined && !bloomMayMatch(query, bloom)) continue
+      const block = this.chain.blockByNumber(n)
+      if (block === undefined) continue
+      for (const found of this.inBlock(c, block)) {
+        if (out.length >= limit) throw new LimitExceededError(`query returned more than ${limit} results`)
+        out.push(found)
       }
     }
     return out
@@ -70,17 +76,27 @@ export class LogIndex {
     return out
   }
 
-  private async load(from: bigint, to: bigint): Promise<void> {
-    let missing = false
-    for (let n = from; n <= to && !missing; n++) missing = this.blooms[Number(n)] === undefined
-    if (!missing) return
-    const read = await this.chain.store.readBlooms(from, to)
-    read.forEach((bloom, i) => {
-      const n = Number(from) + i
+  /** Chunk `index`'s blooms, read from LevelDB unless kept; the least recently used chunk goes past MAX_CHUNKS. */
+  private async chunk(index: number): Promise<(Uint8Array | undefined)[]> {
+    let chunk = this.chunks.get(index)
+    if (chunk !== undefined) {
+      this.chunks.delete(index)
+      this.chunks.set(index, chunk)
+      return chunk
+    }
+    const from = BigInt(index * CHUNK)
+    const read = await this.chain.store.readBlooms(from, from + BigInt(CHUNK - 1))
+    chunk = read.map((bloom, i) => {
       // A block written before the bloom index existed: take its header's bloom.
-      const found = bloom ?? this.chain.blockByNumber(BigInt(n))?.header.bloom
-      if (this.blooms[n] === undefined && found !== undefined) this.blooms[n] = compactBloom(found)
+      const found = bloom ?? this.chain.blockByNumber(from + BigInt(i))?.header.bloom
+      return found === undefined ? undefined : compactBloom(found)
     })
+    // A head committed while the chunk was being read is set by the head listener only if the chunk is kept.
+    const again = this.chunks.get(index)
+    if (again !== undefined) return again
+    this.chunks.set(index, chunk)
+    if (this.chunks.size > MAX_CHUNKS) this.chunks.delete(this.chunks.keys().next().value!)
+    return chunk
   }
 }
 
