@@ -252,15 +252,19 @@ export class ConfigError extends Error {
 
 /** Reads the chain config file; a parse or schema error names the file and the key. */
 export function readChainConfigFile(path: string): ChainConfigFile {
-  let raw: unknown
-  try {
-    raw = JSON.parse(readFileSync(path, 'utf8'))
-  } catch (err) {
-    throw new ConfigError(`chain config file ${path}: ${(err as Error).message}`)
-  }
+  const raw = readJsonFile(path, 'chain config file')
   const parsed = ChainConfigFile.safeParse(raw)
   if (!parsed.success) throw new ConfigError(`chain config file ${path}: ${describeZodError(parsed.error)}`)
   return parsed.data
+}
+
+/** A JSON file's content; a read or parse error becomes one ConfigError line naming the file (`<what> <path>: ...`). */
+export function readJsonFile(path: string, what: string): unknown {
+  try {
+    return JSON.parse(readFileSync(path, 'utf8'))
+  } catch (err) {
+    throw new ConfigError(`${what} ${path}: ${(err as Error).message}`)
+  }
 }
 
 /** Validates a config object, turning the first schema error into one line. */
@@ -347,12 +351,7 @@ function withConfigFile(argv: readonly string[]): readonly string[] {
     else if (arg.startsWith('--config-file=')) path = arg.slice('--config-file='.length)
   }
   if (path === undefined) return argv
-  let raw: unknown
-  try {
-    raw = JSON.parse(readFileSync(path, 'utf8'))
-  } catch (err) {
-    throw new ConfigError(`config file ${path}: ${(err as Error).message}`)
-  }
+  const raw = readJsonFile(path, 'config file')
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw new ConfigError(`config file ${path}: expected a JSON object of flag names`)
   const args: string[] = []
   for (const [name, value] of Object.entries(raw)) {

@@ -188,7 +188,7 @@ export async function createNode(config: NodeConfig, opts: { log?: Logger } = {}
     },
   })
   const health = { rpc: new GorillaDispatcher(healthMethods(healthReporter), { log: apiLog, stats }), report: healthReporter.report.bind(healthReporter) }
-  const apis: { path: string; rpc: GorillaDispatcher }[] = [...cChain.apis, { path: '/ext/bc/evm/avax', rpc: cChain.apis.find((a) => a.path.endsWith('/avax'))!.rpc }]
+  const apis: { path: string; rpc: GorillaDispatcher }[] = [...cChain.apis, { path: '/ext/bc/evm/avax', rpc: cChain.avax }]
   for (const { chain } of extraChains) if (chain !== undefined) apis.push(...chain.apis)
   {
     // The keystore-backed X and P methods (avm.send/import/export, platform.importAVAX/exportAVAX): always served,

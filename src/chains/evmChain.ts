@@ -74,6 +74,8 @@ export interface EvmChain {
   readonly endpoints: { rpc: Dispatcher; admin?: GorillaDispatcher }
   /** /ext/bc/<chain>/native and /ext/bc/<chain>/avax for the ID and every alias. */
   readonly apis: { path: string; rpc: GorillaDispatcher }[]
+  /** The `avax` service of those paths (the C-Chain's is also served at /ext/bc/evm/avax). */
+  readonly avax: GorillaDispatcher
   /** Throws when the database is unusable or the head block cannot be read back. */
   checkDatabase(): void
   /** Stops the engine and the profiler; the database is the caller's. */
@@ -141,7 +143,7 @@ export async function openEvmChain(deps: EvmChainDeps): Promise<EvmChain> {
   for (const alias of [...deps.aliases, id]) apis.push({ path: `/ext/bc/${alias}/native`, rpc: native }, { path: `/ext/bc/${alias}/avax`, rpc: avax })
 
   return {
-    id, aliases: deps.aliases, engine, atomic, sharedMemory, subscriptions, apis,
+    id, aliases: deps.aliases, engine, atomic, sharedMemory, subscriptions, apis, avax,
     endpoints: { rpc, ...(admin !== undefined && { admin }) },
     checkDatabase() {
       if (db.status !== 'open') throw new Error(`database is ${db.status}`)

@@ -1,8 +1,8 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs'
+import { existsSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { cb58Encode } from '../atomic/cb58.js'
 import type { EvmChainInput, NodeConfig } from '../config.js'
-import { ChainConfigFile, ConfigError, EvmChainName, readChainConfigFile } from '../config.js'
+import { ChainConfigFile, ConfigError, EvmChainName, readChainConfigFile, readJsonFile } from '../config.js'
 import type { Genesis } from '../engine/genesis.js'
 import { readGenesisFile } from '../engine/genesis.js'
 import { evmBlockchainID } from './blockchainID.js'
@@ -120,12 +120,7 @@ function defaultAliasesFile(dir: string | undefined): string | undefined {
 
 /** avalanchego's aliases file: a JSON object of arrays of strings. */
 function readAliasesFile(file: string): [string, string[]][] {
-  let raw: unknown
-  try {
-    raw = JSON.parse(readFileSync(file, 'utf8'))
-  } catch (err) {
-    throw new ConfigError(`chain aliases file ${file}: ${(err as Error).message}`)
-  }
+  const raw = readJsonFile(file, 'chain aliases file')
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw new ConfigError(`chain aliases file ${file}: expected {"<blockchain ID>": ["alias", ...]}`)
   return Object.entries(raw).map(([key, list]) => {
     if (!Array.isArray(list) || !list.every((a) => typeof a === 'string' && a !== '')) {

@@ -15,6 +15,8 @@ export interface ChildNode {
   readonly proc: ChildProcess
   /** http://127.0.0.1:<port>/ext/bc/C/rpc, read from the start banner. */
   readonly url: string
+  /** The start banner (one write: every chain's lines are in it). */
+  readonly banner: string
 }
 
 /** Throws a clear error when dist/ has not been built. */
@@ -33,7 +35,7 @@ export async function startChild(dataDir: string, extraArgs: string[] = []): Pro
     if (proc.exitCode !== null) throw new Error(`node exited with ${proc.exitCode}: ${err}`)
     return /JSON-RPC\s+(http:\/\/127\.0\.0\.1:\d+\/ext\/bc\/C\/rpc)/.exec(out)?.[1]
   }, 'the node start line', 15_000)
-  return { proc, url }
+  return { proc, url, banner: out }
 }
 
 /** One JSON-RPC call to `url`; resolves to the result, throws on an error answer. */

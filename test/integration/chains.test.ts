@@ -1,6 +1,5 @@
-import { spawn } from 'node:child_process'
 import type { ChildProcess } from 'node:child_process'
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { ContractFactory, JsonRpcProvider, Network, Wallet } from 'ethers'
@@ -12,6 +11,7 @@ import type { NodeConfigInput } from '../../src/config.js'
 import { createNode } from '../../src/node.js'
 import type { CChainNode } from '../../src/node.js'
 import { bytecode, iface, poll } from '../helpers/chain.js'
+import { assertBuilt, startChild, stopChild } from '../helpers/childNode.js'
 import { EWOQ_ADDRESS, EWOQ_KEY } from '../helpers/testNode.js'
 
 /*
@@ -20,7 +20,6 @@ import { EWOQ_ADDRESS, EWOQ_KEY } from '../helpers/testNode.js'
  * on all three chains, newHeads over each chain's WebSocket, a restart, and everything still there.
  */
 
-const MAIN = join(process.cwd(), 'dist/src/main.js')
 const EXAMPLE = join(process.cwd(), 'examples/chains')
 const LOCAL_GENESIS = join(process.cwd(), 'config/local-genesis.json')
 
@@ -44,27 +43,11 @@ interface Started {
   ids: Map<string, string>
 }
 
-/** Starts `node dist/src/main.js <args>` on port 0 and reads the base URL and each extra chain's ID from its banner. */
-async function startCli(args: string[]): Promise<Started> {
-  const proc = spawn(process.execPath, [MAIN, '--http-port', '0', '--log-level', 'error', ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
-  let out = ''
-  let err = ''
-  proc.stdout!.on('data', (d: Buffer) => { out += d.toString() })
-  proc.stderr!.on('data', (d: Buffer) => { err += d.toString() })
-  const base = await poll(async () => {
-    if (proc.exitCode !== null) throw new Error(`node exited with ${proc.exitCode}: ${err}`)
-    // The banner is one write: once its C-Chain line is here, so are the chains' lines.
-    return /JSON-RPC\s+(http:\/\/127\.0\.0\.1:\d+)\/ext\/bc\/C\/rpc/.exec(out)?.[1]
-  }, 'the node start banner', 20_000)
-  const ids = new Map([...out.matchAll(/^chain (\S+) \(blockchain ID (\w+),/gm)].map((m) => [m[1]!, m[2]!]))
-  return { proc, base, ids }
-}
-
-async function stopCli(proc: ChildProcess): Promise<void> {
-  if (proc.exitCode !== null || proc.signalCode !== null) return
-  const done = new Promise<void>((r) => proc.once('exit', () => r()))
-  proc.kill('SIGTERM')
-  await done
+/** Starts the CLI (test/helpers/childNode.ts) and reads the base URL and each extra chain's ID from its banner. */
+async function startCli(dataDir: string, args: string[]): Promise<Started> {
+  const { proc, url, banner } = await startChild(dataDir, args)
+  const ids = new Map([...banner.matchAll(/^chain (\S+) \(blockchain ID (\w+),/gm)].map((m) => [m[1]!, m[2]!]))
+  return { proc, base: url.slice(0, -'/ext/bc/C/rpc'.length), ids }
 }
 
 /** Waits for the first newHeads notification on a chain's WebSocket after `action` runs. */
@@ -90,12 +73,12 @@ describe('the README example: the C-Chain and two extra chains from examples/cha
   const dataDir = tempDir('cchain-chains-')
   const children: ChildProcess[] = []
   beforeAll(() => {
-    if (!existsSync(MAIN)) throw new Error(`${MAIN} is missing: run \`npm run build\` (npm test does it in pretest)`)
+    assertBuilt()
   })
-  afterEach(async () => { for (const c of children.splice(0)) await stopCli(c) })
+  afterEach(async () => { for (const c of children.splice(0)) await stopChild(c) })
 
   it('deploys one contract on all three with ethers, streams newHeads on each, and finds it all after a restart', async () => {
-    const first = await startCli(['--data-dir', dataDir, '--chain-config-dir', EXAMPLE])
+    const first = await startCli(dataDir, ['--chain-config-dir', EXAMPLE])
     children.push(first.proc)
     expect([...first.ids.keys()]).toEqual(['dexchain', 'gamechain'])
     // Each chain at C / its name / its blockchain ID / the aliases file's alias; the wallet points at one URL.
@@ -128,9 +111,9 @@ describe('the README example: the C-Chain and two extra chains from examples/cha
     // A transaction signed for one chain is refused by another.
     const wrongChain = await new Wallet(EWOQ_KEY).signTransaction({ chainId: 99901n, nonce: 2, to: EWOQ_ADDRESS, gasLimit: 21_000n, maxFeePerGas: 10n ** 11n, maxPriorityFeePerGas: 1n, type: 2 })
     expect((await rpcAt(`${first.base}/ext/bc/C/rpc`, 'eth_sendRawTransaction', [wrongChain])).error?.message).toMatch(/chain/i)
-    await stopCli(first.proc)
+    await stopChild(first.proc)
 
-    const second = await startCli(['--data-dir', dataDir, '--chain-config-dir', EXAMPLE])
+    const second = await startCli(dataDir, ['--chain-config-dir', EXAMPLE])
     children.push(second.proc)
     expect(second.ids).toEqual(first.ids)
     for (const [i, t] of targets.entries()) {
@@ -147,7 +130,7 @@ describe('the README example: the C-Chain and two extra chains from examples/cha
   })
 
   it('resolves every name in info.getBlockchainID, reports each chain in /ext/health, and answers 404 for an unknown ID', async () => {
-    const node = await startCli(['--data-dir', tempDir('cchain-chains-info-'), '--chain-config-dir', EXAMPLE])
+    const node = await startCli(tempDir('cchain-chains-info-'), ['--chain-config-dir', EXAMPLE])
     children.push(node.proc)
     const info = async (alias: string) => {
       const res = await fetch(`${node.base}/ext/info`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'info.getBlockchainID', params: { alias } }) })
