@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs'
 import { homedir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { z } from 'zod'
-import { configDurationMs, parseGoDuration } from './goDuration.js'
+import { configDurationMs, parseGoDuration } from './util/goDuration.js'
 import { DEFAULT_ETH_APIS, unknownEthApi, unknownEthApiMessage } from './rpc/ethApis.js'
 
 /** A coreth Duration value: a Go duration string ("5s", "1m30s") or a number of nanoseconds (src/goDuration.ts). */

@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { bls12_381 } from '@noble/curves/bls12-381.js'
 import { ripemd160 } from '@noble/hashes/legacy.js'
 import { sha256 } from '@noble/hashes/sha2.js'
-import { cb58Encode } from './atomic/cb58.js'
+import { cb58Encode } from './avalanche/cb58.js'
 
 /** avalanchego's BLS ciphersuite for proofs of possession (utils/crypto/bls/ciphersuite.go). */
 const POP_DST = 'BLS_POP_BLS12381G2_XMD:SHA-256_SSWU_RO_POP_'

@@ -3,12 +3,13 @@
  * did (plugin/evm/atomic/export_tx.go NewExportTx, getSpendableAVAXWithFee; import_tx.go NewImportTx;
  * secp256k1fx Keychain.Match; AVALANCHE.md 6, 9.6). Always the current rules (AP5, Banff).
  */
-import { decodeUTXO } from './avax.js'
-import { TYPE_ID } from './codec.js'
-import { AtomicError, AtomicVerifyError } from './errors.js'
+import { decodeUTXO } from '../avalanche/avax.js'
+import { TYPE_ID } from '../avalanche/codec.js'
+import { AtomicError } from './errors.js'
+import { AvalancheError, VerifyError } from '../avalanche/errors.js'
 import { EVM_INPUT_GAS, EVM_OUTPUT_GAS, X2C_RATE, calculateDynamicFee, gasUsed } from './fees.js'
-import { credential } from './secp256k1fx.js'
-import { signHash } from './signature.js'
+import { credential } from '../avalanche/secp256k1fx.js'
+import { signHash } from '../avalanche/signature.js'
 import type { AtomicTx } from './tx.js'
 import { encodeUnsignedTx, signingHash, toAtomicTx } from './tx.js'
 import type { EVMInput, EVMOutput, TransferableInput, UnsignedAtomicTx, UnsignedExportTx, UnsignedImportTx } from './types.js'
@@ -133,7 +134,7 @@ export async function buildExportTx(p: ExportTxParams): Promise<AtomicTx> {
   try {
     spent = await spendableAVAXWithFee(p, p.amount, gasOf(base([])))
   } catch (err) {
-    if (err instanceof AtomicError) throw new AtomicError(`couldn't generate tx inputs/signers: ${err.message}`)
+    if (err instanceof AvalancheError) throw new AtomicError(`couldn't generate tx inputs/signers: ${err.message}`)
     throw err
   }
   sortWithSigners(spent.ins, spent.signers, compareEVMInOut)
@@ -191,7 +192,7 @@ export function buildImportTx(p: ImportTxParams): AtomicTx {
   const feeWithChange = calculateDynamicFee(gasWithoutChange + EVM_OUTPUT_GAS, p.baseFee)
   if (avax < feeWithoutChange) throw new AtomicError('insufficient AVAX funds to pay transaction fee')
   if (avax > feeWithChange) outs.push({ address: p.to, amount: avax - feeWithChange, assetID: p.ctx.avaxAssetID })
-  if (outs.length === 0) throw new AtomicVerifyError('tx has no EVM outputs')
+  if (outs.length === 0) throw new VerifyError('tx has no EVM outputs')
   outs.sort(compareEVMInOut)
   const utx = base(outs)
   const tx = sign(utx, signers)

@@ -1,6 +1,6 @@
 /** Gas and fees of atomic txs (coreth atomic/tx.go, import_tx.go, export_tx.go; AVALANCHE.md 6). */
-import { TYPE_ID } from './codec.js'
-import { AtomicVerifyError } from './errors.js'
+import { TYPE_ID } from '../avalanche/codec.js'
+import { VerifyError } from '../avalanche/errors.js'
 import type { UnsignedAtomicTx } from './types.js'
 
 const UINT64_MAX = 0xffffffffffffffffn
@@ -19,7 +19,7 @@ export const AP3_INITIAL_BASE_FEE = 225_000_000_000n
 export const ATOMIC_TX_FEE = 1_000_000n
 
 function fail(message: string): never {
-  throw new AtomicVerifyError(message)
+  throw new VerifyError(message)
 }
 
 function checkedAdd(a: bigint, b: bigint): bigint {

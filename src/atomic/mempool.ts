@@ -3,7 +3,7 @@
  * Pending (by effective gas price) -> Current (in a block being built) -> Issued, removed on accept;
  * Discarded is an LRU of the last 50 txs that failed. Conflicts are by InputUTXOs.
  */
-import { cb58Encode } from './cb58.js'
+import { cb58Encode } from '../avalanche/cb58.js'
 import { AlreadyKnownError, AtomicError } from './errors.js'
 import { burned, effectiveGasPrice, gasUsed } from './fees.js'
 import type { AtomicTx } from './tx.js'

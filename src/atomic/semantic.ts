@@ -4,10 +4,10 @@
  */
 import type { MerkleStateManager } from '@ethereumjs/statemanager'
 import { Address } from '@ethereumjs/util'
-import { decodeUTXO, utxoInputID } from './avax.js'
-import { cb58Encode } from './cb58.js'
-import { TYPE_ID } from './codec.js'
-import { AtomicError, AtomicVerifyError } from './errors.js'
+import { decodeUTXO, utxoInputID } from '../avalanche/avax.js'
+import { cb58Encode } from '../avalanche/cb58.js'
+import { TYPE_ID } from '../avalanche/codec.js'
+import { AvalancheError, VerifyError } from '../avalanche/errors.js'
 import { X2C_RATE, calculateDynamicFee, gasUsed } from './fees.js'
 import { verifyCredentialCount, verifyEVMInputCredential, verifyFlow, verifySpend } from './spend.js'
 import type { AtomicTx } from './tx.js'
@@ -27,7 +27,7 @@ export interface SemanticEnv {
 }
 
 function fail(message: string): never {
-  throw new AtomicVerifyError(message)
+  throw new VerifyError(message)
 }
 
 const messageOf = (err: unknown): string => (err instanceof Error ? err.message : String(err))
@@ -55,7 +55,7 @@ export function semanticVerify(tx: AtomicTx, env: SemanticEnv): void {
       try {
         verifySpend(hash, input.in, tx.tx.creds[i]!, utxo.out, env.nowUnix)
       } catch (err) {
-        if (err instanceof AtomicError) fail(`import tx transfer failed verification: ${err.message}`)
+        if (err instanceof AvalancheError) fail(`import tx transfer failed verification: ${err.message}`)
         throw err
       }
     })

@@ -2,17 +2,17 @@
  * Building blocks of coreth's semantic verification (atomic/vm/tx_semantic_verifier.go, vms/secp256k1fx/fx.go,
  * vms/components/avax/flow_checker.go): flow check, credential counts, UTXO spends, EVM input signatures.
  */
-import { cb58Encode } from './cb58.js'
-import { TYPE_ID } from './codec.js'
-import { AtomicVerifyError } from './errors.js'
-import { recoverSigner } from './signature.js'
+import { cb58Encode } from '../avalanche/cb58.js'
+import { TYPE_ID } from '../avalanche/codec.js'
+import { VerifyError } from '../avalanche/errors.js'
+import { recoverSigner } from '../avalanche/signature.js'
 import type { EVMInput, Input, OutputOwners, TransferInput, TransferOutput, UnsignedAtomicTx, Verifiable } from './types.js'
 import { verifyTransferInput, verifyTransferOutput } from './verify.js'
 
 const UINT64_MAX = 0xffffffffffffffffn
 
 function fail(message: string): never {
-  throw new AtomicVerifyError(message)
+  throw new VerifyError(message)
 }
 
 /**

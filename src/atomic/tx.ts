@@ -1,10 +1,10 @@
 /** Codec of coreth's atomic txs (plugin/evm/atomic/{import_tx,export_tx,tx}.go) and their IDs (AVALANCHE.md 2.4-3.2). */
 import { createHash } from 'node:crypto'
-import { ID_LEN, readTransferableInput, readTransferableOutput, writeTransferableInput, writeTransferableOutput } from './avax.js'
-import { cb58Encode } from './cb58.js'
-import { type CodecReader, type CodecWriter, CODEC_VERSION, INTERFACES, TYPE_ID, marshal, unmarshal } from './codec.js'
-import { AtomicVerifyError } from './errors.js'
-import { SHORT_ID_LEN, readVerifiable, writeVerifiable } from './secp256k1fx.js'
+import { ID_LEN, readTransferableInput, readTransferableOutput, writeTransferableInput, writeTransferableOutput } from '../avalanche/avax.js'
+import { cb58Encode } from '../avalanche/cb58.js'
+import { type CodecReader, type CodecWriter, CODEC_VERSION, INTERFACES, TYPE_ID, marshal, unmarshal } from '../avalanche/codec.js'
+import { VerifyError } from '../avalanche/errors.js'
+import { SHORT_ID_LEN, readVerifiable, writeVerifiable } from '../avalanche/secp256k1fx.js'
 import type { EVMInput, EVMOutput, Tx, UnsignedAtomicTx } from './types.js'
 
 /** A decoded signed tx with the byte forms every later step needs. */
@@ -133,9 +133,9 @@ export function decodeAtomicTxBatch(extData: Uint8Array): AtomicTx[] {
       return { tx, start, credsAt, end: e.position }
     }))
   } catch (err) {
-    throw new AtomicVerifyError(`failed to unmarshal atomic tx (AP5) due to ${(err as Error).message}`)
+    throw new VerifyError(`failed to unmarshal atomic tx (AP5) due to ${(err as Error).message}`)
   }
-  if (spans.length === 0) throw new AtomicVerifyError('cannot build a block with non-empty extra data and zero atomic transactions')
+  if (spans.length === 0) throw new VerifyError('cannot build a block with non-empty extra data and zero atomic transactions')
   return spans.map(({ tx, start, credsAt, end }) => {
     const signedBytes = withVersion(extData.subarray(start, end))
     return { tx, unsignedBytes: signedBytes.slice(0, credsAt - start + 2), signedBytes, id: sha256(signedBytes) }

@@ -2,7 +2,7 @@
  * The atomic-tx data model, field for field as avalanchego serializes it (AVALANCHE.md 2).
  * IDs are 32-byte, addresses 20-byte, signatures 65-byte Uint8Arrays; uint64 amounts are bigint.
  */
-import type { TYPE_ID } from './codec.js'
+import type { TYPE_ID } from '../avalanche/codec.js'
 
 /** secp256k1fx.Input: the owner indices whose signatures spend an output (strictly ascending). */
 export interface Input {

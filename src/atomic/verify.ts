@@ -1,12 +1,12 @@
 /**
  * Syntactic verification of atomic txs (coreth atomic/{import_tx,export_tx}.go Verify; AVALANCHE.md 3.4, 7.1, 7.2).
- * Checks run in coreth's order; the first failure is thrown as an AtomicVerifyError with coreth's text.
+ * Checks run in coreth's order; the first failure is thrown as an VerifyError with coreth's text.
  */
-import { utxoInputID } from './avax.js'
-import { CodecWriter, TYPE_ID } from './codec.js'
-import { AtomicVerifyError } from './errors.js'
-import { PLATFORM_CHAIN_ID } from './networks.js'
-import { writeTransferOutput } from './secp256k1fx.js'
+import { utxoInputID } from '../avalanche/avax.js'
+import { CodecWriter, TYPE_ID } from '../avalanche/codec.js'
+import { VerifyError } from '../avalanche/errors.js'
+import { PLATFORM_CHAIN_ID } from '../avalanche/networks.js'
+import { writeTransferOutput } from '../avalanche/secp256k1fx.js'
 import type { EVMInput, EVMOutput, OutputOwners, TransferableInput, TransferableOutput, TransferInput, TransferOutput, UnsignedAtomicTx, UnsignedExportTx, UnsignedImportTx } from './types.js'
 
 /** The upgrades that change the rules; a local network has all of them from genesis. */
@@ -33,7 +33,7 @@ export interface VerifyContext {
 }
 
 function fail(message: string): never {
-  throw new AtomicVerifyError(message)
+  throw new VerifyError(message)
 }
 
 /** bytes.Compare. */
@@ -116,7 +116,7 @@ function prefixed(prefix: string, check: () => void): void {
   try {
     check()
   } catch (err) {
-    if (err instanceof AtomicVerifyError) fail(`${prefix}${err.message}`)
+    if (err instanceof VerifyError) fail(`${prefix}${err.message}`)
     throw err
   }
 }

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino'
-import { cb58Decode } from '../atomic/cb58.js'
+import { cb58Decode } from '../avalanche/cb58.js'
 import { AtomicTxService } from '../atomic/atomicService.js'
 import type { NodeConfig } from '../config.js'
 import type { AccountManager } from '../engine/accounts.js'
@@ -28,7 +28,7 @@ import { AtomicTxStore } from '../store/atomicTxStore.js'
 import type { Database } from '../store/db.js'
 import { SharedMemory } from '../store/sharedMemory.js'
 import { ConfigError } from '../config.js'
-import { configDurationMs } from '../goDuration.js'
+import { configDurationMs } from '../util/goDuration.js'
 
 /**
  * The assembled JSON-RPC method table the dispatcher serves: every namespace's methods, kept

@@ -1,6 +1,6 @@
 import { existsSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
-import { cb58Encode } from '../atomic/cb58.js'
+import { cb58Encode } from '../avalanche/cb58.js'
 import type { EvmChainInput, NodeConfig } from '../config.js'
 import { ChainConfigFile, ConfigError, EvmChainName, readChainConfigFile, readJsonFile } from '../config.js'
 import type { Genesis } from '../engine/genesis.js'

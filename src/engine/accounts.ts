@@ -4,7 +4,7 @@ import { mkdir, open, readdir, readFile, rename, rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import { privateToAddress } from '@ethereumjs/util'
 import { scryptAsync } from '@noble/hashes/scrypt.js'
-import { keccak256 } from '../crypto.js'
+import { keccak256 } from '../util/crypto.js'
 import { EngineError } from './errors.js'
 
 /**

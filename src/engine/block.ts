@@ -3,7 +3,7 @@ import type { TypedTransaction } from '@ethereumjs/tx'
 import { bigIntToUnpaddedBytes, bytesToBigInt } from '@ethereumjs/util'
 import { decodeAtomicTxBatch } from '../atomic/tx.js'
 import type { AtomicTx } from '../atomic/tx.js'
-import { keccak256 } from '../crypto.js'
+import { keccak256 } from '../util/crypto.js'
 
 /**
  * A C-Chain block header: geth's fields plus coreth's extras (customtypes/header_ext.go),

@@ -1,5 +1,5 @@
 import type { EVMOpts } from '@ethereumjs/evm'
-import { formatGoDuration } from '../goDuration.js'
+import { formatGoDuration } from '../util/goDuration.js'
 import { ExecutionAbortedError, RequestTimeoutError } from './errors.js'
 
 /** A cancellation the caller can raise while work runs (an AbortSignal, or the dispatcher's request token). */

@@ -1,6 +1,6 @@
 import type { Block } from './block.js'
 import type { Chain } from './chain.js'
-import { keccak256 } from '../crypto.js'
+import { keccak256 } from '../util/crypto.js'
 import { LimitExceededError } from './errors.js'
 import { bloomMayMatch, bloomQuery, logMatches } from './logFilter.js'
 import type { LogCriteria } from './logFilter.js'

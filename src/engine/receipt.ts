@@ -1,6 +1,6 @@
 import { RLP } from '@ethereumjs/rlp'
 import { bigIntToUnpaddedBytes, bytesToBigInt } from '@ethereumjs/util'
-import { keccak256 } from '../crypto.js'
+import { keccak256 } from '../util/crypto.js'
 
 /** A log as the EVM emitted it. */
 export interface Log {

@@ -1,4 +1,4 @@
-import { goQuote } from '../goQuote.js'
+import { goQuote } from '../util/goQuote.js'
 /**
  * Domain errors of the keystore. Messages copy avalanchego's api/keystore and utils/password wording
  * (AVALANCHE.md 10); src/namespaces/keystore.ts turns them into gorilla's -32000 answers.

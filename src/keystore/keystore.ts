@@ -6,8 +6,8 @@
  */
 import type { Logger } from 'pino'
 import type { KeystoreEntry, KeystoreStore } from '../store/keystoreStore.js'
-import { ethAddress, publicKeyOf, shortAddress } from '../atomic/signature.js'
-import { assertValidPrivateKey } from '../atomic/privateKey.js'
+import { ethAddress, publicKeyOf, shortAddress } from '../avalanche/signature.js'
+import { assertValidPrivateKey } from '../avalanche/privateKey.js'
 import type { ScryptParams } from './crypto.js'
 import { DEFAULT_SCRYPT, KeyDeriver, bytesEqual, open, randomSalt, seal, subkey } from './crypto.js'
 import { IncorrectPasswordError, KeystoreError, shown } from './errors.js'

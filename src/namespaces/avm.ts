@@ -4,9 +4,9 @@
  * getAssetDescription, getTxFee. Gorilla transport (AVALANCHE.md 9.1).
  */
 import { z } from 'zod'
-import { cb58Decode, cb58Encode } from '../atomic/cb58.js'
-import { FormatError } from '../atomic/errors.js'
-import type { ChainAliases } from '../atomic/networks.js'
+import { cb58Decode, cb58Encode } from '../avalanche/cb58.js'
+import { FormatError } from '../avalanche/errors.js'
+import type { ChainAliases } from '../avalanche/networks.js'
 import { APIError, GoString } from '../rpc/gorilla.js'
 import { EMPTY_ID, IDArg } from '../rpc/avalancheArgs.js'
 import type { MethodTable } from '../rpc/types.js'

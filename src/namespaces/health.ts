@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { cb58Encode } from '../atomic/cb58.js'
+import { cb58Encode } from '../avalanche/cb58.js'
 import type { MethodTable } from '../rpc/types.js'
 import { method } from '../rpc/types.js'
 

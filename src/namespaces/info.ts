@@ -1,6 +1,6 @@
-import { PLATFORM_CHAIN_ID, networkByID } from '../atomic/networks.js'
+import { PLATFORM_CHAIN_ID, networkByID } from '../avalanche/networks.js'
 import { z } from 'zod'
-import { cb58Encode } from '../atomic/cb58.js'
+import { cb58Encode } from '../avalanche/cb58.js'
 import { APIError, GoString } from '../rpc/gorilla.js'
 import type { MethodTable } from '../rpc/types.js'
 import { method } from '../rpc/types.js'

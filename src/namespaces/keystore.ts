@@ -1,6 +1,6 @@
 import { z } from 'zod'
-import { decodeBytes, encodeBytes, parseEncoding } from '../atomic/encoding.js'
-import type { Encoding } from '../atomic/encoding.js'
+import { decodeBytes, encodeBytes, parseEncoding } from '../avalanche/encoding.js'
+import type { Encoding } from '../avalanche/encoding.js'
 import { KeystoreError } from '../keystore/errors.js'
 import type { Keystore } from '../keystore/keystore.js'
 import type { DeprecationWarner } from '../rpc/deprecation.js'

@@ -4,14 +4,15 @@
  * method over a chain's own ledger or, with `sourceChain`, the UTXOs other chains exported to it.
  */
 import { z } from 'zod'
-import { formatLocalAddress, parseServiceAddress } from '../atomic/address.js'
-import type { AddressContext } from '../atomic/address.js'
-import { cb58Decode, cb58Encode } from '../atomic/cb58.js'
-import { decodeBytes, encodeBytes } from '../atomic/encoding.js'
-import { AtomicError, FormatError } from '../atomic/errors.js'
-import { lookupChainAlias } from '../atomic/networks.js'
-import type { ChainAliases } from '../atomic/networks.js'
-import { goQuote } from '../goQuote.js'
+import { formatLocalAddress, parseServiceAddress } from '../avalanche/address.js'
+import type { AddressContext } from '../avalanche/address.js'
+import { cb58Decode, cb58Encode } from '../avalanche/cb58.js'
+import { decodeBytes, encodeBytes } from '../avalanche/encoding.js'
+import { AtomicError } from '../atomic/errors.js'
+import { AvalancheError, FormatError } from '../avalanche/errors.js'
+import { lookupChainAlias } from '../avalanche/networks.js'
+import type { ChainAliases } from '../avalanche/networks.js'
+import { goQuote } from '../util/goQuote.js'
 import { EMPTY_ID, EncodingArg, IDArg, Uint32Arg } from '../rpc/avalancheArgs.js'
 import { APIError, GoString } from '../rpc/gorilla.js'
 import { method } from '../rpc/types.js'
@@ -51,7 +52,7 @@ const GetUTXOsArgs = z.object({
 
 /** The message of an expected (AtomicError) failure; anything else is a bug and propagates. */
 export function messageOf(err: unknown): string {
-  if (err instanceof AtomicError) return err.message
+  if (err instanceof AvalancheError) return err.message
   throw err
 }
 

@@ -1,4 +1,4 @@
-import { goQuote } from '../goQuote.js'
+import { goQuote } from '../util/goQuote.js'
 /**
  * The C-Chain's atomic API (coreth atomic/vm/api.go, AVALANCHE.md 9.2-9.5): `getUTXOs`, `issueTx`,
  * `getAtomicTx`, `getAtomicTxStatus`. One handler table served twice: as the `native` service at
@@ -8,14 +8,15 @@ import { goQuote } from '../goQuote.js'
  * and join the same table when the context carries their backend.
  */
 import { z } from 'zod'
-import { parseServiceAddress, formatLocalAddress } from '../atomic/address.js'
-import type { AddressContext } from '../atomic/address.js'
-import { cb58Decode, cb58Encode } from '../atomic/cb58.js'
-import { decodeBytes, encodeBytes } from '../atomic/encoding.js'
-import type { Encoding } from '../atomic/encoding.js'
-import { AlreadyKnownError, AtomicError, FormatError } from '../atomic/errors.js'
-import { lookupChainAlias } from '../atomic/networks.js'
-import type { ChainAliases } from '../atomic/networks.js'
+import { parseServiceAddress, formatLocalAddress } from '../avalanche/address.js'
+import type { AddressContext } from '../avalanche/address.js'
+import { cb58Decode, cb58Encode } from '../avalanche/cb58.js'
+import { decodeBytes, encodeBytes } from '../avalanche/encoding.js'
+import type { Encoding } from '../avalanche/encoding.js'
+import { AlreadyKnownError } from '../atomic/errors.js'
+import { AvalancheError, FormatError } from '../avalanche/errors.js'
+import { lookupChainAlias } from '../avalanche/networks.js'
+import type { ChainAliases } from '../avalanche/networks.js'
 import type { AtomicService, UTXOCursor } from '../atomic/service.js'
 import { parseTx } from '../atomic/tx.js'
 import { EngineError } from '../engine/errors.js'
@@ -100,13 +101,13 @@ const TxIDArgs = z.object({ txID: IDArg })
 
 /** The error text of a domain error from the atomic engine, as coreth returns it; anything else stays internal. */
 function asAPIError(err: unknown, prefix = ''): unknown {
-  if (err instanceof AtomicError || err instanceof EngineError) return new APIError(prefix + err.message)
+  if (err instanceof AvalancheError || err instanceof EngineError) return new APIError(prefix + err.message)
   return err
 }
 
 /** Formatting errors (encoding, addresses, IDs) carry avalanchego's text. */
 function formatMessage(err: unknown): string {
-  if (err instanceof FormatError || err instanceof AtomicError) return err.message
+  if (err instanceof FormatError || err instanceof AvalancheError) return err.message
   throw err
 }
 

@@ -9,22 +9,23 @@
  */
 import { z } from 'zod'
 import { Uint64Arg } from '../rpc/avalancheArgs.js'
-import { parseExportDestination } from '../atomic/address.js'
-import type { AddressContext } from '../atomic/address.js'
+import { parseExportDestination } from '../avalanche/address.js'
+import type { AddressContext } from '../avalanche/address.js'
 import type { SigningKey } from '../atomic/builder.js'
 import { buildExportTx, buildImportTx } from '../atomic/builder.js'
-import { cb58Decode, cb58Encode } from '../atomic/cb58.js'
+import { cb58Decode, cb58Encode } from '../avalanche/cb58.js'
 import { AlreadyKnownError, AtomicError } from '../atomic/errors.js'
+import { AvalancheError } from '../avalanche/errors.js'
 import { parseHexBig, suggestedBaseFee } from '../atomic/fees.js'
-import { lookupChainAlias } from '../atomic/networks.js'
-import type { ChainAliases } from '../atomic/networks.js'
-import { formatPrivateKey, parsePrivateKey } from '../atomic/privateKey.js'
+import { lookupChainAlias } from '../avalanche/networks.js'
+import type { ChainAliases } from '../avalanche/networks.js'
+import { formatPrivateKey, parsePrivateKey } from '../avalanche/privateKey.js'
 import type { AtomicService } from '../atomic/service.js'
-import { ethAddress, publicKeyOf, toChecksumAddress } from '../atomic/signature.js'
+import { ethAddress, publicKeyOf, toChecksumAddress } from '../avalanche/signature.js'
 import type { AtomicTx } from '../atomic/tx.js'
 import type { VerifyContext } from '../atomic/verify.js'
 import { EngineError } from '../engine/errors.js'
-import { goQuote } from '../goQuote.js'
+import { goQuote } from '../util/goQuote.js'
 import { IncorrectPasswordError, KeystoreError, shown } from '../keystore/errors.js'
 import type { Keystore } from '../keystore/keystore.js'
 import { APIError, GoString } from '../rpc/gorilla.js'
@@ -102,7 +103,7 @@ const ImportArgs = z.object({ ...UserPass, baseFee: BaseFeeArg, sourceChain: GoS
 
 /** The domain error's text (atomic, engine, keystore); anything else stays an internal error. */
 function messageOf(err: unknown): string {
-  if (err instanceof AtomicError || err instanceof EngineError || err instanceof KeystoreError) return err.message
+  if (err instanceof AvalancheError || err instanceof EngineError || err instanceof KeystoreError) return err.message
   throw err
 }
 

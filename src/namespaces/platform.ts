@@ -5,8 +5,8 @@
  * Staking, subnet and validator methods are not served: they answer -32601 (issue 7) with gorilla's `rpc: can't find method` text.
  */
 import { z } from 'zod'
-import { cb58Encode } from '../atomic/cb58.js'
-import type { ChainAliases } from '../atomic/networks.js'
+import { cb58Encode } from '../avalanche/cb58.js'
+import type { ChainAliases } from '../avalanche/networks.js'
 import { feeConfigJSON, feeStateJSON, goTimeJSON } from '../pchain/fees.js'
 import type { PChainService } from '../pchain/service.js'
 import { APIError } from '../rpc/gorilla.js'

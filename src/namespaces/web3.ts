@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { keccak256 } from '../crypto.js'
+import { keccak256 } from '../util/crypto.js'
 import { hex } from '../rpc/format.js'
 import { Data } from '../rpc/schemas.js'
 import type { MethodTable } from '../rpc/types.js'

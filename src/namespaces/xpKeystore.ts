@@ -11,15 +11,16 @@
  */
 import { z } from 'zod'
 import { Uint64Arg } from '../rpc/avalancheArgs.js'
-import { formatLocalAddress, parseExportDestination } from '../atomic/address.js'
-import { utxoInputID } from '../atomic/avax.js'
-import { cb58Decode, cb58Encode } from '../atomic/cb58.js'
+import { formatLocalAddress, parseExportDestination } from '../avalanche/address.js'
+import { utxoInputID } from '../avalanche/avax.js'
+import { cb58Decode, cb58Encode } from '../avalanche/cb58.js'
 import { AtomicError } from '../atomic/errors.js'
-import { lookupChainAlias } from '../atomic/networks.js'
-import type { ChainAliases } from '../atomic/networks.js'
+import { AvalancheError } from '../avalanche/errors.js'
+import { lookupChainAlias } from '../avalanche/networks.js'
+import type { ChainAliases } from '../avalanche/networks.js'
 import type { OutputOwners, TransferableInput, TransferableOutput, UTXO } from '../atomic/types.js'
 import { compareTransferableInputs, compareTransferableOutputs } from '../atomic/verify.js'
-import { goQuote } from '../goQuote.js'
+import { goQuote } from '../util/goQuote.js'
 import { IncorrectPasswordError, KeystoreError, shown } from '../keystore/errors.js'
 import type { Keystore } from '../keystore/keystore.js'
 import { PVM_TYPE_ID } from '../pchain/codec.js'
@@ -71,7 +72,7 @@ const PImportArgs = z.object({ ...SpendHeader, sourceChain: GoString, to: GoStri
 
 /** The domain error's text; anything else is a bug and propagates. */
 function messageOf(err: unknown): string {
-  if (err instanceof AtomicError || err instanceof KeystoreError || err instanceof APIError) return err.message
+  if (err instanceof AvalancheError || err instanceof KeystoreError || err instanceof APIError) return err.message
   throw err
 }
 

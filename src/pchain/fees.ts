@@ -3,7 +3,7 @@
  * vms/components/gas/{dimensions,gas,state,config}.go; local config genesis/genesis_local.go LocalParams):
  * fee = (complexity · weights) × price, price = fakeExponential(minPrice, excess, excessConversionConstant).
  */
-import { AtomicVerifyError } from '../atomic/errors.js'
+import { VerifyError } from '../avalanche/errors.js'
 import { PVM_TYPE_ID } from './codec.js'
 import type { PVMTransferableInput, PVMTransferableOutput, PVMUnsignedTx } from './tx.js'
 
@@ -48,7 +48,7 @@ export function initialFeeState(config: GasConfig = LOCAL_FEE_CONFIG): GasState 
 }
 
 function fail(message: string): never {
-  throw new AtomicVerifyError(message)
+  throw new VerifyError(message)
 }
 
 function add(a: bigint, b: bigint): bigint {

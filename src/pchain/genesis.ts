@@ -10,8 +10,8 @@
  * default here). Current avalanchego moves the local start time forward (1721016000 + 9-month steps), after
  * the locktime, and would write plain TransferOutputs instead: pass that time to get its shape.
  */
-import { parseBech32 } from '../atomic/address.js'
-import { NETWORKS } from '../atomic/networks.js'
+import { parseBech32 } from '../avalanche/address.js'
+import { NETWORKS } from '../avalanche/networks.js'
 import type { PVMUTXO } from './tx.js'
 
 export interface PUnlock {

@@ -10,8 +10,8 @@
  * `platform.getFeeState` reports the state advanced to now, so paying gas × its price is always enough.
  */
 import type { Logger } from 'pino'
-import { utxoInputID } from '../atomic/avax.js'
-import { AtomicError, AtomicVerifyError } from '../atomic/errors.js'
+import { utxoInputID } from '../avalanche/avax.js'
+import { AvalancheError, VerifyError } from '../avalanche/errors.js'
 import { sha256 } from '../atomic/tx.js'
 import type { Database } from '../store/db.js'
 import { META_P_FEE_STATE, META_P_HEIGHT, PREFIX, metaKey } from '../store/keys.js'
@@ -61,7 +61,7 @@ const same = (a: Uint8Array, b: Uint8Array): boolean => Buffer.compare(a, b) ===
 const nowUnix = (): bigint => BigInt(Math.floor(Date.now() / 1000))
 
 function fail(message: string): never {
-  throw new AtomicVerifyError(message)
+  throw new VerifyError(message)
 }
 
 /** What a P-Chain UTXO becomes in the store. */
@@ -177,7 +177,7 @@ export class PChainService {
     try {
       write = sharedMemory.prepare(requests)
     } catch (err) {
-      if (err instanceof SharedMemoryError) throw new AtomicError(err.message)
+      if (err instanceof SharedMemoryError) throw new AvalancheError(err.message)
       throw err
     }
     const extra = {

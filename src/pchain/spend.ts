@@ -7,10 +7,10 @@
  * consumption or, for the excess, by unlocked funds.
  */
 import { createHash } from 'node:crypto'
-import { cb58Encode } from '../atomic/cb58.js'
-import { marshal } from '../atomic/codec.js'
-import { AtomicVerifyError } from '../atomic/errors.js'
-import { writeOutputOwners } from '../atomic/secp256k1fx.js'
+import { cb58Encode } from '../avalanche/cb58.js'
+import { marshal } from '../avalanche/codec.js'
+import { VerifyError } from '../avalanche/errors.js'
+import { writeOutputOwners } from '../avalanche/secp256k1fx.js'
 import { verifySpend } from '../atomic/spend.js'
 import type { OutputOwners } from '../atomic/types.js'
 import { PVM_TYPE_ID } from './codec.js'
@@ -20,7 +20,7 @@ import { pvmSpentInputs } from './tx.js'
 const UINT64_MAX = 0xffffffffffffffffn
 
 function fail(message: string): never {
-  throw new AtomicVerifyError(message)
+  throw new VerifyError(message)
 }
 
 function add(a: bigint, b: bigint): bigint {
@@ -86,7 +86,7 @@ export function verifyPVMSpend(args: {
     try {
       verifySpend(args.signingHash, input.in, { typeID: 9, sigs: creds[i]!.sigs }, utxo.out, now)
     } catch (err) {
-      if (err instanceof AtomicVerifyError) fail(`failed to verify transfer: ${err.message}`)
+      if (err instanceof VerifyError) fail(`failed to verify transfer: ${err.message}`)
       throw err
     }
     const asset = key(utxo.assetID)

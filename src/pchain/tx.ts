@@ -7,13 +7,13 @@
  * ImportTx = BaseTx ‖ sourceChain [32] ‖ importedInputs; ExportTx = BaseTx ‖ destinationChain [32] ‖ exportedOutputs.
  * LockIn = locktime u64 ‖ u32 typeID 5 ‖ TransferInput; LockOut = locktime u64 ‖ u32 typeID 7 ‖ TransferOutput.
  */
-import { ID_LEN, readUTXOID, writeUTXOID } from '../atomic/avax.js'
-import { cb58Encode } from '../atomic/cb58.js'
-import { type CodecReader, CodecWriter, marshal, unmarshal } from '../atomic/codec.js'
-import { CodecError } from '../atomic/errors.js'
-import { readCredential, readTransferInput, readTransferOutput, writeCredential, writeTransferInput, writeTransferOutput } from '../atomic/secp256k1fx.js'
-import { signedTxCodec } from '../atomic/signedTxCodec.js'
-import type { ParsedSignedTx, SignedTx } from '../atomic/signedTxCodec.js'
+import { ID_LEN, readUTXOID, writeUTXOID } from '../avalanche/avax.js'
+import { cb58Encode } from '../avalanche/cb58.js'
+import { type CodecReader, CodecWriter, marshal, unmarshal } from '../avalanche/codec.js'
+import { CodecError } from '../avalanche/errors.js'
+import { readCredential, readTransferInput, readTransferOutput, writeCredential, writeTransferInput, writeTransferOutput } from '../avalanche/secp256k1fx.js'
+import { signedTxCodec } from '../avalanche/signedTxCodec.js'
+import type { ParsedSignedTx, SignedTx } from '../avalanche/signedTxCodec.js'
 import type { TransferInput, TransferOutput, UTXOID } from '../atomic/types.js'
 import { PVM_GO_TYPE_NAMES, PVM_INTERFACES, PVM_TYPE_ID } from './codec.js'
 

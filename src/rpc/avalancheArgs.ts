@@ -1,6 +1,6 @@
 import { z } from 'zod'
-import { cb58Decode } from '../atomic/cb58.js'
-import type { Encoding } from '../atomic/encoding.js'
+import { cb58Decode } from '../avalanche/cb58.js'
+import type { Encoding } from '../avalanche/encoding.js'
 
 /*
  * Argument types of avalanchego's JSON APIs as Go's encoding/json reads them, shared by the

@@ -19,6 +19,7 @@ import type { Logger } from 'pino'
 import { EngineError, ExecutionRevertedError, InvalidParamsError, LimitExceededError, RequestTimeoutError, SimulateError } from '../engine/errors.js'
 import type { SimulateErrorKind } from '../engine/errors.js'
 import { AtomicError } from '../atomic/errors.js'
+import { AvalancheError } from '../avalanche/errors.js'
 import { TooManyAttemptsError } from '../keystore/errors.js'
 import type { JsonRpcErrorObject } from './types.js'
 
@@ -136,7 +137,7 @@ export function toJsonRpcError(err: unknown, log?: Logger): JsonRpcErrorObject {
   if (err instanceof LimitExceededError) return { code: LIMIT_EXCEEDED, message: err.message }
   if (err instanceof RequestTimeoutError) return { code: REQUEST_TIMED_OUT, message: err.message }
   if (err instanceof EngineError) return { code: SERVER_ERROR, message: err.message }
-  if (err instanceof AtomicError) return { code: SERVER_ERROR, message: err.message }
+  if (err instanceof AvalancheError) return { code: SERVER_ERROR, message: err.message }
   if (err instanceof z.ZodError) return { code: INVALID_PARAMS, message: formatZodError(err) }
   log?.error({ err }, 'internal error in JSON-RPC handler')
   return { code: INTERNAL_ERROR, message: 'internal error' }

@@ -3,7 +3,7 @@
  * transferables.go VerifyTx + flow_checker.go; genesis/genesis_local.go LocalParams). The AVM's fee is static:
  * every BaseTx/ImportTx/ExportTx burns at least TxFee of AVAX (over-payment is accepted and burned too).
  */
-import { AtomicVerifyError } from '../atomic/errors.js'
+import { VerifyError } from '../avalanche/errors.js'
 import type { TransferableInput, TransferableOutput } from '../atomic/types.js'
 import { compareTransferableInputs, compareTransferableOutputs, isSorted, verifyTransferableInput, verifyTransferableOutput } from '../atomic/verify.js'
 import { AVM_TYPE_ID } from './codec.js'
@@ -22,7 +22,7 @@ export function avmTxFeeReply(txFee = X_TX_FEE, createAssetTxFee = X_CREATE_ASSE
 }
 
 function fail(message: string): never {
-  throw new AtomicVerifyError(message)
+  throw new VerifyError(message)
 }
 
 /** The input groups and output groups avax.VerifyTx sees for each tx kind. */

@@ -5,10 +5,10 @@
  * Its fixed-cap outputs become UTXOs {txID: assetID, outputIndex: i} in their sorted order
  * (InitialState.Sort: by the outputs' codec bytes, i.e. by amount first).
  */
-import { parseBech32 } from '../atomic/address.js'
-import { ID_LEN } from '../atomic/avax.js'
-import { marshal } from '../atomic/codec.js'
-import { writeTransferOutput } from '../atomic/secp256k1fx.js'
+import { parseBech32 } from '../avalanche/address.js'
+import { ID_LEN } from '../avalanche/avax.js'
+import { marshal } from '../avalanche/codec.js'
+import { writeTransferOutput } from '../avalanche/secp256k1fx.js'
 import { sha256 } from '../atomic/tx.js'
 import type { TransferOutput, UTXO } from '../atomic/types.js'
 import { compareBytes } from '../atomic/verify.js'

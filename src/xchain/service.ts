@@ -5,8 +5,8 @@
  * Imports consume what C or P exported to X; exports put UTXOs into shared memory for C or P.
  */
 import type { Logger } from 'pino'
-import { utxoInputID } from '../atomic/avax.js'
-import { AtomicError, AtomicVerifyError } from '../atomic/errors.js'
+import { utxoInputID } from '../avalanche/avax.js'
+import { AvalancheError, VerifyError } from '../avalanche/errors.js'
 import { verifySpend } from '../atomic/spend.js'
 import { sha256 } from '../atomic/tx.js'
 import type { TransferableInput, UTXO, Verifiable } from '../atomic/types.js'
@@ -44,7 +44,7 @@ const hexOf = (b: Uint8Array): string => Buffer.from(b.buffer, b.byteOffset, b.b
 const same = (a: Uint8Array, b: Uint8Array): boolean => Buffer.compare(a, b) === 0
 
 function fail(message: string): never {
-  throw new AtomicVerifyError(message)
+  throw new VerifyError(message)
 }
 
 /** What an X-Chain UTXO becomes in the store. */
@@ -108,7 +108,7 @@ export class XChainService {
     try {
       write = sharedMemory.prepare(requests)
     } catch (err) {
-      if (err instanceof SharedMemoryError) throw new AtomicError(err.message)
+      if (err instanceof SharedMemoryError) throw new AvalancheError(err.message)
       throw err
     }
     const height = await store.accept(tx.id, tx.signedBytes, spent, avmProducedUTXOs(tx).map(storedXUTXO), write)

@@ -9,13 +9,13 @@
  * - Tx: u16 version ‖ u32 typeID ‖ unsigned fields ‖ creds [](u32 typeID ‖ sigs [][65]byte)
  * txID = sha256(signed bytes); every signature signs sha256(unsigned bytes).
  */
-import { ID_LEN, readUTXOID, writeUTXOID, encodeUTXO } from '../atomic/avax.js'
-import { cb58Encode } from '../atomic/cb58.js'
-import { type CodecReader, type CodecWriter, unmarshal } from '../atomic/codec.js'
-import { CodecError } from '../atomic/errors.js'
-import { readCredential, readTransferInput, readTransferOutput, writeCredential, writeTransferInput, writeTransferOutput } from '../atomic/secp256k1fx.js'
-import { signedTxCodec } from '../atomic/signedTxCodec.js'
-import type { ParsedSignedTx, SignedTx } from '../atomic/signedTxCodec.js'
+import { ID_LEN, readUTXOID, writeUTXOID, encodeUTXO } from '../avalanche/avax.js'
+import { cb58Encode } from '../avalanche/cb58.js'
+import { type CodecReader, type CodecWriter, unmarshal } from '../avalanche/codec.js'
+import { CodecError } from '../avalanche/errors.js'
+import { readCredential, readTransferInput, readTransferOutput, writeCredential, writeTransferInput, writeTransferOutput } from '../avalanche/secp256k1fx.js'
+import { signedTxCodec } from '../avalanche/signedTxCodec.js'
+import type { ParsedSignedTx, SignedTx } from '../avalanche/signedTxCodec.js'
 import type { TransferableInput, TransferableOutput, UTXO } from '../atomic/types.js'
 import { AVM_GO_TYPE_NAMES, AVM_INTERFACES, AVM_TYPE_ID, type AVMCredentialTypeID } from './codec.js'
 

@@ -8,7 +8,7 @@ import { ConfigError, configFromArgs, parseNodeConfig } from '../../src/config.j
 import type { NodeConfigInput } from '../../src/config.js'
 import { createNode } from '../../src/node.js'
 import type { CChainNode } from '../../src/node.js'
-import { formatPrivateKey } from '../../src/atomic/privateKey.js'
+import { formatPrivateKey } from '../../src/avalanche/privateKey.js'
 import { rawHttp } from '../helpers/rawHttp.js'
 import { EWOQ_KEY } from '../helpers/testNode.js'
 

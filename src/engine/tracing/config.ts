@@ -1,4 +1,4 @@
-import { parseGoDuration } from '../../goDuration.js'
+import { parseGoDuration } from '../../util/goDuration.js'
 import { EngineError } from '../errors.js'
 import { CallTracer } from './callTracer.js'
 import { PrestateTracer } from './prestateTracer.js'

@@ -1,5 +1,5 @@
 import { createTx } from '@ethereumjs/tx'
-import { keccak256 } from '../../crypto.js'
+import { keccak256 } from '../../util/crypto.js'
 import { z } from 'zod'
 import { formatReceipt, formatTx, hex, quantity } from '../../rpc/format.js'
 import { CallRequest, Data, Hash32 } from '../../rpc/schemas.js'

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { decodeUTXO } from '../../../src/atomic/avax.js'
-import { CodecReader, CodecWriter, MAX_CODEC_SIZE, marshal, unmarshal } from '../../../src/atomic/codec.js'
-import { CodecError } from '../../../src/atomic/errors.js'
+import { decodeUTXO } from '../../../src/avalanche/avax.js'
+import { CodecReader, CodecWriter, MAX_CODEC_SIZE, marshal, unmarshal } from '../../../src/avalanche/codec.js'
+import { CodecError } from '../../../src/avalanche/errors.js'
 import { decodeAtomicTxBatch, decodeUnsignedTx, encodeTx, parseTx } from '../../../src/atomic/tx.js'
 
 const vectors = JSON.parse(readFileSync(new URL('./fixtures/atomic-txs.json', import.meta.url), 'utf8'))

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest'
-import { type AddressContext, formatAddress, formatBech32, formatLocalAddress, parseAddress, parseBech32, parseChainAddress, parseLocalAddress, parseServiceAddress } from '../../../src/atomic/address.js'
-import { cb58Decode, cb58Encode } from '../../../src/atomic/cb58.js'
-import { decodeBytes, encodeBytes, parseEncoding } from '../../../src/atomic/encoding.js'
-import { FormatError, SignatureError } from '../../../src/atomic/errors.js'
-import { NETWORKS, hrpForNetwork, lookupChainAlias, networkByID, primaryAlias } from '../../../src/atomic/networks.js'
-import { formatPrivateKey, parsePrivateKey } from '../../../src/atomic/privateKey.js'
-import { SECP256K1_N, recoverPublicKey, recoverSigner, signHash, toChecksumAddress } from '../../../src/atomic/signature.js'
+import { type AddressContext, formatAddress, formatBech32, formatLocalAddress, parseAddress, parseBech32, parseChainAddress, parseLocalAddress, parseServiceAddress } from '../../../src/avalanche/address.js'
+import { cb58Decode, cb58Encode } from '../../../src/avalanche/cb58.js'
+import { decodeBytes, encodeBytes, parseEncoding } from '../../../src/avalanche/encoding.js'
+import { FormatError, SignatureError } from '../../../src/avalanche/errors.js'
+import { NETWORKS, hrpForNetwork, lookupChainAlias, networkByID, primaryAlias } from '../../../src/avalanche/networks.js'
+import { formatPrivateKey, parsePrivateKey } from '../../../src/avalanche/privateKey.js'
+import { SECP256K1_N, recoverPublicKey, recoverSigner, signHash, toChecksumAddress } from '../../../src/avalanche/signature.js'
 
 // ewoq, AVALANCHE.md 4.6
 const EWOQ_KEY = 'PrivateKey-ewoqjP7PxY4yr3iLTpLisriqt94hdyDFNgchSxGGztUrTXtNN'

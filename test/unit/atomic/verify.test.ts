@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { AtomicVerifyError, SignatureError } from '../../../src/atomic/errors.js'
+import { SignatureError, VerifyError } from '../../../src/avalanche/errors.js'
 import { ATOMIC_TX_INTRINSIC_GAS, blockFeeContribution, burned, calculateDynamicFee, effectiveGasPrice, gasUsed, parseHexBig, suggestedBaseFee, suggestedFee } from '../../../src/atomic/fees.js'
-import { NETWORKS } from '../../../src/atomic/networks.js'
-import { parsePrivateKey } from '../../../src/atomic/privateKey.js'
-import { signHash } from '../../../src/atomic/signature.js'
+import { NETWORKS } from '../../../src/avalanche/networks.js'
+import { parsePrivateKey } from '../../../src/avalanche/privateKey.js'
+import { signHash } from '../../../src/avalanche/signature.js'
 import { verifyCredentialCount, verifyCredentials, verifyEVMInputCredential, verifySpend } from '../../../src/atomic/spend.js'
 import { parseTx, signingHash } from '../../../src/atomic/tx.js'
 import type { TransferOutput, UnsignedExportTx, UnsignedImportTx } from '../../../src/atomic/types.js'
@@ -29,7 +29,7 @@ function importError(mutate: (tx: UnsignedImportTx) => void, c: VerifyContext = 
   try {
     verifyImportTx(c, tx)
   } catch (err) {
-    expect(err).toBeInstanceOf(AtomicVerifyError)
+    expect(err).toBeInstanceOf(VerifyError)
     return (err as Error).message
   }
   return 'ok'
@@ -41,7 +41,7 @@ function exportError(mutate: (tx: UnsignedExportTx) => void, c: VerifyContext = 
   try {
     verifyExportTx(c, tx)
   } catch (err) {
-    expect(err).toBeInstanceOf(AtomicVerifyError)
+    expect(err).toBeInstanceOf(VerifyError)
     return (err as Error).message
   }
   return 'ok'

@@ -7,7 +7,7 @@ import type { KeystoreOptions } from '../../../src/keystore/keystore.js'
 import { KeystoreStore } from '../../../src/store/keystoreStore.js'
 import { openDatabase } from '../../../src/store/db.js'
 import type { Database } from '../../../src/store/db.js'
-import { ethAddress, publicKeyOf, shortAddress } from '../../../src/atomic/signature.js'
+import { ethAddress, publicKeyOf, shortAddress } from '../../../src/avalanche/signature.js'
 import { PREFIX } from '../../../src/store/keys.js'
 
 const EWOQ = Buffer.from('56289e99c94b6912bfc12adc093c9b51124f0dc54ac7a766b2bc5ccf558d8027', 'hex')

@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest'
 import { BigIntPr, Id, OutputOwners, TransferOutput, TransferableOutput, addTxSignatures, avaxSerial, pvm, pvmSerial, utils } from '@avalabs/avalanchejs'
 import type { UnsignedTx } from '@avalabs/avalanchejs'
-import { cb58Encode } from '../../../src/atomic/cb58.js'
+import { cb58Encode } from '../../../src/avalanche/cb58.js'
 import { PVM_TYPE_ID } from '../../../src/pchain/codec.js'
 import {
   LOCAL_FEE_CONFIG, calculateFee, calculatePrice, feeConfigJSON, feeStateJSON, goTimeJSON, initialFeeState, txComplexity, advanceFeeState, consumeGas, toGas,

@@ -5,6 +5,7 @@ import { Dispatcher, MAX_METHOD_NAME_LENGTH } from '../../../src/rpc/dispatch.js
 import { method } from '../../../src/rpc/types.js'
 import { RpcError, formatZodError, toJsonRpcError } from '../../../src/rpc/errors.js'
 import * as atomicErrors from '../../../src/atomic/errors.js'
+import * as avalancheErrors from '../../../src/avalanche/errors.js'
 import * as engineErrors from '../../../src/engine/errors.js'
 
 const log = pino({ level: 'silent' })
@@ -238,7 +239,7 @@ describe('toJsonRpcError', () => {
     expect(toJsonRpcError(err)).toEqual(expected[name] ?? { code: -32000, message: 'm' })
   })
 
-  it.each(Object.entries(atomicErrors).filter(([, v]) => typeof v === 'function' && v.prototype instanceof Error))('maps atomic %s to -32000', (_, Cls) => {
+  it.each(Object.entries({ ...avalancheErrors, ...atomicErrors }).filter(([, v]) => typeof v === 'function' && v.prototype instanceof Error))('maps Avalanche-side %s to -32000', (_, Cls) => {
     expect(toJsonRpcError(new (Cls as new (m: string) => Error)('already known: tx x is pending'))).toEqual({ code: -32000, message: 'already known: tx x is pending' })
   })
 

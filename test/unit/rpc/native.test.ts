@@ -6,11 +6,12 @@ import { describe, expect, it } from 'vitest'
 import pino from 'pino'
 import { readFileSync } from 'node:fs'
 import { avaxMethods, nativeHandlers, nativeMethods } from '../../../src/namespaces/native.js'
-import { goQuote } from '../../../src/goQuote.js'
+import { goQuote } from '../../../src/util/goQuote.js'
 import { GorillaDispatcher } from '../../../src/rpc/gorilla.js'
-import { NETWORKS } from '../../../src/atomic/networks.js'
-import { cb58Encode } from '../../../src/atomic/cb58.js'
-import { AlreadyKnownError, AtomicVerifyError } from '../../../src/atomic/errors.js'
+import { NETWORKS } from '../../../src/avalanche/networks.js'
+import { cb58Encode } from '../../../src/avalanche/cb58.js'
+import { AlreadyKnownError } from '../../../src/atomic/errors.js'
+import { VerifyError } from '../../../src/avalanche/errors.js'
 import type { AtomicService, GetUTXOsQuery, AtomicStatus } from '../../../src/atomic/service.js'
 
 const local = NETWORKS.local
@@ -124,7 +125,7 @@ describe('native handler table', () => {
     let r = await call(native, 'native.issueTx', { tx: v.expected.signedTxApiHex })
     expect(r.result).toEqual({ txID: cb58Encode(new Uint8Array(32).fill(9)) })
     expect(Buffer.from(svc.issued[0]!).toString('hex')).toBe(v.expected.signedTxHex)
-    svc.issueError = new AtomicVerifyError('tx has no imported inputs')
+    svc.issueError = new VerifyError('tx has no imported inputs')
     r = await call(native, 'native.issueTx', { tx: v.expected.signedTxApiHex })
     expect(r.error).toEqual({ code: -32000, message: 'tx has no imported inputs', data: null })
     svc.issueError = new AlreadyKnownError(`already known: tx ${v.expected.txID} was issued previously`)

@@ -2,8 +2,8 @@
 import { createHash } from 'node:crypto'
 import { Utxo, secp256k1, utils } from '@avalabs/avalanchejs'
 import type { Context } from '@avalabs/avalanchejs'
-import { NETWORKS } from '../../../src/atomic/networks.js'
-import { cb58Encode } from '../../../src/atomic/cb58.js'
+import { NETWORKS } from '../../../src/avalanche/networks.js'
+import { cb58Encode } from '../../../src/avalanche/cb58.js'
 import { feeConfigJSON } from '../../../src/pchain/fees.js'
 
 export const LOCAL = NETWORKS.local

@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto'
 import { secp256k1 } from '@noble/curves/secp256k1.js'
 import { ripemd160 } from '@noble/hashes/legacy.js'
-import { keccak256, nativeSecp } from '../crypto.js'
+import { keccak256, nativeSecp } from '../util/crypto.js'
 import { SignatureError } from './errors.js'
 
 /** The curve order n. */
