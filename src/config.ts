@@ -6,7 +6,7 @@ import { configDurationMs, parseGoDuration } from './util/goDuration.js'
 import { DEFAULT_ETH_APIS, unknownEthApi, unknownEthApiMessage } from './rpc/ethApis.js'
 
 /** A coreth Duration value: a Go duration string ("5s", "1m30s") or a number of nanoseconds (src/goDuration.ts). */
-const Duration = z.union([z.string(), z.number()]).superRefine((value, ctx) => {
+export const Duration = z.union([z.string(), z.number()]).superRefine((value, ctx) => {
   try {
     configDurationMs(value)
   } catch (err) {
@@ -16,95 +16,67 @@ const Duration = z.union([z.string(), z.number()]).superRefine((value, ctx) => {
 
 /**
  * The C-Chain config file (`--chain-config-file`): coreth's keys and defaults
- * (graft/coreth/plugin/evm/config/default_config.go), with this node's development defaults
- * where they differ (archival state). Unknown keys stop startup with the key named.
+ * (avalanchego: graft/coreth/plugin/evm/config/default_config.go), with this node's development defaults
+ * where they differ (archival state). Unknown keys stop startup with the key named. Each key's
+ * `.describe()` is its line in docs/CONFIG.md (scripts/genConfigDoc.ts).
  */
 export const ChainConfigFile = z.strictObject({
-  'pruning-enabled': z.boolean().default(false),
-  'rpc-gas-cap': z.number().int().nonnegative().default(50_000_000),
-  /** In AVAX (coreth: float64 ether units). */
-  'rpc-tx-fee-cap': z.number().nonnegative().default(100),
-  /**
-   * Wall time of one RPC execution: eth_call, eth_estimateGas (all probes together),
-   * eth_createAccessList, eth_simulateV1 and debug_trace* (LIMITS.md E2; geth's RPCEVMTimeout,
-   * which coreth does not expose as a chain-config key). A Go duration ("5s") or nanoseconds;
-   * 0 = no limit. Expiry answers -32000 "execution aborted (timeout = 5s)".
-   */
-  'rpc-evm-timeout': Duration.default('5s'),
-  /**
-   * Deadline of one JSON-RPC request, a batch as a whole (LIMITS.md L11; coreth `api-max-duration`,
-   * whose default 0 = none this node does not use). A Go duration or nanoseconds; 0 = none.
-   * Expiry answers -32002 "request timed out" and cancels the EVM work of the request.
-   */
-  'api-max-duration': Duration.default('30s'),
-  /** Longest JSON-RPC method name; longer -32601 "method name too long" (LIMITS.md L4; geth's maxMethodNameLength). */
-  'rpc-max-method-name-length': z.number().int().positive().default(2048),
-  /** Deepest nesting of a request's params; deeper -32600 (LIMITS.md L8). */
-  'rpc-max-params-depth': z.number().int().positive().default(128),
-  'batch-request-limit': z.number().int().nonnegative().default(1000),
-  'batch-response-max-size': z.number().int().nonnegative().default(25_000_000),
-  /**
-   * coreth's service names (and legacy aliases) whose methods are served (src/rpc/ethApis.ts);
-   * default coreth's list plus internal-tx-pool, debug-tracer and internal-debug.
-   */
+  'pruning-enabled': z.boolean().default(false).describe('Keep only the last `state-history` blocks\' states (coreth\'s default: true); false keeps every state (archival)'),
+  'rpc-gas-cap': z.number().int().nonnegative().default(50_000_000).describe('Gas limit of one eth_call / eth_estimateGas; larger uint64 values are clamped (0 = no cap)'),
+  // coreth reads this key as float64 ether units.
+  'rpc-tx-fee-cap': z.number().nonnegative().default(100).describe('Largest fee (gas × fee cap) of a transaction sent through the node, in AVAX (0 = no cap)'),
+  // geth's RPCEVMTimeout, which coreth does not expose as a chain-config key (docs/SECURITY.md E2).
+  'rpc-evm-timeout': Duration.default('5s').describe('Wall time of one eth_call, eth_estimateGas (all probes), eth_createAccessList, eth_simulateV1 or debug_trace*; expiry answers -32000 "execution aborted (timeout = 5s)" (0 = none)'),
+  // coreth's key, whose default 0 (no deadline) this node does not use (docs/SECURITY.md L11).
+  'api-max-duration': Duration.default('30s').describe('Deadline of one JSON-RPC request or batch; expiry answers -32002 "request timed out" and stops its EVM work (0 = none)'),
+  // geth's maxMethodNameLength (docs/SECURITY.md L4).
+  'rpc-max-method-name-length': z.number().int().positive().default(2048).describe('Longest JSON-RPC method name; longer is -32601 "method name too long"'),
+  // Checked without recursion (docs/SECURITY.md L8).
+  'rpc-max-params-depth': z.number().int().positive().default(128).describe('Deepest nesting of a request\'s params; deeper is -32600'),
+  'batch-request-limit': z.number().int().nonnegative().default(1000).describe('Most calls in one JSON-RPC batch; more is one -32600 and nothing runs'),
+  'batch-response-max-size': z.number().int().nonnegative().default(25_000_000).describe('Bytes of one batch\'s answer; the items past it get -32003'),
   'eth-apis': z.array(z.string()).default([...DEFAULT_ETH_APIS]).superRefine((names, ctx) => {
     const bad = unknownEthApi(names)
     if (bad !== undefined) ctx.addIssue({ code: 'custom', message: unknownEthApiMessage(bad), input: names })
-  }),
-  'admin-api-enabled': z.boolean().default(false),
-  /** Prefix of the profile directory `<admin-api-dir>_coreth_performance_C`, under the data dir (AVALANCHE.md 11). */
-  'admin-api-dir': z.string().default(''),
-  'allow-unprotected-txs': z.boolean().default(false),
-  /** eth_getLogs block range; coreth's default is 0 (no limit), LIMITS.md E4 asks 10,000 (public providers' figure). */
-  'api-max-blocks-per-request': z.number().int().nonnegative().default(10_000),
-  /** Addresses in one eth_getLogs / eth_newFilter / logs subscription; more -32602 "exceed max addresses" (LIMITS.md E4; geth's maxAddresses). */
-  'logs-max-addresses': z.number().int().positive().default(1000),
-  /**
-   * Alternatives in one topic position of a log filter; more -32602 "exceed max topics" (LIMITS.md E4;
-   * geth's maxSubTopics). The 4 positions are not configurable: LOG4 is the EVM's largest log.
-   */
-  'logs-max-topic-alternatives': z.number().int().positive().default(1000),
-  /** Logs one eth_getLogs / eth_getFilterLogs answers; more -32005 "query returned more than N results" (LIMITS.md E4). */
-  'logs-max-results': z.number().int().positive().default(10_000),
-  /** A polling filter not polled for this long is removed (LIMITS.md E5; geth's filter timeout). A Go duration or nanoseconds; 0 = never. */
-  'filter-timeout': Duration.default('5m'),
-  /** Installed polling filters at most, node-wide (LIMITS.md E5); past it the longest-idle one is removed. */
-  'filter-max-count': z.number().int().positive().default(1000),
-  /**
-   * Changes (block hashes, tx hashes, logs) one polling filter holds between polls; past it the oldest
-   * are dropped (geth keeps all until the filter expires: 1000 unpolled filters could hold minutes of chain).
-   */
-  'filter-max-buffered': z.number().int().positive().default(10_000),
-  /** Blocks one eth_feeHistory covers; larger counts are clamped (LIMITS.md E6; geth's MaxHeaderHistory 1024, coreth's 2048). */
-  'fee-history-max-blocks': z.number().int().positive().default(1024),
-  /** Reward percentiles in one eth_feeHistory; more -32602 (LIMITS.md E6; geth's maxQueryLimit). */
-  'fee-history-max-percentiles': z.number().int().positive().default(100),
-  /** Largest raw transaction in bytes; larger -32000 "oversized data" (LIMITS.md E7; geth's txMaxSize, 4 slots of 32 KiB). */
-  'tx-max-size': z.number().int().positive().default(128 * 1024),
-  'historical-proof-query-window': z.number().int().nonnegative().default(43_200),
-  'state-history': z.number().int().positive().default(32),
-  'tx-pool-price-limit': z.number().int().nonnegative().default(1),
-  'tx-pool-price-bump': z.number().int().nonnegative().default(10),
-  'tx-pool-account-slots': z.number().int().positive().default(16),
-  'tx-pool-global-slots': z.number().int().positive().default(5120),
-  'tx-pool-account-queue': z.number().int().positive().default(64),
-  'tx-pool-global-queue': z.number().int().positive().default(1024),
-  /** ACP-176 gas target per second the builder steers toward (coreth `gas-target`). */
-  'gas-target': z.number().int().positive().optional(),
-  /**
-   * ACP-226 minimum block delay in ms the chain steers toward (coreth `min-delay-target`). coreth's
-   * genesis starts at 2000 ms; this development node starts at this target (default 0: blocks as
-   * soon as transactions wait). The README documents the difference.
-   */
-  'min-delay-target': z.number().int().nonnegative().default(0),
-  'log-level': z.string().optional(),
-  // This node's own WebSocket limits (coreth has none for connections or subscriptions; LIMITS.md L12, W4, W5).
-  /** Concurrent WebSocket connections; past it the upgrade is answered 503. */
-  'ws-max-connections': z.number().int().positive().default(256),
-  /** eth_subscribe subscriptions one connection may hold; past it -32005. */
-  'ws-max-subscriptions-per-connection': z.number().int().positive().default(100),
-  /** Bytes queued for one connection's socket before it is closed as a slow consumer (1008). */
-  'ws-max-buffered-bytes': z.number().int().positive().default(16 * 1024 * 1024),
+  }).describe('coreth\'s API service names (or legacy aliases) whose methods are served (docs/API.md "API services"); an unknown name stops start-up'),
+  'admin-api-enabled': z.boolean().default(false).describe('Serve the admin API at /ext/bc/<chain>/admin (also --coreth-admin-api-enabled)'),
+  // coreth: relative to the working directory; here to the data dir.
+  'admin-api-dir': z.string().default('').describe('Prefix of the admin API\'s profile folder `<admin-api-dir>_coreth_performance_<chain>`, under the data dir'),
+  'allow-unprotected-txs': z.boolean().default(false).describe('Accept transactions without EIP-155 replay protection over RPC'),
+  // coreth's default is 0; 10,000 is the public providers' figure (docs/SECURITY.md E4).
+  'api-max-blocks-per-request': z.number().int().nonnegative().default(10_000).describe('Widest eth_getLogs block range (0 = no limit, coreth\'s default)'),
+  // geth's maxAddresses (docs/SECURITY.md E4).
+  'logs-max-addresses': z.number().int().positive().default(1000).describe('Addresses in one eth_getLogs / eth_newFilter / logs subscription; more is -32602 "exceed max addresses"'),
+  // geth's maxSubTopics. The 4 positions are not configurable: LOG4 is the EVM's largest log.
+  'logs-max-topic-alternatives': z.number().int().positive().default(1000).describe('Alternatives in one topic position of a log filter; more is -32602 "exceed max topics"'),
+  'logs-max-results': z.number().int().positive().default(10_000).describe('Logs one eth_getLogs / eth_getFilterLogs answers; more is -32005 "query returned more than N results"'),
+  // geth's filter timeout (docs/SECURITY.md E5).
+  'filter-timeout': Duration.default('5m').describe('A polling filter not polled for this long is removed (0 = never)'),
+  'filter-max-count': z.number().int().positive().default(1000).describe('Installed polling filters, node-wide; past it the longest-idle one is removed'),
+  // geth keeps all until the filter expires: 1000 unpolled filters could hold minutes of chain.
+  'filter-max-buffered': z.number().int().positive().default(10_000).describe('Changes (block hashes, tx hashes, logs) one filter holds between polls; past it the oldest are dropped'),
+  // geth's MaxHeaderHistory 1024; coreth's 2048 (docs/SECURITY.md E6).
+  'fee-history-max-blocks': z.number().int().positive().default(1024).describe('Blocks one eth_feeHistory covers; larger counts are clamped'),
+  // geth's maxQueryLimit.
+  'fee-history-max-percentiles': z.number().int().positive().default(100).describe('Reward percentiles in one eth_feeHistory; more is -32602'),
+  // geth's txMaxSize, 4 slots of 32 KiB (docs/SECURITY.md E7).
+  'tx-max-size': z.number().int().positive().default(128 * 1024).describe('Largest raw transaction in bytes; larger is -32000 "oversized data"'),
+  'historical-proof-query-window': z.number().int().nonnegative().default(43_200).describe('On an archival node, eth_getProof refuses blocks more than this far behind the last accepted one (0 = any block)'),
+  'state-history': z.number().int().positive().default(32).describe('With pruning, the number of recent blocks whose state is kept'),
+  'tx-pool-price-limit': z.number().int().nonnegative().default(1).describe('Lowest tip (wei per gas) the transaction pool accepts'),
+  'tx-pool-price-bump': z.number().int().nonnegative().default(10).describe('Percent a replacement transaction must raise the fees by'),
+  'tx-pool-account-slots': z.number().int().positive().default(16).describe('Executable transactions guaranteed per account'),
+  'tx-pool-global-slots': z.number().int().positive().default(5120).describe('Executable transactions in the pool, all accounts'),
+  'tx-pool-account-queue': z.number().int().positive().default(64).describe('Non-executable (nonce-gapped) transactions per account'),
+  'tx-pool-global-queue': z.number().int().positive().default(1024).describe('Non-executable transactions in the pool, all accounts'),
+  'gas-target': z.number().int().positive().optional().describe('ACP-176 gas per second the chain starts at and the builder steers toward'),
+  // coreth's genesis starts at 2000 ms; this development node starts at the target (docs/API.md).
+  'min-delay-target': z.number().int().nonnegative().default(0).describe('ACP-226 minimum block delay in ms the chain starts at and steers toward (0: blocks as soon as transactions wait)'),
+  'log-level': z.string().optional().describe('Accepted for coreth compatibility; the node\'s level is --log-level'),
+  // This node's own WebSocket limits: coreth has none for connections or subscriptions (docs/SECURITY.md L12, W4, W5).
+  'ws-max-connections': z.number().int().positive().default(256).describe('Concurrent WebSocket connections; past it the upgrade is answered 503'),
+  'ws-max-subscriptions-per-connection': z.number().int().positive().default(100).describe('eth_subscribe subscriptions one connection may hold; past it -32005'),
+  'ws-max-buffered-bytes': z.number().int().positive().default(16 * 1024 * 1024).describe('Bytes queued for one connection\'s socket before it is closed as a slow consumer (1008)'),
 })
 export type ChainConfigFile = z.output<typeof ChainConfigFile>
 
@@ -116,16 +88,14 @@ export const LOG_FORMATS = ['auto', 'json', 'pretty'] as const
 export const EvmChainName = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, 'a chain name is 1-64 letters, digits, ".", "_" or "-", starting with a letter or digit')
 
 /**
- * One extra EVM chain (README "More EVM chains"): served at /ext/bc/<its blockchain ID>/... and at
+ * One extra EVM chain (docs/CONFIG.md "Extra EVM chains"): served at /ext/bc/<its blockchain ID>/... and at
  * `name` and `aliases`, with its own genesis, chain config and data under `<data-dir>/chains/<ID>`.
  */
 export const EvmChainInput = z.strictObject({
-  /** The chain's folder name in --chain-config-dir; also an alias. */
-  name: EvmChainName,
-  /** coreth-format genesis JSON; its content decides the blockchain ID. */
-  genesisFile: z.string().min(1),
-  chain: ChainConfigFile.default(ChainConfigFile.parse({})),
-  aliases: z.array(z.string().min(1)).default([]),
+  name: EvmChainName.describe("The chain's name (its folder name in --chain-config-dir); also an alias"),
+  genesisFile: z.string().min(1).describe('Path of a coreth-format genesis JSON; its content decides the blockchain ID'),
+  chain: ChainConfigFile.default(ChainConfigFile.parse({})).describe('Its chain config (the chain config keys)'),
+  aliases: z.array(z.string().min(1)).default([]).describe('More names it is served at (/ext/bc/<alias>/...)'),
 })
 export type EvmChainInput = z.output<typeof EvmChainInput>
 
@@ -148,11 +118,11 @@ export const NodeConfig = z.strictObject({
   pendingNonceGuard: z.number().int().nonnegative().default(250),
   /** EVM network ID answered by net_version (the C-Chain's public networks use 1). */
   evmNetworkId: z.number().int().positive().default(1),
-  /** Serve the keystore API at /ext/keystore (avalanchego `api-keystore-enabled`, default off; LIMITS.md K1). */
+  /** Serve the keystore API at /ext/keystore (avalanchego `api-keystore-enabled`, default off; docs/SECURITY.md K1). */
   keystoreEnabled: z.boolean().default(false),
-  /** Allow the keystore on a non-loopback `httpHost` (LIMITS.md N1: a second explicit flag). */
+  /** Allow the keystore on a non-loopback `httpHost` (docs/SECURITY.md N1: a second explicit flag). */
   keystoreAllowRemote: z.boolean().default(false),
-  // Keystore input sizes and online-guessing back-off (LIMITS.md K2, K5, K7).
+  // Keystore input sizes and online-guessing back-off (docs/SECURITY.md K2, K5, K7).
   /** Longest keystore username in UTF-8 bytes (avalanchego maxUserLen). */
   keystoreMaxUsernameLength: z.number().int().positive().default(1024),
   /** Longest keystore password in UTF-8 bytes (avalanchego maxPassLen); checked before any KDF. */
@@ -163,7 +133,7 @@ export const NodeConfig = z.strictObject({
   keystoreBackoff: z.number().int().positive().default(2000),
   /** ms of the longest back-off. */
   keystoreMaxBackoff: z.number().int().positive().default(60_000),
-  // HTTP and WebSocket transport limits (LIMITS.md N2, N3, N6, L1, L9, L10, L12, W1, W5, W7).
+  // HTTP and WebSocket transport limits (docs/SECURITY.md N2, N3, N6, L1, L9, L10, L12, W1, W5, W7).
   /** Host header names accepted besides IP literals and `localhost`; `*` = any (avalanchego `http-allowed-hosts`). */
   httpAllowedHosts: z.array(z.string().min(1)).default([]),
   /**
@@ -373,7 +343,7 @@ export function isLoopbackHost(host: string): boolean {
 }
 
 /**
- * LIMITS.md N1/K1: the keystore on a non-loopback address needs `--api-keystore-allow-remote` as well.
+ * docs/SECURITY.md N1, K1: the keystore on a non-loopback address needs `--api-keystore-allow-remote` as well.
  * Thrown by createNode, so programmatic configs get the same check as the CLI.
  */
 export function checkKeystoreExposure(config: NodeConfig): void {
@@ -387,30 +357,4 @@ function parseBool(text: string): boolean | undefined {
   if (['1', 't', 'T', 'TRUE', 'true', 'True'].includes(text)) return true
   if (['0', 'f', 'F', 'FALSE', 'false', 'False'].includes(text)) return false
   return undefined
-}
-
-/** Defaults decided elsewhere for chain config keys that are optional in the schema. */
-const CHAIN_KEY_DEFAULTS: Record<string, string> = {
-  'gas-target': '20000000 (this node starts its chain at this target; see README)',
-  'log-level': '(the --log-level flag)',
-}
-
-/** `--help` text: every flag with its default. */
-export function helpText(): string {
-  const defaults = NodeConfig.parse({}) as unknown as Record<string, unknown>
-  const lines = ['Usage: cchain-node [flags]', '', 'Flags:']
-  for (const [name, flag] of Object.entries(FLAGS)) {
-    const value = defaults[flag.key]
-    const def = flag.key === 'chainConfigFile' || flag.key === 'configFile' ? '(none)' : flag.key === 'adminApiEnabled' ? 'false'
-      : value === undefined || (Array.isArray(value) && value.length === 0) ? '(none)'
-        : flag.type === 'duration' ? `${Number(value) / 1000}s` : String(value)
-    lines.push(`  --${name.padEnd(20)} ${flag.help} (default: ${def})`)
-  }
-  lines.push('', 'Chain config file keys (coreth names) and defaults:')
-  const chainDefaults = ChainConfigFile.parse({}) as Record<string, unknown>
-  for (const key of Object.keys(ChainConfigFile.shape)) {
-    const value = chainDefaults[key]
-    lines.push(`  ${key.padEnd(32)} ${value === undefined ? CHAIN_KEY_DEFAULTS[key] ?? '(none)' : JSON.stringify(value)}`)
-  }
-  return lines.join('\n')
 }

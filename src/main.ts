@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-import { ConfigError, configFromArgs, helpText } from './config.js'
+import { ConfigError, configFromArgs } from './config.js'
+import { helpText } from './configReference.js'
 import { createNode } from './node.js'
 import { DataDirLockedError } from './store/db.js'
 
