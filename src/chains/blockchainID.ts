@@ -20,7 +20,7 @@ export function canonicalJson(value: unknown): string {
  * The blockchain ID of an extra EVM chain: sha256(DOMAIN ‖ 0x00 ‖ networkID (u32 BE) ‖ canonical
  * genesis JSON). avalanchego takes a chain's ID from the P-Chain tx that created it, which embeds
  * the genesis bytes; here the genesis alone decides it, so an ID is stable across restarts and
- * machines and changes whenever the genesis content does (README "More EVM chains").
+ * machines and changes whenever the genesis content does (docs/CONFIG.md "Extra EVM chains").
  */
 export function evmBlockchainID(networkID: number, genesisJson: unknown): Uint8Array {
   const net = Buffer.alloc(4)

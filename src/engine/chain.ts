@@ -319,7 +319,7 @@ export function genesisFeeState(gasTarget: number | undefined): FeeState {
 /**
  * Gas per second a development chain targets: 20M gas/s gives 200M-gas blocks and ~40M gas/s
  * sustained, so bursts of thousands of transfers mine at once. coreth starts from the zero fee
- * state (1M gas/s) and moves 32,768 per block; the README documents this difference.
+ * state (1M gas/s) and moves 32,768 per block; docs/API.md documents this difference.
  */
 export const DEFAULT_GAS_TARGET = 20_000_000
 

@@ -115,7 +115,7 @@ export class Keystore {
     return this.deps.store.listUsers()
   }
 
-  /** keystore.exportUser: the user as an authenticated blob of still-sealed values (README "Keystore"). */
+  /** keystore.exportUser: the user as an authenticated blob of still-sealed values (docs/API.md "Keystore API"). */
   async exportUser(username: string, password: string, caller: KeystoreCaller = {}): Promise<Uint8Array> {
     const u = await this.unlock(username, password, caller)
     return this.exclusive(async () => {

@@ -1,6 +1,6 @@
 /**
  * Byte formats of the keystore: the stored user record and the export blob of exportUser/importUser
- * (this node's own, versioned; README "Keystore"). Neither holds a password or a plaintext key.
+ * (this node's own, versioned; docs/API.md "Keystore API"). Neither holds a password or a plaintext key.
  */
 import { createHmac } from 'node:crypto'
 import type { ScryptParams } from './crypto.js'
