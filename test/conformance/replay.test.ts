@@ -3,12 +3,12 @@ import { Wallet } from 'ethers'
 import { send } from '../helpers/chain.js'
 import { startTestNode } from '../helpers/testNode.js'
 import type { TestNode } from '../helpers/testNode.js'
-import { loadVectors, SPEC_AVAILABLE, SPEC_METHODS, validateResult } from './openrpc.js'
+import { loadVectors, SPEC_METHODS, validateResult } from './openrpc.js'
 import type { Exchange, Vector } from './openrpc.js'
 
 /*
- * Replays the recorded geth vectors of ../shared/spec/execution-apis-tests that do not depend on the
- * hive test chain. Each vector is decided below, by name:
+ * Replays the recorded geth vectors (test/fixtures/execution-apis/execution-apis-tests) that do not
+ * depend on the hive test chain. Each vector is decided below, by name:
  *   exact  — the answer must equal geth's (result deep-equal; error code and message);
  *   schema — the request is meaningful here but its answer depends on chain contents: the result
  *            must validate against the method's OpenRPC result schema;
@@ -181,7 +181,7 @@ function decide(v: Vector): Mode {
 
 const vectors = loadVectors()
 
-describe.skipIf(!SPEC_AVAILABLE)('replay of the recorded geth vectors (execution-apis tests)', () => {
+describe('replay of the recorded geth vectors (execution-apis tests)', () => {
   let node: TestNode
   const tally = { exact: 0, schema: 0, skipped: [] as string[], notServed: [] as string[], known: [] as string[] }
 
