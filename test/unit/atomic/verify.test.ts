@@ -10,7 +10,7 @@ import { parseTx, signingHash } from '../../../src/atomic/tx.js'
 import type { TransferOutput, UnsignedExportTx, UnsignedImportTx } from '../../../src/atomic/types.js'
 import { CURRENT_RULES, type VerifyContext, compareTransferableOutputs, inputUTXOs, sortEVMInOuts, sortTransferableInputs, sortTransferableOutputs, verifyExportTx, verifyImportTx } from '../../../src/atomic/verify.js'
 
-const vectors = JSON.parse(readFileSync(new URL('./fixtures/atomic-txs.json', import.meta.url), 'utf8'))
+const vectors = JSON.parse(readFileSync(new URL('../../fixtures/avalanche/atomic-txs.json', import.meta.url), 'utf8'))
 const bytes = (h: string): Uint8Array => new Uint8Array(Buffer.from(h, 'hex'))
 const local = NETWORKS.local
 const ctx: VerifyContext = { networkID: local.networkID, chainID: local.cChainID, xChainID: local.xChainID, avaxAssetID: local.avaxAssetID }
