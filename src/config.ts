@@ -26,20 +26,20 @@ export const ChainConfigFile = z.strictObject({
   'rpc-tx-fee-cap': z.number().nonnegative().default(100),
   /**
    * Wall time of one RPC execution: eth_call, eth_estimateGas (all probes together),
-   * eth_createAccessList, eth_simulateV1 and debug_trace* (LIMITS.md E2; geth's RPCEVMTimeout,
+   * eth_createAccessList, eth_simulateV1 and debug_trace* (docs/SECURITY.md, E2; geth's RPCEVMTimeout,
    * which coreth does not expose as a chain-config key). A Go duration ("5s") or nanoseconds;
    * 0 = no limit. Expiry answers -32000 "execution aborted (timeout = 5s)".
    */
   'rpc-evm-timeout': Duration.default('5s'),
   /**
-   * Deadline of one JSON-RPC request, a batch as a whole (LIMITS.md L11; coreth `api-max-duration`,
+   * Deadline of one JSON-RPC request, a batch as a whole (docs/SECURITY.md, L11; coreth `api-max-duration`,
    * whose default 0 = none this node does not use). A Go duration or nanoseconds; 0 = none.
    * Expiry answers -32002 "request timed out" and cancels the EVM work of the request.
    */
   'api-max-duration': Duration.default('30s'),
-  /** Longest JSON-RPC method name; longer -32601 "method name too long" (LIMITS.md L4; geth's maxMethodNameLength). */
+  /** Longest JSON-RPC method name; longer -32601 "method name too long" (docs/SECURITY.md, L4; geth's maxMethodNameLength). */
   'rpc-max-method-name-length': z.number().int().positive().default(2048),
-  /** Deepest nesting of a request's params; deeper -32600 (LIMITS.md L8). */
+  /** Deepest nesting of a request's params; deeper -32600 (docs/SECURITY.md, L8). */
   'rpc-max-params-depth': z.number().int().positive().default(128),
   'batch-request-limit': z.number().int().nonnegative().default(1000),
   'batch-response-max-size': z.number().int().nonnegative().default(25_000_000),
@@ -52,34 +52,34 @@ export const ChainConfigFile = z.strictObject({
     if (bad !== undefined) ctx.addIssue({ code: 'custom', message: unknownEthApiMessage(bad), input: names })
   }),
   'admin-api-enabled': z.boolean().default(false),
-  /** Prefix of the profile directory `<admin-api-dir>_coreth_performance_C`, under the data dir (AVALANCHE.md 11). */
+  /** Prefix of the profile directory `<admin-api-dir>_coreth_performance_C`, under the data dir (coreth: plugin/evm/admin.go). */
   'admin-api-dir': z.string().default(''),
   'allow-unprotected-txs': z.boolean().default(false),
-  /** eth_getLogs block range; coreth's default is 0 (no limit), LIMITS.md E4 asks 10,000 (public providers' figure). */
+  /** eth_getLogs block range; coreth's default is 0 (no limit); 10,000 here, public providers' figure (docs/SECURITY.md, E4). */
   'api-max-blocks-per-request': z.number().int().nonnegative().default(10_000),
-  /** Addresses in one eth_getLogs / eth_newFilter / logs subscription; more -32602 "exceed max addresses" (LIMITS.md E4; geth's maxAddresses). */
+  /** Addresses in one eth_getLogs / eth_newFilter / logs subscription; more -32602 "exceed max addresses" (docs/SECURITY.md, E4; geth's maxAddresses). */
   'logs-max-addresses': z.number().int().positive().default(1000),
   /**
-   * Alternatives in one topic position of a log filter; more -32602 "exceed max topics" (LIMITS.md E4;
+   * Alternatives in one topic position of a log filter; more -32602 "exceed max topics" (docs/SECURITY.md, E4;
    * geth's maxSubTopics). The 4 positions are not configurable: LOG4 is the EVM's largest log.
    */
   'logs-max-topic-alternatives': z.number().int().positive().default(1000),
-  /** Logs one eth_getLogs / eth_getFilterLogs answers; more -32005 "query returned more than N results" (LIMITS.md E4). */
+  /** Logs one eth_getLogs / eth_getFilterLogs answers; more -32005 "query returned more than N results" (docs/SECURITY.md, E4). */
   'logs-max-results': z.number().int().positive().default(10_000),
-  /** A polling filter not polled for this long is removed (LIMITS.md E5; geth's filter timeout). A Go duration or nanoseconds; 0 = never. */
+  /** A polling filter not polled for this long is removed (docs/SECURITY.md, E5; geth's filter timeout). A Go duration or nanoseconds; 0 = never. */
   'filter-timeout': Duration.default('5m'),
-  /** Installed polling filters at most, node-wide (LIMITS.md E5); past it the longest-idle one is removed. */
+  /** Installed polling filters at most, node-wide (docs/SECURITY.md, E5); past it the longest-idle one is removed. */
   'filter-max-count': z.number().int().positive().default(1000),
   /**
    * Changes (block hashes, tx hashes, logs) one polling filter holds between polls; past it the oldest
    * are dropped (geth keeps all until the filter expires: 1000 unpolled filters could hold minutes of chain).
    */
   'filter-max-buffered': z.number().int().positive().default(10_000),
-  /** Blocks one eth_feeHistory covers; larger counts are clamped (LIMITS.md E6; geth's MaxHeaderHistory 1024, coreth's 2048). */
+  /** Blocks one eth_feeHistory covers; larger counts are clamped (docs/SECURITY.md, E6; geth's MaxHeaderHistory 1024, coreth's 2048). */
   'fee-history-max-blocks': z.number().int().positive().default(1024),
-  /** Reward percentiles in one eth_feeHistory; more -32602 (LIMITS.md E6; geth's maxQueryLimit). */
+  /** Reward percentiles in one eth_feeHistory; more -32602 (docs/SECURITY.md, E6; geth's maxQueryLimit). */
   'fee-history-max-percentiles': z.number().int().positive().default(100),
-  /** Largest raw transaction in bytes; larger -32000 "oversized data" (LIMITS.md E7; geth's txMaxSize, 4 slots of 32 KiB). */
+  /** Largest raw transaction in bytes; larger -32000 "oversized data" (docs/SECURITY.md, E7; geth's txMaxSize, 4 slots of 32 KiB). */
   'tx-max-size': z.number().int().positive().default(128 * 1024),
   'historical-proof-query-window': z.number().int().nonnegative().default(43_200),
   'state-history': z.number().int().positive().default(32),
@@ -98,7 +98,7 @@ export const ChainConfigFile = z.strictObject({
    */
   'min-delay-target': z.number().int().nonnegative().default(0),
   'log-level': z.string().optional(),
-  // This node's own WebSocket limits (coreth has none for connections or subscriptions; LIMITS.md L12, W4, W5).
+  // This node's own WebSocket limits (coreth has none for connections or subscriptions; docs/SECURITY.md, L12, W4, W5).
   /** Concurrent WebSocket connections; past it the upgrade is answered 503. */
   'ws-max-connections': z.number().int().positive().default(256),
   /** eth_subscribe subscriptions one connection may hold; past it -32005. */
@@ -148,11 +148,11 @@ export const NodeConfig = z.strictObject({
   pendingNonceGuard: z.number().int().nonnegative().default(250),
   /** EVM network ID answered by net_version (the C-Chain's public networks use 1). */
   evmNetworkId: z.number().int().positive().default(1),
-  /** Serve the keystore API at /ext/keystore (avalanchego `api-keystore-enabled`, default off; LIMITS.md K1). */
+  /** Serve the keystore API at /ext/keystore (avalanchego `api-keystore-enabled`, default off; docs/SECURITY.md, K1). */
   keystoreEnabled: z.boolean().default(false),
-  /** Allow the keystore on a non-loopback `httpHost` (LIMITS.md N1: a second explicit flag). */
+  /** Allow the keystore on a non-loopback `httpHost` (docs/SECURITY.md, N1: a second explicit flag). */
   keystoreAllowRemote: z.boolean().default(false),
-  // Keystore input sizes and online-guessing back-off (LIMITS.md K2, K5, K7).
+  // Keystore input sizes and online-guessing back-off (docs/SECURITY.md, K2, K5, K7).
   /** Longest keystore username in UTF-8 bytes (avalanchego maxUserLen). */
   keystoreMaxUsernameLength: z.number().int().positive().default(1024),
   /** Longest keystore password in UTF-8 bytes (avalanchego maxPassLen); checked before any KDF. */
@@ -163,7 +163,7 @@ export const NodeConfig = z.strictObject({
   keystoreBackoff: z.number().int().positive().default(2000),
   /** ms of the longest back-off. */
   keystoreMaxBackoff: z.number().int().positive().default(60_000),
-  // HTTP and WebSocket transport limits (LIMITS.md N2, N3, N6, L1, L9, L10, L12, W1, W5, W7).
+  // HTTP and WebSocket transport limits (docs/SECURITY.md, N2, N3, N6, L1, L9, L10, L12, W1, W5, W7).
   /** Host header names accepted besides IP literals and `localhost`; `*` = any (avalanchego `http-allowed-hosts`). */
   httpAllowedHosts: z.array(z.string().min(1)).default([]),
   /**
@@ -373,7 +373,7 @@ export function isLoopbackHost(host: string): boolean {
 }
 
 /**
- * LIMITS.md N1/K1: the keystore on a non-loopback address needs `--api-keystore-allow-remote` as well.
+ * docs/SECURITY.md, N1/K1: the keystore on a non-loopback address needs `--api-keystore-allow-remote` as well.
  * Thrown by createNode, so programmatic configs get the same check as the CLI.
  */
 export function checkKeystoreExposure(config: NodeConfig): void {

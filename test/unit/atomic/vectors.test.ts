@@ -199,7 +199,7 @@ describe('encodings and well-known IDs of the vectors', () => {
     }
   })
 
-  it('keeps the ewoq key of AVALANCHE.md 4.6', () => {
+  it('keeps the well-known ewoq key of the avalanchego local genesis', () => {
     expect(keyByName.get('ewoq').privateKeyCB58).toBe('PrivateKey-ewoqjP7PxY4yr3iLTpLisriqt94hdyDFNgchSxGGztUrTXtNN')
   })
 })

@@ -1,6 +1,6 @@
 /**
  * The native/avax handler table over a fake AtomicService: what the handlers hand the service
- * (parsed addresses, clamped limit, cursor) and how they render its answers (AVALANCHE.md 9.2-9.5).
+ * (parsed addresses, clamped limit, cursor) and how they render its answers (coreth: plugin/evm/atomic/vm/api.go).
  */
 import { describe, expect, it } from 'vitest'
 import pino from 'pino'
