@@ -5,7 +5,7 @@
  * that are never uninstalled. Every sample period (default 60 s) it prints the node's RSS, heap
  * (the smallest heap seen in the period, which is close to the heap after GC), active handles and
  * open file descriptors, then a verdict per figure over the second half of the run: flat or growing
- * (LIMITS.md W6, E5: no leaks). Bounded caches fill during the first minutes: run it for 10 or more.
+ * (docs/SECURITY.md, W6, E5: no leaks). Bounded caches fill during the first minutes: run it for 10 or more.
  *   npm run soak -- [--minutes 30] [--sample-seconds 60] [--readers 8] [--writers 4] [--json out.json]
  */
 import { spawn, type ChildProcess } from 'node:child_process'

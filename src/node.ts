@@ -63,7 +63,7 @@ export interface CChainNode {
   readonly accounts: AccountManager
   /** The C-Chain's CB58 blockchain ID (served at /ext/bc/<id>/... as well as /ext/bc/C/...). */
   readonly blockchainId: string
-  /** The C-Chain's atomic txs: issue, status, shared-memory UTXOs (AVALANCHE.md 7-9). */
+  /** The C-Chain's atomic txs: issue, status, shared-memory UTXOs (coreth: plugin/evm/atomic/vm/). */
   readonly atomic: AtomicTxService
   /** The X-Chain (AVAX transfers, imports and exports through shared memory). */
   readonly xchain: XChainService
@@ -260,7 +260,7 @@ export async function createNode(config: NodeConfig, opts: { log?: Logger } = {}
   }
 }
 
-/** The keystore's input sizes and back-off from the node flags (LIMITS.md K2, K5); the KDF stays a constant. */
+/** The keystore's input sizes and back-off from the node flags (docs/SECURITY.md, K2, K5); the KDF stays a constant. */
 function keystoreOptions(config: NodeConfig): KeystoreOptions {
   return {
     maxUsernameLength: config.keystoreMaxUsernameLength,

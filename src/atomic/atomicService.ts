@@ -1,5 +1,5 @@
 /**
- * The atomic-tx service (AVALANCHE.md 7, 8): admission at the tip into the atomic mempool, block
+ * The atomic-tx service (coreth: plugin/evm/atomic/vm/, atomic/txpool/): admission at the tip into the atomic mempool, block
  * inclusion for the engine's builder (coreth atomic/vm/vm.go verifyTxAtTip, postBatchOnFinalizeAndAssemble,
  * onExtraStateChange), statuses, and shared memory's UTXO listings.
  */

@@ -1,7 +1,7 @@
 /**
  * Builds and signs the atomic txs of the keystore-backed `export`/`import` methods, as coreth v0.14.0
  * did (plugin/evm/atomic/export_tx.go NewExportTx, getSpendableAVAXWithFee; import_tx.go NewImportTx;
- * secp256k1fx Keychain.Match; AVALANCHE.md 6, 9.6). Always the current rules (AP5, Banff).
+ * avalanchego: vms/secp256k1fx/keychain.go Match; coreth v0.14.0: plugin/evm/service.go). Always the current rules (AP5, Banff).
  */
 import { decodeUTXO } from '../avalanche/avax.js'
 import { TYPE_ID } from '../avalanche/codec.js'

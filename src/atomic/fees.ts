@@ -1,4 +1,4 @@
-/** Gas and fees of atomic txs (coreth atomic/tx.go, import_tx.go, export_tx.go; AVALANCHE.md 6). */
+/** Gas and fees of atomic txs (coreth atomic/tx.go, import_tx.go, export_tx.go). */
 import { TYPE_ID } from '../avalanche/codec.js'
 import { VerifyError } from '../avalanche/errors.js'
 import type { UnsignedAtomicTx } from './types.js'

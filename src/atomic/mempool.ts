@@ -1,5 +1,5 @@
 /**
- * coreth's atomic mempool (plugin/evm/atomic/txpool/{mempool,txs,tx_heap}.go; AVALANCHE.md 7.4, 8):
+ * coreth's atomic mempool (plugin/evm/atomic/txpool/{mempool,txs,tx_heap}.go):
  * Pending (by effective gas price) -> Current (in a block being built) -> Issued, removed on accept;
  * Discarded is an LRU of the last 50 txs that failed. Conflicts are by InputUTXOs.
  */

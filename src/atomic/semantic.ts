@@ -1,6 +1,6 @@
 /**
  * Semantic verification of atomic txs and their EVM state transfer (coreth atomic/vm/tx_semantic_verifier.go,
- * atomic/{import_tx,export_tx}.go EVMStateTransfer; AVALANCHE.md 5, 7.3).
+ * atomic/{import_tx,export_tx}.go EVMStateTransfer).
  */
 import type { MerkleStateManager } from '@ethereumjs/statemanager'
 import { Address } from '@ethereumjs/util'

@@ -1,5 +1,5 @@
 /**
- * The atomic-transaction service the native/avax API calls (AVALANCHE.md 8, 9). Implemented in
+ * The atomic-transaction service the native/avax API calls (coreth: plugin/evm/atomic/vm/api.go). Implemented in
  * src/atomic/atomicService.ts over the engine (mempool, block inclusion) and the store (shared
  * memory, accepted atomic txs); this file is the contract between the two.
  */
@@ -43,7 +43,7 @@ export interface GetUTXOsResult {
 
 export interface AtomicService {
   /**
-   * Parses, verifies at the tip (AVALANCHE.md 7) and queues a signed atomic tx for the next block;
+   * Parses, verifies at the tip (coreth: plugin/evm/atomic/vm/vm.go verifyTxAtTip) and queues a signed atomic tx for the next block;
    * returns its ID. "already known" counts as success. Errors carry coreth's wording.
    */
   issueTx(signedBytes: Uint8Array): Promise<Uint8Array>
@@ -51,7 +51,7 @@ export interface AtomicService {
   status(txID: Uint8Array): { status: AtomicStatus; blockHeight?: bigint }
   /** The signed tx bytes if known (accepted, processing or dropped), with the height when accepted. */
   getTx(txID: Uint8Array): { tx: Uint8Array; status: AtomicStatus; blockHeight?: bigint } | undefined
-  /** UTXOs in shared memory that `sourceChain` exported to the C-Chain, for these addresses (AVALANCHE.md 9.2 order). */
+  /** UTXOs in shared memory that `sourceChain` exported to the C-Chain, for these addresses (in avalanchego's order: chains/atomic/state.go). */
   getUTXOs(q: GetUTXOsQuery): GetUTXOsResult
   /**
    * UTXOs accepted exports put into shared memory for `destinationChain` (what X/P would list with

@@ -1,4 +1,4 @@
-/** Codec of coreth's atomic txs (plugin/evm/atomic/{import_tx,export_tx,tx}.go) and their IDs (AVALANCHE.md 2.4-3.2). */
+/** Codec of coreth's atomic txs (plugin/evm/atomic/{import_tx,export_tx,tx}.go) and their IDs (plugin/evm/atomic/metadata.go). */
 import { createHash } from 'node:crypto'
 import { ID_LEN, readTransferableInput, readTransferableOutput, writeTransferableInput, writeTransferableOutput } from '../avalanche/avax.js'
 import { cb58Encode } from '../avalanche/cb58.js'

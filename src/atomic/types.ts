@@ -1,5 +1,5 @@
 /**
- * The atomic-tx data model, field for field as avalanchego serializes it (AVALANCHE.md 2).
+ * The atomic-tx data model, field for field as avalanchego serializes it (coreth: plugin/evm/atomic/{import_tx,export_tx,tx}.go; avalanchego: vms/components/avax, vms/secp256k1fx).
  * IDs are 32-byte, addresses 20-byte, signatures 65-byte Uint8Arrays; uint64 amounts are bigint.
  */
 import type { TYPE_ID } from '../avalanche/codec.js'

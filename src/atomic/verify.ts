@@ -1,5 +1,5 @@
 /**
- * Syntactic verification of atomic txs (coreth atomic/{import_tx,export_tx}.go Verify; AVALANCHE.md 3.4, 7.1, 7.2).
+ * Syntactic verification of atomic txs (coreth atomic/{import_tx,export_tx}.go Verify; sort orders: avalanchego vms/components/avax/transferables.go).
  * Checks run in coreth's order; the first failure is thrown as an VerifyError with coreth's text.
  */
 import { utxoInputID } from '../avalanche/avax.js'
@@ -130,7 +130,7 @@ function verifyPeerChain(ctx: VerifyContext, rules: AtomicRules, peer: Uint8Arra
   }
 }
 
-/** UnsignedImportTx.Verify (AVALANCHE.md 7.1). */
+/** UnsignedImportTx.Verify (coreth: plugin/evm/atomic/import_tx.go). */
 export function verifyImportTx(ctx: VerifyContext, utx: UnsignedImportTx): void {
   const rules = ctx.rules ?? CURRENT_RULES
   if (utx.importedInputs.length === 0) fail('tx has no imported inputs')
@@ -157,7 +157,7 @@ export function verifyImportTx(ctx: VerifyContext, utx: UnsignedImportTx): void 
   }
 }
 
-/** UnsignedExportTx.Verify (AVALANCHE.md 7.2). */
+/** UnsignedExportTx.Verify (coreth: plugin/evm/atomic/export_tx.go). */
 export function verifyExportTx(ctx: VerifyContext, utx: UnsignedExportTx): void {
   const rules = ctx.rules ?? CURRENT_RULES
   if (utx.exportedOutputs.length === 0) fail('tx has no export outputs')

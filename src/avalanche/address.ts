@@ -1,6 +1,6 @@
 /**
  * `<chain>-<bech32>` addresses (avalanchego utils/formatting/address, coreth atomic/vm/formatting.go;
- * AVALANCHE.md 4.2). Decoding follows btcsuite btcutil/bech32 Decode, errors included.
+ * HRPs: avalanchego utils/constants/network_ids.go). Decoding follows btcsuite btcutil/bech32 Decode, errors included.
  */
 import { cb58Decode, cb58Encode } from './cb58.js'
 import { FormatError } from './errors.js'

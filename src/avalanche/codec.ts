@@ -7,7 +7,7 @@ export const MAX_CODEC_SIZE = 256 * 1024
 /** Largest slice length the reflect codec accepts (math.MaxInt32). */
 export const MAX_SLICE_LEN = 2 ** 31 - 1
 
-/** Type IDs of the C-Chain atomic codec, in registration order with its skipped slots (AVALANCHE.md 1.3). */
+/** Type IDs of the C-Chain atomic codec, in registration order with its skipped slots (coreth: plugin/evm/atomic/codec.go). */
 export const TYPE_ID = {
   ImportTx: 0,
   ExportTx: 1,

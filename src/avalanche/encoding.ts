@@ -1,4 +1,4 @@
-/** The API byte encodings `hex`, `hexc`, `hexnc`, `json` (avalanchego utils/formatting/encoding.go, AVALANCHE.md 4.5). */
+/** The API byte encodings `hex`, `hexc`, `hexnc`, `json` (avalanchego utils/formatting/encoding.go). */
 import { checksum } from './cb58.js'
 import { FormatError } from './errors.js'
 

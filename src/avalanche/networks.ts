@@ -1,4 +1,4 @@
-/** Network constants (avalanchego utils/constants/network_ids.go, genesis; AVALANCHE.md 4.2, 4.6). */
+/** Network constants (avalanchego: utils/constants/network_ids.go, genesis/genesis_local.json, genesis/genesis_test.go; coreth: params/config.go). */
 import { cb58Decode, cb58Encode } from './cb58.js'
 import { FormatError } from './errors.js'
 

@@ -1,4 +1,4 @@
-/** `PrivateKey-<cb58>` keys (avalanchego utils/crypto/secp256k1 PrivateKey String/UnmarshalText, AVALANCHE.md 4.4). */
+/** `PrivateKey-<cb58>` keys (avalanchego utils/crypto/secp256k1 PrivateKey String/UnmarshalText). */
 import { cb58Decode, cb58Encode } from './cb58.js'
 import { FormatError } from './errors.js'
 import { SECP256K1_N } from './signature.js'

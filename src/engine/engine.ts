@@ -50,7 +50,7 @@ export interface TxInBlock {
 const RECENT_EXECUTORS = 8
 const CALL_CACHE_SIZE = 4096
 const TX_GAS = 21000n
-/** eth_getLogs stops scanning after this many ms (LIMITS.md E4), then -32002. */
+/** eth_getLogs stops scanning after this many ms (docs/SECURITY.md, E4), then -32002. */
 const LOG_QUERY_TIMEOUT_MS = 5000
 
 /** A log query after parsing: one block by hash, or a range of numbers/tags. */
@@ -82,7 +82,7 @@ export class Engine {
   private readonly nonceAnswered = new Map<string, number>()
   private callCache = new Map<string, Uint8Array>()
   private arrivals = 0
-  /** rpc-evm-timeout in ms (0 = none): the wall time of one RPC execution (LIMITS.md E2). */
+  /** rpc-evm-timeout in ms (0 = none): the wall time of one RPC execution (docs/SECURITY.md, E2). */
   readonly evmTimeoutMs: number
 
   private constructor(
@@ -410,7 +410,7 @@ export class Engine {
     return ref
   }
 
-  /** eth_getLogs (geth filters.GetLogs, coreth's api-max-blocks-per-request); a scan stops after 5 s (LIMITS.md E4). */
+  /** eth_getLogs (geth filters.GetLogs, coreth's api-max-blocks-per-request); a scan stops after 5 s (docs/SECURITY.md, E4). */
   async getLogs(q: LogQuery, cancel?: Cancellation): Promise<FoundLog[]> {
     if (q.blockHash !== undefined) {
       const block = this.chain.blockByHash(q.blockHash)

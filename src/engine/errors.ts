@@ -62,7 +62,7 @@ export class SimulateError extends EngineError {
 }
 
 /**
- * RPC-initiated execution stopped before it finished (LIMITS.md E2): the wall-time limit of
+ * RPC-initiated execution stopped before it finished (docs/SECURITY.md, E2): the wall-time limit of
  * eth_call & co. (geth internal/ethapi "execution aborted (timeout = 5s)") or a tracer's own
  * timeout ("execution timeout"). -32000.
  */
@@ -70,7 +70,7 @@ export class ExecutionAbortedError extends EngineError {
   override name = 'ExecutionAbortedError'
 }
 
-/** The request's deadline passed and its work was cancelled (LIMITS.md L11, E4): -32002 "request timed out". */
+/** The request's deadline passed and its work was cancelled (docs/SECURITY.md, L11, E4): -32002 "request timed out". */
 export class RequestTimeoutError extends ExecutionAbortedError {
   override name = 'RequestTimeoutError'
   constructor() {

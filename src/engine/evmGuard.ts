@@ -11,13 +11,13 @@ export interface Cancellation {
 export interface RunLimit {
   /** Wall time in ms; 0 or less = none. */
   timeoutMs: number
-  /** Set once the request's deadline passed (LIMITS.md L11). */
+  /** Set once the request's deadline passed (docs/SECURITY.md, L11). */
   cancel?: Cancellation
   /** The error for an expired timeout; default geth's "execution aborted (timeout = …)". */
   expired?: () => Error
 }
 
-/** How long the interpreter runs before letting the event loop in (LIMITS.md E3). */
+/** How long the interpreter runs before letting the event loop in (docs/SECURITY.md, E3). */
 const SLICE_MS = 10
 /** JUMPDESTs between two reads of the clock. */
 const CHECK_EVERY = 64

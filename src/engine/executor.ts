@@ -51,7 +51,7 @@ export class Executor {
 
   /**
    * Runs fn with exclusive use of this state; every write is reverted afterwards. The EVM runs
-   * time-sliced under `limit` (LIMITS.md E2/E3), which starts when fn does.
+   * time-sliced under `limit` (docs/SECURITY.md, E2/E3), which starts when fn does.
    */
   exclusive<T>(limit: RunLimit, fn: () => Promise<T>): Promise<T> {
     const run = this.queue.then(async () => {

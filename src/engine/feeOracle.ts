@@ -20,7 +20,7 @@ export interface FeeHistory {
   reward?: bigint[][]
 }
 
-/** Base fee, tip and fee history as coreth answers them (AVALANCHE.md 12.3; eth/gasprice). */
+/** Base fee, tip and fee history as coreth answers them (coreth: internal/ethapi/api.go, eth/gasprice/gasprice.go). */
 export class FeeOracle {
   private tipCache: { head: Block; tip: bigint } | undefined
   private lastTip: bigint

@@ -5,7 +5,7 @@ import type { LogCriteria } from './logFilter.js'
 import type { FoundLog, LogIndex } from './logIndex.js'
 import type { PoolTx } from './txPool.js'
 
-/** Filter limits (LIMITS.md E5; chain config `filter-timeout`, `filter-max-count`). */
+/** Filter limits (docs/SECURITY.md, E5; chain config `filter-timeout`, `filter-max-count`). */
 export interface FilterLimits {
   /** A filter not polled for this many ms is removed (geth's filter timeout); 0 = never. */
   timeoutMs: number

@@ -87,7 +87,7 @@ const GETH_BLOCK_FIELDS = [
 ] as const
 
 /**
- * The live chain config as coreth's eth_getChainConfig marshals it (AVALANCHE.md 12.2): one flat
+ * The live chain config as coreth's eth_getChainConfig marshals it (coreth: internal/ethapi/api_extra.go; libevm: params/json.libevm.go): one flat
  * object, keys sorted, network upgrade times in place of the genesis file's, Berlin/London at
  * block 0, Shanghai = Durango, Cancun = Etna; `eip150Hash` and precompile upgrades omitted.
  */

@@ -1,5 +1,5 @@
 /**
- * The keystore's cryptography (LIMITS.md K3, K4): scrypt (node:crypto, async: off the event loop)
+ * The keystore's cryptography (docs/SECURITY.md, K3, K4): scrypt (node:crypto, async: off the event loop)
  * for the password verifier and for the data key, each with its own 16-byte salt, and
  * XChaCha20-Poly1305 (@noble/ciphers, avalanchego encdb's cipher) with a fresh 24-byte nonce per value.
  */
@@ -14,7 +14,7 @@ export interface ScryptParams {
   readonly p: number
 }
 
-/** LIMITS.md K3: N = 2^15, r = 8, p = 1 (32 MiB, tens of ms). */
+/** docs/SECURITY.md, K3: N = 2^15, r = 8, p = 1 (32 MiB, tens of ms). */
 export const DEFAULT_SCRYPT: ScryptParams = { logN: 15, r: 8, p: 1 }
 export const SALT_LEN = 16
 export const KEY_LEN = 32

@@ -1,13 +1,13 @@
 import { goQuote } from '../util/goQuote.js'
 /**
  * Domain errors of the keystore. Messages copy avalanchego's api/keystore and utils/password wording
- * (AVALANCHE.md 10); src/namespaces/keystore.ts turns them into gorilla's -32000 answers.
+ * (avalanchego v1.12.1); src/namespaces/keystore.ts turns them into gorilla's -32000 answers.
  */
 export class KeystoreError extends Error {
   override name = 'KeystoreError'
 }
 
-/** Wrong password or unknown user (the one message for both, LIMITS.md K5). */
+/** Wrong password or unknown user (the one message for both, docs/SECURITY.md, K5). */
 export class IncorrectPasswordError extends KeystoreError {
   override name = 'IncorrectPasswordError'
   constructor(username: string) {
@@ -15,7 +15,7 @@ export class IncorrectPasswordError extends KeystoreError {
   }
 }
 
-/** Refused without trying the password: too many recent failures for the user or the client (LIMITS.md K5). */
+/** Refused without trying the password: too many recent failures for the user or the client (docs/SECURITY.md, K5). */
 export class TooManyAttemptsError extends KeystoreError {
   override name = 'TooManyAttemptsError'
   constructor(readonly retryAfterMs: number) {

@@ -1,8 +1,8 @@
 /**
- * The node keystore (avalanchego api/keystore, AVALANCHE.md 10; LIMITS.md K2-K8, D-d): users with a
+ * The node keystore (avalanchego v1.12.1: api/keystore; docs/SECURITY.md, K2-K8, D-d): users with a
  * scrypt password verifier, and per-user entries sealed with a data key that only the password
  * unlocks. The per-user key API (`addKey`, `keys`, `keyFor`, `hasAddress`) is what the keystore-backed
- * `native.*` methods use (AVALANCHE.md 9.6).
+ * `native.*` methods use (coreth v0.14.0: plugin/evm/user.go).
  */
 import type { Logger } from 'pino'
 import type { KeystoreEntry, KeystoreStore } from '../store/keystoreStore.js'
@@ -18,10 +18,10 @@ import type { UserRecord } from './userRecord.js'
 import { blobAuthentic, decodeBlob, decodeRecord, encodeBlob, encodeRecord } from './userRecord.js'
 
 export interface KeystoreOptions {
-  /** scrypt cost of new users (LIMITS.md K3 default N = 2^15, r = 8, p = 1). */
+  /** scrypt cost of new users (docs/SECURITY.md, K3 default N = 2^15, r = 8, p = 1). */
   readonly kdf?: ScryptParams
   readonly throttle?: ThrottleOptions
-  /** Longest username and password in UTF-8 bytes (LIMITS.md K2; default 1024 each, avalanchego's). */
+  /** Longest username and password in UTF-8 bytes (docs/SECURITY.md, K2; default 1024 each, avalanchego's). */
   readonly maxUsernameLength?: number
   readonly maxPasswordLength?: number
   /** Derivations running at once (2) and waiting at most (64); past that `keystore busy`. */
@@ -74,7 +74,7 @@ export class Keystore {
   private readonly throttle: FailureThrottle
   private readonly maxUsername: number
   private readonly maxPassword: number
-  /** Verifier checked for unknown users, so that they cost the same KDF work (LIMITS.md K3). */
+  /** Verifier checked for unknown users, so that they cost the same KDF work (docs/SECURITY.md, K3). */
   private readonly dummy: UserRecord
   private tail: Promise<unknown> = Promise.resolve()
 
@@ -168,7 +168,7 @@ export class Keystore {
 
   /**
    * Stores a private key for the user (idempotent: a key already held is not added twice). Refuses
-   * empty, wrong-length, zero and >= n keys (LIMITS.md K8). Returns the key's EVM address.
+   * empty, wrong-length, zero and >= n keys (docs/SECURITY.md, K8). Returns the key's EVM address.
    */
   async addKey(username: string, password: string, privateKey: Uint8Array, caller: KeystoreCaller = {}): Promise<{ ethAddress: Uint8Array; added: boolean }> {
     try {
@@ -244,7 +244,7 @@ export class Keystore {
     this.throttle.check(username, client)
     const raw = await this.deps.store.getUser(username)
     const rec = raw === undefined ? this.dummy : decodeRecord(raw)
-    // The last check runs when a KDF slot is free, so a queued burst stops at the lock (LIMITS.md K5).
+    // The last check runs when a KDF slot is free, so a queued burst stops at the lock (docs/SECURITY.md, K5).
     const verifier = await this.deriver.derive(password, rec.verifierSalt, rec.kdf, () => this.throttle.check(username, client))
     const match = bytesEqual(verifier, rec.verifier)
     if (raw === undefined || !match) {

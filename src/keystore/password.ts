@@ -1,4 +1,4 @@
-/** Username and password rules (avalanchego api/keystore/keystore.go, utils/password/password.go; LIMITS.md K2, K7). */
+/** Username and password rules (avalanchego api/keystore/keystore.go, utils/password/password.go; docs/SECURITY.md, K2, K7). */
 import { ZxcvbnFactory } from '@zxcvbn-ts/core'
 import { adjacencyGraphs, dictionary } from '@zxcvbn-ts/language-common'
 import { KeystoreError } from './errors.js'

@@ -1,5 +1,5 @@
 /**
- * Online-guessing back-off (LIMITS.md K5): after `freeFailures` wrong passwords for one user, or from
+ * Online-guessing back-off (docs/SECURITY.md, K5): after `freeFailures` wrong passwords for one user, or from
  * one client address, further attempts are refused for 2 s, doubling with each further failure up to
  * 60 s. A success clears the user's count; a client's count is forgotten after `forgetAfterMs` without
  * a failure (so logging in to one's own account does not reset a spray over others).

@@ -6,7 +6,7 @@
  *
  * ewoq (X-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96u) holds index 0: 20,000,000 AVAX unlocked and index 1:
  * 10,000,000 AVAX until 1633824000; index 2 is X-local1ur873…'s 10,000,000 AVAX until 1633824000.
- * AVALANCHE.md 4.6 / issue 7 want the locked unlocks as StakeableLockOut (genesis time before the locktime: the
+ * Issue 7 wants the locked unlocks as StakeableLockOut (genesis time before the locktime: the
  * default here). Current avalanchego moves the local start time forward (1721016000 + 9-month steps), after
  * the locktime, and would write plain TransferOutputs instead: pass that time to get its shape.
  */

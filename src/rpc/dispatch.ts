@@ -10,19 +10,19 @@ import {
 
 /** Default longest accepted method name (geth rpc/handler.go maxMethodNameLength). */
 export const MAX_METHOD_NAME_LENGTH = 2048
-/** Default deepest accepted params nesting (LIMITS.md L8). */
+/** Default deepest accepted params nesting (docs/SECURITY.md, L8). */
 export const MAX_PARAMS_DEPTH = 128
 
 export interface DispatcherOptions {
-  /** coreth `batch-request-limit` (LIMITS.md L6). */
+  /** coreth `batch-request-limit` (docs/SECURITY.md, L6). */
   batchRequestLimit: number
-  /** coreth `batch-response-max-size` in bytes (LIMITS.md L7). */
+  /** coreth `batch-response-max-size` in bytes (docs/SECURITY.md, L7). */
   batchResponseMaxSize: number
-  /** coreth `api-max-duration` in ms: the deadline of a request, a batch as a whole (LIMITS.md L11); 0 or absent = none. */
+  /** coreth `api-max-duration` in ms: the deadline of a request, a batch as a whole (docs/SECURITY.md, L11); 0 or absent = none. */
   requestTimeoutMs?: number
-  /** Longest method name; longer is -32601 (LIMITS.md L4); default MAX_METHOD_NAME_LENGTH. */
+  /** Longest method name; longer is -32601 (docs/SECURITY.md, L4); default MAX_METHOD_NAME_LENGTH. */
   maxMethodNameLength?: number
-  /** Deepest params nesting; deeper is -32600 (LIMITS.md L8); default MAX_PARAMS_DEPTH. */
+  /** Deepest params nesting; deeper is -32600 (docs/SECURITY.md, L8); default MAX_PARAMS_DEPTH. */
   maxParamsDepth?: number
   log: Logger
   /** Request, latency and error counters (/ext/metrics); a private instance when absent. */
@@ -60,7 +60,7 @@ const TOO_LARGE_JSON = JSON.stringify(responseTooLarge().toObject())
 const TIMED_OUT_JSON = JSON.stringify(requestTimedOut().toObject())
 const NO_PARAMS: readonly unknown[] = Object.freeze([])
 
-/** Id as response text; undefined = absent (notification), null = not a valid id (LIMITS.md L3). */
+/** Id as response text; undefined = absent (notification), null = not a valid id (docs/SECURITY.md, L3). */
 function idToText(id: unknown, raw: string | undefined): string | undefined | null {
   if (typeof id === 'number') return raw ?? '' + id
   if (typeof id === 'string') return JSON.stringify(id)
@@ -68,7 +68,7 @@ function idToText(id: unknown, raw: string | undefined): string | undefined | nu
   return id === null ? 'null' : null
 }
 
-/** A numeric id written other than as JS prints it back: `1e3`, `1.0`, `-0` (LIMITS.md L5: echo byte for byte). */
+/** A numeric id written other than as JS prints it back: `1e3`, `1.0`, `-0` (docs/SECURITY.md, L5: echo byte for byte). */
 const NON_CANONICAL_ID = /"id"\s*:\s*-?[0-9]+[.eE]/
 /** Whether the raw `id` token must be read from the body: the number JSON.parse made of it prints differently. */
 const needsRawId = (id: unknown, body: string): boolean =>
@@ -127,7 +127,7 @@ class MessageCall implements ConnectionCall {
 /**
  * JSON-RPC 2.0 over any transport: takes a request body, returns the response text
  * (undefined when there is nothing to send: notifications only). Envelope rules follow
- * geth rpc/json.go and LIMITS.md L3-L8.
+ * geth rpc/json.go and docs/SECURITY.md, L3-L8.
  */
 export class Dispatcher {
   private readonly methods = new Map<string, Entry>()
@@ -183,7 +183,7 @@ export class Dispatcher {
     const debug = this.log.isLevelEnabled('debug')
     if (Array.isArray(msg)) return this.batch(msg, body, deep, debug, scope)
     if (msg === null || typeof msg !== 'object') return Promise.resolve(this.invalid(INVALID_REQUEST_TEXT))
-    // JSON.parse rounds integers past 2^53 and reprints 1e3 as 1000: echo the raw token instead (LIMITS.md L5).
+    // JSON.parse rounds integers past 2^53 and reprints 1e3 as 1000: echo the raw token instead (docs/SECURITY.md, L5).
     const raw = needsRawId((msg as Obj).id, body) ? rawIds(body)[0] : undefined
     const cancel: Cancel | undefined = this.requestTimeoutMs > 0 ? { aborted: false } : undefined
     const answer = this.call(msg as Obj, raw, deep, debug, scope, cancel)

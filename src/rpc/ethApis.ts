@@ -39,7 +39,7 @@ export const CORETH_DEFAULT_ETH_APIS: readonly EthApiName[] = ['eth', 'eth-filte
 /**
  * This node's default: coreth's, plus `internal-tx-pool` (txpool_*), `debug-tracer` (debug_trace*)
  * and `internal-debug` (debug_getRaw*, which the execution-apis conformance suite calls): a
- * development node. `internal-account` and `internal-personal` stay off (LIMITS.md E9).
+ * development node. `internal-account` and `internal-personal` stay off (docs/SECURITY.md, E9).
  */
 export const DEFAULT_ETH_APIS: readonly EthApiName[] = [...CORETH_DEFAULT_ETH_APIS, 'internal-tx-pool', 'debug-tracer', 'internal-debug']
 

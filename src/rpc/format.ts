@@ -9,7 +9,7 @@ import { feeCaps } from '../engine/txPool.js'
 /*
  * Wire formatting of blocks, headers, transactions, receipts and logs, once, in geth's shapes
  * (internal/ethapi/api.go RPCMarshalHeader/Block, RPCTransaction, receipt marshalling) with
- * coreth's extra header fields (AVALANCHE.md 12.6).
+ * coreth's extra header fields (coreth: internal/ethapi/api.go).
  */
 
 /** QUANTITY: 0x-hex without leading zeros. */

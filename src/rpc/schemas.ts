@@ -4,7 +4,7 @@ import type { BlockRef as BlockRefValue, CallRequest as CallRequestValue, StateO
 /*
  * Shared params schemas. Each parses wire hex into bigint/Uint8Array once, with geth's hexutil
  * error texts ("hex string without 0x prefix", ...) so the dispatcher can answer
- * `invalid argument N: <text>` exactly as geth does (LIMITS.md E8).
+ * `invalid argument N: <text>` exactly as geth does (docs/SECURITY.md, E8).
  */
 
 type Ctx = z.core.$RefinementCtx
@@ -284,7 +284,7 @@ export interface LogFilterRequest {
 /** Topic positions of a log filter: LOG4 is the EVM's largest log, so this is not a setting (geth maxTopics). */
 const MAX_FILTER_TOPICS = 4
 
-/** Log filter sizes (LIMITS.md E4; chain config `logs-max-addresses`, `logs-max-topic-alternatives`). */
+/** Log filter sizes (docs/SECURITY.md, E4; chain config `logs-max-addresses`, `logs-max-topic-alternatives`). */
 export interface LogFilterLimits {
   /** Addresses at most (geth eth/filters maxAddresses). */
   maxAddresses: number

@@ -4,11 +4,11 @@ import type { Connection, ConnectionCall } from './types.js'
 
 /*
  * Server-side subscriptions (geth rpc/subscription.go): ids, per-connection bookkeeping, the
- * per-connection limit (LIMITS.md W4), isolation (W8), cleanup on close (W6), and notifications
+ * per-connection limit (docs/SECURITY.md, W4), isolation (W8), cleanup on close (W6), and notifications
  * whose result JSON is serialized once per event and spliced after each subscription's id.
  */
 
-/** Subscriptions one connection may hold by default (LIMITS.md W4, chain config `ws-max-subscriptions-per-connection`). */
+/** Subscriptions one connection may hold by default (docs/SECURITY.md, W4, chain config `ws-max-subscriptions-per-connection`). */
 export const DEFAULT_MAX_SUBSCRIPTIONS_PER_CONNECTION = 100
 
 const TAIL = '}}'
@@ -74,11 +74,11 @@ export class Topic<T = unknown> {
 }
 
 export interface SubscriptionManagerOptions {
-  /** LIMITS.md W4. */
+  /** docs/SECURITY.md, W4. */
   maxPerConnection: number
 }
 
-/** Every live subscription, by connection; an id is only found on the connection that opened it (LIMITS.md W8). */
+/** Every live subscription, by connection; an id is only found on the connection that opened it (docs/SECURITY.md, W8). */
 export class SubscriptionManager {
   private readonly byConnection = new Map<Connection, Map<string, Subscription>>()
   private count = 0
@@ -133,7 +133,7 @@ export class SubscriptionManager {
     return true
   }
 
-  /** Drops every subscription of a closed connection (LIMITS.md W6). */
+  /** Drops every subscription of a closed connection (docs/SECURITY.md, W6). */
   private closeConnection(conn: Connection): void {
     const subs = this.byConnection.get(conn)
     if (subs === undefined) return

@@ -13,7 +13,7 @@ export interface MethodDef<S extends z.ZodType = z.ZodType> {
   /**
    * `call` is set only for a request that arrived on a connection (WebSocket); undefined over HTTP.
    * `origin`: the HTTP peer, passed by the gorilla endpoints (the keystore's per-client back-off).
-   * `cancel`: set by the JSON-RPC dispatcher; aborted once the request's deadline passed (LIMITS.md L11).
+   * `cancel`: set by the JSON-RPC dispatcher; aborted once the request's deadline passed (docs/SECURITY.md, L11).
    */
   readonly handler: (params: z.output<S>, call?: ConnectionCall, origin?: RequestOrigin, cancel?: RequestCancel) => unknown
   /** The coreth `eth-apis` service that serves it (src/rpc/ethApis.ts); unset: by its wire name. */
@@ -27,11 +27,11 @@ export interface Connection {
   /** True once the connection closed, errored or was dropped. */
   readonly closed: boolean
   /**
-   * Writes one text frame, subject to the connection's slow-consumer limits (LIMITS.md W5);
+   * Writes one text frame, subject to the connection's slow-consumer limits (docs/SECURITY.md, W5);
    * false when the connection is closed, closing, or was just dropped for being too slow.
    */
   send(text: string): boolean
-  /** Runs `cb` once when the connection closes, errors or is dropped (LIMITS.md W6). */
+  /** Runs `cb` once when the connection closes, errors or is dropped (docs/SECURITY.md, W6). */
   onClose(cb: () => void): void
 }
 
@@ -56,7 +56,7 @@ export interface RequestOrigin {
   readonly remoteAddress: string
 }
 
-/** A namespace: exact wire name -> method. Looked up only through a Map (LIMITS.md L4). */
+/** A namespace: exact wire name -> method. Looked up only through a Map (docs/SECURITY.md, L4). */
 export type MethodTable = Record<string, MethodDef>
 
 /** Builds a method entry; the handler's argument type is inferred from the schema. */

@@ -15,7 +15,7 @@ function hostnameOf(host: string): string {
 }
 
 /**
- * Host allow-list against DNS rebinding (LIMITS.md N2, geth node/rpcstack.go virtualHostHandler):
+ * Host allow-list against DNS rebinding (docs/SECURITY.md, N2; geth: node/rpcstack.go virtualHostHandler):
  * IP literals, `localhost` and the configured names pass; `*` allows any. A request without a
  * Host header (HTTP/1.0, not a browser) passes, as in geth. Results are cached per header value.
  */
@@ -41,7 +41,7 @@ function isLoopbackName(name: string): boolean {
 }
 
 /**
- * WebSocket Origin check against cross-site WebSocket hijacking (LIMITS.md N6, geth
+ * WebSocket Origin check against cross-site WebSocket hijacking (docs/SECURITY.md, N6; geth: rpc/websocket.go
  * wsHandshakeValidator): no Origin (not a browser) and loopback origins pass, plus the configured
  * origins (exact `scheme://host[:port]`, or `*`).
  */

@@ -9,15 +9,15 @@ import type { HealthKind, HealthReply } from '../namespaces/health.js'
 import type { Connection } from '../rpc/types.js'
 import { createHostCheck, createOriginCheck } from './hostCheck.js'
 
-/** HTTP body and WS message limit (LIMITS.md L1, W1; geth/coreth 5 MiB). */
+/** HTTP body and WS message limit (docs/SECURITY.md, L1, W1; geth/coreth 5 MiB). */
 export const DEFAULT_BODY_LIMIT = 5 * 1024 * 1024
-/** Concurrent WebSocket connections (LIMITS.md L12); chain config `ws-max-connections`. */
+/** Concurrent WebSocket connections (docs/SECURITY.md, L12); chain config `ws-max-connections`. */
 export const MAX_WS_CONNECTIONS = 256
-/** Per-connection send queue before a slow consumer is dropped (LIMITS.md W5); chain config `ws-max-buffered-bytes`. */
+/** Per-connection send queue before a slow consumer is dropped (docs/SECURITY.md, W5); chain config `ws-max-buffered-bytes`. */
 export const MAX_WS_BUFFERED = 16 * 1024 * 1024
-/** Messages handed to a socket and not yet flushed to it before a slow consumer is dropped (LIMITS.md W5). */
+/** Messages handed to a socket and not yet flushed to it before a slow consumer is dropped (docs/SECURITY.md, W5). */
 export const MAX_WS_PENDING_MESSAGES = 10_000
-/** Ping interval; a connection without a pong by the next tick is terminated (LIMITS.md W7). */
+/** Ping interval; a connection without a pong by the next tick is terminated (docs/SECURITY.md, W7). */
 export const WS_PING_INTERVAL_MS = 30_000
 
 const JSON_RPC_TYPES = ['application/json', 'application/json-rpc', 'application/jsonrequest']
@@ -27,7 +27,7 @@ const WS_OPEN = 1
 
 /**
  * What /ext/bc/<chain>/rpc, /ws and /admin serve for one chain. `admin` only when the admin API is
- * enabled: otherwise its path is not registered at all (LIMITS.md N7). `unavailable`: the chain
+ * enabled: otherwise its path is not registered at all (docs/SECURITY.md, N7). `unavailable`: the chain
  * failed to start, and its paths answer 503 with this text.
  */
 export type ChainRoute = { rpc: Dispatcher; admin?: GorillaDispatcher; unavailable?: undefined } | { unavailable: string; rpc?: undefined; admin?: undefined }
@@ -39,7 +39,7 @@ export interface ServerOptions {
   log: Logger
   /** Every EVM chain keyed by blockchain ID (CB58) and by each alias ('C', ...), several keys per chain. */
   chains: Map<string, ChainRoute>
-  /** avalanchego's node APIs (gorilla JSON-RPC, AVALANCHE.md 9.1) and the Prometheus endpoint. */
+  /** avalanchego's node APIs (gorilla JSON-RPC: gorilla/rpc v1.2.0, avalanchego: utils/json/codec.go) and the Prometheus endpoint. */
   node?: {
     info?: GorillaDispatcher
     health?: { rpc: GorillaDispatcher; report(kind: HealthKind, tags: readonly string[]): HealthReply }
@@ -50,7 +50,7 @@ export interface ServerOptions {
   /**
    * Further gorilla JSON-RPC endpoints, each at one exact path: the atomic API (`avax` at
    * /ext/bc/C/avax, /ext/bc/<C-Chain ID>/avax, /ext/bc/evm/avax; `native` at /ext/bc/C/native and
-   * /ext/bc/<C-Chain ID>/native). No CORS headers (LIMITS.md N3).
+   * /ext/bc/<C-Chain ID>/native). No CORS headers (docs/SECURITY.md, N3).
    */
   apis?: ReadonlyArray<{ path: string; rpc: GorillaDispatcher }>
   /** Host names accepted besides IP literals and `localhost` (`*` = any). */
@@ -64,7 +64,7 @@ export interface ServerOptions {
     maxPendingMessages?: number
     pingIntervalMs?: number
   }
-  /** HTTP timeouts (ms) and the socket cap (LIMITS.md L9, L10, L12); defaults as Fastify is set up below. */
+  /** HTTP timeouts (ms) and the socket cap (docs/SECURITY.md, L9, L10, L12); defaults as Fastify is set up below. */
   http?: {
     headersTimeoutMs?: number
     requestTimeoutMs?: number
@@ -83,7 +83,7 @@ export interface Server {
 
 type ChainRequest = FastifyRequest<{ Params: { chain: string } }>
 
-/** Routes served as avalanchego's gorilla/rpc servers answer transport faults (AVALANCHE.md 9.1). */
+/** Routes served as avalanchego's gorilla/rpc servers answer transport faults (gorilla/rpc v1.2.0: v2/server.go; avalanchego: utils/json/codec.go). */
 const GORILLA = { gorilla: true }
 
 /** gorilla rpc.WriteError: text/plain, no trailing newline. */
@@ -112,7 +112,7 @@ function chainFault(reply: FastifyReply, chains: Map<string, ChainRoute>, chain:
   return route.rpc
 }
 
-/** Fastify app for the chain endpoints: POST /ext/bc/:chain/rpc and GET /ext/bc/:chain/ws (LIMITS.md N, L, W). */
+/** Fastify app for the chain endpoints: POST /ext/bc/:chain/rpc and GET /ext/bc/:chain/ws (docs/SECURITY.md, N, L, W). */
 export function createServer(opts: ServerOptions): Server {
   const { log, chains } = opts
   const bodyLimit = opts.bodyLimit ?? DEFAULT_BODY_LIMIT
@@ -135,13 +135,13 @@ export function createServer(opts: ServerOptions): Server {
   fastify.server.maxConnections = opts.http?.maxConnections ?? 512
 
   // Our parser returns the raw text: the dispatcher emits -32700/-32600 itself and keeps raw ids.
-  // Every other content type gets Fastify's 415 before the body is read (LIMITS.md N4, L2).
+  // Every other content type gets Fastify's 415 before the body is read (docs/SECURITY.md, N4, L2).
   fastify.removeAllContentTypeParsers()
   fastify.addContentTypeParser(JSON_RPC_TYPES, { parseAs: 'string', bodyLimit }, (_req, body, done) => done(null, body))
 
   const hostAllowed = createHostCheck(opts.allowedHosts)
   const originAllowed = createOriginCheck(opts.allowedOrigins)
-  // Registered before @fastify/websocket so upgrade requests pass through it too (LIMITS.md N2, N6).
+  // Registered before @fastify/websocket so upgrade requests pass through it too (docs/SECURITY.md, N2, N6).
   fastify.addHook('onRequest', (req, reply, done) => {
     if (req.headers.upgrade !== undefined) {
       // An upgrade socket answered with an HTTP error belongs to no one any more: close it here.
@@ -172,7 +172,7 @@ export function createServer(opts: ServerOptions): Server {
 
   /**
    * CORS on the EVM JSON-RPC only, for allowed origins only (loopback ones and --http-allowed-origins),
-   * echoing the origin, never `*` and never credentials (LIMITS.md N3); gorilla routes get none.
+   * echoing the origin, never `*` and never credentials (docs/SECURITY.md, N3); gorilla routes get none.
    */
   const cors = (req: FastifyRequest, reply: FastifyReply): void => {
     const origin = req.headers.origin
@@ -214,7 +214,7 @@ export function createServer(opts: ServerOptions): Server {
   /**
    * A gorilla JSON-RPC endpoint: POST with `application/json` only (avalanchego registers that one
    * codec), other methods 405 unless `get` serves them. `exact`: any other spelling of the path
-   * that the router would still match (percent-encoding) is 404 (LIMITS.md N7).
+   * that the router would still match (percent-encoding) is 404 (docs/SECURITY.md, N7).
    */
   const gorillaRoute = (url: string, rpc: GorillaDispatcher, opts: { get?: (req: FastifyRequest, reply: FastifyReply) => void; exact?: boolean } = {}): void => {
     const onRequest = opts.exact === true
@@ -309,7 +309,7 @@ export function createServer(opts: ServerOptions): Server {
         socket.ping()
       }, pingInterval)
       ping.unref()
-      // On close, error or a slow-consumer drop: every subscription and per-connection state goes (LIMITS.md W6).
+      // On close, error or a slow-consumer drop: every subscription and per-connection state goes (docs/SECURITY.md, W6).
       const cleanup = (): void => {
         if (closed) return
         closed = true
@@ -322,7 +322,7 @@ export function createServer(opts: ServerOptions): Server {
         }
       }
       const written = (): void => { pending-- }
-      // Answers and notifications alike pass the slow-consumer check (LIMITS.md W5).
+      // Answers and notifications alike pass the slow-consumer check (docs/SECURITY.md, W5).
       const send = (text: string): boolean => {
         if (closed || socket.readyState !== WS_OPEN) return false
         if (socket.bufferedAmount > maxWsBuffered || pending >= maxWsPending) {

@@ -23,7 +23,7 @@ export interface BlockWrite {
   extraOps?: readonly BatchOp[]
 }
 
-/** Blocks, receipts, canonical index, tx lookups and the head pointer (LIMITS.md D-a). */
+/** Blocks, receipts, canonical index, tx lookups and the head pointer (docs/SECURITY.md, D-a). */
 export class ChainStore {
   constructor(private readonly db: Database) {}
 

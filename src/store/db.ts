@@ -32,7 +32,7 @@ export async function openDatabase(dataDir: string): Promise<Database> {
   return db
 }
 
-/** Writes a batch durably: every block and head move goes through here (LIMITS.md D-a). */
+/** Writes a batch durably: every block and head move goes through here (docs/SECURITY.md, D-a). */
 export async function writeSynced(db: Database, ops: BatchOp[]): Promise<void> {
   await db.batch(ops, { sync: true })
 }

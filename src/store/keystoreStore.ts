@@ -13,7 +13,7 @@ const dec = new TextDecoder()
 
 /**
  * prefix ‖ len(u32 BE) ‖ username: the length makes every user's key space disjoint, so `alice` and
- * `alice\0x` never share a prefix (LIMITS.md K2).
+ * `alice\0x` never share a prefix (docs/SECURITY.md, K2).
  */
 function userPrefix(prefix: number, username: string): Uint8Array {
   const name = enc.encode(username)
@@ -46,7 +46,7 @@ function prefixEnd(prefix: Uint8Array): Uint8Array {
 /**
  * The keystore's records (src/store/keys.ts `keystoreUser`, `keystoreData`). Values arrive sealed or
  * as verifier records: this repository never sees a password or a plaintext key. Every write is one
- * synced batch (LIMITS.md D-d).
+ * synced batch (docs/SECURITY.md, D-d).
  */
 export class KeystoreStore {
   constructor(private readonly deps: { db: Database }) {}

@@ -1,7 +1,7 @@
 /**
  * The node's one shared memory between chains (avalanchego chains/atomic): a space per (source chain,
  * destination chain) holds the UTXOs the source exported to the destination, each listed by owner
- * address in avalanchego's order (AVALANCHE.md 9.2); an import on the destination removes it, so it
+ * address in avalanchego's order (chains/atomic/state.go); an import on the destination removes it, so it
  * is importable exactly once. The C-Chain's view (`direction` + `peerChain`) maps onto it: inbound
  * from X = (X -> C), outbound to X = (C -> X). Records live on LevelDB; the per-address index is kept
  * in memory and rebuilt at open.

@@ -13,7 +13,7 @@ export interface NativeSecp256k1 {
 type KeccakFactory = (algorithm: 'keccak256') => { update(data: Uint8Array): { digest(): Uint8Array } }
 
 // Native bindings load their shipped linux-x64 prebuilds; the pure-JS libraries are the fallback
-// (about 30x slower recovery, DESIGN.md "Library notes").
+// (signature recovery measured about 30x slower here).
 function loadNative<T>(name: string): T | undefined {
   try {
     return require(name) as T

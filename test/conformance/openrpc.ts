@@ -5,13 +5,13 @@ import AjvModule from 'ajv'
 import type { ErrorObject, ValidateFunction } from 'ajv'
 
 /*
- * The execution-apis OpenRPC document (../shared/spec, dereferenced) as result validators, and the
- * recorded geth request/response vectors beside it.
+ * The execution-apis OpenRPC document (test/fixtures/execution-apis, dereferenced) as result
+ * validators, and the recorded geth request/response vectors beside it.
  */
 
 const here = dirname(fileURLToPath(import.meta.url))
-/** ../shared/spec beside the repository (CI clones main with shared/ next to it); SPEC_DIR overrides. */
-export const SPEC_DIR = process.env.SPEC_DIR ?? resolve(here, '../../../shared/spec')
+/** The vendored copy of ethereum/execution-apis (its README names the commit). */
+export const SPEC_DIR = resolve(here, '../fixtures/execution-apis')
 export const TESTS_DIR = join(SPEC_DIR, 'execution-apis-tests')
 
 interface OpenRpcMethod {
@@ -20,12 +20,13 @@ interface OpenRpcMethod {
   result: { name: string; schema: Record<string, unknown> }
 }
 
-/**
- * Whether the spec data is beside the repository. CI always has it; a clone elsewhere skips the
- * conformance suites (with this path in their name) rather than failing on a missing file.
- */
-export const SPEC_AVAILABLE = existsSync(join(SPEC_DIR, 'execution-apis-openrpc.json'))
-const doc = (SPEC_AVAILABLE ? JSON.parse(readFileSync(join(SPEC_DIR, 'execution-apis-openrpc.json'), 'utf8')) : { methods: [] }) as { methods: OpenRpcMethod[] }
+/** Reads a fixture file; a missing one throws (the suites fail, they never skip). */
+function readFixture(path: string): string {
+  if (!existsSync(path)) throw new Error(`fixture ${path} is missing (vendored under test/fixtures/execution-apis)`)
+  return readFileSync(path, 'utf8')
+}
+
+const doc = JSON.parse(readFixture(join(SPEC_DIR, 'execution-apis-openrpc.json'))) as { methods: OpenRpcMethod[] }
 export const SPEC_METHODS: ReadonlyMap<string, OpenRpcMethod> = new Map(doc.methods.map((m) => [m.name, m]))
 
 type AjvClass = typeof AjvModule.default
@@ -114,12 +115,12 @@ export function parseVector(method: string, file: string, text: string): Vector 
 
 /** Every recorded vector, sorted by name. */
 export function loadVectors(): Vector[] {
-  if (!existsSync(TESTS_DIR)) return []
+  if (!existsSync(TESTS_DIR)) throw new Error(`fixture folder ${TESTS_DIR} is missing (vendored under test/fixtures/execution-apis)`)
   const out: Vector[] = []
   for (const method of readdirSync(TESTS_DIR, { withFileTypes: true })) {
     if (!method.isDirectory()) continue
     for (const file of readdirSync(join(TESTS_DIR, method.name))) {
-      if (file.endsWith('.io')) out.push(parseVector(method.name, file, readFileSync(join(TESTS_DIR, method.name, file), 'utf8')))
+      if (file.endsWith('.io')) out.push(parseVector(method.name, file, readFixture(join(TESTS_DIR, method.name, file))))
     }
   }
   return out.sort((a, b) => a.name.localeCompare(b.name))

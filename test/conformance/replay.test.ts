@@ -3,23 +3,24 @@ import { Wallet } from 'ethers'
 import { send } from '../helpers/chain.js'
 import { startTestNode } from '../helpers/testNode.js'
 import type { TestNode } from '../helpers/testNode.js'
-import { loadVectors, SPEC_AVAILABLE, SPEC_METHODS, validateResult } from './openrpc.js'
+import { loadVectors, SPEC_METHODS, validateResult } from './openrpc.js'
 import type { Exchange, Vector } from './openrpc.js'
 
 /*
- * Replays the recorded geth vectors of ../shared/spec/execution-apis-tests that do not depend on the
- * hive test chain. Each vector is decided below, by name:
+ * Replays the recorded geth vectors (test/fixtures/execution-apis/execution-apis-tests) that do not
+ * depend on the hive test chain. Each vector is decided below, by name:
  *   exact  — the answer must equal geth's (result deep-equal; error code and message);
  *   schema — the request is meaningful here but its answer depends on chain contents: the result
  *            must validate against the method's OpenRPC result schema;
- *   skip   — with the reason.
- * A vector whose method the node does not serve (-32601) is reported as skipped, not failed, so the
- * cases of methods still being written switch on by themselves.
+ *   absent — a method the node does not serve: the answer must be -32601 (once served, decide again);
+ *   skip   — with the reason in the test's name.
+ * Any other -32601 answer fails.
  */
 
-type Mode = { mode: 'exact' } | { mode: 'schema' } | { mode: 'skip'; reason: string }
+type Mode = { mode: 'exact' } | { mode: 'schema' } | { mode: 'absent'; reason: string } | { mode: 'skip'; reason: string }
 const exact: Mode = { mode: 'exact' }
 const schema: Mode = { mode: 'schema' }
+const absent = (reason: string): Mode => ({ mode: 'absent', reason })
 const skip = (reason: string): Mode => ({ mode: 'skip', reason })
 
 // Reasons shared by groups of vectors.
@@ -60,9 +61,9 @@ const DECISIONS: [string, Mode][] = [
   ['eth_call/call-revert-abi-panic', skip('the reverting contract exists only on the hive chain (reverts: schema.test.ts, eth.call tests)')],
   ['eth_call/call-eip7702-delegation', skip(NO_7702)],
   ['eth_call/', schema],
-  ['eth_capabilities/', schema],
+  ['eth_capabilities/', absent('eth_capabilities (routing capabilities for RPC routers) is not served by this node')],
   ['eth_chainId/', schema], // chain-specific value: shape only
-  ['eth_config/', schema],
+  ['eth_config/', absent('eth_config (EIP-7910 fork configuration) is not served by this node')],
   ['eth_createAccessList/create-al-abi-revert', schema],
   ['eth_createAccessList/', skip(HIVE_FUNDS)],
   ['eth_estimateGas/estimate-simple-transfer', exact], // a plain transfer to an empty account: 21000 anywhere
@@ -166,12 +167,6 @@ const DECISIONS: [string, Mode][] = [
   ['txpool_status/', schema], // pool contents are the hive pool's: shape only
 ]
 
-/**
- * Vectors that fail because of code owned elsewhere: they run, a failure is logged (not failed) with
- * its owner, and a pass is logged so the entry can be removed.
- */
-const KNOWN: Record<string, string> = {}
-
 function decide(v: Vector): Mode {
   for (const [key, mode] of DECISIONS) {
     if (key.endsWith('/') ? v.name.startsWith(key) : v.name === key) return mode
@@ -181,9 +176,9 @@ function decide(v: Vector): Mode {
 
 const vectors = loadVectors()
 
-describe.skipIf(!SPEC_AVAILABLE)('replay of the recorded geth vectors (execution-apis tests)', () => {
+describe('replay of the recorded geth vectors (execution-apis tests)', () => {
   let node: TestNode
-  const tally = { exact: 0, schema: 0, skipped: [] as string[], notServed: [] as string[], known: [] as string[] }
+  const tally = { exact: 0, schema: 0, absent: 0, skipped: [] as string[] }
 
   beforeAll(async () => {
     node = await startTestNode()
@@ -193,8 +188,7 @@ describe.skipIf(!SPEC_AVAILABLE)('replay of the recorded geth vectors (execution
   })
   afterAll(async () => {
     await node?.close()
-    for (const k of tally.known) console.log(`[conformance] known issue (not failed): ${k}`)
-    console.log(`[conformance] replay: ${tally.exact} exact, ${tally.schema} schema, ${tally.skipped.length} skipped by decision, ${tally.notServed.length} skipped as not served${tally.notServed.length ? ': ' + tally.notServed.join(', ') : ''}`)
+    console.log(`[conformance] replay: ${tally.exact} exact, ${tally.schema} schema, ${tally.absent} not served (-32601 checked), ${tally.skipped.length} skipped by decision`)
   })
 
   it('finds the vectors', () => {
@@ -208,35 +202,30 @@ describe.skipIf(!SPEC_AVAILABLE)('replay of the recorded geth vectors (execution
   for (const v of vectors) {
     const mode = decide(v)
     if (mode.mode === 'skip') {
-      it.skip(`${v.name} — ${mode.reason}`, () => {})
+      it.skip(`${v.name} (skipped: ${mode.reason})`, () => {})
       tally.skipped.push(v.name)
       continue
     }
-    it(`${v.name} (${v.specOnly ? 'speconly → schema' : mode.mode})`, async () => {
-      const known = KNOWN[v.name]
-      if (known === undefined) return run(v, mode.mode)
-      try {
-        await run(v, mode.mode)
-        console.log(`[conformance] known issue now passes, remove it from KNOWN: ${v.name}`)
-      } catch (err) {
-        tally.known.push(`${v.name}: ${known} — ${(err as Error).message.split('\n')[0]}`)
-      }
-    })
+    if (mode.mode === 'absent') {
+      it(`${v.name} (not served: ${mode.reason})`, async () => {
+        for (const ex of v.exchanges) {
+          const got = await node.rpc(ex.request.method, ex.request.params ?? [])
+          expect(got.error?.code, `${v.name}: served now, decide exact or schema in DECISIONS`).toBe(-32601)
+        }
+        tally.absent++
+      })
+      continue
+    }
+    it(`${v.name} (${v.specOnly ? 'speconly → schema' : mode.mode})`, () => run(v, mode.mode))
   }
 
   async function run(v: Vector, mode: 'exact' | 'schema'): Promise<void> {
-    {
-      for (const ex of v.exchanges) {
-        const got = await node.rpc(ex.request.method, ex.request.params ?? [])
-        if (got.error?.code === -32601 && ex.response.error?.code !== -32601) {
-          tally.notServed.push(v.name)
-          return
-        }
-        check(v, mode === 'exact' && !v.specOnly ? 'exact' : 'schema', ex, got)
-      }
-      if (mode === 'exact' && !v.specOnly) tally.exact++
-      else tally.schema++
+    for (const ex of v.exchanges) {
+      const got = await node.rpc(ex.request.method, ex.request.params ?? [])
+      check(v, mode === 'exact' && !v.specOnly ? 'exact' : 'schema', ex, got)
     }
+    if (mode === 'exact' && !v.specOnly) tally.exact++
+    else tally.schema++
   }
 })
 

@@ -5,21 +5,20 @@ import { buildMethodTable } from '../../src/node.js'
 import { CHAIN_ID, deploy, ewoq, iface, nonceOf, send, sign, waitReceipt } from '../helpers/chain.js'
 import { EWOQ_ADDRESS, startTestNode } from '../helpers/testNode.js'
 import type { TestNode } from '../helpers/testNode.js'
-import { compileSchema, SPEC_AVAILABLE, SPEC_METHODS, validateResult, validateWith } from './openrpc.js'
+import { compileSchema, SPEC_METHODS, validateResult, validateWith } from './openrpc.js'
 
 /*
  * Every eth_/net_/web3_/debug_getRaw* method the node serves and the execution-apis OpenRPC document
  * defines is called with realistic params over a chain with contracts, logs, a revert and every
  * transaction type the C-Chain has, and each result is validated against the method's result schema.
- * A case whose method answers -32601 (not written yet) is skipped and listed at the end.
+ * Every method listed here is served: a -32601 answer fails its case.
  */
 
 /**
  * params, and: nullable — null is a valid answer here; geth — geth itself answers this value, which the
- * schema rejects (compared exactly instead); known — a problem owned by another part of the code:
- * the case runs, a failure is logged (not failed) until fixed, and a pass is logged as "fixed".
+ * schema rejects (compared exactly instead).
  */
-type Case = { params: unknown[]; label?: string; nullable?: true; geth?: unknown; known?: string }
+type Case = { params: unknown[]; label?: string; nullable?: true; geth?: unknown }
 
 /** What the chain activity leaves behind, for building params. */
 interface Fixture {
@@ -123,7 +122,7 @@ const CASES: Record<string, (f: Fixture) => Case[]> = {
   ],
   eth_getProof: (f) => [
     { params: [f.probe, ['0x0'], 'latest'] }, { params: [EWOQ_ADDRESS, [], 'latest'] }, { params: [f.token, ['0x1', '0x2'], f.blocks[f.blocks.length - 1]!.hash] },
-    { params: [UNKNOWN_ADDR, [UNKNOWN_HASH]], known: 'src/namespaces/eth/proof.ts: the block argument is optional in geth (*rpc.BlockNumberOrHash, defaults to latest)' },
+    { params: [UNKNOWN_ADDR, [UNKNOWN_HASH]], label: 'no block argument: latest, as geth (*rpc.BlockNumberOrHash)' },
   ],
   eth_newFilter: (f) => [{ params: [{ fromBlock: 'latest' }] }, { params: [{ address: f.token, topics: [TRANSFER] }] }],
   eth_newBlockFilter: () => [{ params: [] }],
@@ -145,36 +144,26 @@ const CASES: Record<string, (f: Fixture) => Case[]> = {
 /** Methods exercised by their own sequences below (filters, send), not by CASES. */
 const SEQUENCES = ['eth_sendRawTransaction', 'eth_getFilterChanges', 'eth_getFilterLogs', 'eth_uninstallFilter']
 
-describe.skipIf(!SPEC_AVAILABLE)('results validate against the execution-apis OpenRPC schemas', () => {
+describe('results validate against the execution-apis OpenRPC schemas', () => {
   let node: TestNode
   let f: Fixture
   let served: Set<string>
-  const stats = { checks: 0, skipped: new Set<string>(), known: [] as string[] }
+  const stats = { checks: 0 }
 
   const rpc = async (method: string, params: unknown[]) => node.rpc(method, params)
 
-  /** Calls and validates; returns the result, or undefined when the method is not served yet. */
+  /** Calls and validates; returns the result. */
   async function check(method: string, c: Case): Promise<unknown> {
     const r = await rpc(method, c.params)
-    if (r.error?.code === -32601) {
-      stats.skipped.add(method)
-      return undefined
-    }
     const what = `${method}${c.label ? ` (${c.label})` : ''} ${JSON.stringify(c.params).slice(0, 200)}`
-    try {
-      expect(r.error, what).toBeUndefined()
-      if (!c.nullable && r.result === null && method !== 'debug_getRawTransaction') expect.fail(`${what}: null where a value was expected`)
-      stats.checks++
-      if (c.geth !== undefined) {
-        expect(r.result, `${what}: geth's answer`).toEqual(c.geth)
-      } else {
-        const verdict = validateResult(method, r.result)
-        expect(verdict.errors, `${what} → ${JSON.stringify(r.result).slice(0, 400)}`).toEqual([])
-      }
-      if (c.known !== undefined) console.log(`[conformance] known issue now passes, remove its flag: ${what}`)
-    } catch (err) {
-      if (c.known === undefined) throw err
-      stats.known.push(`${what}: ${c.known} (${r.error ? JSON.stringify(r.error) : 'schema'})`)
+    expect(r.error, what).toBeUndefined()
+    if (!c.nullable && r.result === null && method !== 'debug_getRawTransaction') expect.fail(`${what}: null where a value was expected`)
+    stats.checks++
+    if (c.geth !== undefined) {
+      expect(r.result, `${what}: geth's answer`).toEqual(c.geth)
+    } else {
+      const verdict = validateResult(method, r.result)
+      expect(verdict.errors, `${what} → ${JSON.stringify(r.result).slice(0, 400)}`).toEqual([])
     }
     return r.result
   }
@@ -218,9 +207,7 @@ describe.skipIf(!SPEC_AVAILABLE)('results validate against the execution-apis Op
 
   afterAll(async () => {
     await node?.close()
-    const skipped = [...stats.skipped].sort()
-    console.log(`[conformance] schema: ${stats.checks} results checked; ${skipped.length} methods not served yet (-32601), their cases skipped${skipped.length ? ': ' + skipped.join(', ') : ''}`)
-    for (const k of stats.known) console.log(`[conformance] known issue (not failed): ${k}`)
+    console.log(`[conformance] schema: ${stats.checks} results checked`)
   })
 
   it('every served method the spec defines has cases here', () => {
@@ -231,9 +218,7 @@ describe.skipIf(!SPEC_AVAILABLE)('results validate against the execution-apis Op
   for (const method of Object.keys(CASES)) {
     it(method, async () => {
       expect(SPEC_METHODS.has(method), `${method} is in the spec`).toBe(true)
-      for (const c of CASES[method]!(f)) {
-        if ((await check(method, c)) === undefined && stats.skipped.has(method)) return
-      }
+      for (const c of CASES[method]!(f)) await check(method, c)
     })
   }
 
@@ -250,7 +235,6 @@ describe.skipIf(!SPEC_AVAILABLE)('results validate against the execution-apis Op
     const logFilter = await check('eth_newFilter', { params: [{ fromBlock: '0x0', address: f.token }] })
     const blockFilter = await check('eth_newBlockFilter', { params: [] })
     const txFilter = await check('eth_newPendingTransactionFilter', { params: [] })
-    if (logFilter === undefined || blockFilter === undefined || txFilter === undefined) return
     await send(node, { to: f.token, data: iface('TestToken').encodeFunctionData('transfer', [f.other, 1n]), gasLimit: 100_000n })
     for (const id of [logFilter, blockFilter, txFilter]) {
       const changes = await check('eth_getFilterChanges', { params: [id] })
@@ -268,17 +252,11 @@ describe.skipIf(!SPEC_AVAILABLE)('results validate against the execution-apis Op
     // A header is a block without size / transactions / uncles (geth RPCMarshalHeader).
     const headerSchema = compileSchema({ ...blockSchema, required: (blockSchema.required as string[]).filter((k) => !['size', 'transactions', 'uncles'].includes(k)) })
     const logSchema = compileSchema(((SPEC_METHODS.get('eth_getLogs')!.result.schema.oneOf as Record<string, unknown>[])[1]!).items)
-    let ws: WebSocket
-    try {
-      ws = await new Promise<WebSocket>((resolve, reject) => {
-        const s = new WebSocket(node.wsUrl)
-        s.once('open', () => resolve(s))
-        s.once('error', reject)
-      })
-    } catch {
-      stats.skipped.add('eth_subscribe (WebSocket unavailable)')
-      return
-    }
+    const ws = await new Promise<WebSocket>((resolve, reject) => {
+      const s = new WebSocket(node.wsUrl)
+      s.once('open', () => resolve(s))
+      s.once('error', reject)
+    })
     try {
       const messages: any[] = []
       const waiters: (() => void)[] = []
@@ -294,7 +272,6 @@ describe.skipIf(!SPEC_AVAILABLE)('results validate against the execution-apis Op
       }
       ws.send(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_subscribe', params: ['newHeads'] }))
       const sub = await next((m) => m.id === 1)
-      if (sub.error?.code === -32601) { stats.skipped.add('eth_subscribe'); return }
       expect(sub.error).toBeUndefined()
       ws.send(JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'eth_subscribe', params: ['logs', { address: f.token }] }))
       const logSub = await next((m) => m.id === 2)

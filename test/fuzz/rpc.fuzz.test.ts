@@ -6,8 +6,8 @@ import { startTestNode } from '../helpers/testNode.js'
 import type { TestNode } from '../helpers/testNode.js'
 
 /*
- * Property-based fuzzing of the JSON-RPC front door against a live node (issue 9, LIMITS.md
- * L2-L8 and the error code map): random and mutated envelopes, ids, params and batches, plus
+ * Property-based fuzzing of the JSON-RPC front door against a live node (issue 9, docs/SECURITY.md
+ * L2-L8 and the error codes of docs/API.md): random and mutated envelopes, ids, params and batches, plus
  * bytes that are not JSON at all. Every answer must be well formed, and eth_chainId must still
  * answer after each run. A fixed seed by default; FUZZ_SEED and FUZZ_RUNS override it.
  */

@@ -8,7 +8,7 @@ import type { ChainConfigFile, NodeConfigInput } from '../../src/config.js'
 import { createNode } from '../../src/node.js'
 import type { CChainNode } from '../../src/node.js'
 
-/** The pre-funded ewoq key of the local genesis (AVALANCHE.md 4.6). */
+/** The pre-funded ewoq key of the local genesis (avalanchego: genesis/genesis_local.json). */
 export const EWOQ_KEY = '0x56289e99c94b6912bfc12adc093c9b51124f0dc54ac7a766b2bc5ccf558d8027'
 export const EWOQ_ADDRESS = '0x8db97C7cEcE249c2b98bDC0226Cc4C2A57BF52FC'
 

@@ -3,7 +3,8 @@ import type { TestNode } from './testNode.js'
 
 /*
  * JSON-RPC clients over either transport, so that one test body runs over HTTP and WebSocket
- * (STYLE.md section 6), and a WebSocket client that keeps eth_subscription notifications apart.
+ * (as reth's crates/rpc/rpc-builder/tests/it/http.rs does), and a WebSocket client that keeps
+ * eth_subscription notifications apart.
  */
 
 export type Transport = 'http' | 'ws'
@@ -41,7 +42,7 @@ export class WsClient {
   private closedPromise: Promise<void>
 
   private constructor(readonly socket: WebSocket) {
-    // Listeners before any await (STYLE.md section 6).
+    // Listeners before any await (@fastify/websocket README, "Attaching event handlers").
     socket.on('message', (data) => this.onMessage(data.toString()))
     this.closedPromise = new Promise((resolve) => socket.once('close', () => resolve()))
   }

@@ -58,7 +58,7 @@ describe('admin API disabled (default)', () => {
   beforeAll(async () => { const d = tempDir(); n = await boot(configWith(d), d) })
   afterAll(() => n.close())
 
-  it('answers 404 at /ext/bc/C/admin, its blockchain-ID path and every path variant (LIMITS.md N7)', async () => {
+  it('answers 404 at /ext/bc/C/admin, its blockchain-ID path and every path variant (docs/SECURITY.md, N7)', async () => {
     const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'admin.setLogLevel', params: { level: 'debug' } })
     for (const path of ['/ext/bc/C/admin', `/ext/bc/${n.node.blockchainId}/admin`, ...VARIANTS]) {
       const res = await http(n.port, { path, headers: { 'content-type': 'application/json' }, body })

@@ -9,7 +9,7 @@ import { assertBuilt, batchAt, exited, rpcAt, startChild, stopChild } from '../h
 import type { ChildNode } from '../helpers/childNode.js'
 
 /*
- * LIMITS.md D-a/D-b/D-c: kill -9 the real node (dist/src/main.js) in the middle of a stream of
+ * docs/SECURITY.md, D-a/D-b/D-c: kill -9 the real node (dist/src/main.js) in the middle of a stream of
  * signed transfers, ten times on one data directory. Every receipt the node returned must be
  * there after the restart, in the same block; each sender's mined transactions are a prefix of
  * what it sent; the recipients hold exactly what the mined transfers paid them; the chain goes on.

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startTestNode } from '../helpers/testNode.js'
 import type { TestNode } from '../helpers/testNode.js'
 
-/** AVALANCHE.md 12.2: eth_getChainConfig of a current (v1.14.x) local node, exactly. */
+/** eth_getChainConfig of a current (v1.14.x) local node, exactly (coreth: internal/ethapi/api_extra.go). */
 const LOCAL_CHAIN_CONFIG = {
   apricotPhase1BlockTimestamp: 1607144400, apricotPhase2BlockTimestamp: 1607144400,
   apricotPhase3BlockTimestamp: 1607144400, apricotPhase4BlockTimestamp: 1607144400,
@@ -30,7 +30,7 @@ describe('chain identity and node status (eth_, net_, web3_)', () => {
     expect(await node.call('eth_syncing')).toBe(false)
   })
 
-  it('eth_getChainConfig equals AVALANCHE.md 12.2, keys sorted as libevm marshals them', async () => {
+  it('eth_getChainConfig equals that of a v1.14.x local node, keys sorted as libevm marshals them', async () => {
     const r = await fetch(node.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"jsonrpc":"2.0","id":1,"method":"eth_getChainConfig","params":[]}' })
     const text = await r.text()
     const result = JSON.parse(text).result

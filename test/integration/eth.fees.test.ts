@@ -7,7 +7,7 @@ import type { TestNode } from '../helpers/testNode.js'
 const GWEI = 10n ** 9n
 const hexq = (n: bigint) => '0x' + n.toString(16)
 
-describe('fee methods on an idle chain (AVALANCHE.md 12.3, 12.4)', () => {
+describe('fee methods on an idle chain (coreth: internal/ethapi/api.go, eth/gasprice/gasprice.go)', () => {
   let node: TestNode
   beforeAll(async () => { node = await startTestNode() })
   afterAll(() => node.close())

@@ -66,7 +66,7 @@ describe('eth_getLogs and filters', () => {
     expect(await logs({ ...all, topics: [STORED, null, null] })).toHaveLength(0)
     const five = await node.rpc('eth_getLogs', [{ topics: [null, null, null, null, null] }])
     expect(five.error).toEqual({ code: -32602, message: 'invalid argument 0: exceed max topics' })
-    // geth maxSubTopics: at most 1000 alternatives in one position (LIMITS.md E4; robustness sweep finding).
+    // geth maxSubTopics: at most 1000 alternatives in one position (docs/SECURITY.md, E4; robustness sweep finding).
     const wide = await node.rpc('eth_getLogs', [{ topics: [Array(1001).fill(TRANSFER)] }])
     expect(wide.error).toEqual({ code: -32602, message: 'invalid argument 0: exceed max topics' })
     expect(await logs({ ...all, topics: [Array(1000).fill(TRANSFER)] })).toEqual(await logs({ ...all, topics: [TRANSFER] }))

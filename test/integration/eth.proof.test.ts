@@ -163,7 +163,7 @@ describe('eth_getProof (EIP-1186, archival node)', () => {
   })
 })
 
-describe('eth_getProof windows (coreth api_extra.go, AVALANCHE.md 12.7)', () => {
+describe('eth_getProof windows (coreth: internal/ethapi/api_extra.go)', () => {
   let node: TestNode | undefined
   afterAll(() => node?.close())
 

@@ -136,7 +136,7 @@ describe('eth_subscribe over WebSocket', () => {
     expect(ws.received(gone)).toEqual([])
   })
 
-  it('a subscription id only works on the connection that opened it (LIMITS.md W8)', async () => {
+  it('a subscription id only works on the connection that opened it (docs/SECURITY.md, W8)', async () => {
     const a = await connect()
     const b = await connect()
     const id = await a.subscribe('newHeads')
@@ -146,7 +146,7 @@ describe('eth_subscribe over WebSocket', () => {
     expect(b.notifications.size).toBe(0)
   })
 
-  it('at most 100 subscriptions per connection, then -32005 (LIMITS.md W4)', async () => {
+  it('at most 100 subscriptions per connection, then -32005 (docs/SECURITY.md, W4)', async () => {
     const ws = await connect()
     const batch = Array.from({ length: 101 }, (_, i) => ({ jsonrpc: '2.0', id: i, method: 'eth_subscribe', params: ['newHeads'] }))
     const answers = await ws.raw(JSON.stringify(batch))
@@ -157,7 +157,7 @@ describe('eth_subscribe over WebSocket', () => {
     expect(await ws.subscribe('newHeads')).toMatch(/^0x/)
   })
 
-  it('closing or dropping a connection frees its subscriptions and the engine listeners (LIMITS.md W6)', async () => {
+  it('closing or dropping a connection frees its subscriptions and the engine listeners (docs/SECURITY.md, W6)', async () => {
     const { subscriptions, engine } = node.node
     const baseline = { subs: subscriptions.size, conns: subscriptions.connections, heads: engine.chain.events.listenerCount('head'), pool: engine.events.listenerCount('pendingTx') }
     const closing = await connect()
@@ -257,7 +257,7 @@ describe('200 subscribers, 1,000 transactions (issue 3, "How it is judged")', ()
   }, 60_000)
 })
 
-describe('a reader that stops reading (LIMITS.md W5)', () => {
+describe('a reader that stops reading (docs/SECURITY.md, W5)', () => {
   let node: TestNode
   beforeAll(async () => { node = await startTestNode({ chain: { 'ws-max-buffered-bytes': 64 * 1024 } }) })
   afterAll(() => node.close())

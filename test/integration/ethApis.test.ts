@@ -43,7 +43,7 @@ const EXPECTED: Record<string, string[]> = {
 }
 /** Served whatever the list says (geth answers any `<ns>_unsubscribe`; eth_accounts is `[]` without internal-account). */
 const ALWAYS = ['eth_unsubscribe', 'eth_accounts']
-/** coreth's TransactionAPI signing methods: internal-transaction, and (LIMITS.md E9) internal-account. */
+/** coreth's TransactionAPI signing methods: internal-transaction, and (docs/SECURITY.md, E9) internal-account. */
 const SIGNING = ['eth_sign', 'eth_signTransaction', 'eth_sendTransaction']
 
 const notAvailable = (method: string) => ({ code: -32601, message: `the method ${method} does not exist/is not available` })

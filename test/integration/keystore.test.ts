@@ -121,7 +121,7 @@ describe('keystore API enabled', () => {
     expect((await a.ks('keystore.CreateUser', { username: 'x', password: PW })).error?.message).toBe('method must start with a non-uppercase letter')
   })
 
-  it('refuses a 1 MiB password or username within 2 s (LIMITS.md K7)', async () => {
+  it('refuses a 1 MiB password or username within 2 s (docs/SECURITY.md, K7)', async () => {
     const big = 'Zq7!'.repeat(256 * 1024)
     const t0 = performance.now()
     expect((await a.ks('keystore.createUser', { username: 'big', password: big })).error?.message).toBe('password exceeds maximum length of 1024 chars')
@@ -157,7 +157,7 @@ describe('keystore API enabled', () => {
     expect((await b.ks('keystore.exportUser', { username: 'ghost', password: 'Wrong-Password-1' })).error?.message).toBe('incorrect password: user "ghost"')
   })
 
-  it('backs off after 5 wrong passwords from a client: -32005 "too many failed attempts" (LIMITS.md K5), for every user', async () => {
+  it('backs off after 5 wrong passwords from a client: -32005 "too many failed attempts" (docs/SECURITY.md, K5), for every user', async () => {
     const c = await boot({ keystoreEnabled: true })
     try {
       expect((await c.ks('keystore.createUser', { username: 'target', password: PW })).result).toEqual({})

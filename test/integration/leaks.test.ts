@@ -6,7 +6,7 @@ import type { TestNode } from '../helpers/testNode.js'
 
 /*
  * Leaks the soak (scripts/soak.ts) found, pinned down: state that must not grow with the number of
- * blocks or calls (LIMITS.md: a long-running node's memory stays flat).
+ * blocks or calls (a long-running node's memory must stay flat).
  */
 describe('no per-call or per-block leaks', () => {
   let node: TestNode

@@ -7,7 +7,7 @@ import { startTestNode } from '../helpers/testNode.js'
 import type { TestNode } from '../helpers/testNode.js'
 
 /*
- * STYLE.md section 6: walk the assembled method table and fail on a method without a case.
+ * Walk the assembled method table and fail on a method without a case.
  * Each method names the integration test file that exercises it; that file must call it by name.
  * A new method fails here until it gets a test and an entry.
  */

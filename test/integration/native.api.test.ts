@@ -1,5 +1,5 @@
 /**
- * The atomic API over plain JSON (AVALANCHE.md 9.1-9.5, API-REFERENCE 4.3): transport and error
+ * The atomic API over plain JSON (coreth: plugin/evm/atomic/vm/api.go; gorilla/rpc v1.2.0; docs/API.md): transport and error
  * shapes of avalanchego's gorilla JSON-RPC, and every parameter's error, at /ext/bc/C/native
  * (`native.`) and /ext/bc/C/avax (`avax.`), which share one handler table.
  */
@@ -89,7 +89,7 @@ for (const { service, path } of SERVICES) {
       expect(JSON.parse(res.body).result).toEqual({ status: 'Unknown' })
     })
 
-    it('405 for GET, PUT and OPTIONS; no CORS headers even for a browser origin (LIMITS.md N3)', async () => {
+    it('405 for GET, PUT and OPTIONS; no CORS headers even for a browser origin (docs/SECURITY.md, N3)', async () => {
       for (const method of ['GET', 'PUT', 'OPTIONS']) {
         const res = await rawHttp(tn.port, { method, path, headers: { origin: 'http://evil.example', 'access-control-request-method': 'POST' } })
         expect(res.status).toBe(405)

@@ -6,7 +6,7 @@
  * getUTXOs paging over 3,000 UTXOs. Every step runs over `/ext/bc/C/avax` (EVMApi as shipped) and
  * `/ext/bc/C/native` (EVMApi with its path and service name overridden).
  *
- * The Context is built by hand (AVALANCHE.md 13): `Context.getContextFromURI` needs the X- and
+ * The Context is built by hand (avalanchejs: src/vms/context/context.ts): `Context.getContextFromURI` needs the X- and
  * P-Chain APIs, which this C-only node does not serve.
  */
 import { createHash, randomBytes } from 'node:crypto'
@@ -31,7 +31,7 @@ const EWOQ_P = 'P-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96u'
 const EWOQ_C = 'C-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96u'
 const NANO = 1_000_000_000n
 
-/** What a developer would get from getContextFromURI on a local network, written out (AVALANCHE.md 4.6, 13). */
+/** What a developer would get from getContextFromURI on a local network, written out (avalanchego: genesis/genesis_local.json). */
 const context = Object.freeze({
   networkID: 12345,
   hrp: 'local',
@@ -80,7 +80,7 @@ const cb58 = (b: Uint8Array): string => utils.base58check.encode(b)
 const balance = async (): Promise<bigint> => BigInt(await tn.call('eth_getBalance', [EWOQ_ADDRESS, 'latest']))
 const nonce = async (): Promise<bigint> => BigInt(await tn.call('eth_getTransactionCount', [EWOQ_ADDRESS, 'latest']))
 
-/** eth_baseFee (wei) -> nAVAX per gas for the AvalancheJS builders, rounded up (AVALANCHE.md 5). */
+/** eth_baseFee (wei) -> nAVAX per gas for the AvalancheJS builders, rounded up (they take whole nAVAX per gas: avalanchejs src/vms/evm/builder.ts). */
 async function baseFeeNAVAX(api: EVMApi): Promise<bigint> {
   const wei = await api.getBaseFee()
   return (wei + NANO - 1n) / NANO

@@ -16,7 +16,7 @@ const STRANGER = '0x1111111111111111111111111111111111111111'
 const notAvailable = (method: string) => ({ code: -32601, message: `the method ${method} does not exist/is not available` })
 const serverError = (message: string) => ({ code: -32000, message })
 
-describe('personal_ and account methods: off by default (LIMITS.md E9)', () => {
+describe('personal_ and account methods: off by default (docs/SECURITY.md, E9)', () => {
   let node: TestNode
   beforeAll(async () => { node = await startTestNode() })
   afterAll(() => node.close())

@@ -11,7 +11,7 @@ async function post(url: string, body: string): Promise<{ status: number; json: 
 
 const req = (id: unknown, method: string, params: unknown[] = []) => ({ jsonrpc: '2.0', id, method, params })
 
-describe('JSON-RPC envelope errors (LIMITS.md error code map)', () => {
+describe('JSON-RPC envelope errors (docs/SECURITY.md, L2-L8)', () => {
   let node: TestNode
   beforeAll(async () => { node = await startTestNode() })
   afterAll(() => node.close())

@@ -10,7 +10,7 @@ const LOOP = '0x00000000000000000000000000000000000c0ffe'
 const loopCall = { from: EWOQ_ADDRESS, to: LOOP, gas: '0x7fffffffffffffff' }
 const overrides = { [LOOP]: { code: LOOP_CODE } }
 
-/** Calls eth_chainId and friends until `busy` settles; every answer must come within 1 s (LIMITS.md E3). */
+/** Calls eth_chainId and friends until `busy` settles; every answer must come within 1 s (docs/SECURITY.md, E3). */
 async function staysLive(node: TestNode, busy: Promise<unknown>): Promise<number> {
   let done = false
   void busy.finally(() => { done = true })

@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { EWOQ_ADDRESS, startTestNode } from '../helpers/testNode.js'
 import type { TestNode } from '../helpers/testNode.js'
 
-/** The same JSON-RPC over WS at /ext/bc/C/ws: one dispatcher for both transports (LIMITS.md W3, W9). */
+/** The same JSON-RPC over WS at /ext/bc/C/ws: one dispatcher for both transports (docs/SECURITY.md, W3, W9). */
 describe('JSON-RPC over WebSocket', () => {
   let node: TestNode
   const sockets: WebSocket[] = []
@@ -17,7 +17,7 @@ describe('JSON-RPC over WebSocket', () => {
     sockets.push(ws)
     const answers: string[] = []
     const waiters: ((s: string) => void)[] = []
-    // Listeners before any await (STYLE.md section 6).
+    // Listeners before any await (@fastify/websocket README, "Attaching event handlers").
     ws.on('message', (data) => {
       const text = data.toString()
       const w = waiters.shift()

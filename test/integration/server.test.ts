@@ -125,7 +125,7 @@ describe('transport limits from the options (--http-allowed-hosts, --http-allowe
   })
 })
 
-describe('slow clients (LIMITS.md L9, L10)', () => {
+describe('slow clients (docs/SECURITY.md, L9, L10)', () => {
   it('a slow-loris connection gets 408 once its headers took 10 s, not at the next 30 s check of Node', async () => {
     expect(server.fastify.server.headersTimeout).toBe(10_000)
     expect(server.fastify.server.requestTimeout).toBe(30_000)

@@ -219,8 +219,8 @@ describe('helpText', () => {
   })
 })
 
-describe('transport limit flags (LIMITS.md N2, N3, L1, L9, L10, L12, W5, W7)', () => {
-  it('default to the LIMITS.md values', () => {
+describe('transport limit flags (docs/SECURITY.md, N2, N3, L1, L9, L10, L12, W5, W7)', () => {
+  it('default to the docs/SECURITY.md values', () => {
     expect(configFromArgs([])).toMatchObject({
       httpAllowedHosts: [], httpAllowedOrigins: [], httpReadHeaderTimeout: 10_000, httpReadTimeout: 30_000, httpIdleTimeout: 72_000,
       httpMaxBodyBytes: 5 * 1024 * 1024, httpMaxConnections: 512, wsPingInterval: 30_000, wsMaxPendingMessages: 10_000,
@@ -240,8 +240,8 @@ describe('transport limit flags (LIMITS.md N2, N3, L1, L9, L10, L12, W5, W7)', (
   })
 })
 
-describe('keystore limit flags (LIMITS.md K2, K5)', () => {
-  it('default to the LIMITS.md values and parse numbers and Go durations', () => {
+describe('keystore limit flags (docs/SECURITY.md, K2, K5)', () => {
+  it('default to the docs/SECURITY.md values and parse numbers and Go durations', () => {
     expect(configFromArgs([])).toMatchObject({
       keystoreMaxUsernameLength: 1024, keystoreMaxPasswordLength: 1024, keystoreMaxFailures: 5, keystoreBackoff: 2_000, keystoreMaxBackoff: 60_000,
     })
@@ -252,8 +252,8 @@ describe('keystore limit flags (LIMITS.md K2, K5)', () => {
   })
 })
 
-describe('request and query limit chain keys (LIMITS.md L4, L8, E4-E7)', () => {
-  it('default to the LIMITS.md values', () => {
+describe('request and query limit chain keys (docs/SECURITY.md, L4, L8, E4-E7)', () => {
+  it('default to the docs/SECURITY.md values', () => {
     expect(ChainConfigFile.parse({})).toMatchObject({
       'rpc-max-method-name-length': 2048, 'rpc-max-params-depth': 128, 'logs-max-addresses': 1000, 'logs-max-topic-alternatives': 1000,
       'logs-max-results': 10_000, 'filter-timeout': '5m', 'filter-max-count': 1000, 'fee-history-max-blocks': 1024,

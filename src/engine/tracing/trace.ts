@@ -45,7 +45,7 @@ export interface TxTraceResult {
 
 /**
  * The limit of one traced execution. The tracer's own timeout (geth's, default 5s, "execution
- * timeout") and rpc-evm-timeout (LIMITS.md E2, "execution aborted (timeout = …)") both hold: the
+ * timeout") and rpc-evm-timeout (docs/SECURITY.md, E2, "execution aborted (timeout = …)") both hold: the
  * shorter one stops the run with its own error (the tracer's on a tie).
  */
 export function traceLimit(engine: Engine, opts: TraceOptions, cancel?: Cancellation): RunLimit {

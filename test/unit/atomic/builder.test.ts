@@ -1,6 +1,6 @@
 /**
  * The keystore methods' tx builders (coreth v0.14.0 NewExportTx / getSpendableAVAXWithFee / NewImportTx,
- * AVALANCHE.md 9.6): key order, marginal-fee skipping, nonces, sorting, time locks, multisig indices,
+ * plugin/evm/service.go): key order, marginal-fee skipping, nonces, sorting, time locks, multisig indices,
  * fees with the change output, and that what they sign passes semantic verification.
  */
 import { describe, expect, it } from 'vitest'

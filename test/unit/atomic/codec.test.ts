@@ -5,9 +5,9 @@ import { CodecReader, CodecWriter, MAX_CODEC_SIZE, marshal, unmarshal } from '..
 import { CodecError } from '../../../src/avalanche/errors.js'
 import { decodeAtomicTxBatch, decodeUnsignedTx, encodeTx, parseTx } from '../../../src/atomic/tx.js'
 
-const vectors = JSON.parse(readFileSync(new URL('./fixtures/atomic-txs.json', import.meta.url), 'utf8'))
+const vectors = JSON.parse(readFileSync(new URL('../../fixtures/avalanche/atomic-txs.json', import.meta.url), 'utf8'))
 const bytes = (h: string): Uint8Array => new Uint8Array(Buffer.from(h, 'hex'))
-const importTx = bytes(vectors.importTxs[0].expected.signedTxHex) // 307 bytes, layout in AVALANCHE.md 2.8
+const importTx = bytes(vectors.importTxs[0].expected.signedTxHex) // 307 bytes, field by field in its expected.layout
 const exportTx = bytes(vectors.exportTxs[0].expected.signedTxHex)
 const utxoBytes = bytes(vectors.importTxs[0].inputs.utxos[0].bytesHex)
 const INSUFFICIENT = 'packer has insufficient length for input'

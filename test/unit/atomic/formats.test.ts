@@ -7,7 +7,7 @@ import { NETWORKS, hrpForNetwork, lookupChainAlias, networkByID, primaryAlias } 
 import { formatPrivateKey, parsePrivateKey } from '../../../src/avalanche/privateKey.js'
 import { SECP256K1_N, recoverPublicKey, recoverSigner, signHash, toChecksumAddress } from '../../../src/avalanche/signature.js'
 
-// ewoq, AVALANCHE.md 4.6
+// ewoq, avalanchego genesis/genesis_local.json
 const EWOQ_KEY = 'PrivateKey-ewoqjP7PxY4yr3iLTpLisriqt94hdyDFNgchSxGGztUrTXtNN'
 const EWOQ_HEX = '56289e99c94b6912bfc12adc093c9b51124f0dc54ac7a766b2bc5ccf558d8027'
 const EWOQ_SHORT = '3cb7d3842e8cee6a0ebd09f1fe884f6861e1b29c'
@@ -84,7 +84,7 @@ describe('bech32 addresses (utils/formatting/address, btcutil/bech32)', () => {
   })
 })
 
-describe('PrivateKey- keys (AVALANCHE.md 4.4)', () => {
+describe('PrivateKey- keys (avalanchego: utils/crypto/secp256k1/secp256k1.go)', () => {
   it('round-trips ewoq', () => {
     expect(hex(parsePrivateKey(EWOQ_KEY))).toBe(EWOQ_HEX)
     expect(formatPrivateKey(bytes(EWOQ_HEX))).toBe(EWOQ_KEY)

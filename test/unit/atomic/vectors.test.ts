@@ -13,9 +13,11 @@ import { verifyCredentialCount, verifyEVMInputCredential, verifyFlow, verifySpen
 import { encodeAtomicTxBatch, decodeAtomicTxBatch, encodeTx, encodeUnsignedTx, parseTx, signingHash, toAtomicTx } from '../../../src/atomic/tx.js'
 import type { UTXO, UnsignedExportTx, UnsignedImportTx } from '../../../src/atomic/types.js'
 import { inputUTXOs, verifyUnsignedTx } from '../../../src/atomic/verify.js'
+import { vectorsText } from '../../../scripts/genAvalancheVectors.js'
 
-// A copy of ../shared/vectors/atomic-txs.json (AvalancheJS 5.2.0 built and signed these).
-const vectors = JSON.parse(readFileSync(new URL('./fixtures/atomic-txs.json', import.meta.url), 'utf8'))
+// Built and signed by AvalancheJS 5.2.0 (scripts/genAvalancheVectors.ts; test/fixtures/avalanche/README.md).
+const VECTORS_TEXT = readFileSync(new URL('../../fixtures/avalanche/atomic-txs.json', import.meta.url), 'utf8')
+const vectors = JSON.parse(VECTORS_TEXT)
 const hex = (b: Uint8Array): string => Buffer.from(b).toString('hex')
 const bytes = (h: string): Uint8Array => new Uint8Array(Buffer.from(h, 'hex'))
 type NetName = keyof typeof NETWORKS
@@ -197,7 +199,15 @@ describe('encodings and well-known IDs of the vectors', () => {
     }
   })
 
-  it('keeps the ewoq key of AVALANCHE.md 4.6', () => {
+  it('keeps the well-known ewoq key of the avalanchego local genesis', () => {
     expect(keyByName.get('ewoq').privateKeyCB58).toBe('PrivateKey-ewoqjP7PxY4yr3iLTpLisriqt94hdyDFNgchSxGGztUrTXtNN')
+  })
+})
+
+describe('the committed vectors file', () => {
+  it('is what scripts/genAvalancheVectors.ts generates (stale: run npm run gen:vectors)', async () => {
+    const generated = await vectorsText()
+    expect(JSON.parse(generated)).toEqual(vectors)
+    expect(generated).toBe(VECTORS_TEXT)
   })
 })

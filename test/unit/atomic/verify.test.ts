@@ -10,7 +10,7 @@ import { parseTx, signingHash } from '../../../src/atomic/tx.js'
 import type { TransferOutput, UnsignedExportTx, UnsignedImportTx } from '../../../src/atomic/types.js'
 import { CURRENT_RULES, type VerifyContext, compareTransferableOutputs, inputUTXOs, sortEVMInOuts, sortTransferableInputs, sortTransferableOutputs, verifyExportTx, verifyImportTx } from '../../../src/atomic/verify.js'
 
-const vectors = JSON.parse(readFileSync(new URL('./fixtures/atomic-txs.json', import.meta.url), 'utf8'))
+const vectors = JSON.parse(readFileSync(new URL('../../fixtures/avalanche/atomic-txs.json', import.meta.url), 'utf8'))
 const bytes = (h: string): Uint8Array => new Uint8Array(Buffer.from(h, 'hex'))
 const local = NETWORKS.local
 const ctx: VerifyContext = { networkID: local.networkID, chainID: local.cChainID, xChainID: local.xChainID, avaxAssetID: local.avaxAssetID }
@@ -47,7 +47,7 @@ function exportError(mutate: (tx: UnsignedExportTx) => void, c: VerifyContext = 
   return 'ok'
 }
 
-describe('UnsignedImportTx.Verify (AVALANCHE.md 7.1)', () => {
+describe('UnsignedImportTx.Verify (coreth: plugin/evm/atomic/import_tx.go)', () => {
   it('accepts the vector', () => expect(importError(() => {})).toBe('ok'))
 
   it.each<[string, (tx: UnsignedImportTx) => void, string]>([
@@ -81,7 +81,7 @@ describe('UnsignedImportTx.Verify (AVALANCHE.md 7.1)', () => {
   })
 })
 
-describe('UnsignedExportTx.Verify (AVALANCHE.md 7.2)', () => {
+describe('UnsignedExportTx.Verify (coreth: plugin/evm/atomic/export_tx.go)', () => {
   it('accepts the vector', () => expect(exportError(() => {})).toBe('ok'))
 
   it.each<[string, (tx: UnsignedExportTx) => void, string]>([
@@ -113,7 +113,7 @@ describe('UnsignedExportTx.Verify (AVALANCHE.md 7.2)', () => {
   })
 })
 
-describe('sorting helpers (AVALANCHE.md 3.4)', () => {
+describe('sorting helpers (avalanchego: vms/components/avax/transferables.go)', () => {
   it('put shuffled parts back into the order Verify wants', () => {
     const tx = imp()
     tx.importedInputs.reverse()
@@ -136,7 +136,7 @@ describe('sorting helpers (AVALANCHE.md 3.4)', () => {
   })
 })
 
-describe('semantic building blocks (AVALANCHE.md 7.3)', () => {
+describe('semantic building blocks (coreth: plugin/evm/atomic/vm/tx_semantic_verifier.go)', () => {
   const parsed = importVector(3) // 2-of-2 multisig
   const utx = parsed.tx.unsignedTx as UnsignedImportTx
   const hash = signingHash(parsed.unsignedBytes)
@@ -183,7 +183,7 @@ describe('semantic building blocks (AVALANCHE.md 7.3)', () => {
   })
 })
 
-describe('gas and fees (AVALANCHE.md 6)', () => {
+describe('gas and fees (coreth: plugin/evm/atomic/tx.go)', () => {
   it('matches the worked examples', () => {
     expect(calculateDynamicFee(11_230n, 25_000_000_000n)).toBe(280_750n)
     expect(calculateDynamicFee(11_230n, 1_000_000_000n)).toBe(11_230n)

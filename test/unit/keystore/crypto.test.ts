@@ -3,7 +3,7 @@ import { DEFAULT_SCRYPT, KeyDeriver, open, randomSalt, scryptParamsAllowed, seal
 import { KeystoreBusyError } from '../../../src/keystore/errors.js'
 import { goQuote, shown } from '../../../src/keystore/errors.js'
 
-describe('keystore crypto (LIMITS.md K3, K4)', () => {
+describe('keystore crypto (docs/SECURITY.md, K3, K4)', () => {
   it('scrypt N=2^15 r=8 p=1 takes tens of ms and is deterministic per salt', async () => {
     const d = new KeyDeriver({ concurrency: 2, maxQueued: 8 })
     const salt = randomSalt()

@@ -76,7 +76,7 @@ describe('Keystore users', () => {
     expect(await ks.keys(long, PW).catch((e: Error) => e.message)).toBe(`incorrect password: user "${'L'.repeat(64)}..."`)
   })
 
-  it('spends the same KDF work on unknown users (LIMITS.md K3)', async () => {
+  it('spends the same KDF work on unknown users (docs/SECURITY.md, K3)', async () => {
     const ks = fresh({})
     const u = uniq()
     await ks.createUser(u, PW)
@@ -134,7 +134,7 @@ describe('Keystore per-user key API', () => {
     await expect(ks.addKey(u, 'bad password guess', k2)).rejects.toThrow(`incorrect password: user "${u}"`)
   })
 
-  it('refuses empty, short, zero and >= n keys (LIMITS.md K8)', async () => {
+  it('refuses empty, short, zero and >= n keys (docs/SECURITY.md, K8)', async () => {
     const ks = fresh()
     const u = uniq()
     await ks.createUser(u, PW)

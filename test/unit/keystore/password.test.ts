@@ -41,7 +41,7 @@ describe('password rules (avalanchego utils/password)', () => {
     expect(passwordScore('correct horse battery staple')).toBeGreaterThanOrEqual(2)
   })
 
-  it('refuses a 1 MiB password by its length before scoring it (LIMITS.md K7)', () => {
+  it('refuses a 1 MiB password by its length before scoring it (docs/SECURITY.md, K7)', () => {
     const big = 'Zq7!'.repeat(256 * 1024)
     const t0 = performance.now()
     expect(message(() => checkNewPassword(big))).toBe(ERR_PASSWORD_MAX_LENGTH)

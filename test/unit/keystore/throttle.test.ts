@@ -7,7 +7,7 @@ function refusal(fn: () => void): TooManyAttemptsError | undefined {
   return undefined
 }
 
-describe('FailureThrottle (LIMITS.md K5)', () => {
+describe('FailureThrottle (docs/SECURITY.md, K5)', () => {
   it('locks a user after 5 failures for 2 s, doubling to 60 s', () => {
     let now = 1_000_000
     const t = new FailureThrottle(DEFAULT_THROTTLE, () => now)

@@ -1,6 +1,6 @@
 /**
  * The native/avax handler table over a fake AtomicService: what the handlers hand the service
- * (parsed addresses, clamped limit, cursor) and how they render its answers (AVALANCHE.md 9.2-9.5).
+ * (parsed addresses, clamped limit, cursor) and how they render its answers (coreth: plugin/evm/atomic/vm/api.go).
  */
 import { describe, expect, it } from 'vitest'
 import pino from 'pino'
@@ -17,7 +17,7 @@ import type { AtomicService, GetUTXOsQuery, AtomicStatus } from '../../../src/at
 const local = NETWORKS.local
 const EWOQ = Buffer.from('3cb7d3842e8cee6a0ebd09f1fe884f6861e1b29c', 'hex')
 const EWOQ_C = 'C-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96u'
-const vectors = JSON.parse(readFileSync(new URL('../../../../shared/vectors/atomic-txs.json', import.meta.url), 'utf8'))
+const vectors = JSON.parse(readFileSync(new URL('../../fixtures/avalanche/atomic-txs.json', import.meta.url), 'utf8'))
 
 class FakeService implements AtomicService {
   queries: GetUTXOsQuery[] = []

@@ -15,7 +15,7 @@ import { TrieDB } from '../../../src/store/trieDb.js'
 
 /*
  * TrieDB on a real ClassicLevel in a temporary directory: trie writes stay in memory until the
- * batch that commits their block (LIMITS.md D-a), then they are on disk with it.
+ * batch that commits their block (docs/SECURITY.md, D-a), then they are on disk with it.
  */
 
 let dataDir: string
