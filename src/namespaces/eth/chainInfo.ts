@@ -18,7 +18,7 @@ export function ethChainMethods(ctx: Pick<RpcContext, 'engine'>): MethodTable {
     eth_syncing: inServiceOne('internal-eth', method(z.tuple([]), () => false)),
     /** Handler for `eth_coinbase`: coreth's etherbase, the fee blackhole. */
     eth_coinbase: inServiceOne('eth', method(z.tuple([]), () => coinbase)),
-    /** Handler for `eth_getChainConfig` (Avalanche extension, AVALANCHE.md 12.2). */
+    /** Handler for `eth_getChainConfig` (Avalanche extension; coreth: internal/ethapi/api_extra.go, libevm params/json.libevm.go). */
     eth_getChainConfig: inServiceOne('internal-blockchain', method(z.tuple([]), () => chainConfig)),
   }
 }

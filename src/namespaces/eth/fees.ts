@@ -11,7 +11,7 @@ const BlockCount = z.union([
   z.string().regex(/^(0x[0-9a-fA-F]+|\d+)$/, 'invalid hex or decimal integer'),
 ], { error: 'json: cannot unmarshal into Go value of type math.HexOrDecimal64' }).transform((v) => BigInt(v))
 
-/** Fee suggestions and history (coreth eth/gasprice; AVALANCHE.md 12.3). */
+/** Fee suggestions and history (coreth: eth/gasprice/gasprice.go, internal/ethapi/api.go). */
 export function ethFeeMethods(ctx: Pick<RpcContext, 'engine'>): MethodTable {
   const { engine } = ctx
   return inService('internal-eth', {

@@ -31,7 +31,7 @@ export function ethProofMethods(ctx: Pick<RpcContext, 'engine'>): MethodTable {
   return inService('internal-blockchain', {
     /**
      * Handler for `eth_getProof`: account and storage proofs against the block's state root,
-     * within coreth's historical proof window (AVALANCHE.md 12.7). Fields and formats are geth's
+     * within coreth's historical proof window (coreth: internal/ethapi/api_extra.go, eth/backend.go). Fields and formats are geth's
      * AccountResult: `nonce`, `balance` and each `value` QUANTITY, hashes DATA 32 bytes. The block
      * defaults to `latest`, as in the execution-apis test get-account-proof-default-block.
      */
