@@ -1,7 +1,7 @@
 /**
- * The atomic-tx service (coreth: plugin/evm/atomic/vm/, atomic/txpool/): admission at the tip into the atomic mempool, block
- * inclusion for the engine's builder (coreth atomic/vm/vm.go verifyTxAtTip, postBatchOnFinalizeAndAssemble,
- * onExtraStateChange), statuses, and shared memory's UTXO listings.
+ * The atomic-tx service: admission at the tip into the atomic mempool, block inclusion for the
+ * engine's builder (coreth: plugin/evm/atomic/vm/vm.go verifyTxAtTip, postBatchOnFinalizeAndAssemble,
+ * onExtraStateChange), statuses (plugin/evm/atomic/vm/api.go), and shared memory's UTXO listings.
  */
 import type { Logger } from 'pino'
 import type { AtomicBatch, AtomicBlockSource } from '../engine/blockBuilder.js'
@@ -65,10 +65,10 @@ export class AtomicTxService implements AtomicService, AtomicBlockSource {
     })
   }
 
-  async issueTx(signedBytes: Uint8Array): Promise<Uint8Array> {
+  async issueTx(signedBytes: Uint8Array, parsed?: AtomicTx): Promise<Uint8Array> {
     let tx: AtomicTx
     try {
-      tx = parseTx(signedBytes)
+      tx = parsed ?? parseTx(signedBytes)
     } catch (err) {
       throw new AtomicError(`problem parsing transaction: ${(err as Error).message}`)
     }

@@ -10,3 +10,11 @@ export class AtomicError extends AvalancheError {
 export class AlreadyKnownError extends AtomicError {
   override name = 'AlreadyKnownError'
 }
+
+/** For `issueTx(...).catch(alreadyKnownAs(id))`: txpool.ErrAlreadyKnown is success, answered with the tx's ID. */
+export function alreadyKnownAs<T>(value: T): (err: unknown) => T {
+  return (err) => {
+    if (err instanceof AlreadyKnownError) return value
+    throw err
+  }
+}

@@ -1,8 +1,9 @@
 /**
- * The atomic-transaction service the native/avax API calls (coreth: plugin/evm/atomic/vm/api.go). Implemented in
- * src/atomic/atomicService.ts over the engine (mempool, block inclusion) and the store (shared
- * memory, accepted atomic txs); this file is the contract between the two.
+ * The atomic-transaction service the native/avax API calls (coreth: plugin/evm/atomic/vm/api.go,
+ * vm.go). Implemented in src/atomic/atomicService.ts over the engine (mempool, block inclusion) and
+ * the store (shared memory, accepted atomic txs); this file is the contract between the two.
  */
+import type { AtomicTx } from './tx.js'
 
 /** avalanchego atomic status strings (atomic/status.go). */
 export type AtomicStatus = 'Accepted' | 'Processing' | 'Dropped' | 'Unknown'
@@ -43,15 +44,20 @@ export interface GetUTXOsResult {
 
 export interface AtomicService {
   /**
-   * Parses, verifies at the tip (coreth: plugin/evm/atomic/vm/vm.go verifyTxAtTip) and queues a signed atomic tx for the next block;
-   * returns its ID. "already known" counts as success. Errors carry coreth's wording.
+   * Parses, verifies at the tip (coreth: plugin/evm/atomic/vm/vm.go verifyTxAtTip) and queues a signed
+   * atomic tx for the next block; returns its ID. `parsed`, when the caller parsed `signedBytes`
+   * already (native.issueTx), is used instead of parsing again. "already known" counts as success.
+   * Errors carry coreth's wording.
    */
-  issueTx(signedBytes: Uint8Array): Promise<Uint8Array>
+  issueTx(signedBytes: Uint8Array, parsed?: AtomicTx): Promise<Uint8Array>
   /** Status and, when Accepted, the height of the block that holds it. */
   status(txID: Uint8Array): { status: AtomicStatus; blockHeight?: bigint }
   /** The signed tx bytes if known (accepted, processing or dropped), with the height when accepted. */
   getTx(txID: Uint8Array): { tx: Uint8Array; status: AtomicStatus; blockHeight?: bigint } | undefined
-  /** UTXOs in shared memory that `sourceChain` exported to the C-Chain, for these addresses (in avalanchego's order: chains/atomic/state.go). */
+  /**
+   * UTXOs in shared memory that `sourceChain` exported to the C-Chain, for these addresses: ascending
+   * address order, newest UTXO first per address (avalanchego: chains/atomic/state.go).
+   */
   getUTXOs(q: GetUTXOsQuery): GetUTXOsResult
   /**
    * UTXOs accepted exports put into shared memory for `destinationChain` (what X/P would list with

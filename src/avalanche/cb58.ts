@@ -24,6 +24,13 @@ export function cb58Decode(text: string): Uint8Array {
   return new Uint8Array(body)
 }
 
+/** ids.FromString: CB58 of exactly 32 bytes, with its errors (avalanchego ids/id.go, utils/hashing ToHash256). */
+export function cb58DecodeID(text: string): Uint8Array {
+  const bytes = cb58Decode(text)
+  if (bytes.length !== 32) throw new FormatError(`invalid hash length: expected 32 bytes but got ${bytes.length}`)
+  return bytes
+}
+
 function base58Decode(text: string): Uint8Array {
   if (text.length === 0) throw new FormatError('base58 decoding error: zero length string')
   for (const ch of text) {

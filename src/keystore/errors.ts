@@ -1,7 +1,7 @@
 import { goQuote } from '../util/goQuote.js'
 /**
  * Domain errors of the keystore. Messages copy avalanchego's api/keystore and utils/password wording
- * (avalanchego v1.12.1); src/namespaces/keystore.ts turns them into gorilla's -32000 answers.
+ * (avalanchego v1.12.1); src/rpc/errors.ts maps them to codes (-32000, -32005 when throttled).
  */
 export class KeystoreError extends Error {
   override name = 'KeystoreError'

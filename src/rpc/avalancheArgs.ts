@@ -1,11 +1,21 @@
 import { z } from 'zod'
-import { cb58Decode } from '../avalanche/cb58.js'
+import { cb58DecodeID } from '../avalanche/cb58.js'
 import type { Encoding } from '../avalanche/encoding.js'
 
 /*
  * Argument types of avalanchego's JSON APIs as Go's encoding/json reads them, shared by the
  * gorilla method tables (native/avax, avm, ...).
  */
+
+/** `parse()`, or the zod issue `message` when it throws: a value Go's UnmarshalJSON refuses (gorilla answers errInvalidArg). */
+export function parseOrIssue<T>(tctx: z.RefinementCtx, message: string, parse: () => T): T {
+  try {
+    return parse()
+  } catch {
+    tctx.addIssue({ code: 'custom', message })
+    return z.NEVER
+  }
+}
 
 /** ids.Empty: 32 zero bytes. */
 export const EMPTY_ID = new Uint8Array(32)
@@ -33,12 +43,7 @@ export const Uint32Arg = z.union([z.number(), z.string()]).nullish().transform((
 /** ids.ID's UnmarshalJSON: null/absent = the empty ID; a string must be CB58 of 32 bytes. */
 export const IDArg = z.string().nullish().transform((v, tctx): Uint8Array => {
   if (v === undefined || v === null) return EMPTY_ID
-  try {
-    const bytes = cb58Decode(v)
-    if (bytes.length === 32) return bytes
-  } catch { /* falls through to the issue */ }
-  tctx.addIssue({ code: 'custom', message: 'invalid ID' })
-  return z.NEVER
+  return parseOrIssue(tctx, 'invalid ID', () => cb58DecodeID(v))
 })
 
 const UINT64_MAX = (1n << 64n) - 1n

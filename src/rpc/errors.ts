@@ -1,15 +1,20 @@
 /**
- * JSON-RPC error codes: the only file that knows the numbers (LIMITS.md "Error code map").
+ * JSON-RPC error codes: the only file that knows the numbers, and the one place where a domain
+ * error thrown by a handler becomes a code and message, for the geth-style /rpc (toJsonRpcError)
+ * and for the gorilla-style endpoints (toGorillaError: /avax, /native, /ext/info, /ext/health,
+ * /ext/keystore, X, P, admin). Codes are geth's (rpc/errors.go, internal/ethapi/errors.go) and,
+ * on the gorilla side, avalanchego's (utils/json/codec.go, gorilla/rpc json2: -32000 for every
+ * method error).
  *
  *   -32700  parse error            body is not JSON
  *   -32600  invalid request        envelope, empty/oversized/nested batch, nesting too deep
  *   -32601  method not found       unknown, disabled or prototype names
  *   -32602  invalid params         arity, schema failures, InvalidParamsError
  *   -32603  internal error         anything unexpected (the cause is logged, never sent)
- *   -32000  server error           any other EngineError or AtomicError (geth's default code)
+ *   -32000  server error           any other domain error (geth's default code; gorilla's E_SERVER)
  *   -32002  request timed out      request deadline (api-max-duration), RequestTimeoutError
  *   -32003  response too large     batch response over batch-response-max-size
- *   -32005  limit exceeded         LimitExceededError
+ *   -32005  limit exceeded         LimitExceededError, TooManyAttemptsError (a throttled keystore client)
  *   -38026  client limit exceeded  geth clientLimitExceededError (eth_getStorageValues slot cap)
  *        3  execution reverted     ExecutionRevertedError, data = return data (geth internal/ethapi/errors.go)
  *   -38010..-38026, -32015        eth_simulateV1's SimulateError kinds and failed calls (SIMULATE_CODES below)
@@ -18,9 +23,9 @@ import { z } from 'zod'
 import type { Logger } from 'pino'
 import { EngineError, ExecutionRevertedError, InvalidParamsError, LimitExceededError, RequestTimeoutError, SimulateError } from '../engine/errors.js'
 import type { SimulateErrorKind } from '../engine/errors.js'
-import { AtomicError } from '../atomic/errors.js'
 import { AvalancheError } from '../avalanche/errors.js'
-import { TooManyAttemptsError } from '../keystore/errors.js'
+import { KeystoreError, TooManyAttemptsError } from '../keystore/errors.js'
+import { ProfilerError } from '../profiler.js'
 import type { JsonRpcErrorObject } from './types.js'
 
 export const PARSE_ERROR = -32700
@@ -96,7 +101,7 @@ export function subscriptionNotFound(): RpcError {
   return new RpcError(SERVER_ERROR, 'subscription not found')
 }
 
-/** -32005 (LIMITS.md W4 and others). */
+/** -32005: a per-connection or per-query limit (docs/SECURITY.md). */
 export function limitExceeded(msg: string): RpcError {
   return new RpcError(LIMIT_EXCEEDED, msg)
 }
@@ -128,22 +133,78 @@ function toHex(bytes: Uint8Array): string {
   return '0x' + Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex')
 }
 
+/**
+ * The errors whose message is meant for the client: every layer's domain errors (engine, Avalanche
+ * primitives, atomic, X/P chains, keystore, profiler). Each endpoint answers them with their own text.
+ */
+export function isDomainError(err: unknown): err is Error {
+  return err instanceof EngineError || err instanceof AvalancheError || err instanceof KeystoreError || err instanceof ProfilerError
+}
+
+/** A client over a limit: a query's result cap, or a keystore client throttled after failed passwords (docs/SECURITY.md). */
+function isLimitExceeded(err: unknown): err is Error {
+  return err instanceof LimitExceededError || err instanceof TooManyAttemptsError
+}
+
 /** Maps anything thrown by dispatch or a handler to the wire error; unknown causes are logged, never sent. */
 export function toJsonRpcError(err: unknown, log?: Logger): JsonRpcErrorObject {
   if (err instanceof RpcError) return err.toObject()
   if (err instanceof ExecutionRevertedError) return { code: EXECUTION_REVERTED, message: err.message, data: toHex(err.returnData) }
   if (err instanceof SimulateError) return { code: SIMULATE_CODES[err.kind], message: err.message }
   if (err instanceof InvalidParamsError) return { code: INVALID_PARAMS, message: err.message }
-  if (err instanceof LimitExceededError) return { code: LIMIT_EXCEEDED, message: err.message }
+  if (isLimitExceeded(err)) return { code: LIMIT_EXCEEDED, message: err.message }
   if (err instanceof RequestTimeoutError) return { code: REQUEST_TIMED_OUT, message: err.message }
-  if (err instanceof EngineError) return { code: SERVER_ERROR, message: err.message }
-  if (err instanceof AvalancheError) return { code: SERVER_ERROR, message: err.message }
+  if (isDomainError(err)) return { code: SERVER_ERROR, message: err.message }
   if (err instanceof z.ZodError) return { code: INVALID_PARAMS, message: formatZodError(err) }
   log?.error({ err }, 'internal error in JSON-RPC handler')
   return { code: INTERNAL_ERROR, message: 'internal error' }
 }
 
-/** The gorilla code of a keystore-backed failure: -32005 when the client is throttled (LIMITS.md K5), else -32000. */
+/**
+ * A gorilla service method's failure that already carries its final message: -32000 (gorilla json2
+ * E_SERVER) unless `code` says otherwise. Handlers throw it for the API's own checks ("no addresses
+ * provided"); domain errors need no wrapping (toGorillaError maps them).
+ */
+export class APIError extends Error {
+  override name = 'APIError'
+  constructor(message: string, readonly code: number = SERVER_ERROR) {
+    super(message)
+  }
+}
+
+/**
+ * The gorilla answer to anything a handler threw: an APIError as it says, a domain error with its
+ * message (-32005 when over a limit, else -32000, as avalanchego answers every method error), and
+ * anything else `internal error` (-32000), logged and never sent.
+ */
+export function toGorillaError(err: unknown, log?: Logger, method?: string): { code: number; message: string } {
+  if (err instanceof APIError) return { code: err.code, message: err.message }
+  if (isDomainError(err)) return { code: isLimitExceeded(err) ? LIMIT_EXCEEDED : SERVER_ERROR, message: err.message }
+  log?.error({ err, method }, 'internal error in API handler')
+  return { code: SERVER_ERROR, message: 'internal error' }
+}
+
+/**
+ * Runs `run` (sync or async); a domain error it throws becomes an APIError reading `context` +
+ * its message, with the code toGorillaError gives it: avalanchego's `fmt.Errorf("problem ...: %w", err)`.
+ * Anything else (an APIError included) passes through unchanged.
+ */
+export function withContext<T>(context: string, run: () => T): T {
+  const wrap = (err: unknown): never => {
+    if (!isDomainError(err)) throw err
+    const { code, message } = toGorillaError(err)
+    throw new APIError(context + message, code)
+  }
+  let out: T
+  try {
+    out = run()
+  } catch (err) {
+    return wrap(err)
+  }
+  return (out instanceof Promise ? out.catch(wrap) : out) as T
+}
+
+/** The gorilla code of a keystore-backed failure: -32005 when the client is throttled, else -32000 (as toGorillaError). */
 export function keystoreErrorCode(err: unknown): number {
-  return err instanceof TooManyAttemptsError ? LIMIT_EXCEEDED : SERVER_ERROR
+  return isLimitExceeded(err) ? LIMIT_EXCEEDED : SERVER_ERROR
 }

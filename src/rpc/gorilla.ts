@@ -1,6 +1,6 @@
 /**
  * avalanchego's JSON-RPC for its non-EVM APIs (/ext/info, /ext/health, /ext/bc/C/admin): gorilla/rpc
- * v2 json2 v1.2.0 behind avalanchego utils/json/codec.go (AVALANCHE.md 9.1). Differs from the geth
+ * v2 json2 v1.2.0 behind avalanchego utils/json/codec.go. Differs from the geth
  * style of /rpc: `service.method` names (the first letter after the dot must be lower-case), one
  * named-object argument (or `[ {…} ]`), no batches, and every method or argument error is -32000
  * with `"data":null`; only the envelope errors keep -32700/-32600, with the request echoed as data.
@@ -11,18 +11,9 @@ import type { MethodDef, MethodTable, RequestOrigin } from './types.js'
 import { MAX_PARAMS_DEPTH, depthExceeds, isThenable, rawIds } from './dispatch.js'
 import { RpcStats } from './stats.js'
 import type { MethodStats } from './stats.js'
-import { INVALID_REQUEST, PARSE_ERROR, SERVER_ERROR } from './errors.js'
+import { INVALID_REQUEST, PARSE_ERROR, SERVER_ERROR, toGorillaError } from './errors.js'
 
-/**
- * A service method's failure, sent as its message with code -32000 (gorilla json2 E_SERVER), or
- * with `code` where LIMITS.md asks for another one (-32005 when a keystore client is throttled, K5).
- */
-export class APIError extends Error {
-  override name = 'APIError'
-  constructor(message: string, readonly code: number = SERVER_ERROR) {
-    super(message)
-  }
-}
+export { APIError } from './errors.js'
 
 /** avalanchego utils/json/codec.go errInvalidArg. */
 export const ERR_INVALID_ARG = "couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls"
@@ -165,9 +156,8 @@ export class GorillaDispatcher {
       if (isThenable(result)) result = await result
       return this.result(idText, result)
     } catch (err) {
-      if (err instanceof APIError) return this.error(idText, err.message, err.code)
-      this.opts.log.error({ err, method: name }, 'internal error in API handler')
-      return this.error(idText, 'internal error')
+      const { code, message } = toGorillaError(err, this.opts.log, name)
+      return this.error(idText, message, code)
     } finally {
       entry.stats.observe(performance.now() - t0)
     }
