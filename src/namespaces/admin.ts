@@ -1,28 +1,24 @@
 import { z } from 'zod'
 import type { Logger } from 'pino'
-import { APIError, GoString } from '../rpc/gorilla.js'
+import { APIError } from '../rpc/errors.js'
+import { GoString } from '../rpc/gorilla.js'
 import type { MethodTable } from '../rpc/types.js'
 import { method } from '../rpc/types.js'
-import { ProfilerError } from '../profiler.js'
 import type { Profiler } from '../profiler.js'
 import { pinoLevel } from '../log.js'
 
 const NoArgs = z.object({})
 
-/** A profiler refusal becomes the method's error message, as coreth returns it. */
+/** Runs a profiler call; `{}` when done. A refusal (ProfilerError) answers with coreth's text (toGorillaError). */
 async function profiled(run: () => Promise<unknown>): Promise<Record<string, never>> {
-  try {
-    await run()
-  } catch (err) {
-    if (err instanceof ProfilerError) throw new APIError(err.message)
-    throw err
-  }
+  await run()
   return {}
 }
 
 /**
- * The `admin` service of /ext/bc/C/admin (coreth plugin/evm/admin.go): profiles into the
- * directory AVALANCHE.md 11 names and sets the live log level; every result is `{}`.
+ * The `admin` service of /ext/bc/C/admin (coreth: plugin/evm/admin.go): profiles into
+ * `<admin-api-dir>_coreth_performance_<chain alias>` (plugin/evm/vm.go) and sets the live log
+ * level; every result is `{}`.
  */
 export function adminMethods(ctx: { log: Logger; profiler: Profiler; chainConfig: object }): MethodTable {
   const { log, profiler } = ctx

@@ -1,21 +1,20 @@
 /**
  * The X-Chain's `avm` service at /ext/bc/X (avalanchego vms/avm/service.go) as far as AVAX transfers need it:
  * issueTx, getTx, getTxStatus, getUTXOs (with sourceChain: atomic UTXOs exported to X), getBalance,
- * getAssetDescription, getTxFee. Gorilla transport (AVALANCHE.md 9.1).
+ * getAssetDescription, getTxFee. Gorilla transport (avalanchego: utils/json/codec.go).
  */
 import { z } from 'zod'
-import { cb58Decode, cb58Encode } from '../avalanche/cb58.js'
-import { FormatError } from '../avalanche/errors.js'
+import { cb58DecodeID, cb58Encode } from '../avalanche/cb58.js'
 import type { ChainAliases } from '../avalanche/networks.js'
-import { APIError, GoString } from '../rpc/gorilla.js'
+import { APIError, withContext } from '../rpc/errors.js'
+import { GoString } from '../rpc/gorilla.js'
 import { EMPTY_ID, IDArg } from '../rpc/avalancheArgs.js'
 import type { MethodTable } from '../rpc/types.js'
 import { method } from '../rpc/types.js'
-import { ledgerApi, messageOf } from './ledgerApi.js'
+import { ledgerApi } from './ledgerApi.js'
 import { avmTxFeeReply, X_CREATE_ASSET_TX_FEE } from '../xchain/fees.js'
 import { AVAX_DENOMINATION, AVAX_NAME, AVAX_SYMBOL } from '../xchain/genesis.js'
 import type { XChainService } from '../xchain/service.js'
-
 
 export interface AVMContext {
   readonly x: XChainService
@@ -29,12 +28,7 @@ export function avmMethods(ctx: AVMContext): MethodTable {
   const xChainID = ctx.chains.xChainID
   const api = ledgerApi({ networkID: ctx.networkID, chains: ctx.chains, chainID: xChainID, ledger: ctx.x })
   const { parseAddr } = api
-  const assetByName = (text: string): Uint8Array => {
-    if (text === AVAX_SYMBOL) return ctx.avaxAssetID
-    const id = cb58Decode(text)
-    if (id.length !== 32) throw new FormatError(`invalid hash length: expected 32 bytes but got ${id.length}`)
-    return id
-  }
+  const assetByName = (text: string): Uint8Array => (text === AVAX_SYMBOL ? ctx.avaxAssetID : cb58DecodeID(text))
   return {
     /** avm.issueTx {tx, encoding}: verifies and accepts at once; `{txID}`. */
     'avm.issueTx': api.issueTx,
@@ -53,18 +47,8 @@ export function avmMethods(ctx: AVMContext): MethodTable {
 
     /** avm.getBalance {address, assetID, includePartial}: unlocked single-owner UTXOs unless includePartial. */
     'avm.getBalance': method(z.object({ address: GoString, assetID: GoString, includePartial: z.boolean().nullish() }), (args) => {
-      let addr: Uint8Array
-      try {
-        addr = parseAddr(args.address)
-      } catch (err) {
-        throw new APIError(`problem parsing address '${args.address}': ${messageOf(err)}`)
-      }
-      let assetID: Uint8Array
-      try {
-        assetID = assetByName(args.assetID)
-      } catch (err) {
-        throw new APIError(messageOf(err))
-      }
+      const addr = withContext(`problem parsing address '${args.address}': `, () => parseAddr(args.address))
+      const assetID = assetByName(args.assetID)
       const now = BigInt(Math.floor(Date.now() / 1000))
       let balance = 0n
       const utxoIDs: { txID: string; outputIndex: number }[] = []
@@ -79,12 +63,7 @@ export function avmMethods(ctx: AVMContext): MethodTable {
 
     /** avm.getAssetDescription {assetID}: AVAX only (by symbol or ID). */
     'avm.getAssetDescription': method(z.object({ assetID: GoString }), (args) => {
-      let id: Uint8Array
-      try {
-        id = assetByName(args.assetID)
-      } catch (err) {
-        throw new APIError(messageOf(err))
-      }
+      const id = assetByName(args.assetID)
       if (!Buffer.from(id).equals(ctx.avaxAssetID)) throw new APIError('not found')
       return { assetID: cb58Encode(id), name: AVAX_NAME, symbol: AVAX_SYMBOL, denomination: String(AVAX_DENOMINATION) }
     }),

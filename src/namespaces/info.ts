@@ -1,7 +1,8 @@
 import { PLATFORM_CHAIN_ID, networkByID } from '../avalanche/networks.js'
 import { z } from 'zod'
 import { cb58Encode } from '../avalanche/cb58.js'
-import { APIError, GoString } from '../rpc/gorilla.js'
+import { APIError } from '../rpc/errors.js'
+import { GoString } from '../rpc/gorilla.js'
 import type { MethodTable } from '../rpc/types.js'
 import { method } from '../rpc/types.js'
 
@@ -15,7 +16,7 @@ function nameID(name: string): string {
 /** The all-zero ID: the P-Chain's and the primary network's (utils/constants). */
 export const P_CHAIN_ID = cb58Encode(PLATFORM_CHAIN_ID)
 
-/** The X-Chain ID of a known network (AVALANCHE.md 4.6), as CB58. */
+/** The X-Chain ID of a known network (avalanchego: genesis/genesis_local.json and the fuji, mainnet genesis), as CB58. */
 function xChainID(networkID: number): string | undefined {
   const n = networkByID(networkID)
   return n === undefined ? undefined : cb58Encode(n.xChainID)
@@ -63,7 +64,7 @@ export function upgradeConfig(networkID: number): Upgrades {
   }
   if (networkID === 1) return mainnet
   if (networkID === 5) return fuji
-  // upgrade.Default: everything active at InitiallyActiveTime, Helicon unscheduled (AVALANCHE.md 12.2).
+  // upgrade.Default: everything active at InitiallyActiveTime, Helicon unscheduled (avalanchego: upgrade/upgrade.go).
   const local: Upgrades = {}
   for (const [k, v] of Object.entries(mainnet)) local[k] = typeof v === 'string' ? INITIALLY_ACTIVE : v
   return {

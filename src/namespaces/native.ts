@@ -1,28 +1,29 @@
-import { goQuote } from '../util/goQuote.js'
 /**
- * The C-Chain's atomic API (coreth atomic/vm/api.go, AVALANCHE.md 9.2-9.5): `getUTXOs`, `issueTx`,
- * `getAtomicTx`, `getAtomicTxStatus`. One handler table served twice: as the `native` service at
- * /ext/bc/C/native (the API reference's name) and as `avax` at /ext/bc/C/avax (avalanchego's real
- * name, the one AvalancheJS's EVMApi calls). The keystore-backed methods (export, import,
- * exportKey, importKey, exportNative/exportAVAX, importNative/importAVAX) live in nativeKeystore.ts
- * and join the same table when the context carries their backend.
+ * The C-Chain's atomic API (coreth: plugin/evm/atomic/vm/api.go): `getUTXOs`, `issueTx`,
+ * `getAtomicTx`, `getAtomicTxStatus`. One handler table, keyed by the `native` wire names of
+ * /ext/bc/C/native (the API reference's, docs/API.md) and served again under `avax` at
+ * /ext/bc/C/avax (avalanchego's name, the one AvalancheJS's EVMApi calls). The keystore-backed
+ * methods (export, import, exportKey, importKey, exportNative/exportAVAX, importNative/importAVAX)
+ * live in nativeKeystore.ts and join the same table when the context carries their backend.
+ * Handlers throw; src/rpc/errors.ts toGorillaError turns what they throw into the answer.
  */
 import { z } from 'zod'
 import { parseServiceAddress, formatLocalAddress } from '../avalanche/address.js'
 import type { AddressContext } from '../avalanche/address.js'
-import { cb58Decode, cb58Encode } from '../avalanche/cb58.js'
+import { cb58DecodeID, cb58Encode } from '../avalanche/cb58.js'
 import { decodeBytes, encodeBytes } from '../avalanche/encoding.js'
 import type { Encoding } from '../avalanche/encoding.js'
-import { AlreadyKnownError } from '../atomic/errors.js'
-import { AvalancheError, FormatError } from '../avalanche/errors.js'
+import { alreadyKnownAs } from '../atomic/errors.js'
+import { FormatError } from '../avalanche/errors.js'
 import { lookupChainAlias } from '../avalanche/networks.js'
 import type { ChainAliases } from '../avalanche/networks.js'
 import type { AtomicService, UTXOCursor } from '../atomic/service.js'
 import { parseTx } from '../atomic/tx.js'
-import { EngineError } from '../engine/errors.js'
-import { APIError, GoString } from '../rpc/gorilla.js'
+import { goQuote } from '../util/goQuote.js'
+import { APIError, withContext } from '../rpc/errors.js'
+import { GoString } from '../rpc/gorilla.js'
 import { EMPTY_ID, EncodingArg, IDArg, Uint32Arg } from '../rpc/avalancheArgs.js'
-import type { MethodDef, MethodTable } from '../rpc/types.js'
+import type { MethodTable } from '../rpc/types.js'
 import { method } from '../rpc/types.js'
 import type { DeprecationWarner } from '../rpc/deprecation.js'
 import type { NativeKeystoreContext } from './nativeKeystore.js'
@@ -45,17 +46,18 @@ export interface NativeContext {
   readonly keystoreBackend?: Omit<NativeKeystoreContext, 'atomic' | 'networkID' | 'chains'>
 }
 
-/** Deprecated handlers (bare names) and the method that replaces each (API-REFERENCE.md 4.3). */
-export const DEPRECATED_HANDLERS: Readonly<Record<string, string>> = { exportNative: 'export', importNative: 'import' }
+/** Deprecated methods (`native` wire names, docs/API.md) and the method of the same service that replaces each. */
+export const DEPRECATED_HANDLERS: Readonly<Record<string, string>> = { 'native.exportNative': 'native.export', 'native.importNative': 'native.import' }
 
-/** avalanchego's names of the handlers the API reference renames (AVALANCHE.md 9 table). */
-export const AVAX_NAMES: Readonly<Record<string, string>> = { exportNative: 'exportAVAX', importNative: 'importAVAX' }
+/** The `avax` wire names of the methods the API reference renames (coreth v0.14.0: plugin/evm/service.go ExportAVAX, ImportAVAX). */
+export const AVAX_NAMES: Readonly<Record<string, string>> = { 'native.exportNative': 'avax.exportAVAX', 'native.importNative': 'avax.importAVAX' }
 
 /**
- * The `encoding` values the methods serve. The API reference (4.3): "only `hex` is allowed when
- * given"; avalanchego also takes `hexc` and `hexnc` and fails `json` only where bytes are
- * (en|de)coded (AVALANCHE.md 4.5, 9.2). The reference wins: anything but `hex` gets avalanchego's
- * `unsupported encoding in method`, up front. Names avalanchego does not know stay argument errors.
+ * The `encoding` values the methods serve. The API reference (docs/API.md): "only `hex` is allowed
+ * when given"; avalanchego also takes `hexc` and `hexnc` and fails `json` only where bytes are
+ * (en|de)coded (avalanchego: utils/formatting/encoding.go). The reference wins: anything but `hex`
+ * gets avalanchego's `unsupported encoding in method`, up front. Names avalanchego does not know
+ * stay argument errors.
  */
 export const SERVED_ENCODINGS: readonly Encoding[] = ['hex']
 
@@ -99,94 +101,47 @@ const FormattedTxArgs = z.object({ tx: GoString, encoding: EncodingArg })
 const GetTxArgs = z.object({ txID: IDArg, encoding: EncodingArg })
 const TxIDArgs = z.object({ txID: IDArg })
 
-/** The error text of a domain error from the atomic engine, as coreth returns it; anything else stays internal. */
-function asAPIError(err: unknown, prefix = ''): unknown {
-  if (err instanceof AvalancheError || err instanceof EngineError) return new APIError(prefix + err.message)
-  return err
-}
-
-/** Formatting errors (encoding, addresses, IDs) carry avalanchego's text. */
-function formatMessage(err: unknown): string {
-  if (err instanceof FormatError || err instanceof AvalancheError) return err.message
-  throw err
-}
-
 /**
- * The methods keyed by their bare names (`getUTXOs`): the four atomic ones, plus the keystore-backed
- * ones when `ctx.keystoreBackend` is set. `nativeMethods` and `avaxMethods` put them under a service name.
+ * The methods keyed by their `native` wire names (`native.getUTXOs`): the four atomic ones, plus the
+ * keystore-backed ones when `ctx.keystoreBackend` is set. `nativeMethods` and `avaxMethods` serve them.
  */
-export function nativeHandlers(ctx: NativeContext): Record<string, MethodDef> {
+export function nativeHandlers(ctx: NativeContext): MethodTable {
   const keystore = ctx.keystoreBackend === undefined ? {} : nativeKeystoreHandlers({ ...ctx.keystoreBackend, atomic: ctx.atomic, networkID: ctx.networkID, chains: ctx.chains })
   return { ...atomicHandlers(ctx), ...keystore }
 }
 
-/** getUTXOs, issueTx, getAtomicTx, getAtomicTxStatus. */
-function atomicHandlers(ctx: NativeContext): Record<string, MethodDef> {
+/** native.getUTXOs, native.issueTx, native.getAtomicTx, native.getAtomicTxStatus (coreth: plugin/evm/atomic/vm/api.go). */
+function atomicHandlers(ctx: NativeContext): MethodTable {
   const addrCtx: AddressContext = { networkID: ctx.networkID, chains: ctx.chains }
   const cChainID = ctx.chains.cChainID
+  const parseAddress = (context: string, text: string): Uint8Array => withContext(`${context} ${goQuote(text)}: `, () => parseServiceAddress(addrCtx, cChainID, text))
 
   return {
-    /** getUTXOs {addresses, sourceChain, limit, startIndex, encoding}: UTXOs that `sourceChain` exported to the C-Chain. */
-    getUTXOs: method(GetUTXOsArgs, (args) => {
+    /** native.getUTXOs (avax.getUTXOs) {addresses, sourceChain, limit, startIndex, encoding}: UTXOs that `sourceChain` exported to the C-Chain. */
+    'native.getUTXOs': method(GetUTXOsArgs, (args) => {
       if (args.addresses.length === 0) throw new APIError('no addresses provided')
       if (args.addresses.length > MAX_GET_UTXOS_ADDRS) {
         throw new APIError(`number of addresses given, ${args.addresses.length}, exceeds maximum, ${MAX_GET_UTXOS_ADDRS}`)
       }
       if (args.sourceChain === '') throw new APIError('no source chain provided')
-      let sourceChain: Uint8Array
-      try {
-        sourceChain = lookupChainAlias(ctx.chains, args.sourceChain)
-      } catch (err) {
-        throw new APIError(`problem parsing source chainID ${goQuote(args.sourceChain)}: ${formatMessage(err)}`)
-      }
+      const sourceChain = withContext(`problem parsing source chainID ${goQuote(args.sourceChain)}: `, () => lookupChainAlias(ctx.chains, args.sourceChain))
       // A set: the same address twice (in any of its spellings) is iterated once.
       const seen = new Map<string, Uint8Array>()
       for (const text of args.addresses) {
-        let addr: Uint8Array
-        try {
-          addr = parseServiceAddress(addrCtx, cChainID, text)
-        } catch (err) {
-          throw new APIError(`couldn't parse address ${goQuote(text)}: ${formatMessage(err)}`)
-        }
+        const addr = parseAddress("couldn't parse address", text)
         seen.set(Buffer.from(addr).toString('hex'), addr)
       }
       let startIndex: UTXOCursor | undefined
       const { address: startAddr, utxo: startUTXO } = args.startIndex
       if (startAddr !== '' || startUTXO !== '') {
-        let address: Uint8Array
-        try {
-          address = parseServiceAddress(addrCtx, cChainID, startAddr)
-        } catch (err) {
-          throw new APIError(`couldn't parse start index address ${goQuote(startAddr)}: ${formatMessage(err)}`)
-        }
-        let utxoID: Uint8Array
-        try {
-          utxoID = cb58Decode(startUTXO)
-          if (utxoID.length !== 32) throw new FormatError(`invalid hash length: expected 32 bytes but got ${utxoID.length}`)
-        } catch (err) {
-          throw new APIError(`couldn't parse start index utxo: ${formatMessage(err)}`)
-        }
+        const address = parseAddress("couldn't parse start index address", startAddr)
+        const utxoID = withContext("couldn't parse start index utxo: ", () => cb58DecodeID(startUTXO))
         startIndex = { address, utxoID }
       }
       const limit = args.limit <= 0 || args.limit > MAX_UTXOS_TO_FETCH ? MAX_UTXOS_TO_FETCH : args.limit
-      try {
-        servedEncoding(args.encoding)
-      } catch (err) {
-        throw new APIError(`problem encoding utxo: ${formatMessage(err)}`)
-      }
-      let result
-      try {
-        result = ctx.atomic.getUTXOs({ addresses: [...seen.values()], sourceChain, limit, ...(startIndex && { startIndex }) })
-      } catch (err) {
-        throw asAPIError(err, 'problem retrieving UTXOs: ')
-      }
-      const utxos = result.utxos.map((bytes) => {
-        try {
-          return encodeBytes(args.encoding, bytes)
-        } catch (err) {
-          throw new APIError(`problem encoding utxo: ${formatMessage(err)}`)
-        }
-      })
+      withContext('problem encoding utxo: ', () => servedEncoding(args.encoding))
+      const result = withContext('problem retrieving UTXOs: ', () => ctx.atomic.getUTXOs({ addresses: [...seen.values()], sourceChain, limit, ...(startIndex && { startIndex }) }))
+      const utxos = withContext('problem encoding utxo: ', () => result.utxos.map((bytes) => encodeBytes(args.encoding, bytes)))
       return {
         numFetched: String(utxos.length),
         utxos,
@@ -198,64 +153,38 @@ function atomicHandlers(ctx: NativeContext): Record<string, MethodDef> {
       }
     }),
 
-    /** issueTx {tx, encoding}: decodes, parses and queues a signed atomic tx; `{txID}`. */
-    issueTx: method(FormattedTxArgs, async (args) => {
-      let bytes: Uint8Array
-      try {
+    /**
+     * native.issueTx (avax.issueTx) {tx, encoding}: decodes and parses a signed atomic tx once, then queues
+     * the parsed tx; `{txID}`. The service's errors pass verbatim; txpool.ErrAlreadyKnown is success.
+     */
+    'native.issueTx': method(FormattedTxArgs, async (args) => {
+      const bytes = withContext('problem decoding transaction: ', () => {
         // formatting.Decode refuses json before looking at the string.
         servedEncoding(args.encoding)
-        bytes = decodeBytes(args.encoding, args.tx)
-      } catch (err) {
-        throw new APIError(`problem decoding transaction: ${formatMessage(err)}`)
-      }
-      let id: Uint8Array
-      try {
-        id = parseTx(bytes).id
-      } catch (err) {
-        throw new APIError(`problem parsing transaction: ${formatMessage(err)}`)
-      }
-      try {
-        id = await ctx.atomic.issueTx(bytes)
-      } catch (err) {
-        // txpool.ErrAlreadyKnown is success: the txID is returned (and the tx re-gossiped).
-        if (!(err instanceof AlreadyKnownError)) throw asAPIError(err)
-      }
+        return decodeBytes(args.encoding, args.tx)
+      })
+      const tx = withContext('problem parsing transaction: ', () => parseTx(bytes))
+      const id = await ctx.atomic.issueTx(bytes, tx).catch(alreadyKnownAs(tx.id))
       return { txID: cb58Encode(id) }
     }),
 
-    /** getAtomicTx {txID, encoding}: the signed bytes, with blockHeight when Accepted. */
-    getAtomicTx: method(GetTxArgs, (args) => {
+    /** native.getAtomicTx (avax.getAtomicTx) {txID, encoding}: the signed bytes, with blockHeight when Accepted. */
+    'native.getAtomicTx': method(GetTxArgs, (args) => {
       if (Buffer.from(args.txID).equals(EMPTY_ID)) throw new APIError('nil transaction ID')
-      let found
-      try {
-        found = ctx.atomic.getTx(args.txID)
-      } catch (err) {
-        throw asAPIError(err)
-      }
+      const found = ctx.atomic.getTx(args.txID)
       if (found === undefined || found.status === 'Unknown') throw new APIError(`could not find tx ${cb58Encode(args.txID)}`)
-      let tx: string
-      try {
-        servedEncoding(args.encoding)
-        tx = encodeBytes(args.encoding, found.tx)
-      } catch (err) {
-        throw new APIError(formatMessage(err))
-      }
+      servedEncoding(args.encoding)
       return {
-        tx,
+        tx: encodeBytes(args.encoding, found.tx),
         encoding: args.encoding,
         ...(found.status === 'Accepted' && found.blockHeight !== undefined && { blockHeight: found.blockHeight.toString() }),
       }
     }),
 
-    /** getAtomicTxStatus {txID}: Accepted (with blockHeight), Processing, Dropped or Unknown. */
-    getAtomicTxStatus: method(TxIDArgs, (args) => {
+    /** native.getAtomicTxStatus (avax.getAtomicTxStatus) {txID}: Accepted (with blockHeight), Processing, Dropped or Unknown. */
+    'native.getAtomicTxStatus': method(TxIDArgs, (args) => {
       if (Buffer.from(args.txID).equals(EMPTY_ID)) throw new APIError('nil transaction ID')
-      let st
-      try {
-        st = ctx.atomic.status(args.txID)
-      } catch (err) {
-        throw asAPIError(err)
-      }
+      const st = ctx.atomic.status(args.txID)
       if (st.status === 'Accepted' && st.blockHeight !== undefined) return { status: st.status, blockHeight: st.blockHeight.toString() }
       return { status: st.status === 'Accepted' ? 'Processing' : st.status }
     }),
@@ -263,19 +192,21 @@ function atomicHandlers(ctx: NativeContext): Record<string, MethodDef> {
 }
 
 /**
- * The handlers under one service name: `<service>.<method>` wire names (avalanchego's names under `avax`),
- * the same MethodDef objects; a deprecated one is wrapped to warn once naming its replacement.
+ * The table under one service name: `native` as keyed, `avax` with the prefix swapped (and avalanchego's
+ * names for the renamed methods); the same MethodDef objects, a deprecated one wrapped to warn once
+ * naming its replacement in the same service.
  */
-export function serviceTable(service: NativeServiceName, handlers: Record<string, MethodDef>, deprecated?: DeprecationWarner): MethodTable {
+export function serviceTable(service: NativeServiceName, handlers: MethodTable, deprecated?: DeprecationWarner): MethodTable {
   const out: MethodTable = {}
+  const served = (name: string): string => (service === 'native' ? name : AVAX_NAMES[name] ?? `avax.${name.slice('native.'.length)}`)
   for (const name of Object.keys(handlers)) {
-    const wire = service === 'avax' ? (AVAX_NAMES[name] ?? name) : name
+    const wire = served(name)
     const def = handlers[name]!
     const replacement = DEPRECATED_HANDLERS[name]
-    out[`${service}.${wire}`] = replacement === undefined || deprecated === undefined ? def : {
+    out[wire] = replacement === undefined || deprecated === undefined ? def : {
       ...def,
       handler: (params, call, origin) => {
-        deprecated(`${service}.${wire}`, `${service}.${replacement}`)
+        deprecated(wire, served(replacement))
         return def.handler(params, call, origin)
       },
     }
@@ -284,11 +215,11 @@ export function serviceTable(service: NativeServiceName, handlers: Record<string
 }
 
 /** The `native` service of /ext/bc/C/native (the API reference's names). */
-export function nativeMethods(handlers: Record<string, MethodDef>, deprecated?: DeprecationWarner): MethodTable {
+export function nativeMethods(handlers: MethodTable, deprecated?: DeprecationWarner): MethodTable {
   return serviceTable('native', handlers, deprecated)
 }
 
 /** The `avax` service of /ext/bc/C/avax (avalanchego's names; AvalancheJS's EVMApi calls these). */
-export function avaxMethods(handlers: Record<string, MethodDef>, deprecated?: DeprecationWarner): MethodTable {
+export function avaxMethods(handlers: MethodTable, deprecated?: DeprecationWarner): MethodTable {
   return serviceTable('avax', handlers, deprecated)
 }

@@ -1,21 +1,19 @@
 /**
- * The keystore-backed methods of the native/avax API (CORETH v0.14.0 plugin/evm/service.go, user.go;
- * AVALANCHE.md 9.6; API-REFERENCE.md 4.3): `importKey`, `exportKey`, `export`, `exportNative`
- * (avalanchego: `exportAVAX`), `import`, `importNative` (`importAVAX`). Checks run in coreth's order with
- * its error texts. With the keystore off (no `--api-keystore-enabled`) avalanchego still served these
+ * The keystore-backed methods of the native/avax API (coreth v0.14.0: plugin/evm/service.go, user.go;
+ * docs/API.md): `importKey`, `exportKey`, `export`, `exportNative` (avalanchego: `exportAVAX`),
+ * `import`, `importNative` (`importAVAX`). Checks run in coreth's order with its error texts. With the keystore off (no `--api-keystore-enabled`) avalanchego still served these
  * methods over an empty keystore (its node.initKeystoreAPI only skips the /ext/keystore route), so
  * every user is unknown: the same wrapped `incorrect password: user "<u>"` as for a wrong password.
  * Params (passwords, keys) are never logged.
  */
 import { z } from 'zod'
-import { Uint64Arg } from '../rpc/avalancheArgs.js'
+import { Uint64Arg, parseOrIssue } from '../rpc/avalancheArgs.js'
 import { parseExportDestination } from '../avalanche/address.js'
 import type { AddressContext } from '../avalanche/address.js'
 import type { SigningKey } from '../atomic/builder.js'
 import { buildExportTx, buildImportTx } from '../atomic/builder.js'
-import { cb58Decode, cb58Encode } from '../avalanche/cb58.js'
-import { AlreadyKnownError, AtomicError } from '../atomic/errors.js'
-import { AvalancheError } from '../avalanche/errors.js'
+import { cb58DecodeID, cb58Encode } from '../avalanche/cb58.js'
+import { alreadyKnownAs } from '../atomic/errors.js'
 import { parseHexBig, suggestedBaseFee } from '../atomic/fees.js'
 import { lookupChainAlias } from '../avalanche/networks.js'
 import type { ChainAliases } from '../avalanche/networks.js'
@@ -24,13 +22,13 @@ import type { AtomicService } from '../atomic/service.js'
 import { ethAddress, publicKeyOf, toChecksumAddress } from '../avalanche/signature.js'
 import type { AtomicTx } from '../atomic/tx.js'
 import type { VerifyContext } from '../atomic/verify.js'
-import { EngineError } from '../engine/errors.js'
 import { goQuote } from '../util/goQuote.js'
-import { IncorrectPasswordError, KeystoreError, shown } from '../keystore/errors.js'
+import { wipeAfter } from '../util/wipeAfter.js'
+import { IncorrectPasswordError, shown } from '../keystore/errors.js'
 import type { Keystore } from '../keystore/keystore.js'
-import { APIError, GoString } from '../rpc/gorilla.js'
-import { keystoreErrorCode } from '../rpc/errors.js'
-import type { MethodDef, RequestOrigin } from '../rpc/types.js'
+import { GoString } from '../rpc/gorilla.js'
+import { APIError, withContext } from '../rpc/errors.js'
+import type { MethodTable, RequestOrigin } from '../rpc/types.js'
 import { method } from '../rpc/types.js'
 
 /** maxUTXOsToFetch: an import spends at most this many UTXOs. */
@@ -61,7 +59,6 @@ function issue(tctx: z.RefinementCtx, message: string): never {
   return z.NEVER
 }
 
-
 /**
  * `baseFee`, wei per gas: avalanchego's hexutil.Big string (`"0x5d21dba00"`, no leading zero digits), and,
  * as the API reference types it "integer", a JSON integer or a decimal string. null/absent = suggested.
@@ -70,21 +67,13 @@ const BaseFeeArg = z.union([z.string(), z.number()]).nullish().transform((v, tct
   if (v === undefined || v === null) return undefined
   if (typeof v === 'number') return Number.isSafeInteger(v) && v >= 0 ? BigInt(v) : issue(tctx, 'invalid baseFee')
   if (/^[0-9]{1,78}$/.test(v) && BigInt(v) < 1n << 256n) return BigInt(v)
-  try {
-    return parseHexBig(v)
-  } catch {
-    return issue(tctx, 'invalid baseFee')
-  }
+  return parseOrIssue(tctx, 'invalid baseFee', () => parseHexBig(v))
 })
 
 /** secp256k1.PrivateKey's UnmarshalJSON: `PrivateKey-<cb58>`; null/absent = not given. */
 const PrivateKeyArg = z.string().nullish().transform((v, tctx): Uint8Array | undefined => {
   if (v === undefined || v === null) return undefined
-  try {
-    return parsePrivateKey(v)
-  } catch {
-    return issue(tctx, 'invalid private key')
-  }
+  return parseOrIssue(tctx, 'invalid private key', () => parsePrivateKey(v))
 })
 
 /** common.Address's UnmarshalJSON: `0x` + 40 hex digits; null/absent = not given. */
@@ -101,104 +90,60 @@ const ExportNativeArgs = z.object({ ...UserPass, baseFee: BaseFeeArg, amount: Ui
 const ExportArgs = ExportNativeArgs.extend({ assetID: GoString })
 const ImportArgs = z.object({ ...UserPass, baseFee: BaseFeeArg, sourceChain: GoString, to: EthAddressArg })
 
-/** The domain error's text (atomic, engine, keystore); anything else stays an internal error. */
-function messageOf(err: unknown): string {
-  if (err instanceof AvalancheError || err instanceof EngineError || err instanceof KeystoreError) return err.message
-  throw err
-}
-
-function zero(keys: readonly SigningKey[]): void {
-  for (const k of keys) k.privateKey.fill(0)
-}
+/** The private keys of `keys`, for wipeAfter. */
+const secrets = (keys: readonly SigningKey[]): Uint8Array[] => keys.map((k) => k.privateKey)
 
 /**
- * The six keystore-backed handlers by bare name; `exportNative`/`importNative` are the deprecated aliases
- * (served as `exportAVAX`/`importAVAX` under `avax`, see native.ts).
+ * The six keystore-backed handlers by `native` wire name; `native.exportNative`/`native.importNative`
+ * are the deprecated aliases (served as `avax.exportAVAX`/`avax.importAVAX`, see native.ts).
  */
-export function nativeKeystoreHandlers(ctx: NativeKeystoreContext): Record<string, MethodDef> {
+export function nativeKeystoreHandlers(ctx: NativeKeystoreContext): MethodTable {
   const addrCtx: AddressContext = { networkID: ctx.networkID, chains: ctx.chains }
   const caller = (origin: RequestOrigin | undefined) => (origin === undefined ? {} : { client: origin.remoteAddress })
   const now = ctx.now ?? (() => BigInt(Math.floor(Date.now() / 1000)))
 
-  /** Keystore.GetDatabase + user.getKeys: the user's keys in stored order, or the keystore's error text. */
-  async function userKeys(username: string, password: string, origin: RequestOrigin | undefined, prefix: string): Promise<SigningKey[]> {
-    try {
+  /** Keystore.GetDatabase + user.getKeys: the user's keys in stored order; the keystore's error after `context`. */
+  const userKeys = (username: string, password: string, origin: RequestOrigin | undefined, context: string): Promise<SigningKey[]> =>
+    withContext(context, async () => {
       if (ctx.keystore === undefined) throw new IncorrectPasswordError(username)
-      return await ctx.keystore.keysWithAddresses(username, password, caller(origin))
-    } catch (err) {
-      throw new APIError(prefix + messageOf(err), keystoreErrorCode(err))
-    }
-  }
+      return ctx.keystore.keysWithAddresses(username, password, caller(origin))
+    })
 
-  /** The given base fee, else vm.estimateBaseFee (AVALANCHE.md 6.4). */
+  /** The given base fee, else vm.estimateBaseFee (coreth v0.14.0: plugin/evm/service.go, eth_baseFee x 11/10). */
   const baseFeeOf = (given: bigint | undefined): bigint => given ?? suggestedBaseFee(ctx.baseFee())
 
   /** mempool.AddLocalTx through the path of issueTx; its errors verbatim, "already known" is success. */
   async function issue(tx: AtomicTx): Promise<{ txID: string }> {
-    try {
-      await ctx.atomic.issueTx(tx.signedBytes)
-    } catch (err) {
-      if (!(err instanceof AlreadyKnownError)) throw new APIError(messageOf(err))
-    }
+    await ctx.atomic.issueTx(tx.signedBytes).catch(alreadyKnownAs(tx.id))
     return { txID: cb58Encode(tx.id) }
   }
 
   /** service.Export after parseAssetID. */
   async function exportWith(assetID: Uint8Array, args: z.output<typeof ExportNativeArgs>, origin: RequestOrigin | undefined) {
     if (args.amount === 0n) throw new APIError("argument 'amount' must be > 0")
-    let chainID: Uint8Array
-    let to: Uint8Array
-    try {
-      ({ chainID, address: to } = parseExportDestination(addrCtx, args.to, args.targetChain))
-    } catch (err) {
-      throw new APIError(messageOf(err))
-    }
+    const { chainID, address: to } = parseExportDestination(addrCtx, args.to, args.targetChain)
     const keys = await userKeys(args.username, args.password, origin, `problem retrieving user '${shown(args.username)}': `)
-    let tx: AtomicTx
-    try {
-      tx = await buildExportTx({
-        ctx: ctx.verify, state: { balance: ctx.balance, nonce: ctx.nonce }, assetID, amount: args.amount,
-        destinationChain: chainID, to, baseFee: baseFeeOf(args.baseFee), keys,
-      })
-    } catch (err) {
-      throw new APIError(`couldn't create tx: ${messageOf(err)}`)
-    } finally {
-      zero(keys)
-    }
+    const tx = await wipeAfter(secrets(keys), () => withContext("couldn't create tx: ", () => buildExportTx({
+      ctx: ctx.verify, state: { balance: ctx.balance, nonce: ctx.nonce }, assetID, amount: args.amount,
+      destinationChain: chainID, to, baseFee: baseFeeOf(args.baseFee), keys,
+    })))
     return issue(tx)
   }
 
   /** service.Import. */
   async function importWith(args: z.output<typeof ImportArgs>, origin: RequestOrigin | undefined) {
-    let sourceChain: Uint8Array
-    try {
-      sourceChain = lookupChainAlias(ctx.chains, args.sourceChain)
-    } catch (err) {
-      throw new APIError(`problem parsing chainID ${goQuote(args.sourceChain)}: ${messageOf(err)}`)
-    }
+    const sourceChain = withContext(`problem parsing chainID ${goQuote(args.sourceChain)}: `, () => lookupChainAlias(ctx.chains, args.sourceChain))
     // Go would credit the zero address; the API reference makes `to` required.
     if (args.to === undefined) throw new APIError("argument 'to' not given")
+    const to = args.to
     const keys = await userKeys(args.username, args.password, origin, `couldn't get user '${shown(args.username)}': `)
-    let tx: AtomicTx
-    try {
+    const tx = await wipeAfter(secrets(keys), () => {
       const seen = new Map<string, Uint8Array>()
       for (const k of keys) seen.set(Buffer.from(k.shortAddress).toString('hex'), k.shortAddress)
-      let utxos: Uint8Array[] = []
-      if (seen.size > 0) {
-        try {
-          utxos = ctx.atomic.getUTXOs({ addresses: [...seen.values()], sourceChain, limit: MAX_IMPORT_UTXOS }).utxos
-        } catch (err) {
-          throw new APIError(`problem retrieving atomic UTXOs: ${messageOf(err)}`)
-        }
-      }
-      try {
-        tx = buildImportTx({ ctx: ctx.verify, sourceChain, to: args.to, baseFee: baseFeeOf(args.baseFee), keys, utxos, nowUnix: now() })
-      } catch (err) {
-        throw new APIError(messageOf(err))
-      }
-    } finally {
-      zero(keys)
-    }
+      const utxos = seen.size === 0 ? [] : withContext('problem retrieving atomic UTXOs: ',
+        () => ctx.atomic.getUTXOs({ addresses: [...seen.values()], sourceChain, limit: MAX_IMPORT_UTXOS }).utxos)
+      return buildImportTx({ ctx: ctx.verify, sourceChain, to, baseFee: baseFeeOf(args.baseFee), keys, utxos, nowUnix: now() })
+    })
     return issue(tx)
   }
 
@@ -206,64 +151,47 @@ export function nativeKeystoreHandlers(ctx: NativeKeystoreContext): Record<strin
   const importHandler = method(ImportArgs, (args, _call, origin) => importWith(args, origin))
 
   return {
-    /** importKey {username, password, privateKey}: stores the key for the user; `{address}` (EIP-55). */
-    importKey: method(ImportKeyArgs, async (args, _call, origin) => {
+    /** native.importKey (avax.importKey) {username, password, privateKey}: stores the key for the user; `{address}` (EIP-55). */
+    'native.importKey': method(ImportKeyArgs, async (args, _call, origin) => {
       const key = args.privateKey
       if (key === undefined) throw new APIError("argument 'privateKey' not given")
-      try {
+      return wipeAfter([key], async () => {
         const address = toChecksumAddress(ethAddress(publicKeyOf(key)))
-        try {
+        await withContext('problem retrieving data: ', async () => {
           if (ctx.keystore === undefined) throw new IncorrectPasswordError(args.username)
           await ctx.keystore.addKey(args.username, args.password, key, caller(origin))
-        } catch (err) {
-          throw new APIError(`problem retrieving data: ${messageOf(err)}`)
-        }
+        })
         return { address }
-      } finally {
-        key.fill(0)
-      }
+      })
     }),
 
-    /** exportKey {username, password, address}: `{privateKey: "PrivateKey-…", privateKeyHex: "0x…"}`. */
-    exportKey: method(ExportKeyArgs, async (args, _call, origin) => {
+    /** native.exportKey (avax.exportKey) {username, password, address}: `{privateKey: "PrivateKey-…", privateKeyHex: "0x…"}`. */
+    'native.exportKey': method(ExportKeyArgs, async (args, _call, origin) => {
       // client.ParseEthAddress: common.IsHexAddress (optional 0x, 40 hex digits).
       if (!/^(0[xX])?[0-9a-fA-F]{40}$/.test(args.address)) throw new APIError(`couldn't parse ${args.address} to address: invalid hex address`)
       const address = Buffer.from(args.address.slice(-40), 'hex')
       const keys = await userKeys(args.username, args.password, origin, `problem retrieving user '${shown(args.username)}': `)
-      try {
+      return wipeAfter(secrets(keys), () => {
         const key = keys.find((k) => address.equals(k.ethAddress))
         if (key === undefined) throw new APIError('problem retrieving private key: not found')
         return { privateKey: formatPrivateKey(key.privateKey), privateKeyHex: '0x' + Buffer.from(key.privateKey).toString('hex') }
-      } finally {
-        zero(keys)
-      }
+      })
     }),
 
-    /** export {username, password, amount, assetID, to, targetChain?, baseFee?}: ExportTx C -> X/P; `{txID}`. */
-    export: method(ExportArgs, (args, _call, origin) => {
-      let assetID: Uint8Array
+    /** native.export (avax.export) {username, password, amount, assetID, to, targetChain?, baseFee?}: ExportTx C -> X/P; `{txID}`. */
+    'native.export': method(ExportArgs, (args, _call, origin) => {
       if (args.assetID === '') throw new APIError('assetID is required')
-      if (args.assetID === NATIVE_ASSET_LITERAL) {
-        assetID = ctx.verify.avaxAssetID
-      } else {
-        try {
-          const id = cb58Decode(args.assetID)
-          if (id.length !== 32) throw new AtomicError(`invalid hash length: expected 32 bytes but got ${id.length}`)
-          assetID = id
-        } catch (err) {
-          throw new APIError(messageOf(err))
-        }
-      }
+      const assetID = args.assetID === NATIVE_ASSET_LITERAL ? ctx.verify.avaxAssetID : cb58DecodeID(args.assetID)
       return exportWith(assetID, args, origin)
     }),
 
-    /** exportNative (avax: exportAVAX), deprecated: export of the native asset; extra `from`/`changeAddr` ignored. */
-    exportNative,
+    /** native.exportNative (avax.exportAVAX), deprecated: export of the native asset; extra `from`/`changeAddr` ignored. */
+    'native.exportNative': exportNative,
 
-    /** import {username, password, sourceChain, to, baseFee?}: ImportTx of all spendable UTXOs; `{txID}`. */
-    import: importHandler,
+    /** native.import (avax.import) {username, password, sourceChain, to, baseFee?}: ImportTx of all spendable UTXOs; `{txID}`. */
+    'native.import': importHandler,
 
-    /** importNative (avax: importAVAX), deprecated: the same handler as import. */
-    importNative: method(ImportArgs, (args, _call, origin) => importWith(args, origin)),
+    /** native.importNative (avax.importAVAX), deprecated: the same handler as import. */
+    'native.importNative': method(ImportArgs, (args, _call, origin) => importWith(args, origin)),
   }
 }

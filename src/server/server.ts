@@ -5,7 +5,7 @@ import type { RawData, WebSocket } from 'ws'
 import type { Logger } from 'pino'
 import type { Dispatcher } from '../rpc/dispatch.js'
 import type { GorillaDispatcher } from '../rpc/gorilla.js'
-import type { HealthKind, HealthReply } from '../namespaces/health.js'
+import type { HealthKind, HealthReply } from '../healthReporter.js'
 import type { Connection } from '../rpc/types.js'
 import { createHostCheck, createOriginCheck } from './hostCheck.js'
 
