@@ -17,7 +17,7 @@ const UserPass = z.object({ username: GoString, password: GoString })
 /**
  * The `keystore` service of /ext/keystore (avalanchego v1.12.1: api/keystore/service.go). Params are
  * never logged (passwords); each method warns once that it is deprecated. The keystore's errors
- * answer with their own text (-32005 when the client is throttled, docs/SECURITY.md).
+ * answer with their own text (-32005 when the client is throttled, docs/SECURITY.md K5).
  */
 export function keystoreMethods(ctx: { keystore: Keystore; deprecated: DeprecationWarner }): MethodTable {
   const { keystore } = ctx

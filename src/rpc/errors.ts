@@ -101,7 +101,7 @@ export function subscriptionNotFound(): RpcError {
   return new RpcError(SERVER_ERROR, 'subscription not found')
 }
 
-/** -32005: a per-connection or per-query limit (docs/SECURITY.md). */
+/** -32005: a per-connection or per-query limit (docs/SECURITY.md W4 and others). */
 export function limitExceeded(msg: string): RpcError {
   return new RpcError(LIMIT_EXCEEDED, msg)
 }
@@ -141,7 +141,7 @@ export function isDomainError(err: unknown): err is Error {
   return err instanceof EngineError || err instanceof AvalancheError || err instanceof KeystoreError || err instanceof ProfilerError
 }
 
-/** A client over a limit: a query's result cap, or a keystore client throttled after failed passwords (docs/SECURITY.md). */
+/** A client over a limit: a query's result cap, or a keystore client throttled after failed passwords (docs/SECURITY.md E4, K5). */
 function isLimitExceeded(err: unknown): err is Error {
   return err instanceof LimitExceededError || err instanceof TooManyAttemptsError
 }
