@@ -12,6 +12,7 @@ import { credential } from '../avalanche/secp256k1fx.js'
 import { signHash } from '../avalanche/signature.js'
 import type { AtomicTx } from './tx.js'
 import { encodeUnsignedTx, signingHash, toAtomicTx } from './tx.js'
+import { matchOwners } from '../avalanche/keychain.js'
 import type { EVMInput, EVMOutput, TransferableInput, UnsignedAtomicTx, UnsignedExportTx, UnsignedImportTx } from './types.js'
 import type { VerifyContext } from './verify.js'
 import { compareEVMInOut, compareTransferableInputs, verifyExportTx, verifyImportTx } from './verify.js'
@@ -144,21 +145,6 @@ export async function buildExportTx(p: ExportTxParams): Promise<AtomicTx> {
   return tx
 }
 
-/** secp256k1fx Keychain.Match: the first `threshold` owner addresses the keys hold, unless time-locked. */
-function match(owners: { locktime: bigint; threshold: number; addrs: Uint8Array[] }, keys: readonly SigningKey[], nowUnix: bigint): { sigIndices: number[]; signers: Uint8Array[] } | undefined {
-  if (nowUnix < owners.locktime) return undefined
-  const sigIndices: number[] = []
-  const signers: Uint8Array[] = []
-  for (let i = 0; i < owners.addrs.length && signers.length < owners.threshold; i++) {
-    const key = keys.find((k) => sameID(k.shortAddress, owners.addrs[i]!))
-    if (key !== undefined) {
-      sigIndices.push(i)
-      signers.push(key.privateKey)
-    }
-  }
-  return signers.length === owners.threshold ? { sigIndices, signers } : undefined
-}
-
 /**
  * NewImportTx: spends every UTXO the keys can spend now; one EVMOutput per non-AVAX asset and one AVAX output
  * of ΣAVAX − fee(gas incl. that output); `insufficient AVAX funds to pay transaction fee` below the fee.
@@ -169,7 +155,7 @@ export function buildImportTx(p: ImportTxParams): AtomicTx {
   const imported = new Map<string, { assetID: Uint8Array; amount: bigint }>()
   for (const bytes of p.utxos) {
     const utxo = decodeUTXO(bytes)
-    const m = match(utxo.out, p.keys, p.nowUnix)
+    const m = matchOwners(utxo.out, p.keys, p.nowUnix)
     if (m === undefined) continue
     const key = Buffer.from(utxo.assetID).toString('hex')
     const prev = imported.get(key) ?? { assetID: utxo.assetID, amount: 0n }
