@@ -39,11 +39,7 @@ export function admitRawTransaction(raw: Uint8Array, rules: AdmissionRules, arri
   }
   if (!isSupportedType(tx)) throw new TxRejectedError('transaction type not supported')
   const { feeCap, tipCap } = feeCaps(tx)
-  if (rules.txFeeCap > 0) {
-    const fee = feeCap * tx.gasLimit
-    const cap = BigInt(Math.round(rules.txFeeCap * 1e6)) * 10n ** 12n
-    if (fee > cap) throw new TxRejectedError(`tx fee (${etherString(fee)} ether) exceeds the configured cap (${rules.txFeeCap.toFixed(2)} ether)`)
-  }
+  checkTxFee(feeCap, tx.gasLimit, rules.txFeeCap)
   if (tx.type === 0 && !isProtected(tx) && !rules.allowUnprotected) {
     throw new TxRejectedError('only replay-protected (EIP-155) transactions allowed over RPC')
   }
@@ -65,6 +61,17 @@ export function admitRawTransaction(raw: Uint8Array, rules: AdmissionRules, arri
     throw new TxRejectedError(`max fee per gas less than block base fee: address ${toChecksumAddress(sender.toString())}, maxFeePerGas: ${feeCap}, baseFee: ${rules.nextBaseFee}`)
   }
   return { tx, hash: hashHex(tx), sender, senderHex: sender.toString(), nonce: tx.nonce, feeCap, tipCap, arrival }
+}
+
+/**
+ * geth checkTxFee (internal/ethapi/api.go), the one RPCTxFeeCap check of signing and sending: the fee cap
+ * times the gas, against `capEther` ether (rpc-tx-fee-cap; 0 = no cap).
+ */
+export function checkTxFee(feeCap: bigint, gas: bigint, capEther: number): void {
+  if (capEther === 0) return
+  const fee = feeCap * gas
+  const cap = BigInt(Math.round(capEther * 1e6)) * 10n ** 12n
+  if (fee > cap) throw new TxRejectedError(`tx fee (${etherString(fee)} ether) exceeds the configured cap (${capEther.toFixed(2)} ether)`)
 }
 
 function isProtected(tx: TypedTransaction): boolean {
