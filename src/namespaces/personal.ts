@@ -24,7 +24,7 @@ const ZERO_ADDRESS = new Uint8Array(20)
 
 type SignerContext = Pick<RpcContext, 'engine' | 'config' | 'accounts'>
 
-const signer = (ctx: SignerContext): AccountSigner => new AccountSigner(ctx.engine, ctx.accounts, ctx.config.chain['rpc-tx-fee-cap'])
+const accountSigner = (ctx: SignerContext): AccountSigner => new AccountSigner(ctx.engine, ctx.accounts, ctx.config.chain['rpc-tx-fee-cap'])
 
 /** The key `password` decrypts, wiped after use (personal_). */
 const decrypted = (accounts: AccountManager, address: Uint8Array, password: string): KeySource => ({ key: () => accounts.decrypt(address, password), wipe: true })
@@ -34,14 +34,14 @@ const unlocked = (accounts: AccountManager, address: Uint8Array): KeySource => (
 /** The `personal_` namespace (coreth service `internal-personal`). */
 export function personalMethods(ctx: SignerContext): MethodTable {
   const { accounts } = ctx
-  const wallet = signer(ctx)
+  const signer = accountSigner(ctx)
   return inService('internal-personal', {
     /** Handler for `personal_listAccounts`. */
     personal_listAccounts: method(z.tuple([]), () => accounts.list()),
     /** Handler for `personal_newAccount`: a new key file; the checksummed address. */
     personal_newAccount: method(z.tuple([GoString]), async ([password]) => toChecksumAddress(await accounts.create(password))),
     /** Handler for `personal_importRawKey`: hex private key (with or without 0x). */
-    personal_importRawKey: method(z.tuple([GoString, GoString]), ([hexKey, password]) => wallet.importRawKey(hexKey, password)),
+    personal_importRawKey: method(z.tuple([GoString, GoString]), ([hexKey, password]) => signer.importRawKey(hexKey, password)),
     /** Handler for `personal_unlockAccount`: duration in seconds, default 300, 0 = until locked. */
     personal_unlockAccount: method(z.tuple([Address, GoString, GoUint64Number.optional()]), async ([address, password, duration]) => {
       const seconds = duration ?? 300n
@@ -58,19 +58,19 @@ export function personalMethods(ctx: SignerContext): MethodTable {
     personal_sendTransaction: method(z.tuple([CallRequest, GoString]), async ([req, password]) => {
       const from = req.from ?? ZERO_ADDRESS
       await accounts.find(from)
-      return wallet.sendTransaction(req, decrypted(accounts, from, password))
+      return signer.sendTransaction(req, decrypted(accounts, from, password))
     }),
     /** Handler for `personal_signTransaction`: {raw, tx}, not submitted. */
     personal_signTransaction: method(z.tuple([CallRequest, GoString]), async ([req, password]) => {
       if (req.from === undefined) throw new EngineError('sender not specified')
-      wallet.checkSignArgs(req)
+      signer.checkSignArgs(req)
       await accounts.find(req.from)
-      return signTxResult(await wallet.signTransaction(req, decrypted(accounts, req.from, password)))
+      return signTxResult(await signer.signTransaction(req, decrypted(accounts, req.from, password)))
     }),
     /** Handler for `personal_sign`: EIP-191 personal message signature, V 27/28. */
     personal_sign: method(z.tuple([Data, Address, GoString]), async ([data, address, password]) => {
       await accounts.find(address)
-      return wallet.signText(data, decrypted(accounts, address, password))
+      return signer.signText(data, decrypted(accounts, address, password))
     }),
     /** Handler for `personal_ecRecover`: the signer of an eth_sign / personal_sign signature. */
     personal_ecRecover: method(z.tuple([Data, Data]), ([data, sig]) => ecRecover(data, sig)),
@@ -85,7 +85,7 @@ export function personalMethods(ctx: SignerContext): MethodTable {
  */
 export function accountMethods(ctx: SignerContext): MethodTable {
   const { accounts } = ctx
-  const wallet = signer(ctx)
+  const signer = accountSigner(ctx)
   const listed = resolveEthApis(ctx.config.chain['eth-apis']).has('internal-account')
   return inService(['internal-transaction', 'internal-account'], {
     /** Handler for `eth_accounts`: the keystore's accounts when internal-account is on. */
@@ -93,20 +93,20 @@ export function accountMethods(ctx: SignerContext): MethodTable {
     /** Handler for `eth_sign`: EIP-191 signature by an unlocked account. */
     eth_sign: method(z.tuple([Address, Data]), async ([address, data]) => {
       await accounts.find(address)
-      return wallet.signText(data, unlocked(accounts, address))
+      return signer.signText(data, unlocked(accounts, address))
     }),
     /** Handler for `eth_signTransaction`: {raw, tx} signed by an unlocked account, not submitted. */
     eth_signTransaction: method(z.tuple([CallRequest]), async ([req]) => {
-      wallet.checkSignArgs(req)
+      signer.checkSignArgs(req)
       const from = req.from ?? ZERO_ADDRESS
       const key: KeySource = { key: async () => { await accounts.find(from); return accounts.unlockedKey(from) }, wipe: false }
-      return signTxResult(await wallet.signTransaction(req, key))
+      return signTxResult(await signer.signTransaction(req, key))
     }),
     /** Handler for `eth_sendTransaction`: filled (geth's defaults), signed by an unlocked account, submitted. */
     eth_sendTransaction: method(z.tuple([CallRequest]), async ([req]) => {
       const from = req.from ?? ZERO_ADDRESS
       await accounts.find(from)
-      return wallet.sendTransaction(req, unlocked(accounts, from))
+      return signer.sendTransaction(req, unlocked(accounts, from))
     }),
   })
 }
