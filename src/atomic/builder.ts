@@ -1,7 +1,7 @@
 /**
  * Builds and signs the atomic txs of the keystore-backed `export`/`import` methods, as coreth v0.14.0
  * did (plugin/evm/atomic/export_tx.go NewExportTx, getSpendableAVAXWithFee; import_tx.go NewImportTx;
- * coreth v0.14.0: plugin/evm/service.go; the keys matched as avalanchego's vms/secp256k1fx/keychain.go Match,
+ * plugin/evm/service.go; the keys matched as avalanchego's vms/secp256k1fx/keychain.go Match,
  * in src/avalanche/keychain.ts). Always the current rules (AP5, Banff).
  */
 import { decodeUTXO } from '../avalanche/avax.js'

@@ -5,16 +5,13 @@
  * nativeKeystore.ts. Every call logs "deprecated API called" once (avalanchego logs it on every call).
  */
 import { z } from 'zod'
-import { AvalancheError } from '../avalanche/errors.js'
 import type { KeystoreCaller } from '../keystore/keystore.js'
-import { KeystoreError } from '../keystore/errors.js'
 import type { KeystoreWalletOptions } from '../keystore/userKeys.js'
 import { PWallet } from '../pchain/wallet.js'
 import type { PChainService } from '../pchain/service.js'
 import { Uint64Arg } from '../rpc/avalancheArgs.js'
 import type { DeprecationWarner } from '../rpc/deprecation.js'
-import { keystoreErrorCode } from '../rpc/errors.js'
-import { APIError, GoString } from '../rpc/gorilla.js'
+import { GoString } from '../rpc/gorilla.js'
 import type { MethodDef, MethodTable, RequestOrigin } from '../rpc/types.js'
 import { method } from '../rpc/types.js'
 import { XWallet } from '../xchain/wallet.js'
@@ -36,24 +33,15 @@ const PImportArgs = z.object({ ...SpendHeader, sourceChain: GoString, to: GoStri
 /** The HTTP peer, for the keystore's per-client back-off. */
 const caller = (origin: RequestOrigin | undefined): KeystoreCaller => (origin === undefined ? {} : { client: origin.remoteAddress })
 
-/**
- * A domain error's text as gorilla's -32000 (-32005 for a throttled keystore client), for dispatchers that
- * map only APIError; anything else propagates (an internal error).
- */
-function asAPIError(err: unknown): never {
-  if (err instanceof AvalancheError || err instanceof KeystoreError) throw new APIError(err.message, keystoreErrorCode(err))
-  throw err
-}
-
-/** Each method logs its deprecation, and answers a domain error with its text. */
+/** Each method logs its deprecation (the wallets' domain errors reach the dispatcher, which answers with their text). */
 function table(ctx: XPKeystoreContext, defs: MethodTable): MethodTable {
   const out: MethodTable = {}
   for (const [name, def] of Object.entries(defs)) {
     out[name] = {
       ...def,
-      handler: async (params, call, origin) => {
+      handler: (params, call, origin) => {
         ctx.deprecated?.(name)
-        return Promise.resolve(def.handler(params, call, origin)).catch(asAPIError)
+        return def.handler(params, call, origin)
       },
     } satisfies MethodDef
   }
