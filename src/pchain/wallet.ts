@@ -13,7 +13,7 @@ import { lookupChainAlias } from '../avalanche/networks.js'
 import { ChainWallet, MAX_IMPORT_UTXOS, WalletError, inContext, payTo, withKeys } from '../avalanche/wallet.js'
 import type { SpendHeader } from '../avalanche/wallet.js'
 import { compareTransferableInputs, compareTransferableOutputs } from '../atomic/verify.js'
-import { KeystoreError, shown } from '../keystore/errors.js'
+import { KeystoreError, TooManyAttemptsError, shown } from '../keystore/errors.js'
 import type { KeystoreCaller } from '../keystore/keystore.js'
 import { userKeys } from '../keystore/userKeys.js'
 import type { KeystoreWalletOptions } from '../keystore/userKeys.js'
@@ -147,13 +147,17 @@ export class PWallet extends ChainWallet {
     })
   }
 
-  /** The user's keys for `from`; a keystore failure is a build failure (-32000, even when throttled). */
+  /**
+   * The user's keys for `from`; a keystore failure is a build failure (-32000), except a throttled
+   * client, which keeps its class and so -32005 as on every keystore-backed method (docs/SECURITY.md, K5).
+   */
   private async keys(args: SpendHeader, caller: KeystoreCaller): Promise<KeyPair[]> {
     const from = this.parseFrom(args.from)
     try {
       return await userKeys(this.opts.keystore, args.username, args.password, from, caller, `problem retrieving user ${goQuote(shown(args.username))}: `)
     } catch (err) {
-      throw err instanceof KeystoreError ? new WalletError(CREATE + err.message) : err
+      if (err instanceof TooManyAttemptsError) err.message = CREATE + err.message
+      throw err instanceof KeystoreError && !(err instanceof TooManyAttemptsError) ? new WalletError(CREATE + err.message) : err
     }
   }
 
