@@ -12,9 +12,11 @@ import { credential } from '../avalanche/secp256k1fx.js'
 import { signHash } from '../avalanche/signature.js'
 import type { AtomicTx } from './tx.js'
 import { encodeUnsignedTx, signingHash, toAtomicTx } from './tx.js'
-import type { EVMInput, EVMOutput, TransferableInput, UnsignedAtomicTx, UnsignedExportTx, UnsignedImportTx } from './types.js'
+import type { EVMInput, EVMOutput, UnsignedAtomicTx, UnsignedExportTx, UnsignedImportTx } from './types.js'
+import type { TransferableInput } from '../avalanche/types.js'
 import type { VerifyContext } from './verify.js'
-import { compareEVMInOut, compareTransferableInputs, verifyExportTx, verifyImportTx } from './verify.js'
+import { compareEVMInOut, verifyExportTx, verifyImportTx } from './verify.js'
+import { compareTransferableInputs } from '../avalanche/compare.js'
 
 const UINT64_MAX = 0xffffffffffffffffn
 

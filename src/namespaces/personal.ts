@@ -1,13 +1,13 @@
 import { createTx } from '@ethereumjs/tx'
 import type { TypedTransaction } from '@ethereumjs/tx'
-import { Address as EthAddress, toChecksumAddress } from '@ethereumjs/util'
+import { toChecksumAddress } from '@ethereumjs/util'
 import { SigningKey, hashMessage, recoverAddress } from 'ethers'
 import { z } from 'zod'
 import { AccountError, AccountManager } from '../engine/accounts.js'
 import type { Engine } from '../engine/engine.js'
 import { EngineError } from '../engine/errors.js'
 import type { CallRequest as CallRequestValue } from '../engine/types.js'
-import { resolveEthApis } from '../rpc/ethApis.js'
+import { resolveEthApis } from '../config.js'
 import { hex, quantity } from '../rpc/format.js'
 import type { Json } from '../rpc/format.js'
 import { Address, CallRequest, Data, GoString, GoUint64Number } from '../rpc/schemas.js'
@@ -73,7 +73,7 @@ async function buildTx(engine: Engine, req: CallRequestValue): Promise<TypedTran
   }
   const value = req.value ?? 0n
   // The pool's next nonce, read without the pending-nonce guard (that is for clients' caches).
-  const nonce = req.nonce ?? (await engine.pool.nextNonce(new EthAddress(from)))
+  const nonce = req.nonce ?? (await engine.poolNonce(from))
   const input = req.input ?? new Uint8Array()
   const to = req.to ?? undefined
   if (to === undefined && input.length === 0) throw new EngineError('contract creation without any data provided')
@@ -91,7 +91,7 @@ async function buildTx(engine: Engine, req: CallRequestValue): Promise<TypedTran
   }
   const accessList = (req.accessList ?? []).map((i) => [i.address, i.storageKeys]) as never
   const base = { nonce, gasLimit: gas, to, value, data: input, chainId: engine.chainId }
-  const common = engine.chain.txCommon
+  const common = engine.txCommon
   // geth toTransaction: 1559 when maxFeePerGas is set, 2930 with an access list, legacy otherwise.
   if (maxFeePerGas !== undefined) return createTx({ ...base, type: 2, maxFeePerGas, maxPriorityFeePerGas: maxPriorityFeePerGas!, accessList }, { common })
   if (req.accessList !== undefined) return createTx({ ...base, type: 1, gasPrice: gasPrice!, accessList }, { common })

@@ -12,7 +12,7 @@
 import type { Logger } from 'pino'
 import { utxoInputID } from '../avalanche/avax.js'
 import { AvalancheError, VerifyError } from '../avalanche/errors.js'
-import { sha256 } from '../atomic/tx.js'
+import { sha256 } from '../util/crypto.js'
 import type { Database } from '../store/db.js'
 import { META_P_FEE_STATE, META_P_HEIGHT, PREFIX, metaKey } from '../store/keys.js'
 import type { SharedMemory, SharedRequests } from '../store/sharedMemory.js'

@@ -21,8 +21,8 @@ export function ethTransactionMethods(ctx: Pick<RpcContext, 'engine'>): MethodTa
     }),
     /** Handler for `eth_getTransactionReceipt`: null until mined. */
     eth_getTransactionReceipt: method(z.tuple([Hash32]), ([hash]) => {
-      const loc = engine.chain.txLocation(hash)
-      return loc === undefined ? null : formatReceipt(loc.block, engine.chain.receipts(loc.block), loc.index)
+      const loc = engine.txLocation(hash)
+      return loc === undefined ? null : formatReceipt(loc.block, engine.receipts(loc.block), loc.index)
     }),
     /** Handler for `eth_fillTransaction`: geth's defaults (nonce, gas, fees, chain ID), unsigned. */
     eth_fillTransaction: method(z.tuple([CallRequest]), async ([req]) => {
@@ -32,7 +32,7 @@ export function ethTransactionMethods(ctx: Pick<RpcContext, 'engine'>): MethodTa
       const tip = req.maxPriorityFeePerGas ?? engine.fees.suggestTipCap()
       const feeCap = req.maxFeePerGas ?? tip + 2n * engine.fees.nextBaseFee()
       const gas = req.gas ?? (await engine.estimateGas({ ...req, nonce }, 'pending'))
-      const common = engine.chain.txCommon
+      const common = engine.txCommon
       const base = { nonce, gasLimit: gas, to: req.to ?? undefined, value: req.value ?? 0n, data: req.input ?? new Uint8Array() }
       const tx = legacy
         ? createTx({ ...base, type: req.accessList ? 1 : 0, gasPrice: req.gasPrice!, accessList: req.accessList?.map((i) => [i.address, i.storageKeys]) as never, chainId: engine.chainId }, { common })
