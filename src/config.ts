@@ -42,13 +42,13 @@ export const LEGACY_ETH_API_NAMES: Readonly<Record<string, EthApiName>> = {
   'private-debug': 'debug',
 }
 
-/** coreth's default (config/default_config.go). */
+/** coreth's default (coreth: plugin/evm/config/default_config.go). */
 export const CORETH_DEFAULT_ETH_APIS: readonly EthApiName[] = ['eth', 'eth-filter', 'net', 'web3', 'internal-eth', 'internal-blockchain', 'internal-transaction']
 
 /**
  * This node's default: coreth's, plus `internal-tx-pool` (txpool_*), `debug-tracer` (debug_trace*)
  * and `internal-debug` (debug_getRaw*, which the execution-apis conformance suite calls): a
- * development node. `internal-account` and `internal-personal` stay off (LIMITS.md E9).
+ * development node. `internal-account` and `internal-personal` stay off (docs/SECURITY.md E9).
  */
 export const DEFAULT_ETH_APIS: readonly EthApiName[] = [...CORETH_DEFAULT_ETH_APIS, 'internal-tx-pool', 'debug-tracer', 'internal-debug']
 

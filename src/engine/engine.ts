@@ -11,12 +11,14 @@ import { BlockBuilder } from './blockBuilder.js'
 import type { AtomicBlockSource } from './blockBuilder.js'
 import { Chain } from './chain.js'
 import type { EngineOptions } from './engineOptions.js'
-import { EngineError, InvalidParamsError, NotFoundError, RequestTimeoutError, TxRejectedError } from './errors.js'
+import { InvalidParamsError, NotFoundError, TxRejectedError } from './errors.js'
 import { estimateGas } from './estimateGas.js'
 import { FilterManager } from './filters.js'
-import type { LogCriteria } from './logFilter.js'
 import { LogIndex } from './logIndex.js'
 import type { FoundLog } from './logIndex.js'
+import { queryLogs } from './logQuery.js'
+import type { LogQuery } from './logQuery.js'
+import { PendingNonceGuard } from './pendingNonceGuard.js'
 import { Executor, executionError } from './executor.js'
 import type { Cancellation, RunLimit } from './evmGuard.js'
 import { FeeOracle } from './feeOracle.js'
@@ -45,16 +47,6 @@ export interface TxInBlock {
 
 const RECENT_EXECUTORS = 8
 const CALL_CACHE_SIZE = 4096
-/** eth_getLogs stops scanning after this many ms (docs/SECURITY.md, E4), then -32002. */
-const LOG_QUERY_TIMEOUT_MS = 5000
-
-/** A log query after parsing: one block by hash, or a range of numbers/tags. */
-export interface LogQuery {
-  blockHash?: Uint8Array
-  fromBlock?: Exclude<BlockRef, { blockHash: Uint8Array }>
-  toBlock?: Exclude<BlockRef, { blockHash: Uint8Array }>
-  criteria: LogCriteria
-}
 
 /**
  * The EVM chain engine: reads at any block, calls and estimates, the pool and the builder.
@@ -70,8 +62,7 @@ export class Engine {
   readonly filters: FilterManager
   private readonly executors = new Map<string, Promise<Executor>>()
   private readonly readers = new Map<string, MerkleStateManager>()
-  /** When each sender's `pending` nonce was last answered (pendingNonceGuard). */
-  private readonly nonceAnswered = new Map<string, number>()
+  private readonly nonceGuard: PendingNonceGuard
   private callCache = new Map<string, Uint8Array>()
   private arrivals = 0
   /** rpc-evm-timeout in ms (0 = none): the wall time of one RPC execution (docs/SECURITY.md, E2). */
@@ -85,6 +76,7 @@ export class Engine {
   ) {
     this.fees = new FeeOracle(chain, { minTip: opts.admission.minTip, ...opts.feeHistory })
     this.evmTimeoutMs = opts.evmTimeoutMs
+    this.nonceGuard = new PendingNonceGuard(opts.pendingNonceGuardMs)
     this.logs = new LogIndex(chain)
     this.filters = new FilterManager(this.logs, { chain: chain.events, pool: this.events }, opts.filters)
     chain.events.on('head', () => { this.callCache = new Map() })
@@ -212,10 +204,7 @@ export class Engine {
   async nonce(address: Uint8Array, ref: BlockRef): Promise<bigint> {
     if (ref === 'pending') {
       const sender = new Address(address)
-      if (this.opts.pendingNonceGuardMs > 0) {
-        if (this.nonceAnswered.size > 10_000) this.nonceAnswered.clear()
-        this.nonceAnswered.set(sender.toString(), performance.now())
-      }
+      this.nonceGuard.answered(sender.toString())
       return this.pool.nextNonce(sender)
     }
     const account = await this.stateAt(ref).getAccount(new Address(address))
@@ -328,50 +317,13 @@ export class Engine {
       this.events.emit('pendingTx', ptx)
       this.builder.onPending()
     }
-    await this.pendingNonceGuard(ptx.senderHex)
+    await this.nonceGuard.hold(ptx.senderHex)
     return ptx.hash
   }
 
-  /**
-   * ethers v6 answers an identical request from its cache for 250 ms (AbstractProvider
-   * cacheTimeout). Blocks here are mined at once, so a wallet's next send within 250 ms of its
-   * last `pending` nonce query would reuse that stale nonce and fail. The transaction is already
-   * in the pool (and usually mined); only the answer waits until the client's cached nonce
-   * has expired. Pre-signed streams never ask for a nonce and are never held.
-   */
-  private async pendingNonceGuard(sender: string): Promise<void> {
-    const answered = this.nonceAnswered.get(sender)
-    if (answered === undefined) return
-    this.nonceAnswered.delete(sender)
-    const wait = answered + this.opts.pendingNonceGuardMs - performance.now()
-    if (wait > 0) await new Promise((r) => setTimeout(r, wait))
-  }
-
-  /** A block reference of a log query as a number: tags follow the head (coreth: pending = latest). */
-  blockNumberOf(ref: Exclude<BlockRef, { blockHash: Uint8Array }> | undefined): bigint {
-    if (ref === undefined || typeof ref === 'string') return ref === 'earliest' ? 0n : this.chain.head.header.number
-    return ref
-  }
-
-  /** eth_getLogs (geth filters.GetLogs, coreth's api-max-blocks-per-request); a scan stops after 5 s (docs/SECURITY.md, E4). */
-  async getLogs(q: LogQuery, cancel?: Cancellation): Promise<FoundLog[]> {
-    if (q.blockHash !== undefined) {
-      const block = this.chain.blockByHash(q.blockHash)
-      if (block === undefined) throw new NotFoundError('unknown block')
-      return this.logs.inBlock(q.criteria, block)
-    }
-    const from = this.blockNumberOf(q.fromBlock)
-    const to = this.blockNumberOf(q.toBlock)
-    if (from > to) throw new InvalidParamsError('invalid block range params')
-    if (to > this.chain.head.header.number) throw new InvalidParamsError('block range extends beyond current head block')
-    const max = this.opts.logs.maxBlockRange
-    if (max > 0n && to - from >= max) {
-      throw new EngineError(`requested too many blocks from ${from} to ${to}, maximum is set to ${max}`)
-    }
-    const deadline = performance.now() + LOG_QUERY_TIMEOUT_MS
-    return this.logs.find(q.criteria, from, to, this.opts.logs.maxResults, () => {
-      if (performance.now() > deadline || cancel?.aborted === true) throw new RequestTimeoutError()
-    })
+  /** eth_getLogs (src/engine/logQuery.ts). */
+  getLogs(q: LogQuery, cancel?: Cancellation): Promise<FoundLog[]> {
+    return queryLogs(this.chain, this.logs, q, this.opts.logs, cancel)
   }
 
   /** Where a mined transaction is: its block and index. */

@@ -81,7 +81,7 @@ export interface SimulateLimits {
   gasCap: bigint
   /** gas-target of the chain config, for the fee state of validation-mode blocks. */
   gasTarget?: bigint
-  /** rpc-evm-timeout and the request's cancellation, for the whole request (LIMITS.md E2). */
+  /** rpc-evm-timeout and the request's cancellation, for the whole request (docs/SECURITY.md, E2). */
   run?: RunLimit
 }
 

@@ -7,6 +7,31 @@ import { describe, expect, it } from 'vitest'
 // Each folder directly under src/ is one node (src/engine/tracing belongs to engine); each file directly in src/
 // is a node of its own. Type-only imports count: a cycle of types is still a cycle for a reader.
 
+/**
+ * The layers, top to bottom: a node may import only from layers below its own, never from its own
+ * layer or above. Folders end in `/`; files directly in src/ are named as they are.
+ */
+export const LAYERS: readonly (readonly string[])[] = [
+  ['main.ts'],
+  // Composition: the node assembles chains, server and APIs; the CLI's argv and config reference.
+  ['node.ts', 'configFromArgs.ts', 'configReference.ts'],
+  ['server/', 'metrics.ts'],
+  ['chains/'],
+  // Tables: wire name -> schema -> handler.
+  ['namespaces/'],
+  // The JSON-RPC and gorilla wire: dispatch, schemas, formats, the domain errors' codes.
+  ['rpc/'],
+  // atomic/ builds on the engine (its blocks carry the atomic txs' bytes).
+  ['atomic/'],
+  ['engine/', 'keystore/', 'xchain/', 'pchain/'],
+  // Leaf-ish modules: the config schema, logging, profiling, the node's identity, health reports.
+  ['config.ts', 'log.ts', 'profiler.ts', 'nodeIdentity.ts', 'healthReporter.ts'],
+  // The Avalanche primitives: CB58, codec, secp256k1fx and avax components, signatures, networks.
+  ['avalanche/'],
+  ['store/'],
+  ['util/'],
+]
+
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..')
 const SRC = join(ROOT, 'src')
 const MAX_LINES = 400
@@ -105,6 +130,20 @@ describe('architecture', () => {
     const graph = folderGraph()
     expect(graph.size).toBeGreaterThan(5)
     expect(cycles(graph).map((component) => describeCycle(graph, component))).toEqual([])
+  })
+
+  it('imports only downward through LAYERS (every folder and top-level file of src/ has a layer)', () => {
+    const layerOf = new Map(LAYERS.flatMap((layer, i) => layer.map((node) => [node, i] as const)))
+    const graph = folderGraph()
+    const unplaced = [...graph.keys()].filter((node) => !layerOf.has(node)).map((node) => `${node} is in no layer of LAYERS`)
+    const upward = [...graph.values()].flatMap((edges) => [...edges.values()])
+      .filter((edge) => {
+        const from = layerOf.get(nodeOf(join(ROOT, edge.from)))
+        const to = layerOf.get(nodeOf(join(ROOT, edge.to)))
+        return from !== undefined && to !== undefined && to <= from
+      })
+      .map((edge) => `${edge.from} -> ${edge.to} does not point to a lower layer`)
+    expect([...unplaced, ...upward]).toEqual([])
   })
 
   it(`has no file in src/ over ${MAX_LINES} lines`, () => {
