@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { z } from 'zod'
 import { configDurationMs } from './util/goDuration.js'
 
-/** A coreth Duration value: a Go duration string ("5s", "1m30s") or a number of nanoseconds (src/goDuration.ts). */
+/** A coreth Duration value: a Go duration string ("5s", "1m30s") or a number of nanoseconds (src/util/goDuration.ts). */
 export const Duration = z.union([z.string(), z.number()]).superRefine((value, ctx) => {
   try {
     configDurationMs(value)
