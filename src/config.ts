@@ -1,11 +1,10 @@
-import { existsSync, readFileSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import { homedir } from 'node:os'
-import { join, resolve } from 'node:path'
+import { join } from 'node:path'
 import { z } from 'zod'
-import { configDurationMs, parseGoDuration } from './util/goDuration.js'
-import { DEFAULT_ETH_APIS, unknownEthApi, unknownEthApiMessage } from './rpc/ethApis.js'
+import { configDurationMs } from './util/goDuration.js'
 
-/** A coreth Duration value: a Go duration string ("5s", "1m30s") or a number of nanoseconds (src/goDuration.ts). */
+/** A coreth Duration value: a Go duration string ("5s", "1m30s") or a number of nanoseconds (src/util/goDuration.ts). */
 export const Duration = z.union([z.string(), z.number()]).superRefine((value, ctx) => {
   try {
     configDurationMs(value)
@@ -13,6 +12,68 @@ export const Duration = z.union([z.string(), z.number()]).superRefine((value, ct
     ctx.addIssue({ code: 'custom', message: (err as Error).message, input: value })
   }
 })
+
+// The `eth-apis` key's service names: coreth registers each enabled rpc.API by its Name
+// (coreth: plugin/evm/vm.go attachEthService, legacyAPINames); src/rpc/ethApis.ts maps methods onto them.
+
+/** Every service name coreth's attachEthService accepts. */
+export const ETH_API_NAMES = [
+  'eth', 'eth-filter', 'net', 'web3', 'admin', 'debug',
+  'internal-eth', 'internal-blockchain', 'internal-transaction', 'internal-tx-pool', 'internal-debug',
+  'internal-account', 'internal-personal',
+  'debug-tracer', 'debug-file-tracer', 'debug-handler',
+] as const
+export type EthApiName = (typeof ETH_API_NAMES)[number]
+
+/** Pre geth v1.10.20 names, accepted as aliases (coreth vm.go legacyAPINames). */
+export const LEGACY_ETH_API_NAMES: Readonly<Record<string, EthApiName>> = {
+  'internal-public-eth': 'internal-eth',
+  'internal-public-blockchain': 'internal-blockchain',
+  'internal-public-transaction-pool': 'internal-transaction',
+  'internal-public-tx-pool': 'internal-tx-pool',
+  'internal-public-debug': 'internal-debug',
+  'internal-private-debug': 'internal-debug',
+  'internal-public-account': 'internal-account',
+  'internal-private-personal': 'internal-personal',
+  'public-eth': 'eth',
+  'public-eth-filter': 'eth-filter',
+  'private-admin': 'admin',
+  'public-debug': 'debug',
+  'private-debug': 'debug',
+}
+
+/** coreth's default (coreth: plugin/evm/config/default_config.go). */
+export const CORETH_DEFAULT_ETH_APIS: readonly EthApiName[] = ['eth', 'eth-filter', 'net', 'web3', 'internal-eth', 'internal-blockchain', 'internal-transaction']
+
+/**
+ * This node's default: coreth's, plus `internal-tx-pool` (txpool_*), `debug-tracer` (debug_trace*)
+ * and `internal-debug` (debug_getRaw*, which the execution-apis conformance suite calls): a
+ * development node. `internal-account` and `internal-personal` stay off (docs/SECURITY.md E9).
+ */
+export const DEFAULT_ETH_APIS: readonly EthApiName[] = [...CORETH_DEFAULT_ETH_APIS, 'internal-tx-pool', 'debug-tracer', 'internal-debug']
+
+const isKnown = (name: string): name is EthApiName => (ETH_API_NAMES as readonly string[]).includes(name)
+
+/** The first name of `names` that is neither a service nor a legacy alias, if any. */
+export function unknownEthApi(names: readonly string[]): string | undefined {
+  return names.find((n) => !isKnown(n) && !Object.prototype.hasOwnProperty.call(LEGACY_ETH_API_NAMES, n))
+}
+
+/** coreth's error for an unknown name (vm.go attachEthService), with the valid names listed. */
+export function unknownEthApiMessage(name: string): string {
+  return `API service ${JSON.stringify(name)} not found; eth-apis names are ${ETH_API_NAMES.join(', ')} (or their legacy aliases ${Object.keys(LEGACY_ETH_API_NAMES).join(', ')})`
+}
+
+/** The enabled services of an `eth-apis` list, aliases resolved; an unknown name throws. */
+export function resolveEthApis(names: readonly string[]): ReadonlySet<EthApiName> {
+  const out = new Set<EthApiName>()
+  for (const name of names) {
+    if (Object.prototype.hasOwnProperty.call(LEGACY_ETH_API_NAMES, name)) out.add(LEGACY_ETH_API_NAMES[name]!)
+    else if (isKnown(name)) out.add(name)
+    else throw new Error(unknownEthApiMessage(name))
+  }
+  return out
+}
 
 /**
  * The C-Chain config file (`--chain-config-file`): coreth's keys and defaults
@@ -252,90 +313,6 @@ function describeZodError(err: z.ZodError): string {
   return path ? `${path}: ${issue.message}` : issue.message
 }
 
-/** Parses argv (flags as `--name value` or `--name=value`) into a validated NodeConfig. */
-export function configFromArgs(argv: readonly string[]): NodeConfig {
-  const input: Record<string, unknown> = {}
-  let chainConfigFile: string | undefined
-  let adminApiEnabled: boolean | undefined
-  const args = withConfigFile(argv)
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i]!
-    if (!arg.startsWith('--')) throw new ConfigError(`unexpected argument ${JSON.stringify(arg)}`)
-    let eq = arg.indexOf('=')
-    // The API reference's `--<vm>-admin-api-enabled:true` form.
-    const colon = arg.indexOf(':')
-    if (eq === -1 && colon !== -1 && FLAGS[arg.slice(2, colon)]?.type === 'boolean') eq = colon
-    const name = eq === -1 ? arg.slice(2) : arg.slice(2, eq)
-    const flag = FLAGS[name]
-    if (flag === undefined || !Object.prototype.hasOwnProperty.call(FLAGS, name)) throw new ConfigError(`unknown flag --${name} (see --help)`)
-    if (flag.type === 'boolean') {
-      let text = eq === -1 ? undefined : arg.slice(eq + 1)
-      if (text === undefined && args[i + 1] !== undefined && !args[i + 1]!.startsWith('--')) text = args[++i]
-      const on = text === undefined ? true : parseBool(text)
-      if (on === undefined) throw new ConfigError(`flag --${name}: ${JSON.stringify(text)} is not true or false`)
-      if (flag.key === 'adminApiEnabled') adminApiEnabled = on
-      else input[flag.key] = on
-      continue
-    }
-    const value = eq === -1 ? args[++i] : arg.slice(eq + 1)
-    if (value === undefined || (value === '' && flag.type === 'string')) throw new ConfigError(`flag --${name} needs a value`)
-    if (flag.key === 'configFile') continue
-    if (flag.key === 'chainConfigFile') { chainConfigFile = value; continue }
-    if (flag.type === 'number') {
-      if (!/^\d+$/.test(value)) throw new ConfigError(`flag --${name}: ${JSON.stringify(value)} is not a non-negative integer`)
-      input[flag.key] = Number(value)
-    } else if (flag.type === 'duration') {
-      try {
-        input[flag.key] = /^\d+$/.test(value) ? Number(value) : Math.round(parseGoDuration(value))
-      } catch (err) {
-        throw new ConfigError(`flag --${name}: ${(err as Error).message}`)
-      }
-    } else if (flag.type === 'list') {
-      input[flag.key] = value.split(',').map((v) => v.trim()).filter((v) => v !== '')
-    } else {
-      input[flag.key] = PATH_KEYS.has(flag.key) ? resolve(value) : value
-    }
-  }
-  // avalanchego reads the C-Chain's config from <chain-config-dir>/C/config.json.
-  const dirConfig = typeof input.chainConfigDir === 'string' ? join(input.chainConfigDir, 'C', 'config.json') : undefined
-  if (dirConfig !== undefined && existsSync(dirConfig)) {
-    if (chainConfigFile !== undefined) throw new ConfigError(`both --chain-config-file and ${dirConfig} give the C-Chain's config; use one`)
-    chainConfigFile = dirConfig
-  }
-  if (chainConfigFile !== undefined) input.chain = readChainConfigFile(chainConfigFile)
-  if (adminApiEnabled !== undefined) input.chain = { ...(input.chain as object | undefined), 'admin-api-enabled': adminApiEnabled }
-  return parseNodeConfig(input as NodeConfigInput)
-}
-
-const PATH_KEYS = new Set<string>(['dataDir', 'genesisFile', 'chainConfigDir', 'chainAliasesFile'])
-
-/**
- * argv with the `--config-file` JSON's entries (flag name -> value, as avalanchego's config file)
- * put first, so that flags given on the command line override them.
- */
-function withConfigFile(argv: readonly string[]): readonly string[] {
-  let path: string | undefined
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!
-    if (arg === '--config-file') path = argv[i + 1]
-    else if (arg.startsWith('--config-file=')) path = arg.slice('--config-file='.length)
-  }
-  if (path === undefined) return argv
-  const raw = readJsonFile(path, 'config file')
-  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw new ConfigError(`config file ${path}: expected a JSON object of flag names`)
-  const args: string[] = []
-  for (const [name, value] of Object.entries(raw)) {
-    const flag = Object.prototype.hasOwnProperty.call(FLAGS, name) ? FLAGS[name] : undefined
-    if (flag === undefined || flag.key === 'configFile') throw new ConfigError(`config file ${path}: unknown key ${JSON.stringify(name)}`)
-    const list = Array.isArray(value) && value.every((v) => typeof v === 'string') ? value.join(',') : undefined
-    if (list === undefined && typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') {
-      throw new ConfigError(`config file ${path}: ${JSON.stringify(name)} must be a string, number, boolean or array of strings`)
-    }
-    args.push(`--${name}=${list ?? String(value)}`)
-  }
-  return [...args, ...argv]
-}
-
 /** Whether a listen address is loopback only (127.0.0.0/8, ::1, localhost). */
 export function isLoopbackHost(host: string): boolean {
   const h = host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host
@@ -350,11 +327,4 @@ export function checkKeystoreExposure(config: NodeConfig): void {
   if (config.keystoreEnabled && !config.keystoreAllowRemote && !isLoopbackHost(config.httpHost)) {
     throw new ConfigError(`--api-keystore-enabled with the non-loopback --http-host ${config.httpHost} also needs --api-keystore-allow-remote (the keystore takes passwords)`)
   }
-}
-
-/** Go's strconv.ParseBool. */
-function parseBool(text: string): boolean | undefined {
-  if (['1', 't', 'T', 'TRUE', 'true', 'True'].includes(text)) return true
-  if (['0', 'f', 'F', 'FALSE', 'false', 'False'].includes(text)) return false
-  return undefined
 }

@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-import { ConfigError, configFromArgs } from './config.js'
+import { ConfigError } from './config.js'
+import { configFromArgs } from './configFromArgs.js'
 import { helpText } from './configReference.js'
 import { createNode } from './node.js'
 import { DataDirLockedError } from './store/db.js'

@@ -216,7 +216,7 @@ export async function createNode(config: NodeConfig, opts: { log?: Logger } = {}
     stats,
     headHeight: () => engine.head.header.number,
     chainHeads: () => running.map((c) => ({ chain: c.aliases[0] ?? c.id, height: c.engine.head.header.number })),
-    txPool: () => engine.pool.size,
+    txPool: () => engine.poolSize(),
     wsConnections: () => server.wsConnections,
     wsSubscriptions: () => running.reduce((n, c) => n + c.subscriptions.size, 0),
     databaseSize: () => databaseSize(config.dataDir),

@@ -14,9 +14,11 @@ import { signHash } from '../avalanche/signature.js'
 import type { AtomicTx } from './tx.js'
 import { encodeUnsignedTx, signingHash, toAtomicTx } from './tx.js'
 import { matchOwners } from '../avalanche/keychain.js'
-import type { EVMInput, EVMOutput, TransferableInput, UnsignedAtomicTx, UnsignedExportTx, UnsignedImportTx } from './types.js'
+import type { EVMInput, EVMOutput, UnsignedAtomicTx, UnsignedExportTx, UnsignedImportTx } from './types.js'
+import type { TransferableInput } from '../avalanche/types.js'
 import type { VerifyContext } from './verify.js'
-import { compareEVMInOut, compareTransferableInputs, verifyExportTx, verifyImportTx } from './verify.js'
+import { compareEVMInOut, verifyExportTx, verifyImportTx } from './verify.js'
+import { compareTransferableInputs } from '../avalanche/compare.js'
 
 const UINT64_MAX = 0xffffffffffffffffn
 

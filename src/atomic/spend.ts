@@ -1,13 +1,13 @@
 /**
- * Building blocks of coreth's semantic verification (atomic/vm/tx_semantic_verifier.go, vms/secp256k1fx/fx.go,
- * vms/components/avax/flow_checker.go): flow check, credential counts, UTXO spends, EVM input signatures.
+ * Building blocks of coreth's semantic verification (coreth: plugin/evm/atomic/vm/tx_semantic_verifier.go;
+ * avalanchego: vms/components/avax/flow_checker.go): flow check, credential counts, EVM input signatures.
+ * UTXO spends are secp256k1fx's (src/avalanche/spend.ts).
  */
-import { cb58Encode } from '../avalanche/cb58.js'
 import { TYPE_ID } from '../avalanche/codec.js'
 import { VerifyError } from '../avalanche/errors.js'
 import { recoverSigner } from '../avalanche/signature.js'
-import type { EVMInput, Input, OutputOwners, TransferInput, TransferOutput, UnsignedAtomicTx, Verifiable } from './types.js'
-import { verifyTransferInput, verifyTransferOutput } from './verify.js'
+import type { Verifiable } from '../avalanche/types.js'
+import type { EVMInput, UnsignedAtomicTx } from './types.js'
 
 const UINT64_MAX = 0xffffffffffffffffn
 
@@ -53,35 +53,6 @@ export function verifyCredentialCount(utx: UnsignedAtomicTx, creds: readonly Ver
   } else if (creds.length !== utx.ins.length) {
     fail(`export tx contained incorrect number of credentials want ${utx.ins.length} got ${creds.length}`)
   }
-}
-
-/** secp256k1fx VerifyCredentials: time lock, signer counts, then each signature against the owners. */
-export function verifyCredentials(signingHash: Uint8Array, input: Input, sigs: readonly Uint8Array[], owners: OutputOwners, nowUnix: bigint): void {
-  const numSigs = input.sigIndices.length
-  if (owners.locktime > nowUnix) fail('output is time locked')
-  if (owners.threshold < numSigs) fail('input has more signers than expected')
-  if (owners.threshold > numSigs) fail('input has less signers than expected')
-  if (numSigs !== sigs.length) fail('input expected a different number of signers than provided in the credential')
-  input.sigIndices.forEach((index, i) => {
-    if (index >= owners.addrs.length) fail('input referenced a nonexistent address in the output')
-    const got = recoverSigner(signingHash, sigs[i]!).shortAddress
-    const expected = owners.addrs[index]!
-    if (Buffer.compare(got, expected) !== 0) {
-      fail(`wrong signature: expected signature from ${cb58Encode(expected)} but got from ${cb58Encode(got)}`)
-    }
-  })
-}
-
-/**
- * secp256k1fx VerifyTransfer of one imported input against the UTXO's output. Errors are bare; coreth wraps them
- * as `import tx transfer failed verification: <err>`. Signature errors surface as SignatureError.
- */
-export function verifySpend(signingHash: Uint8Array, input: TransferInput, cred: Verifiable, utxoOut: TransferOutput, nowUnix: bigint): void {
-  if (cred.typeID !== TYPE_ID.Credential) fail('wrong credential type')
-  verifyTransferOutput(utxoOut)
-  verifyTransferInput(input)
-  if (utxoOut.amount !== input.amount) fail(`utxo amount and input amount are not equal: ${utxoOut.amount} != ${input.amount}`)
-  verifyCredentials(signingHash, input, cred.sigs, utxoOut, nowUnix)
 }
 
 /** The export rule per EVMInput: one secp256k1fx credential with exactly one signature by the input's EVM address. */

@@ -1,10 +1,10 @@
 /** Codec of coreth's atomic txs (plugin/evm/atomic/{import_tx,export_tx,tx}.go) and their IDs (plugin/evm/atomic/metadata.go). */
-import { createHash } from 'node:crypto'
 import { ID_LEN, readTransferableInput, readTransferableOutput, writeTransferableInput, writeTransferableOutput } from '../avalanche/avax.js'
 import { cb58Encode } from '../avalanche/cb58.js'
 import { type CodecReader, type CodecWriter, CODEC_VERSION, INTERFACES, TYPE_ID, marshal, unmarshal } from '../avalanche/codec.js'
 import { VerifyError } from '../avalanche/errors.js'
 import { SHORT_ID_LEN, readVerifiable, writeVerifiable } from '../avalanche/secp256k1fx.js'
+import { sha256 } from '../util/crypto.js'
 import type { EVMInput, EVMOutput, Tx, UnsignedAtomicTx } from './types.js'
 
 /** A decoded signed tx with the byte forms every later step needs. */
@@ -82,11 +82,6 @@ export function decodeUnsignedTx(bytes: Uint8Array): UnsignedAtomicTx {
 /** Codec bytes of a signed tx = unsigned bytes ‖ u32 count ‖ credentials. */
 export function encodeTx(tx: Tx): Uint8Array {
   return marshal((w) => writeTx(w, tx))
-}
-
-/** sha256(bytes), avalanchego's hashing.ComputeHash256. */
-export function sha256(bytes: Uint8Array): Uint8Array {
-  return new Uint8Array(createHash('sha256').update(bytes).digest())
 }
 
 /** Decodes a signed tx (as `avax.issueTx` does) and computes its unsigned bytes and ID. */

@@ -1,13 +1,14 @@
 /**
- * Syntactic verification of atomic txs (coreth atomic/{import_tx,export_tx}.go Verify; sort orders: avalanchego vms/components/avax/transferables.go).
+ * Syntactic verification of atomic txs (coreth: plugin/evm/atomic/import_tx.go, export_tx.go Verify).
  * Checks run in coreth's order; the first failure is thrown as an VerifyError with coreth's text.
  */
 import { utxoInputID } from '../avalanche/avax.js'
-import { CodecWriter, TYPE_ID } from '../avalanche/codec.js'
+import { TYPE_ID } from '../avalanche/codec.js'
+import { compareBytes, compareTransferableInputs, compareTransferableOutputs, isSorted } from '../avalanche/compare.js'
 import { VerifyError } from '../avalanche/errors.js'
 import { PLATFORM_CHAIN_ID } from '../avalanche/networks.js'
-import { writeTransferOutput } from '../avalanche/secp256k1fx.js'
-import type { EVMInput, EVMOutput, OutputOwners, TransferableInput, TransferableOutput, TransferInput, TransferOutput, UnsignedAtomicTx, UnsignedExportTx, UnsignedImportTx } from './types.js'
+import { isEmptyID, verifyTransferableInput, verifyTransferableOutput } from '../avalanche/verify.js'
+import type { EVMInput, EVMOutput, UnsignedAtomicTx, UnsignedExportTx, UnsignedImportTx } from './types.js'
 
 /** The upgrades that change the rules; a local network has all of them from genesis. */
 export interface AtomicRules {
@@ -36,81 +37,15 @@ function fail(message: string): never {
   throw new VerifyError(message)
 }
 
-/** bytes.Compare. */
-export function compareBytes(a: Uint8Array, b: Uint8Array): number {
-  return Buffer.compare(a, b)
-}
-
-const isEmptyID = (id: Uint8Array): boolean => id.every((b) => b === 0)
 const sameID = (a: Uint8Array, b: Uint8Array): boolean => compareBytes(a, b) === 0
-
-/** utils.IsSortedAndUnique / slices.IsSortedFunc over a comparator. */
-export function isSorted<T>(items: readonly T[], compare: (a: T, b: T) => number, strict: boolean): boolean {
-  for (let i = 1; i < items.length; i++) {
-    const c = compare(items[i - 1]!, items[i]!)
-    if (c > 0 || (strict && c === 0)) return false
-  }
-  return true
-}
-
-/** TransferableInput.Compare: (txID bytes, outputIndex). */
-export function compareTransferableInputs(a: TransferableInput, b: TransferableInput): number {
-  return compareBytes(a.utxoID.txID, b.utxoID.txID) || a.utxoID.outputIndex - b.utxoID.outputIndex
-}
 
 /** EVMOutput.Compare / EVMInput.Compare: (address, assetID). */
 export function compareEVMInOut(a: EVMOutput | EVMInput, b: EVMOutput | EVMInput): number {
   return compareBytes(a.address, b.address) || compareBytes(a.assetID, b.assetID)
 }
 
-function outputCodecBytes(out: TransferOutput): Uint8Array {
-  const w = new CodecWriter().u32(TYPE_ID.TransferOutput)
-  writeTransferOutput(w, out)
-  return w.finish()
-}
-
-/** avax.SortTransferableOutputs order: assetID, then the codec bytes of the output (type ID included). */
-export function compareTransferableOutputs(a: TransferableOutput, b: TransferableOutput): number {
-  return compareBytes(a.assetID, b.assetID) || compareBytes(outputCodecBytes(a.out), outputCodecBytes(b.out))
-}
-
-/** Sorts in place as the builders must (inputs by UTXOID, outputs by asset then bytes, EVM sides by address). */
-export const sortTransferableInputs = (ins: TransferableInput[]): TransferableInput[] => ins.sort(compareTransferableInputs)
-export const sortTransferableOutputs = (outs: TransferableOutput[]): TransferableOutput[] => outs.sort(compareTransferableOutputs)
+/** Sorts EVM inputs or outputs in place by address, as the builders must. */
 export const sortEVMInOuts = <T extends EVMOutput | EVMInput>(items: T[]): T[] => items.sort(compareEVMInOut)
-
-/** secp256k1fx.Input.Verify (sig indices strictly ascending) inside TransferInput.Verify. */
-export function verifyTransferInput(input: TransferInput): void {
-  if (input.amount === 0n) fail('input has no value')
-  if (!isSorted(input.sigIndices, (a, b) => a - b, true)) fail('address indices not sorted and unique')
-}
-
-/** secp256k1fx.OutputOwners.Verify. */
-export function verifyOutputOwners(owners: OutputOwners): void {
-  if (owners.threshold > owners.addrs.length) fail('output is unspendable')
-  if (owners.threshold === 0 && owners.addrs.length > 0) fail('output representation should be optimized')
-  if (!isSorted(owners.addrs, compareBytes, true)) fail('addresses not sorted and unique')
-}
-
-/** secp256k1fx.TransferOutput.Verify. */
-export function verifyTransferOutput(out: TransferOutput): void {
-  if (out.amount === 0n) fail('output has no value')
-  verifyOutputOwners(out)
-}
-
-/** avax.TransferableOutput.Verify: asset, then the output. */
-export function verifyTransferableOutput(out: TransferableOutput | undefined): void {
-  if (out === undefined || out === null) fail('nil transferable output is not valid')
-  if (out.out === undefined || out.out === null) fail('nil transferable feature extension output is not valid')
-  if (isEmptyID(out.assetID)) fail('empty asset ID is not valid')
-  verifyTransferOutput(out.out)
-}
-
-export function verifyTransferableInput(input: TransferableInput): void {
-  if (input.in === undefined || input.in === null) fail('nil transferable feature extension input is not valid')
-  if (isEmptyID(input.assetID)) fail('empty asset ID is not valid')
-  verifyTransferInput(input.in)
-}
 
 function prefixed(prefix: string, check: () => void): void {
   try {

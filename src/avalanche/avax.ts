@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto'
 import { cb58Encode } from './cb58.js'
 import { type CodecReader, type CodecWriter, INTERFACES, TYPE_ID, marshal, unmarshal } from './codec.js'
 import { readTransferInput, readTransferOutput, writeTransferInput, writeTransferOutput } from './secp256k1fx.js'
-import type { TransferableInput, TransferableOutput, UTXO, UTXOID } from '../atomic/types.js'
+import type { TransferableInput, TransferableOutput, UTXO, UTXOID } from './types.js'
 
 export const ID_LEN = 32
 

@@ -1,6 +1,6 @@
 /** Codec of the secp256k1fx structs (avalanchego vms/secp256k1fx); the readers/writers omit the type ID. */
 import { type CodecReader, type CodecWriter, INTERFACES, TYPE_ID } from './codec.js'
-import type { Credential, Input, OutputOwners, TransferInput, TransferOutput, Verifiable } from '../atomic/types.js'
+import type { Credential, Input, OutputOwners, TransferInput, TransferOutput, Verifiable } from './types.js'
 
 export const SHORT_ID_LEN = 20
 export const SIGNATURE_LEN = 65

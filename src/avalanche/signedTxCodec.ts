@@ -1,7 +1,7 @@
 import { marshal, unmarshal } from './codec.js'
 import type { CodecReader, CodecWriter } from './codec.js'
 import { recoverSigner, signHash } from './signature.js'
-import { sha256 } from '../atomic/tx.js'
+import { sha256 } from '../util/crypto.js'
 
 /** A signed tx of a VM: its unsigned part and one credential per spent input. */
 export interface SignedTx<U, C> {

@@ -4,6 +4,7 @@ import { AtomicTxService } from '../atomic/atomicService.js'
 import type { NodeConfig } from '../config.js'
 import type { AccountManager } from '../engine/accounts.js'
 import { Engine } from '../engine/engine.js'
+import { engineOptions } from './engineOptions.js'
 import type { Genesis } from '../engine/genesis.js'
 import type { Keystore } from '../keystore/keystore.js'
 import { adminMethods } from '../namespaces/admin.js'
@@ -18,7 +19,8 @@ import { web3Methods } from '../namespaces/web3.js'
 import { Profiler, profileDir } from '../profiler.js'
 import type { DeprecationWarner } from '../rpc/deprecation.js'
 import { Dispatcher } from '../rpc/dispatch.js'
-import { resolveEthApis, servedMethods } from '../rpc/ethApis.js'
+import { servedMethods } from '../rpc/ethApis.js'
+import { resolveEthApis } from '../config.js'
 import { GorillaDispatcher } from '../rpc/gorilla.js'
 import type { RpcStats } from '../rpc/stats.js'
 import { SubscriptionManager } from '../rpc/subscriptions.js'
@@ -91,9 +93,9 @@ export async function openEvmChain(deps: EvmChainDeps): Promise<EvmChain> {
   } catch (err) {
     throw new ConfigError(`eth-apis: ${(err as Error).message}`)
   }
-  const engine = await Engine.create(db, {
-    genesis: deps.genesis, chain: chainConfig, blockInterval: config.blockInterval, pendingNonceGuardMs: config.pendingNonceGuard, log: log.child({ module: 'engine' }),
-  })
+  const engine = await Engine.create(db, engineOptions(chainConfig, {
+    genesis: deps.genesis, blockInterval: config.blockInterval, pendingNonceGuardMs: config.pendingNonceGuard, log: log.child({ module: 'engine' }),
+  }))
   let atomic: AtomicTxService
   let sharedMemory: SharedMemory
   try {
@@ -147,7 +149,7 @@ export async function openEvmChain(deps: EvmChainDeps): Promise<EvmChain> {
     endpoints: { rpc, ...(admin !== undefined && { admin }) },
     checkDatabase() {
       if (db.status !== 'open') throw new Error(`database is ${db.status}`)
-      if (engine.chain.store.readBlock(engine.head.hash) === undefined) throw new Error('head block not found in the database')
+      if (!engine.headStored()) throw new Error('head block not found in the database')
     },
     async close() {
       profiler.close()

@@ -1,8 +1,6 @@
 import { RLP } from '@ethereumjs/rlp'
 import type { TypedTransaction } from '@ethereumjs/tx'
 import { bigIntToUnpaddedBytes, bytesToBigInt } from '@ethereumjs/util'
-import { decodeAtomicTxBatch } from '../atomic/tx.js'
-import type { AtomicTx } from '../atomic/tx.js'
 import { keccak256 } from '../util/crypto.js'
 
 /**
@@ -43,10 +41,11 @@ export interface Block {
   readonly header: Header
   readonly hash: Uint8Array
   readonly txs: readonly TypedTransaction[]
-  /** Atomic transactions' bytes (coreth `ExtData`), empty when none. */
+  /**
+   * Atomic transactions' bytes (coreth `ExtData`), empty when none. The engine only stores and
+   * hashes them; src/atomic/blockAtomicTxs.ts decodes them.
+   */
   readonly extData: Uint8Array
-  /** extData decoded (coreth ExtractAtomicTxs): the block's atomic txs, applied after its EVM txs. */
-  readonly atomicTxs: readonly AtomicTx[]
   readonly size: number
 }
 
@@ -82,13 +81,8 @@ export function encodeBlock(header: Header, txs: readonly TypedTransaction[], ex
   return RLP.encode([headerFields(header), txs.map((tx) => (tx.type === 0 ? tx.raw() : tx.serialize())) as never, [], new Uint8Array(), extData])
 }
 
-/** Builds the in-memory Block (hash and size computed once, atomic txs when first read). */
+/** Builds the in-memory Block (hash and size computed once). */
 export function makeBlock(header: Header, txs: readonly TypedTransaction[], extData: Uint8Array, encoded?: Uint8Array): Block {
   const bytes = encoded ?? encodeBlock(header, txs, extData)
-  let atomicTxs: readonly AtomicTx[] | undefined
-  return {
-    header, hash: hashHeader(header), txs, extData, size: bytes.length,
-    // Decoded on first use: most reads of a block never look at its atomic txs.
-    get atomicTxs() { return (atomicTxs ??= decodeAtomicTxBatch(extData)) },
-  }
+  return { header, hash: hashHeader(header), txs, extData, size: bytes.length }
 }

@@ -9,7 +9,6 @@ import { createTxFromBlockBodyData, paramsTx } from '@ethereumjs/tx'
 import type { TypedTransaction } from '@ethereumjs/tx'
 import { Account, Address, KECCAK256_RLP, KECCAK256_RLP_ARRAY, ValueEncoding, bigIntToBytes, bytesToHex, bytesToUnprefixedHex, equalsBytes, hexToBytes, setLengthLeft } from '@ethereumjs/util'
 import type { Logger } from 'pino'
-import type { ChainConfigFile } from '../config.js'
 import { ChainStore } from '../store/chainStore.js'
 import type { BatchOp, Database } from '../store/db.js'
 import { TrieDB } from '../store/trieDb.js'
@@ -33,8 +32,13 @@ const BLOCK_CACHE_SIZE = 512
 
 export interface ChainOptions {
   genesis: Genesis
-  chain: ChainConfigFile
   log: Logger
+  /** Recent blocks whose state is kept; undefined = archival (EngineOptions.stateHistory). */
+  stateHistory: bigint | undefined
+  /** ACP-176 gas target the genesis fee state starts at; undefined = the default. */
+  gasTarget: number | undefined
+  /** ACP-226 minimum block delay in ms the genesis delay excess starts at. */
+  minDelayTarget: number
 }
 
 /**
@@ -75,8 +79,8 @@ export class Chain {
     this.store = new ChainStore(db)
     this.trieDb = new TrieDB(db)
     this.events.setMaxListeners(0)
-    if (opts.chain['pruning-enabled']) {
-      this.stateHistory = BigInt(opts.chain['state-history'])
+    if (opts.stateHistory !== undefined) {
+      this.stateHistory = opts.stateHistory
       this.pruner = new StatePruner(this.trieDb, () => this.keptRoots(), { log: opts.log })
     }
   }
@@ -168,13 +172,13 @@ export class Chain {
 
   /** Fee state after a block (ACP-176, its extraData prefix); a dev chain starts at its configured target. */
   feeStateOf(block: Block): FeeState {
-    if (block.header.number === 0n) return genesisFeeState(this.opts.chain['gas-target'])
+    if (block.header.number === 0n) return genesisFeeState(this.opts.gasTarget)
     return decodeFeeState(block.header.extraData)
   }
 
   /** The minimum-delay excess a child of this block starts from (ACP-226). */
   delayExcessOf(block: Block): bigint {
-    if (block.header.number === 0n) return desiredDelayExcess(BigInt(this.opts.chain['min-delay-target']))
+    if (block.header.number === 0n) return desiredDelayExcess(BigInt(this.opts.minDelayTarget))
     return block.header.minDelayExcess
   }
 

@@ -1,4 +1,3 @@
-import type { ChainConfigFile } from '../config.js'
 import type { Block } from './block.js'
 import type { Chain } from './chain.js'
 import { InvalidParamsError } from './errors.js'
@@ -20,13 +19,22 @@ export interface FeeHistory {
   reward?: bigint[][]
 }
 
+export interface FeeOracleOptions {
+  /** The lowest tip suggested (the pool's price limit). */
+  minTip: bigint
+  /** Blocks one eth_feeHistory covers; larger counts are clamped. */
+  maxBlocks: bigint
+  /** Reward percentiles in one eth_feeHistory at most. */
+  maxPercentiles: number
+}
+
 /** Base fee, tip and fee history as coreth answers them (coreth: internal/ethapi/api.go, eth/gasprice/gasprice.go). */
 export class FeeOracle {
   private tipCache: { head: Block; tip: bigint } | undefined
   private lastTip: bigint
 
-  constructor(private readonly chain: Chain, private readonly config: ChainConfigFile) {
-    this.lastTip = BigInt(config['tx-pool-price-limit'])
+  constructor(private readonly chain: Chain, private readonly opts: FeeOracleOptions) {
+    this.lastTip = opts.minTip
   }
 
   private nextCache: { head: Block; ms: number; state: FeeState; baseFee: bigint; gasLimit: bigint } | undefined
@@ -58,7 +66,7 @@ export class FeeOracle {
   suggestTipCap(): bigint {
     const head = this.chain.head
     if (this.tipCache?.head === head) return this.tipCache.tip
-    const minPrice = BigInt(this.config['tx-pool-price-limit'])
+    const minPrice = this.opts.minTip
     const tips: bigint[] = []
     const now = BigInt(Math.floor(Date.now() / 1000))
     const lower = head.header.number > TIP_BLOCKS ? head.header.number - TIP_BLOCKS : 0n
@@ -91,7 +99,7 @@ export class FeeOracle {
   /** eth_feeHistory as coreth serves it: no next-block base fee entry, ratio against the gas limit. */
   feeHistory(blockCount: bigint, last: Block, percentiles: number[] | undefined): FeeHistory {
     if (percentiles !== undefined) {
-      const maxPercentiles = this.config['fee-history-max-percentiles']
+      const maxPercentiles = this.opts.maxPercentiles
       if (percentiles.length > maxPercentiles) throw new InvalidParamsError(`too many percentiles: ${percentiles.length} > ${maxPercentiles}`)
       percentiles.forEach((p, i) => {
         if (p < 0 || p > 100) throw new InvalidParamsError(`invalid reward percentile: ${p}`)
@@ -99,7 +107,7 @@ export class FeeOracle {
       })
     }
     if (blockCount === 0n) return { oldestBlock: 0n, gasUsedRatio: null }
-    const maxBlocks = BigInt(this.config['fee-history-max-blocks'])
+    const maxBlocks = this.opts.maxBlocks
     if (blockCount > maxBlocks) blockCount = maxBlocks
     const headNumber = this.chain.head.header.number
     const lastNumber = last.header.number

@@ -32,8 +32,8 @@ const ZERO32 = new Uint8Array(32)
  * first, then the storage keys, then the state. Trie nodes under 32 bytes are embedded in their
  * parent, so, as geth's Prove, they are not separate proof elements.
  */
-export async function accountProof(engine: Engine, address: Uint8Array, storageKeys: readonly string[], ref: BlockRef): Promise<AccountProof> {
-  checkProofWindow(engine, ref)
+export async function accountProof(engine: Engine, window: ProofWindow, address: Uint8Array, storageKeys: readonly string[], ref: BlockRef): Promise<AccountProof> {
+  checkProofWindow(engine, window, ref)
   const keys = storageKeys.map(decodeHash)
   const block = engine.resolveBlock(ref)
   const sm = engine.readerAt(block)
@@ -56,21 +56,24 @@ export async function accountProof(engine: Engine, address: Uint8Array, storageK
   }
 }
 
+/** How far back eth_getProof answers: `blocks` behind the head; on an archival node 0 = any. */
+export interface ProofWindow {
+  archive: boolean
+  blocks: bigint
+}
+
 /**
  * coreth api_extra.go stateQueryBlockNumberAllowed: an archival node answers blocks at most
  * `historical-proof-query-window` behind the last accepted block (0 = any), a pruning node
  * `state-history`. Tags other than `earliest` are negative block numbers there: always allowed.
  */
-function checkProofWindow(engine: Engine, ref: BlockRef): void {
-  const config = engine.chain.opts.chain
-  const archive = !config['pruning-enabled']
-  const window = BigInt(archive ? config['historical-proof-query-window'] : config['state-history'])
+function checkProofWindow(engine: Engine, { archive, blocks: window }: ProofWindow, ref: BlockRef): void {
   if (archive && window === 0n) return
   let number: bigint
   if (typeof ref === 'bigint') number = ref
   else if (ref === 'earliest') number = 0n
   else if (typeof ref === 'object') {
-    const block = engine.chain.blockByHash(ref.blockHash)
+    const block = engine.findBlock({ blockHash: ref.blockHash })
     if (block === undefined) throw new StateUnavailableError(`historical proof query not allowed: block from hash ${bytesToHex(ref.blockHash)} doesn't exist`)
     number = block.header.number
   } else return

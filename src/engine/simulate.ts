@@ -1,13 +1,11 @@
 import { genTransactionsTrieRoot } from '@ethereumjs/block'
 import type { Block as EnvBlock, BlockHeader as EnvHeader } from '@ethereumjs/block'
-import type { Message } from '@ethereumjs/evm'
 import { MerklePatriciaTrie } from '@ethereumjs/mpt'
-import type { BatchDBOp, DB } from '@ethereumjs/util'
 import { RLP } from '@ethereumjs/rlp'
 import { Caches, MerkleStateManager } from '@ethereumjs/statemanager'
 import { createTx } from '@ethereumjs/tx'
 import type { TypedTransaction } from '@ethereumjs/tx'
-import { Account, Address, bigIntToBytes, bytesToHex, equalsBytes, hexToBytes, KECCAK256_NULL, KECCAK256_RLP, KECCAK256_RLP_ARRAY, setLengthLeft, toChecksumAddress, unpadBytes, ValueEncoding } from '@ethereumjs/util'
+import { Account, Address, bytesToHex, equalsBytes, hexToBytes, KECCAK256_NULL, KECCAK256_RLP, KECCAK256_RLP_ARRAY, setLengthLeft, toChecksumAddress, unpadBytes, ValueEncoding } from '@ethereumjs/util'
 import { createVM, runTx } from '@ethereumjs/vm'
 import type { VM } from '@ethereumjs/vm'
 import type { Block, Header } from './block.js'
@@ -17,7 +15,6 @@ import type { Chain } from './chain.js'
 import { keccak256 } from '../util/crypto.js'
 import { EngineError, SimulateError } from './errors.js'
 import { EvmGuard } from './evmGuard.js'
-import type { RunLimit } from './evmGuard.js'
 import { executionError } from './executor.js'
 import type { CallOutcome } from './executor.js'
 import { consumeGas, feeStateBeforeBlock, gasPrice, updateTargetExcess } from './feeState.js'
@@ -25,6 +22,10 @@ import type { FeeState } from './feeState.js'
 import { encodeConsensusReceipt, logsBloom } from './receipt.js'
 import type { Log, Receipt } from './receipt.js'
 import type { CallRequest, StateOverride } from './types.js'
+import { OverlayDB } from './overlayDb.js'
+import { sanitizeChain } from './simulateOptions.js'
+import type { SanitizedBlock, SimBlockResult, SimCallResult, SimLog, SimulateLimits, SimulateOptions } from './simulateOptions.js'
+import { TransferTracer } from './transferTracer.js'
 
 /*
  * eth_simulateV1 as geth runs it (internal/ethapi/simulate.go, logtracer.go, errors.go): blocks
@@ -32,102 +33,12 @@ import type { CallRequest, StateOverride } from './types.js'
  * state whose trie writes never reach the node's database.
  */
 
-/** geth maxSimulateBlocks: simulated block numbers may run at most this far past the base. */
-export const MAX_SIMULATE_BLOCKS = 256
-/** geth maxSimulateCallsPerBlock / maxSimulateTotalCalls. */
-export const MAX_SIMULATE_CALLS_PER_BLOCK = 5000
-export const MAX_SIMULATE_TOTAL_CALLS = 10000
-/** geth timestampIncrement: seconds between simulated blocks without a time override. */
-const TIMESTAMP_INCREMENT = 12n
 /** EIP-3860 (geth params.MaxInitCodeSize). */
 const MAX_INIT_CODE_SIZE = 49152
-/** ERC-7528's ETH address and the ERC-20 Transfer topic, for traceTransfers (geth logtracer.go). */
-const TRANSFER_ADDRESS = hexToBytes('0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee')
-const TRANSFER_TOPIC = hexToBytes('0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef')
 const MAX_UINT256 = (1n << 256n) - 1n
 const MAX_UINT64 = (1n << 64n) - 1n
 const ZERO32 = new Uint8Array(32)
 const ZERO_ADDRESS = new Uint8Array(20)
-
-/** geth override.BlockOverrides as eth_simulateV1 takes them. */
-export interface BlockOverrides {
-  number?: bigint
-  time?: bigint
-  gasLimit?: bigint
-  feeRecipient?: Uint8Array
-  prevRandao?: Uint8Array
-  baseFeePerGas?: bigint
-  blobBaseFee?: bigint
-  difficulty?: bigint
-}
-
-/** One simulated block's input. */
-export interface SimBlock {
-  blockOverrides?: BlockOverrides
-  stateOverrides?: StateOverride
-  calls: CallRequest[]
-}
-
-/** eth_simulateV1's payload after parsing (geth simOpts). */
-export interface SimulateOptions {
-  blockStateCalls: SimBlock[]
-  traceTransfers: boolean
-  validation: boolean
-  returnFullTransactions: boolean
-}
-
-/** A log of a simulated call; its block is the simulated block it belongs to. */
-export interface SimLog {
-  log: Log
-  txIndex: number
-  logIndex: number
-}
-
-/** A failed call's error: a revert (with data) or another EVM error (geth callError). */
-export interface SimCallError {
-  kind: 'reverted' | 'vm'
-  message: string
-  data?: Uint8Array
-}
-
-/** geth simCallResult. */
-export interface SimCallResult {
-  returnData: Uint8Array
-  logs: SimLog[]
-  gasUsed: bigint
-  maxUsedGas: bigint
-  status: 0 | 1
-  error?: SimCallError
-}
-
-/** One simulated block: its header and transactions (senders set), and each call's result. */
-export interface SimBlockResult {
-  block: Block
-  calls: SimCallResult[]
-}
-
-export interface SimulateLimits {
-  /** rpc-gas-cap: the gas all calls of one request may use together (0 = unlimited). */
-  gasCap: bigint
-  /** gas-target of the chain config, for the fee state of validation-mode blocks. */
-  gasTarget?: bigint
-  /** rpc-evm-timeout and the request's cancellation, for the whole request (docs/SECURITY.md, E2). */
-  run?: RunLimit
-}
-
-/** Checks the request's size as geth's SimulateV1 does before it reads any state. */
-export function checkSimulateSize(opts: SimulateOptions): void {
-  if (opts.blockStateCalls.length === 0) throw new SimulateError('invalidParams', 'empty input')
-  if (opts.blockStateCalls.length > MAX_SIMULATE_BLOCKS) throw new SimulateError('clientLimitExceeded', 'too many blocks')
-  let total = 0
-  for (const b of opts.blockStateCalls) {
-    if (b.calls.length > MAX_SIMULATE_CALLS_PER_BLOCK) {
-      throw new SimulateError('clientLimitExceeded', `too many calls in block: ${b.calls.length} > ${MAX_SIMULATE_CALLS_PER_BLOCK}`)
-    }
-    total += b.calls.length
-    if (total > MAX_SIMULATE_TOTAL_CALLS) throw new SimulateError('clientLimitExceeded', `too many calls: ${total} > ${MAX_SIMULATE_TOTAL_CALLS}`)
-  }
-}
 
 /** Runs eth_simulateV1 on top of `base`. */
 export async function simulate(chain: Chain, base: Block, opts: SimulateOptions, limits: SimulateLimits): Promise<SimBlockResult[]> {
@@ -140,60 +51,6 @@ export async function simulate(chain: Chain, base: Block, opts: SimulateOptions,
     for (const b of blocks) results.push(await sim.processBlock(b))
     return results
   })
-}
-
-type SanitizedBlock = SimBlock & { blockOverrides: BlockOverrides & { number: bigint; time: bigint } }
-
-/** geth sanitizeChain: numbers and times strictly increase; gaps are filled with empty blocks. */
-function sanitizeChain(base: Block, blocks: SimBlock[]): SanitizedBlock[] {
-  const out: SanitizedBlock[] = []
-  let prevNumber = base.header.number
-  let prevTime = base.header.timestamp
-  for (const block of blocks) {
-    const o = { ...(block.blockOverrides ?? {}) }
-    const number = o.number ?? prevNumber + 1n
-    if (number <= prevNumber) {
-      throw new SimulateError('blockNumberInvalid', `block numbers must be in order: ${number & MAX_UINT64} <= ${prevNumber}`)
-    }
-    if (number - base.header.number > BigInt(MAX_SIMULATE_BLOCKS)) throw new SimulateError('clientLimitExceeded', 'too many blocks')
-    for (let n = prevNumber + 1n; n < number; n++) {
-      prevTime += TIMESTAMP_INCREMENT
-      out.push({ blockOverrides: { number: n, time: prevTime }, calls: [] })
-    }
-    prevNumber = number
-    let time: bigint
-    if (o.time === undefined) {
-      time = prevTime + TIMESTAMP_INCREMENT
-    } else {
-      time = o.time
-      if (time <= prevTime) throw new SimulateError('blockTimestampInvalid', `block timestamps must be in order: ${time} <= ${prevTime}`)
-    }
-    prevTime = time
-    out.push({ ...block, blockOverrides: { ...o, number, time } })
-  }
-  return out
-}
-
-/** Trie writes kept in memory over the node's trie database: a simulation never writes to disk. */
-class OverlayDB implements DB<string, string | Uint8Array> {
-  private readonly local = new Map<string, string | Uint8Array | undefined>()
-  constructor(private readonly below: DB<string, string | Uint8Array>) {}
-  async get(key: string): Promise<string | Uint8Array | undefined> {
-    return this.local.has(key) ? this.local.get(key) : this.below.get(key)
-  }
-  async put(key: string, value: string | Uint8Array): Promise<void> {
-    this.local.set(key, value)
-  }
-  async del(key: string): Promise<void> {
-    this.local.set(key, undefined)
-  }
-  async batch(ops: BatchDBOp<string, string | Uint8Array>[]): Promise<void> {
-    for (const op of ops) this.local.set(op.key, op.type === 'put' ? op.value : undefined)
-  }
-  shallowCopy(): DB<string, string | Uint8Array> {
-    return this
-  }
-  async open(): Promise<void> {}
 }
 
 type PrecompileMap = Map<string, unknown>
@@ -515,99 +372,11 @@ function envView(env: EnvBlock, blobBaseFee: bigint | undefined): EnvView {
   return view
 }
 
-interface Frame {
-  logs: { log: Log; index: number }[]
-  failed?: boolean
-}
-
-/**
- * geth's simulate log tracer (internal/ethapi/logtracer.go) over ethereumjs's events: every call
- * frame collects its logs, an ETH transfer is logged as an ERC-20 Transfer from 0xEeee…EEeE when its
- * frame is entered, and a failed frame's logs are dropped. Indexes count every captured log.
- */
-class TransferTracer {
-  private readonly frames: Frame[] = []
-  private top: Frame = { logs: [] }
-  private readonly handlers: [string, (...args: never[]) => void][]
-
-  constructor(private readonly vm: VM, private readonly counter: { next: number }) {
-    let pendingCreate: Log | undefined
-    const onBefore = (msg: Message) => {
-      const frame: Frame = { logs: [] }
-      this.frames.push(frame)
-      const isCallCode = !msg.delegatecall && msg.to !== undefined && msg.codeAddress !== undefined && !msg.codeAddress.equals(msg.to)
-      if (!msg.delegatecall && !isCallCode && msg.value > 0n) {
-        const log = transferLog(msg.caller.bytes, msg.to?.bytes ?? ZERO_ADDRESS, msg.value)
-        if (msg.to === undefined) pendingCreate = log
-        this.capture(log)
-      }
-    }
-    const onNewContract = (e: { address: Address }) => {
-      if (pendingCreate !== undefined) pendingCreate.topics[2] = setLengthLeft(e.address.bytes, 32)
-      pendingCreate = undefined
-    }
-    const onAfter = (res: { execResult: { exceptionError?: unknown } }) => {
-      const frame = this.frames.pop()!
-      if (res.execResult.exceptionError !== undefined) frame.failed = true
-      const parent = this.frames[this.frames.length - 1]
-      if (parent === undefined) this.top = frame
-      else if (!frame.failed) parent.logs.push(...frame.logs)
-    }
-    const onStep = (step: { opcode: { code: number }; stack: bigint[]; memory: Uint8Array; address: Address; stateManager: MerkleStateManager }, done: () => void) => {
-      this.onStep(step).then(done, done)
-    }
-    this.handlers = [['beforeMessage', onBefore as never], ['newContract', onNewContract as never], ['afterMessage', onAfter as never], ['step', onStep as never]]
-    for (const [event, h] of this.handlers) vm.evm.events!.on(event as never, h as never)
-  }
-
-  private async onStep(step: { opcode: { code: number }; stack: bigint[]; memory: Uint8Array; address: Address; stateManager: MerkleStateManager }): Promise<void> {
-    const op = step.opcode.code
-    const stack = step.stack
-    if (op >= 0xa0 && op <= 0xa4) {
-      const n = stack.length
-      const offset = Number(stack[n - 1]!)
-      const size = Number(stack[n - 2]!)
-      const topics: Uint8Array[] = []
-      for (let i = 0; i < op - 0xa0; i++) topics.push(setLengthLeft(bigIntToBytes(stack[n - 3 - i]!), 32))
-      const data = new Uint8Array(size)
-      if (offset < step.memory.length) data.set(step.memory.subarray(offset, Math.min(step.memory.length, offset + size)))
-      this.capture({ address: step.address.bytes, topics, data })
-    } else if (op === 0xff) {
-      // SELFDESTRUCT moves the balance: geth enters (and exits) a frame with that value.
-      const beneficiary = setLengthLeft(bigIntToBytes(stack[stack.length - 1]!), 20).subarray(-20)
-      const balance = (await step.stateManager.getAccount(step.address))?.balance ?? 0n
-      if (balance > 0n) this.capture(transferLog(step.address.bytes, beneficiary, balance))
-    }
-  }
-
-  private capture(log: Log): void {
-    const frame = this.frames[this.frames.length - 1] ?? this.top
-    frame.logs.push({ log, index: this.counter.next++ })
-  }
-
-  /** The logs of the finished transaction (none when its top frame failed). */
-  logs(): { log: Log; index: number }[] {
-    return this.top.failed ? [] : this.top.logs
-  }
-
-  detach(): void {
-    for (const [event, h] of this.handlers) this.vm.evm.events!.off(event as never, h as never)
-  }
-}
-
-function transferLog(from: Uint8Array, to: Uint8Array, value: bigint): Log {
-  return {
-    address: TRANSFER_ADDRESS, topics: [TRANSFER_TOPIC, setLengthLeft(from, 32), setLengthLeft(to, 32)],
-    data: setLengthLeft(bigIntToBytes(value), 32),
-  }
-}
-
 async function receiptRoot(receipts: Receipt[], chain: Chain): Promise<Uint8Array> {
   const trie = new MerklePatriciaTrie({ common: chain.common })
   for (let i = 0; i < receipts.length; i++) await trie.put(RLP.encode(i), encodeConsensusReceipt(receipts[i]!))
   return trie.root()
 }
-
 
 function min(a: bigint, b: bigint): bigint {
   return a < b ? a : b

@@ -4,7 +4,6 @@ import { encodeBlock, headerFields } from '../engine/block.js'
 import { encodeConsensusReceipt } from '../engine/receipt.js'
 import { NotFoundError } from '../engine/errors.js'
 import type { TraceOptions } from '../engine/tracing/config.js'
-import { traceBlock, traceCall, traceTransaction } from '../engine/tracing/trace.js'
 import type { BlockOverrides, TraceCallOptions } from '../engine/tracing/trace.js'
 import { hex } from '../rpc/format.js'
 import { Address, BlockRef, BlockTag, CallRequest, Hash32, Quantity, StateOverride, Uint64 } from '../rpc/schemas.js'
@@ -24,7 +23,7 @@ export function debugRawMethods(ctx: Pick<RpcContext, 'engine'>): MethodTable {
     }),
     /** Handler for `debug_getRawReceipts`: each receipt's EIP-2718 consensus encoding. */
     debug_getRawReceipts: method(z.tuple([BlockRef]), ([ref]) =>
-      engine.chain.receipts(engine.resolveBlock(ref)).map((r) => hex(encodeConsensusReceipt(r)))),
+      engine.receipts(engine.resolveBlock(ref)).map((r) => hex(encodeConsensusReceipt(r)))),
     /** Handler for `debug_getRawTransaction`: the transaction's canonical encoding; "0x" when unknown (geth). */
     debug_getRawTransaction: method(z.tuple([Hash32]), ([hash]) => {
       const found = engine.transaction(hash)
@@ -111,25 +110,25 @@ export function debugTraceMethods(ctx: Pick<RpcContext, 'engine'>): MethodTable 
   return {
     /** Handler for `debug_traceTransaction`: re-executes a mined transaction under a tracer. */
     debug_traceTransaction: method(z.tuple([Hash32, TraceConfig.optional()]), ([hash, cfg], _call, _origin, cancel) =>
-      traceTransaction(engine, hash, traceOptions(cfg), cancel)),
+      engine.traceTransaction(hash, traceOptions(cfg), cancel)),
     /** Handler for `debug_traceCall`: an eth_call under a tracer, with state and block overrides. */
     debug_traceCall: method(z.tuple([CallRequest, BlockRef, TraceCallConfig.optional()]), ([req, ref, cfg], _call, _origin, cancel) => {
       const opts: TraceCallOptions = traceOptions(cfg)
       if (cfg?.stateOverrides != null) opts.stateOverrides = cfg.stateOverrides
       if (cfg?.blockOverrides != null) opts.blockOverrides = cfg.blockOverrides
-      return traceCall(engine, req, ref, opts, cancel)
+      return engine.traceCall(req, ref, opts, cancel)
     }),
     /** Handler for `debug_traceBlockByNumber`: every transaction of the block, `[{txHash, result}]`. */
     debug_traceBlockByNumber: method(z.tuple([BlockTag, TraceConfig.optional()]), ([ref, cfg], _call, _origin, cancel) => {
       const block = engine.findBlock(ref)
       if (block === undefined) throw new NotFoundError(`block #${String(ref)} not found`)
-      return traceBlock(engine, block, traceOptions(cfg), cancel)
+      return engine.traceBlock(block, traceOptions(cfg), cancel)
     }),
     /** Handler for `debug_traceBlockByHash`. */
     debug_traceBlockByHash: method(z.tuple([Hash32, TraceConfig.optional()]), ([hash, cfg], _call, _origin, cancel) => {
-      const block = engine.chain.blockByHash(hash)
+      const block = engine.findBlock({ blockHash: hash })
       if (block === undefined) throw new NotFoundError(`block ${hex(hash)} not found`)
-      return traceBlock(engine, block, traceOptions(cfg), cancel)
+      return engine.traceBlock(block, traceOptions(cfg), cancel)
     }),
   }
 }

@@ -25,29 +25,29 @@ function summary(p: PoolTx): string {
 
 /** The `txpool_` namespace (geth internal/ethapi TxPoolAPI). */
 export function txpoolMethods(ctx: Pick<RpcContext, 'engine'>): MethodTable {
-  const { pool } = ctx.engine
+  const { engine } = ctx
   const tx = (p: PoolTx): Json => formatTx(p.tx)
   return inService('internal-tx-pool', {
     /** Handler for `txpool_content`. */
     txpool_content: method(z.tuple([]), () => {
-      const { pending, queued } = pool.all()
+      const { pending, queued } = engine.poolContent()
       return { pending: group(pending, tx), queued: group(queued, tx) }
     }),
     /** Handler for `txpool_contentFrom`: one sender's transactions, keyed by nonce. */
     txpool_contentFrom: method(z.tuple([Address]), ([address]) => {
       const sender = '0x' + Buffer.from(address).toString('hex')
-      const { pending, queued } = pool.all()
+      const { pending, queued } = engine.poolContent()
       const mine = (list: PoolTx[]) => Object.fromEntries(list.filter((p) => p.senderHex === sender).sort((a, b) => (a.nonce < b.nonce ? -1 : 1)).map((p) => [p.nonce.toString(), tx(p)]))
       return { pending: mine(pending), queued: mine(queued) }
     }),
     /** Handler for `txpool_status`. */
     txpool_status: method(z.tuple([]), () => {
-      const { pending, queued } = pool.size
+      const { pending, queued } = engine.poolSize()
       return { pending: quantity(pending), queued: quantity(queued) }
     }),
     /** Handler for `txpool_inspect`. */
     txpool_inspect: method(z.tuple([]), () => {
-      const { pending, queued } = pool.all()
+      const { pending, queued } = engine.poolContent()
       return { pending: group(pending, summary), queued: group(queued, summary) }
     }),
   })

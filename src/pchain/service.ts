@@ -12,22 +12,18 @@
 import type { Logger } from 'pino'
 import { utxoInputID } from '../avalanche/avax.js'
 import { AvalancheError, VerifyError } from '../avalanche/errors.js'
-import { sha256 } from '../atomic/tx.js'
+import { sha256 } from '../util/crypto.js'
 import type { Database } from '../store/db.js'
-import { META_P_FEE_STATE, META_P_HEIGHT, PREFIX, metaKey } from '../store/keys.js'
+import { PChainStore } from '../store/pchainStore.js'
 import type { SharedMemory, SharedRequests } from '../store/sharedMemory.js'
 import { SharedMemoryError } from '../store/sharedMemory.js'
-import type { LedgerLayout, StoredXUTXO } from '../store/xchainStore.js'
-import { XChainStore } from '../store/xchainStore.js'
+import type { StoredXUTXO } from '../store/xchainStore.js'
 import { PVM_TYPE_ID } from './codec.js'
 import type { GasState } from './fees.js'
 import { LOCAL_FEE_CONFIG, advanceFeeState, calculateFee, consumeGas, feeStatePrice, initialFeeState, toGas, txComplexity } from './fees.js'
 import { verifyPVMSpend } from './spend.js'
 import type { PVMUTXO, ParsedPVMTx } from './tx.js'
 import { decodePVMUTXO, encodePVMUTXO, parsePVMTx, pvmExportedUTXOs, pvmProducedUTXOs } from './tx.js'
-
-/** The P-Chain ledger's place on the node's LevelDB. */
-export const P_LEDGER: LedgerLayout = { utxo: PREFIX.pUTXO, tx: PREFIX.pTx, heightKey: META_P_HEIGHT }
 
 export interface PChainOptions {
   networkID: number
@@ -38,9 +34,8 @@ export interface PChainOptions {
 }
 
 export interface PChainDeps {
-  store: XChainStore
+  store: PChainStore
   sharedMemory: SharedMemory
-  db: Database
   log: Logger
 }
 
@@ -69,37 +64,22 @@ export function storedPUTXO(utxo: PVMUTXO): StoredXUTXO {
   return { inputID: utxoInputID(utxo.utxoID), bytes: encodePVMUTXO(utxo), owners: utxo.out.addrs }
 }
 
-function encodeFeeState(s: TimedFeeState): Uint8Array {
-  const out = new Uint8Array(24)
-  const v = new DataView(out.buffer)
-  v.setBigUint64(0, s.capacity)
-  v.setBigUint64(8, s.excess)
-  v.setBigUint64(16, s.time)
-  return out
-}
-
 export class PChainService {
   private queue: Promise<unknown> = Promise.resolve()
   private fee: TimedFeeState
 
   private constructor(readonly opts: PChainOptions, private readonly deps: PChainDeps) {
-    const raw = deps.db.getSync(metaKey(META_P_FEE_STATE))
-    if (raw === undefined || raw === null) {
-      this.fee = { ...initialFeeState(), time: nowUnix() }
-    } else {
-      const v = new DataView(raw.buffer, raw.byteOffset, raw.byteLength)
-      this.fee = { capacity: v.getBigUint64(0), excess: v.getBigUint64(8), time: v.getBigUint64(16) }
-    }
+    this.fee = deps.store.readFeeState() ?? { ...initialFeeState(), time: nowUnix() }
   }
 
   /** Opens the P ledger (the first open writes `genesis` at height 0) and the saved fee state. */
-  static async open(opts: PChainOptions, deps: Omit<PChainDeps, 'store'>, genesis: readonly PVMUTXO[]): Promise<PChainService> {
-    const store = await XChainStore.open(deps.db, genesis.map(storedPUTXO), P_LEDGER)
-    return new PChainService(opts, { ...deps, store })
+  static async open(opts: PChainOptions, deps: Omit<PChainDeps, 'store'> & { db: Database }, genesis: readonly PVMUTXO[]): Promise<PChainService> {
+    const store = await PChainStore.open(deps.db, genesis.map(storedPUTXO))
+    return new PChainService(opts, { store, sharedMemory: deps.sharedMemory, log: deps.log })
   }
 
   get height(): bigint {
-    return this.deps.store.height
+    return this.deps.store.ledger.height
   }
 
   /** The fee state at `now` (unix seconds): the last state advanced by the elapsed whole seconds. */
@@ -122,13 +102,14 @@ export class PChainService {
   }
 
   private async verifyAndAccept(tx: ParsedPVMTx): Promise<Uint8Array> {
-    const { store, sharedMemory } = this.deps
+    const { sharedMemory } = this.deps
+    const store = this.deps.store.ledger
     const utx = tx.tx.unsignedTx
     if (utx.networkID !== this.opts.networkID) fail('tx has wrong network ID')
     if (!same(utx.blockchainID, this.opts.pChainID)) fail('tx has wrong chain ID')
     // Durango and later: the memo field must be empty (verifyMemoFieldLength).
     if (utx.memo.length !== 0) fail(`memo length must be zero after Durango, got ${utx.memo.length}`)
-    if (this.deps.store.getTx(tx.id) !== undefined) fail('duplicate transaction')
+    if (this.deps.store.ledger.getTx(tx.id) !== undefined) fail('duplicate transaction')
     const now = nowUnix()
     const seen = new Set<string>()
     const unique = (id: Uint8Array): void => {
@@ -181,7 +162,7 @@ export class PChainService {
       throw err
     }
     const extra = {
-      ops: [...write.ops, { type: 'put' as const, key: metaKey(META_P_FEE_STATE), value: encodeFeeState(next) }],
+      ops: [...write.ops, this.deps.store.feeStateOp(next)],
       applied: () => {
         write.applied()
         this.fee = next
@@ -199,15 +180,15 @@ export class PChainService {
   }
 
   status(txID: Uint8Array): 'Committed' | 'Unknown' {
-    return this.deps.store.getTx(txID) !== undefined ? 'Committed' : 'Unknown'
+    return this.deps.store.ledger.getTx(txID) !== undefined ? 'Committed' : 'Unknown'
   }
 
   getTx(txID: Uint8Array): { signedBytes: Uint8Array; height: bigint } | undefined {
-    return this.deps.store.getTx(txID)
+    return this.deps.store.ledger.getTx(txID)
   }
 
   getUTXOs(addrs: readonly Uint8Array[], startAddr: Uint8Array, startUTXO: Uint8Array, limit: number): PUTXOListing {
-    const p = this.deps.store.paginated(addrs, startAddr, startUTXO, limit)
+    const p = this.deps.store.ledger.paginated(addrs, startAddr, startUTXO, limit)
     return { utxos: p.utxos, endAddress: p.lastAddr, endUTXOID: p.lastUTXOID }
   }
 
@@ -219,6 +200,6 @@ export class PChainService {
 
   /** The decoded unspent UTXOs an address owns. */
   utxosOf(addr: Uint8Array): PVMUTXO[] {
-    return this.deps.store.utxosOf(addr).map((u) => decodePVMUTXO(u.bytes))
+    return this.deps.store.ledger.utxosOf(addr).map((u) => decodePVMUTXO(u.bytes))
   }
 }

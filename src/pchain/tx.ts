@@ -14,7 +14,7 @@ import { CodecError } from '../avalanche/errors.js'
 import { readCredential, readTransferInput, readTransferOutput, writeCredential, writeTransferInput, writeTransferOutput } from '../avalanche/secp256k1fx.js'
 import { signedTxCodec } from '../avalanche/signedTxCodec.js'
 import type { ParsedSignedTx, SignedTx } from '../avalanche/signedTxCodec.js'
-import type { TransferInput, TransferOutput, UTXOID } from '../atomic/types.js'
+import type { TransferInput, TransferOutput, UTXOID } from '../avalanche/types.js'
 import { PVM_GO_TYPE_NAMES, PVM_INTERFACES, PVM_TYPE_ID } from './codec.js'
 
 /** A P-Chain transferable input; `locktime` present = wrapped in stakeable.LockIn. */

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto'
 import { createRequire } from 'node:module'
 import type { CustomCrypto } from '@ethereumjs/common'
 import { calculateSigRecovery, setLengthLeft } from '@ethereumjs/util'
@@ -29,6 +30,11 @@ const nativeKeccak = loadNative<KeccakFactory>('keccak')
 export const keccak256: (data: Uint8Array) => Uint8Array = nativeKeccak
   ? (data) => nativeKeccak('keccak256').update(Buffer.isBuffer(data) ? data : Buffer.from(data.buffer, data.byteOffset, data.byteLength)).digest()
   : (data) => keccak_256(data)
+
+/** sha256(bytes), avalanchego's hashing.ComputeHash256. */
+export function sha256(bytes: Uint8Array): Uint8Array {
+  return new Uint8Array(createHash('sha256').update(bytes).digest())
+}
 
 /** Whether the native hot paths are in use (logged at start). */
 export const NATIVE_CRYPTO = { secp256k1: nativeSecp !== undefined, keccak: nativeKeccak !== undefined }

@@ -4,8 +4,9 @@
  * every BaseTx/ImportTx/ExportTx burns at least TxFee of AVAX (over-payment is accepted and burned too).
  */
 import { VerifyError } from '../avalanche/errors.js'
-import type { TransferableInput, TransferableOutput } from '../atomic/types.js'
-import { compareTransferableInputs, compareTransferableOutputs, isSorted, verifyTransferableInput, verifyTransferableOutput } from '../atomic/verify.js'
+import type { TransferableInput, TransferableOutput } from '../avalanche/types.js'
+import { compareTransferableInputs, compareTransferableOutputs, isSorted } from '../avalanche/compare.js'
+import { verifyTransferableInput, verifyTransferableOutput } from '../avalanche/verify.js'
 import { AVM_TYPE_ID } from './codec.js'
 import type { AVMUnsignedTx } from './tx.js'
 

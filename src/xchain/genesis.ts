@@ -9,9 +9,9 @@ import { parseBech32 } from '../avalanche/address.js'
 import { ID_LEN } from '../avalanche/avax.js'
 import { marshal } from '../avalanche/codec.js'
 import { writeTransferOutput } from '../avalanche/secp256k1fx.js'
-import { sha256 } from '../atomic/tx.js'
-import type { TransferOutput, UTXO } from '../atomic/types.js'
-import { compareBytes } from '../atomic/verify.js'
+import { sha256 } from '../util/crypto.js'
+import type { TransferOutput, UTXO } from '../avalanche/types.js'
+import { compareBytes } from '../avalanche/compare.js'
 import { AVM_TYPE_ID } from './codec.js'
 
 /** One X-Chain allocation of the genesis config (`initialAmount` > 0 only). */

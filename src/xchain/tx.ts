@@ -16,7 +16,7 @@ import { CodecError } from '../avalanche/errors.js'
 import { readCredential, readTransferInput, readTransferOutput, writeCredential, writeTransferInput, writeTransferOutput } from '../avalanche/secp256k1fx.js'
 import { signedTxCodec } from '../avalanche/signedTxCodec.js'
 import type { ParsedSignedTx, SignedTx } from '../avalanche/signedTxCodec.js'
-import type { TransferableInput, TransferableOutput, UTXO } from '../atomic/types.js'
+import type { TransferableInput, TransferableOutput, UTXO } from '../avalanche/types.js'
 import { AVM_GO_TYPE_NAMES, AVM_INTERFACES, AVM_TYPE_ID, type AVMCredentialTypeID } from './codec.js'
 
 /** Largest memo avax.BaseTx accepts (avax.MaxMemoSize). */

@@ -9,9 +9,11 @@ import { X2C_RATE, calculateDynamicFee, gasUsed } from '../../src/atomic/fees.js
 import { NETWORKS } from '../../src/avalanche/networks.js'
 import { credential } from '../../src/avalanche/secp256k1fx.js'
 import { ethAddress, publicKeyOf, shortAddress, signHash } from '../../src/avalanche/signature.js'
+import { blockAtomicTxs } from '../../src/atomic/blockAtomicTxs.js'
 import type { AtomicTx } from '../../src/atomic/tx.js'
 import { encodeAtomicTxBatch, encodeUnsignedTx, signingHash, toAtomicTx } from '../../src/atomic/tx.js'
-import type { UTXO, UnsignedAtomicTx, UnsignedExportTx, UnsignedImportTx } from '../../src/atomic/types.js'
+import type { UnsignedAtomicTx, UnsignedExportTx, UnsignedImportTx } from '../../src/atomic/types.js'
+import type { UTXO } from '../../src/avalanche/types.js'
 import { keccak256 } from '../../src/util/crypto.js'
 import { EWOQ_KEY, startTestNode } from '../helpers/testNode.js'
 import type { TestNode } from '../helpers/testNode.js'
@@ -119,8 +121,8 @@ describe('atomic txs through the engine (blocks built at once)', () => {
     expect(full.transactions).toEqual([])
     expect(full.blockExtraData).toBe(hex(extData))
     // The block as read back from the store decodes its atomic txs.
-    const stored = engine.chain.blockByNumber(height)!
-    expect(stored.atomicTxs.map((t) => cb58Encode(t.id))).toEqual([cb58Encode(tx.id)])
+    const stored = engine.findBlock(height)!
+    expect(blockAtomicTxs(stored).map((t) => cb58Encode(t.id))).toEqual([cb58Encode(tx.id)])
   })
 
   it('refuses a stale nonce and an over-spend with coreth texts; such a tx stays Unknown', async () => {
@@ -165,7 +167,7 @@ describe('atomic txs through the engine (blocks built at once)', () => {
     const tx = exportTx({ amount: 5n, fee: feeFor(node, exportTx({ amount: 5n, fee: 0n, nonce })), nonce })
     await node.node.atomic.issueTx(tx.signedBytes)
     const st = await until(() => node.node.atomic.status(tx.id), (s) => s.status === 'Accepted')
-    const block = node.node.engine.chain.blockByNumber(st.blockHeight!)!
+    const block = node.node.engine.findBlock(st.blockHeight!)!
     expect(block.header.extDataGasUsed).toBe(gasOf(tx.tx.unsignedTx))
   })
 })
@@ -193,7 +195,7 @@ describe('the atomic mempool between blocks (fixed block interval)', () => {
     expect(msg).toMatch(new RegExp(`^conflict present: issued tx \\(${cb58Encode(c.id)}\\) gas price \\d+ <= conflict tx \\(${cb58Encode(b.id)}\\) gas price \\d+ \\(1 total conflicts in mempool\\)$`))
     expect(atomic.status(c.id)).toEqual({ status: 'Unknown' })
     const block = await node.node.engine.buildBlock()
-    expect(block!.atomicTxs.map((t) => cb58Encode(t.id))).toEqual([cb58Encode(b.id)])
+    expect(blockAtomicTxs(block!).map((t) => cb58Encode(t.id))).toEqual([cb58Encode(b.id)])
     expect(atomic.status(b.id)).toEqual({ status: 'Accepted', blockHeight: block!.header.number })
     expect(atomic.status(a.id)).toEqual({ status: 'Dropped' })
   })
@@ -214,7 +216,7 @@ describe('the atomic mempool between blocks (fixed block interval)', () => {
     await atomic.issueTx(first.signedBytes)
     expect(await issueError(node, second)).toMatch(/^conflict present/)
     const block = await node.node.engine.buildBlock()
-    expect(block!.atomicTxs).toHaveLength(1)
+    expect(blockAtomicTxs(block!)).toHaveLength(1)
     expect(block!.txs).toHaveLength(0)
     expect(atomic.getUTXOs({ addresses: [SHORT], sourceChain: local.pChainID, limit: 10 }).utxos).toEqual([])
     expect(await issueError(node, second)).toBe(`failed to fetch import UTXOs from ${cb58Encode(local.pChainID)} due to: not found`)
@@ -232,16 +234,16 @@ describe('the atomic mempool between blocks (fixed block interval)', () => {
       txs.push(tx)
     }
     const first = await node.node.engine.buildBlock()
-    const size = first!.atomicTxs.reduce((n, t) => n + t.signedBytes.length, 0)
+    const size = blockAtomicTxs(first!).reduce((n, t) => n + t.signedBytes.length, 0)
     expect(size).toBeLessThanOrEqual(40 * 1024)
     expect(size + txs[0]!.signedBytes.length).toBeGreaterThan(40 * 1024)
     // The highest fees (the last issued) went first.
-    expect(cb58Encode(first!.atomicTxs[0]!.id)).toBe(cb58Encode(txs[149]!.id))
-    expect(first!.header.extDataGasUsed).toBe(first!.atomicTxs.reduce((n, t) => n + gasOf(t.tx.unsignedTx), 0n))
+    expect(cb58Encode(blockAtomicTxs(first!)[0]!.id)).toBe(cb58Encode(txs[149]!.id))
+    expect(first!.header.extDataGasUsed).toBe(blockAtomicTxs(first!).reduce((n, t) => n + gasOf(t.tx.unsignedTx), 0n))
     const left = txs.filter((t) => atomic.status(t.id).status === 'Processing')
-    expect(left.length).toBe(150 - first!.atomicTxs.length)
+    expect(left.length).toBe(150 - blockAtomicTxs(first!).length)
     const second = await node.node.engine.buildBlock()
-    expect(second!.atomicTxs.length).toBe(left.length)
+    expect(blockAtomicTxs(second!).length).toBe(left.length)
     expect(txs.every((t) => atomic.status(t.id).status === 'Accepted')).toBe(true)
   })
 
@@ -257,7 +259,7 @@ describe('the atomic mempool between blocks (fixed block interval)', () => {
     await atomic.issueTx(exp.signedBytes)
     await atomic.issueTx(imp.signedBytes)
     const block = await node.node.engine.buildBlock()
-    expect(block!.atomicTxs).toHaveLength(2)
+    expect(blockAtomicTxs(block!)).toHaveLength(2)
     const height = block!.header.number
     const dataDir = node.dataDir
     await node.stop()

@@ -159,7 +159,7 @@ describe('eth_subscribe over WebSocket', () => {
 
   it('closing or dropping a connection frees its subscriptions and the engine listeners (docs/SECURITY.md, W6)', async () => {
     const { subscriptions, engine } = node.node
-    const baseline = { subs: subscriptions.size, conns: subscriptions.connections, heads: engine.chain.events.listenerCount('head'), pool: engine.events.listenerCount('pendingTx') }
+    const baseline = { subs: subscriptions.size, conns: subscriptions.connections, heads: engine.headEvents.listenerCount('head'), pool: engine.events.listenerCount('pendingTx') }
     const closing = await connect()
     const dropping = await connect()
     for (const c of [closing, dropping]) {
@@ -175,7 +175,7 @@ describe('eth_subscribe over WebSocket', () => {
     while (subscriptions.size !== baseline.subs && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10))
     expect(subscriptions.size).toBe(baseline.subs)
     expect(subscriptions.connections).toBe(baseline.conns)
-    expect(engine.chain.events.listenerCount('head')).toBe(baseline.heads)
+    expect(engine.headEvents.listenerCount('head')).toBe(baseline.heads)
     expect(engine.events.listenerCount('pendingTx')).toBe(baseline.pool)
   })
 
@@ -210,7 +210,7 @@ describe('200 subscribers, 1,000 transactions (issue 3, "How it is judged")', ()
       return out
     }))
 
-    const baseline = { heads: node.node.engine.chain.events.listenerCount('head') }
+    const baseline = { heads: node.node.engine.headEvents.listenerCount('head') }
     const clients = await Promise.all(Array.from({ length: SUBSCRIBERS }, () => WsClient.connect(node.wsUrl)))
     const subs = await Promise.all(clients.map(async (c) => ({
       heads: await c.subscribe('newHeads'),
@@ -253,7 +253,7 @@ describe('200 subscribers, 1,000 transactions (issue 3, "How it is judged")', ()
     while (node.node.subscriptions.size > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10))
     expect(node.node.subscriptions.size).toBe(0)
     expect(node.node.subscriptions.connections).toBe(0)
-    expect(node.node.engine.chain.events.listenerCount('head')).toBe(baseline.heads)
+    expect(node.node.engine.headEvents.listenerCount('head')).toBe(baseline.heads)
   }, 60_000)
 })
 

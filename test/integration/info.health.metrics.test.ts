@@ -221,7 +221,7 @@ describe('/ext/health when the database is gone', () => {
   it('GET answers 503 with the failing checks, POST health.health healthy:false', async () => {
     const n = await startTestNode()
     try {
-      await n.node.engine.chain.db.close()
+      await n.node.engine['chain'].db.close()
       const res = await fetch(`http://127.0.0.1:${n.port}/ext/health`)
       expect(res.status).toBe(503)
       const report = await res.json() as any

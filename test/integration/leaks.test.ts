@@ -14,7 +14,7 @@ describe('no per-call or per-block leaks', () => {
   afterAll(() => node.close())
 
   it('eth_call, eth_estimateGas, debug_traceCall and eth_simulateV1 at new heads leave no listener on the shared Common', async () => {
-    const common = node.node.engine.chain.common
+    const common = node.node.engine['chain'].common
     const before = common.events.listenerCount('hardforkChanged')
     const to = Wallet.createRandom().address
     const call = { from: EWOQ_ADDRESS, to, value: '0x1' }
@@ -30,7 +30,7 @@ describe('no per-call or per-block leaks', () => {
   })
 
   it('keeps at most 512 blocks and 512 blocks\' receipts cached however many are committed', async () => {
-    const chain = node.node.engine.chain as unknown as { receiptCache: Map<string, unknown>; blockCache: Map<string, unknown> }
+    const chain = node.node.engine['chain'] as unknown as { receiptCache: Map<string, unknown>; blockCache: Map<string, unknown> }
     const engine = node.node.engine
     while (engine.head.header.number < 600n) await engine.buildBlock()
     // Every committed block used to stay in the receipt cache: a soak kept every receipt ever made.

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildMethodTable } from '../../src/node.js'
-import { ETH_API_NAMES } from '../../src/rpc/ethApis.js'
+import { ETH_API_NAMES } from '../../src/config.js'
 import { startTestNode } from '../helpers/testNode.js'
 import type { TestNode } from '../helpers/testNode.js'
 

@@ -49,7 +49,7 @@ async function churn(node: TestNode): Promise<Stream> {
     const receipt = await poll(() => node.call('eth_getTransactionReceipt', [hash]), 'receipt')
     head = Number(receipt.blockNumber)
     values.set(head, [...current])
-    if ((i + 1) % 50 === 0) counts.push(await node.node.engine.chain.trieDb.countStored())
+    if ((i + 1) % 50 === 0) counts.push(await node.node.engine['chain'].trieDb.countStored())
   }
   return { writer, values, counts, head }
 }
@@ -99,10 +99,10 @@ describe('pruning-enabled: state of the last state-history blocks only, disk sta
     expect(verifyStorage(p.storageHash, '0x3', p.storageProof[0].proof)).toBe(s.values.get(oldest + 1)![3])
 
     // An explicit collection keeps exactly what the stream left live.
-    const before = await node.node.engine.chain.trieDb.countStored()
+    const before = await node.node.engine['chain'].trieDb.countStored()
     const result = await node.node.engine.prune()
     expect(result).toMatchObject({ roots: 2 * HISTORY })
-    expect(result!.kept).toBe(await node.node.engine.chain.trieDb.countStored())
+    expect(result!.kept).toBe(await node.node.engine['chain'].trieDb.countStored())
     expect(result!.kept).toBeLessThanOrEqual(before)
 
     // A restart needs only the head and recent roots.

@@ -2,7 +2,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { homedir, tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { ChainConfigFile, ConfigError, FLAGS, NodeConfig, configFromArgs } from '../../src/config.js'
+import { ChainConfigFile, ConfigError, FLAGS, NodeConfig } from '../../src/config.js'
+import { configFromArgs } from '../../src/configFromArgs.js'
 import { helpText } from '../../src/configReference.js'
 
 const dir = mkdtempSync(join(tmpdir(), 'cchain-config-'))

@@ -4,6 +4,7 @@ import { bytesToHex } from '@ethereumjs/util'
 import { createVM, runTx } from '@ethereumjs/vm'
 import type { VM } from '@ethereumjs/vm'
 import type { Block } from '../block.js'
+import type { Chain } from '../chain.js'
 import type { Engine } from '../engine.js'
 import { EngineError, ExecutionAbortedError, ExecutionFailedError, NotFoundError } from '../errors.js'
 import { EvmGuard } from '../evmGuard.js'
@@ -58,34 +59,33 @@ export function traceLimit(engine: Engine, opts: TraceOptions, cancel?: Cancella
 }
 
 /** debug_traceTransaction. */
-export async function traceTransaction(engine: Engine, hash: Uint8Array, opts: TraceOptions, cancel?: Cancellation): Promise<unknown> {
+export async function traceTransaction(engine: Engine, chain: Chain, hash: Uint8Array, opts: TraceOptions, cancel?: Cancellation): Promise<unknown> {
   const found = engine.transaction(hash)
   if (found === undefined || !('mined' in found)) throw new NotFoundError('transaction not found')
   const { block, index } = found.mined
-  const replay = await Replay.start(engine, block)
+  const replay = await Replay.start(chain, block)
   for (let i = 0; i < index; i++) await replay.run(block.txs[i]!, engine.evmLimit(cancel))
   return replay.trace(block.txs[index]!, opts, traceLimit(engine, opts, cancel))
 }
 
 /** debug_traceBlockByNumber / debug_traceBlockByHash: each transaction has its own limit, as geth's tracer timeout. */
-export async function traceBlock(engine: Engine, block: Block, opts: TraceOptions, cancel?: Cancellation): Promise<TxTraceResult[]> {
-  const replay = await Replay.start(engine, block)
+export async function traceBlock(engine: Engine, chain: Chain, block: Block, opts: TraceOptions, cancel?: Cancellation): Promise<TxTraceResult[]> {
+  const replay = await Replay.start(chain, block)
   const results: TxTraceResult[] = []
   for (const tx of block.txs) results.push({ txHash: bytesToHex(tx.hash()), result: await replay.trace(tx, opts, traceLimit(engine, opts, cancel)) })
   return results
 }
 
 /** debug_traceCall: the call on top of a block's state, with state and block overrides. */
-export async function traceCall(engine: Engine, req: CallRequest, ref: BlockRef, opts: TraceCallOptions, cancel?: Cancellation): Promise<unknown> {
+export async function traceCall(engine: Engine, chain: Chain, req: CallRequest, ref: BlockRef, opts: TraceCallOptions, cancel?: Cancellation): Promise<unknown> {
   if (ref === 'pending') throw new EngineError('tracing on top of pending is not supported')
   const block = findTraceBlock(engine, ref)
-  engine.chain.requireState(block)
+  chain.requireState(block)
   const env = withOverrides(block, opts.blockOverrides)
-  const ex = await Executor.create(engine.chain, env, engine.chain.newStateManager(block.header.stateRoot))
+  const ex = await Executor.create(chain, env, chain.newStateManager(block.header.stateRoot))
   const tracer = createTracer(opts)
   const timeout = traceTimeoutMs(opts.timeout)
-  const cap = BigInt(engine.chain.opts.chain['rpc-gas-cap'])
-  const gas = req.gas === undefined ? (cap === 0n ? (1n << 63n) - 1n : cap) : cap !== 0n && req.gas > cap ? cap : req.gas
+  const gas = engine.callGas(req.gas)
   let attached: ReturnType<typeof attachTracer> | undefined
   const beforeRun = async (tx: TypedTransaction) => {
     await tracer.onTxStart?.({ from: req.from ?? new Uint8Array(20), to: tx.to?.bytes, gasLimit: gas, coinbase: env.header.coinbase, state: ex.sm })
@@ -132,24 +132,24 @@ class Replay {
 
   private constructor(private readonly block: Block, private readonly vm: VM, private readonly sm: MerkleStateManager, private readonly guard: EvmGuard) {}
 
-  static async start(engine: Engine, block: Block): Promise<Replay> {
+  static async start(chain: Chain, block: Block): Promise<Replay> {
     if (block.header.number === 0n) throw new EngineError('genesis is not traceable')
-    const parent = engine.chain.blockByHash(block.header.parentHash)
+    const parent = chain.blockByHash(block.header.parentHash)
     if (parent === undefined) throw new NotFoundError(`block #${block.header.number - 1n} not found`)
-    engine.chain.requireState(parent)
-    const sm = engine.chain.newStateManager(parent.header.stateRoot)
+    chain.requireState(parent)
+    const sm = chain.newStateManager(parent.header.stateRoot)
     const guard = new EvmGuard()
     // A Common copy per VM, as in Executor.create: the EVM subscribes to its events.
-    const vm = await createVM({ common: engine.chain.common.copy(), stateManager: sm, blockchain: engine.chain.blockHashes as never, evmOpts: { customOpcodes: guard.opcodes } })
+    const vm = await createVM({ common: chain.common.copy(), stateManager: sm, blockchain: chain.blockHashes as never, evmOpts: { customOpcodes: guard.opcodes } })
     const replay = new Replay(block, vm, sm, guard)
-    replay.env = engine.chain.envBlock({
+    replay.env = chain.envBlock({
       number: block.header.number, timestamp: block.header.timestamp, gasLimit: block.header.gasLimit,
       baseFee: block.header.baseFee, coinbase: block.header.coinbase,
     })
     return replay
   }
 
-  private env!: ReturnType<Engine['chain']['envBlock']>
+  private env!: ReturnType<Chain['envBlock']>
 
   /** Runs one transaction untraced (those before the traced one). */
   async run(tx: TypedTransaction, limit: RunLimit): Promise<void> {

@@ -56,7 +56,7 @@ export function ethBlockMethods(ctx: Pick<RpcContext, 'engine'>): MethodTable {
     eth_getBlockReceipts: method(z.tuple([BlockRef]), ([ref]) => {
       const block = engine.findBlock(ref)
       if (block === undefined) return null
-      const receipts = engine.chain.receipts(block)
+      const receipts = engine.receipts(block)
       return receipts.map((_, i) => formatReceipt(block, receipts, i))
     }),
     // The C-Chain has no uncles: counts are 0 for known blocks, null for unknown ones (geth).

@@ -9,7 +9,7 @@ import { BLACKHOLE } from '../../engine/chain.js'
 export function ethChainMethods(ctx: Pick<RpcContext, 'engine'>): MethodTable {
   const { engine } = ctx
   const chainId = quantity(engine.chainId)
-  const chainConfig = chainConfigJSON(engine.chain.opts.genesis)
+  const chainConfig = chainConfigJSON(engine.genesis)
   const coinbase = hex(BLACKHOLE)
   return {
     /** Handler for `eth_chainId`. */

@@ -5,7 +5,7 @@ import type { LogFilterRequest } from '../../rpc/schemas.js'
 import type { MethodTable, RpcContext } from '../../rpc/types.js'
 import { inService, method } from '../../rpc/types.js'
 import type { ChainConfigFile } from '../../config.js'
-import type { LogQuery } from '../../engine/engine.js'
+import type { LogQuery } from '../../engine/logQuery.js'
 
 function toQuery(f: LogFilterRequest): LogQuery {
   const q: LogQuery = { criteria: { addresses: f.addresses, topics: f.topics } }

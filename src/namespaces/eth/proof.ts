@@ -1,5 +1,4 @@
 import { z } from 'zod'
-import { accountProof } from '../../engine/proof.js'
 import { hex, quantity } from '../../rpc/format.js'
 import { Address, BlockRef } from '../../rpc/schemas.js'
 import type { MethodTable, RpcContext } from '../../rpc/types.js'
@@ -36,7 +35,7 @@ export function ethProofMethods(ctx: Pick<RpcContext, 'engine'>): MethodTable {
      * defaults to `latest`, as in the execution-apis test get-account-proof-default-block.
      */
     eth_getProof: method(z.tuple([Address, StorageKeys, BlockRef.optional()]), async ([address, keys, ref]) => {
-      const p = await accountProof(engine, address, keys, ref ?? 'latest')
+      const p = await engine.getProof(address, keys, ref ?? 'latest')
       return {
         address: hex(p.address),
         accountProof: p.accountProof.map(hex),

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import type { SimBlockResult, SimulateOptions } from '../../engine/simulate.js'
+import type { SimBlockResult, SimulateOptions } from '../../engine/simulateOptions.js'
 import { EXECUTION_REVERTED, VM_ERROR } from '../../rpc/errors.js'
 import { formatBlock, formatLog, hex, quantity } from '../../rpc/format.js'
 import type { Json } from '../../rpc/format.js'

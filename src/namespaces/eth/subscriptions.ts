@@ -72,7 +72,7 @@ function fullTxFlag(params: readonly unknown[]): boolean {
 export function ethSubscriptionMethods(ctx: Pick<RpcContext, 'engine' | 'subscriptions' | 'config'>): MethodTable {
   const { engine, subscriptions } = ctx
   const LogFilter = chainLogFilter(ctx.config.chain)
-  const chainEvents = engine.chain.events
+  const chainEvents = engine.headEvents
   const poolEvents = engine.events
 
   let headListening = false

@@ -21,8 +21,8 @@ export function ethTransactionMethods(ctx: Pick<RpcContext, 'engine'>): MethodTa
     }),
     /** Handler for `eth_getTransactionReceipt`: null until mined. */
     eth_getTransactionReceipt: method(z.tuple([Hash32]), ([hash]) => {
-      const loc = engine.chain.txLocation(hash)
-      return loc === undefined ? null : formatReceipt(loc.block, engine.chain.receipts(loc.block), loc.index)
+      const loc = engine.txLocation(hash)
+      return loc === undefined ? null : formatReceipt(loc.block, engine.receipts(loc.block), loc.index)
     }),
     /** Handler for `eth_fillTransaction`: geth's defaults (nonce, gas, fees, chain ID), unsigned. */
     eth_fillTransaction: method(z.tuple([CallRequest]), async ([req]) => signTxResult(await fillTransaction(engine, req), { filled: true })),

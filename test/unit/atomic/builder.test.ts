@@ -15,7 +15,7 @@ import { semanticVerify } from '../../../src/atomic/semantic.js'
 import { ethAddress, publicKeyOf, shortAddress } from '../../../src/avalanche/signature.js'
 import type { AtomicTx } from '../../../src/atomic/tx.js'
 import type { VerifyContext } from '../../../src/atomic/verify.js'
-import { compareBytes } from '../../../src/atomic/verify.js'
+import { compareBytes } from '../../../src/avalanche/compare.js'
 
 const local = NETWORKS.local
 const ctx: VerifyContext = { networkID: local.networkID, chainID: local.cChainID, xChainID: local.xChainID, avaxAssetID: local.avaxAssetID }

@@ -9,9 +9,11 @@ import { burned, calculateDynamicFee, effectiveGasPrice, gasUsed } from '../../.
 import { NETWORKS } from '../../../src/avalanche/networks.js'
 import { formatPrivateKey, parsePrivateKey } from '../../../src/avalanche/privateKey.js'
 import { ethAddress, publicKeyOf, recoverSigner, shortAddress, signHash, toChecksumAddress } from '../../../src/avalanche/signature.js'
-import { verifyCredentialCount, verifyEVMInputCredential, verifyFlow, verifySpend } from '../../../src/atomic/spend.js'
+import { verifyCredentialCount, verifyEVMInputCredential, verifyFlow } from '../../../src/atomic/spend.js'
+import { verifySpend } from '../../../src/avalanche/spend.js'
 import { encodeAtomicTxBatch, decodeAtomicTxBatch, encodeTx, encodeUnsignedTx, parseTx, signingHash, toAtomicTx } from '../../../src/atomic/tx.js'
-import type { UTXO, UnsignedExportTx, UnsignedImportTx } from '../../../src/atomic/types.js'
+import type { UnsignedExportTx, UnsignedImportTx } from '../../../src/atomic/types.js'
+import type { UTXO } from '../../../src/avalanche/types.js'
 import { inputUTXOs, verifyUnsignedTx } from '../../../src/atomic/verify.js'
 import { vectorsText } from '../../../scripts/genAvalancheVectors.js'
 

@@ -5,10 +5,13 @@ import { ATOMIC_TX_INTRINSIC_GAS, blockFeeContribution, burned, calculateDynamic
 import { NETWORKS } from '../../../src/avalanche/networks.js'
 import { parsePrivateKey } from '../../../src/avalanche/privateKey.js'
 import { signHash } from '../../../src/avalanche/signature.js'
-import { verifyCredentialCount, verifyCredentials, verifyEVMInputCredential, verifySpend } from '../../../src/atomic/spend.js'
+import { verifyCredentialCount, verifyEVMInputCredential } from '../../../src/atomic/spend.js'
+import { verifyCredentials, verifySpend } from '../../../src/avalanche/spend.js'
 import { parseTx, signingHash } from '../../../src/atomic/tx.js'
-import type { TransferOutput, UnsignedExportTx, UnsignedImportTx } from '../../../src/atomic/types.js'
-import { CURRENT_RULES, type VerifyContext, compareTransferableOutputs, inputUTXOs, sortEVMInOuts, sortTransferableInputs, sortTransferableOutputs, verifyExportTx, verifyImportTx } from '../../../src/atomic/verify.js'
+import type { UnsignedExportTx, UnsignedImportTx } from '../../../src/atomic/types.js'
+import type { TransferOutput } from '../../../src/avalanche/types.js'
+import { CURRENT_RULES, type VerifyContext, inputUTXOs, sortEVMInOuts, verifyExportTx, verifyImportTx } from '../../../src/atomic/verify.js'
+import { compareTransferableOutputs, sortTransferableInputs, sortTransferableOutputs } from '../../../src/avalanche/compare.js'
 
 const vectors = JSON.parse(readFileSync(new URL('../../fixtures/avalanche/atomic-txs.json', import.meta.url), 'utf8'))
 const bytes = (h: string): Uint8Array => new Uint8Array(Buffer.from(h, 'hex'))

@@ -3,9 +3,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import pino from 'pino'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
-import { parseNodeConfig } from '../../../src/config.js'
+import { ETH_API_NAMES, parseNodeConfig } from '../../../src/config.js'
 import { createNode } from '../../../src/node.js'
-import { ETH_API_NAMES } from '../../../src/rpc/ethApis.js'
 
 /*
  * Every wire name a dispatcher of the node serves must appear in docs/API.md as a code span. The

@@ -6,7 +6,6 @@ import { bytesToHex, hexToBytes } from '@ethereumjs/util'
 import { Wallet, decodeRlp, encodeRlp, keccak256, toBeHex } from 'ethers'
 import pino from 'pino'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ChainConfigFile } from '../../../src/config.js'
 import type { Header } from '../../../src/engine/block.js'
 import { encodeBlock, hashHeader, headerFields, headerFromFields, makeBlock } from '../../../src/engine/block.js'
 import { Chain } from '../../../src/engine/chain.js'
@@ -101,7 +100,7 @@ describe('block RLP through the chain\'s decode path', () => {
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'cchain-block-'))
     db = await openDatabase(dir)
-    chain = await Chain.open(db, { genesis: loadGenesis(), chain: ChainConfigFile.parse({}), log: pino({ level: 'silent' }) })
+    chain = await Chain.open(db, { genesis: loadGenesis(), log: pino({ level: 'silent' }), stateHistory: undefined, gasTarget: undefined, minDelayTarget: 0 })
   })
   afterAll(async () => {
     await db?.close()

@@ -8,7 +8,7 @@ import { TransferableOutput, addTxSignatures, avaxSerial, avm, utils } from '@av
 import type { UnsignedTx } from '@avalabs/avalanchejs'
 import { encodeUTXO } from '../../../src/avalanche/avax.js'
 import { cb58Encode } from '../../../src/avalanche/cb58.js'
-import type { UTXO } from '../../../src/atomic/types.js'
+import type { UTXO } from '../../../src/avalanche/types.js'
 import { AVM_TYPE_ID } from '../../../src/xchain/codec.js'
 import { X_TX_FEE, avmBurned, verifyAVMFlow } from '../../../src/xchain/fees.js'
 import { genesisAssetID, LOCAL_X_ALLOCATIONS, localXGenesisUTXOs } from '../../../src/xchain/genesis.js'

@@ -1,0 +1,46 @@
+import type { Logger } from 'pino'
+import type { ChainConfigFile } from '../config.js'
+import type { EngineOptions } from '../engine/engineOptions.js'
+import type { Genesis } from '../engine/genesis.js'
+import { configDurationMs } from '../util/goDuration.js'
+
+/** What the engine takes besides the chain config: the node-wide settings. */
+export interface EngineSetup {
+  genesis: Genesis
+  log: Logger
+  blockInterval: number
+  pendingNonceGuardMs: number
+}
+
+/** The engine's typed options from a chain config's coreth keys (docs/CONFIG.md names each key). */
+export function engineOptions(chain: ChainConfigFile, setup: EngineSetup): EngineOptions {
+  return {
+    ...setup,
+    rpcGasCap: BigInt(chain['rpc-gas-cap']),
+    evmTimeoutMs: Math.max(0, configDurationMs(chain['rpc-evm-timeout'])),
+    admission: {
+      allowUnprotected: chain['allow-unprotected-txs'],
+      txFeeCap: chain['rpc-tx-fee-cap'],
+      minTip: BigInt(chain['tx-pool-price-limit']),
+      maxSize: chain['tx-max-size'],
+    },
+    pool: {
+      priceBump: BigInt(chain['tx-pool-price-bump']),
+      accountSlots: chain['tx-pool-account-slots'],
+      globalSlots: chain['tx-pool-global-slots'],
+      accountQueue: chain['tx-pool-account-queue'],
+      globalQueue: chain['tx-pool-global-queue'],
+    },
+    filters: {
+      timeoutMs: Math.max(0, configDurationMs(chain['filter-timeout'])),
+      maxCount: chain['filter-max-count'],
+      maxBuffered: chain['filter-max-buffered'],
+    },
+    logs: { maxBlockRange: BigInt(chain['api-max-blocks-per-request']), maxResults: chain['logs-max-results'] },
+    feeHistory: { maxBlocks: BigInt(chain['fee-history-max-blocks']), maxPercentiles: chain['fee-history-max-percentiles'] },
+    gasTarget: chain['gas-target'],
+    minDelayTarget: chain['min-delay-target'],
+    stateHistory: chain['pruning-enabled'] ? BigInt(chain['state-history']) : undefined,
+    proofWindow: BigInt(chain['historical-proof-query-window']),
+  }
+}

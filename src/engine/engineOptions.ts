@@ -1,0 +1,58 @@
+import type { Logger } from 'pino'
+import type { FilterLimits } from './filters.js'
+import type { Genesis } from './genesis.js'
+import type { TxPoolOptions } from './txPool.js'
+
+/**
+ * Everything the engine is configured with, typed and in its own units. Built where chains are
+ * composed (src/chains/engineOptions.ts maps the chain config's coreth keys onto it): nothing under
+ * src/engine/ reads a config file.
+ */
+export interface EngineOptions {
+  genesis: Genesis
+  log: Logger
+  /** ms between blocks; 0 = build as soon as transactions wait. */
+  blockInterval: number
+  /**
+   * ms after answering a sender's `pending` nonce during which a transaction from that sender
+   * is mined at once but answered only when the window ends (0 = off). See Engine.pendingNonceGuard.
+   */
+  pendingNonceGuardMs: number
+  /** Gas of one eth_call / eth_estimateGas / trace at most; 0 = no cap (coreth `rpc-gas-cap`). */
+  rpcGasCap: bigint
+  /** Wall time of one RPC execution in ms; 0 = none (`rpc-evm-timeout`). */
+  evmTimeoutMs: number
+  /** What eth_sendRawTransaction admits. */
+  admission: {
+    /** Accept transactions without EIP-155 replay protection (`allow-unprotected-txs`). */
+    allowUnprotected: boolean
+    /** Largest fee of a transaction in AVAX; 0 = no cap (`rpc-tx-fee-cap`). */
+    txFeeCap: number
+    /** Lowest tip in wei per gas (`tx-pool-price-limit`); also the fee oracle's floor. */
+    minTip: bigint
+    /** Largest raw transaction in bytes (`tx-max-size`). */
+    maxSize: number
+  }
+  pool: TxPoolOptions
+  filters: FilterLimits
+  logs: {
+    /** Widest eth_getLogs block range; 0 = no limit (`api-max-blocks-per-request`). */
+    maxBlockRange: bigint
+    /** Logs one query answers at most (`logs-max-results`). */
+    maxResults: number
+  }
+  feeHistory: {
+    /** Blocks one eth_feeHistory covers; larger counts are clamped. */
+    maxBlocks: bigint
+    /** Reward percentiles in one eth_feeHistory at most. */
+    maxPercentiles: number
+  }
+  /** ACP-176 gas target per second the chain starts at and the builder steers toward; undefined = the default. */
+  gasTarget: number | undefined
+  /** ACP-226 minimum block delay in ms the chain starts at and steers toward. */
+  minDelayTarget: number
+  /** Recent blocks whose state is kept (state garbage collection); undefined = archival, every state kept. */
+  stateHistory: bigint | undefined
+  /** On an archival node, eth_getProof refuses blocks further than this behind the head; 0 = any. */
+  proofWindow: bigint
+}

@@ -1,0 +1,158 @@
+import { readdirSync, readFileSync } from 'node:fs'
+import { dirname, join, relative, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { describe, expect, it } from 'vitest'
+
+// The layering of docs/ARCHITECTURE.md, checked from the sources: imports between folders of src/ point one way.
+// Each folder directly under src/ is one node (src/engine/tracing belongs to engine); each file directly in src/
+// is a node of its own. Type-only imports count: a cycle of types is still a cycle for a reader.
+
+/**
+ * The layers, top to bottom: a node may import only from layers below its own, never from its own
+ * layer or above. Folders end in `/`; files directly in src/ are named as they are.
+ */
+const LAYERS: readonly (readonly string[])[] = [
+  ['main.ts'],
+  // Composition: the node assembles chains, server and APIs; the CLI's argv and config reference.
+  ['node.ts', 'configFromArgs.ts', 'configReference.ts'],
+  ['server/', 'metrics.ts'],
+  ['chains/'],
+  // Tables: wire name -> schema -> handler.
+  ['namespaces/'],
+  // The JSON-RPC and gorilla wire: dispatch, schemas, formats, the domain errors' codes.
+  ['rpc/'],
+  // atomic/ builds on the engine (its blocks carry the atomic txs' bytes).
+  ['atomic/'],
+  // Peers: none imports another. The X and P wallets spend a keystore user's keys.
+  ['engine/', 'xchain/', 'pchain/'],
+  ['keystore/'],
+  // Leaf-ish modules: the config schema, logging, profiling, the node's identity, health reports.
+  ['config.ts', 'log.ts', 'profiler.ts', 'nodeIdentity.ts', 'healthReporter.ts'],
+  // The Avalanche primitives: CB58, codec, secp256k1fx and avax components, signatures, networks.
+  ['avalanche/'],
+  ['store/'],
+  ['util/'],
+]
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..')
+const SRC = join(ROOT, 'src')
+const MAX_LINES = 400
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name)
+    if (entry.isDirectory()) return sourceFiles(path)
+    return entry.name.endsWith('.ts') ? [path] : []
+  })
+}
+
+/** Relative specifiers of `import ... from`, `export ... from`, `import '...'` and `import('...')`, type-only ones included. */
+function relativeImports(text: string): string[] {
+  const found: string[] = []
+  const patterns = [
+    /^\s*(?:import|export)\b[^'"]*?\bfrom\s*['"](\.[^'"]+)['"]/gms,
+    /^\s*import\s*['"](\.[^'"]+)['"]/gm,
+    /\bimport\(\s*['"](\.[^'"]+)['"]\s*\)/g,
+  ]
+  for (const pattern of patterns) for (const match of text.matchAll(pattern)) found.push(match[1]!)
+  return found
+}
+
+/** The graph node of a file: its top folder under src/, or the file itself when it lies directly in src/. */
+function nodeOf(file: string): string {
+  const parts = relative(SRC, file).split(/[\\/]/)
+  return parts.length > 1 ? `${parts[0]}/` : parts[0]!
+}
+
+type Edge = { from: string; to: string }
+
+/** Folder-level edges, each with one file-level import that witnesses it. */
+function folderGraph(): Map<string, Map<string, Edge>> {
+  const graph = new Map<string, Map<string, Edge>>()
+  for (const file of sourceFiles(SRC)) {
+    const from = nodeOf(file)
+    if (!graph.has(from)) graph.set(from, new Map())
+    for (const specifier of relativeImports(readFileSync(file, 'utf8'))) {
+      const target = resolve(dirname(file), specifier.replace(/\.js$/, '.ts'))
+      if (!target.startsWith(SRC)) continue
+      const to = nodeOf(target)
+      if (to === from || graph.get(from)!.has(to)) continue
+      graph.get(from)!.set(to, { from: relative(ROOT, file), to: relative(ROOT, target) })
+    }
+  }
+  return graph
+}
+
+/** Strongly connected components of more than one node (Tarjan). */
+function cycles(graph: Map<string, Map<string, Edge>>): string[][] {
+  const index = new Map<string, number>()
+  const low = new Map<string, number>()
+  const stack: string[] = []
+  const onStack = new Set<string>()
+  const components: string[][] = []
+  let next = 0
+  const visit = (node: string): void => {
+    index.set(node, next)
+    low.set(node, next)
+    next++
+    stack.push(node)
+    onStack.add(node)
+    for (const to of graph.get(node)?.keys() ?? []) {
+      if (!index.has(to)) {
+        visit(to)
+        low.set(node, Math.min(low.get(node)!, low.get(to)!))
+      } else if (onStack.has(to)) low.set(node, Math.min(low.get(node)!, index.get(to)!))
+    }
+    if (low.get(node) === index.get(node)) {
+      const component: string[] = []
+      let member: string
+      do {
+        member = stack.pop()!
+        onStack.delete(member)
+        component.push(member)
+      } while (member !== node)
+      if (component.length > 1) components.push(component.sort())
+    }
+  }
+  for (const node of graph.keys()) if (!index.has(node)) visit(node)
+  return components
+}
+
+/** The file-level imports inside one strongly connected component, so a failure names the lines to move. */
+function describeCycle(graph: Map<string, Map<string, Edge>>, component: string[]): string {
+  const members = new Set(component)
+  const lines = component.flatMap((from) =>
+    [...(graph.get(from)?.values() ?? [])].filter((edge) => members.has(nodeOf(join(ROOT, edge.to)))).map((edge) => `  ${edge.from} -> ${edge.to}`),
+  )
+  return `cycle between ${component.join(', ')}:\n${lines.join('\n')}`
+}
+
+describe('architecture', () => {
+  it('has no import cycle between the folders of src/ (type imports included)', () => {
+    const graph = folderGraph()
+    expect(graph.size).toBeGreaterThan(5)
+    expect(cycles(graph).map((component) => describeCycle(graph, component))).toEqual([])
+  })
+
+  it('imports only downward through LAYERS (every folder and top-level file of src/ has a layer)', () => {
+    const layerOf = new Map(LAYERS.flatMap((layer, i) => layer.map((node) => [node, i] as const)))
+    const graph = folderGraph()
+    const unplaced = [...graph.keys()].filter((node) => !layerOf.has(node)).map((node) => `${node} is in no layer of LAYERS`)
+    const upward = [...graph.values()].flatMap((edges) => [...edges.values()])
+      .filter((edge) => {
+        const from = layerOf.get(nodeOf(join(ROOT, edge.from)))
+        const to = layerOf.get(nodeOf(join(ROOT, edge.to)))
+        return from !== undefined && to !== undefined && to <= from
+      })
+      .map((edge) => `${edge.from} -> ${edge.to} does not point to a lower layer`)
+    expect([...unplaced, ...upward]).toEqual([])
+  })
+
+  it(`has no file in src/ over ${MAX_LINES} lines`, () => {
+    const long = sourceFiles(SRC)
+      .map((file) => ({ file: relative(ROOT, file), lines: readFileSync(file, 'utf8').split('\n').length - 1 }))
+      .filter(({ lines }) => lines > MAX_LINES)
+      .map(({ file, lines }) => `${file}: ${lines} lines`)
+    expect(long).toEqual([])
+  })
+})
