@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, readdirSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import AjvModule from 'ajv'
+import { Ajv } from 'ajv'
 import type { ErrorObject, ValidateFunction } from 'ajv'
 
 /*
@@ -29,8 +29,6 @@ function readFixture(path: string): string {
 const doc = JSON.parse(readFixture(join(SPEC_DIR, 'execution-apis-openrpc.json'))) as { methods: OpenRpcMethod[] }
 export const SPEC_METHODS: ReadonlyMap<string, OpenRpcMethod> = new Map(doc.methods.map((m) => [m.name, m]))
 
-type AjvClass = typeof AjvModule.default
-const Ajv = ((AjvModule as unknown as { default?: AjvClass }).default ?? AjvModule) as AjvClass
 // strict: false — the spec carries annotation keywords (title, description) and oneOf/required mixes.
 const ajv = new Ajv({ strict: false, allErrors: false, validateFormats: false })
 const compiled = new Map<string, ValidateFunction>()

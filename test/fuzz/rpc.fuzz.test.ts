@@ -172,7 +172,7 @@ function checkAll(m: ReturnType<typeof model>, text: string): void {
 }
 
 async function post(url: string, payload: string | Buffer): Promise<{ status: number; type: string | null; text: string }> {
-  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: payload })
+  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: typeof payload === 'string' ? payload : new Uint8Array(payload) })
   return { status: res.status, type: res.headers.get('content-type'), text: await res.text() }
 }
 
@@ -183,7 +183,7 @@ describe('JSON-RPC fuzzing against a live node', () => {
     node = await startTestNode()
     base = `http://127.0.0.1:${node.port}`
     const n = node.node
-    methodNames = Object.keys(buildMethodTable({ config: n.config, log: n.log, engine: n.engine, subscriptions: n.subscriptions, accounts: n.accounts }))
+    methodNames = Object.keys(buildMethodTable({ config: n.config, log: n.log, engine: n.engine, subscriptions: n.subscriptions, accounts: n.accounts, atomic: n.atomic }))
   })
   afterAll(() => node.close())
 

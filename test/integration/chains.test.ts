@@ -200,7 +200,8 @@ describe('configuration', () => {
     const pretty = join(dir, 'pretty.json')
     writeFileSync(compact, JSON.stringify({ ...g, config: { ...g.config, chainId: 7004 } }))
     // Same content, other key order and layout.
-    writeFileSync(pretty, JSON.stringify(Object.fromEntries(Object.entries({ ...g, config: { chainId: 7004, ...g.config, ...{ chainId: 7004 } } }).reverse()), null, 4))
+    const { chainId: _, ...rest } = g.config
+    writeFileSync(pretty, JSON.stringify(Object.fromEntries(Object.entries({ ...g, config: { chainId: 7004, ...rest } }).reverse()), null, 4))
     const idOf = async (file: string) => {
       const node = await createNode(config({ evmChains: [{ name: 'x1', genesisFile: file }] }), { log })
       const id = node.extraChains[0]!.spec.id

@@ -53,8 +53,8 @@ describe('eth-apis: which methods each coreth service enables', () => {
   let table: (names: readonly string[]) => string[]
   beforeAll(async () => {
     node = await startTestNode()
-    const { config, log, engine, subscriptions, accounts } = node.node
-    table = (names) => Object.keys(buildMethodTable({ config: { ...config, chain: { ...config.chain, 'eth-apis': [...names] } }, log, engine, subscriptions, accounts })).sort()
+    const { config, log, engine, subscriptions, accounts, atomic } = node.node
+    table = (names) => Object.keys(buildMethodTable({ config: { ...config, chain: { ...config.chain, 'eth-apis': [...names] } }, log, engine, subscriptions, accounts, atomic })).sort()
   })
   afterAll(() => node.close())
 

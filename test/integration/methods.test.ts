@@ -107,7 +107,7 @@ describe('the assembled method table', () => {
   beforeAll(async () => {
     // Every eth-apis service on (personal_ and the signing methods are off by default), so the walk sees every method.
     node = await startTestNode({ chain: { 'eth-apis': [...ETH_API_NAMES] } })
-    names = Object.keys(buildMethodTable({ config: node.node.config, log: node.node.log, engine: node.node.engine, subscriptions: node.node.subscriptions, accounts: node.node.accounts })).sort()
+    names = Object.keys(buildMethodTable({ config: node.node.config, log: node.node.log, engine: node.node.engine, subscriptions: node.node.subscriptions, accounts: node.node.accounts, atomic: node.node.atomic })).sort()
   })
   afterAll(() => node.close())
 

@@ -12,7 +12,7 @@ import { NETWORKS } from '../../../src/avalanche/networks.js'
 import { cb58Encode } from '../../../src/avalanche/cb58.js'
 import { AlreadyKnownError } from '../../../src/atomic/errors.js'
 import { VerifyError } from '../../../src/avalanche/errors.js'
-import type { AtomicService, GetUTXOsQuery, AtomicStatus } from '../../../src/atomic/service.js'
+import type { AtomicService, GetExportedUTXOsQuery, GetUTXOsQuery, AtomicStatus } from '../../../src/atomic/service.js'
 
 const local = NETWORKS.local
 const EWOQ = Buffer.from('3cb7d3842e8cee6a0ebd09f1fe884f6861e1b29c', 'hex')
@@ -38,6 +38,9 @@ class FakeService implements AtomicService {
   getUTXOs(q: GetUTXOsQuery) {
     this.queries.push(q)
     return { utxos: this.utxos.slice(0, q.limit), endIndex: { address: q.addresses.at(-1)!, utxoID: new Uint8Array(32).fill(3) } }
+  }
+  getExportedUTXOs(q: GetExportedUTXOsQuery) {
+    return { utxos: [], endIndex: { address: q.addresses.at(-1)!, utxoID: new Uint8Array(32) } }
   }
   async putInbound(): Promise<void> {}
 }
