@@ -80,8 +80,17 @@ export interface CChainNode {
 
 export { buildMethodTable }
 
+export interface CreateNodeOptions {
+  log?: Logger
+  /**
+   * The clock (ms since the epoch; Date.now when absent) of the timeouts a client waits out: timed
+   * account unlocks, the polling-filter timeout, the keystore back-off. Tests pass one they move on.
+   */
+  now?: () => number
+}
+
 /** The composition root: the only place that constructs and wires services. */
-export async function createNode(config: NodeConfig, opts: { log?: Logger } = {}): Promise<CChainNode> {
+export async function createNode(config: NodeConfig, opts: CreateNodeOptions = {}): Promise<CChainNode> {
   const log = opts.log ?? createLogger(config.logLevel, config.logFormat)
   checkKeystoreExposure(config)
   const { genesis, json: genesisJson } = readGenesisFile(config.genesisFile)
@@ -103,15 +112,15 @@ export async function createNode(config: NodeConfig, opts: { log?: Logger } = {}
   }
   if (!NATIVE_CRYPTO.secp256k1 || !NATIVE_CRYPTO.keccak) log.warn(NATIVE_CRYPTO, 'native crypto bindings unavailable; using the slower pure-JS fallback')
   const db = await openDatabase(config.dataDir)
-  const accounts = new AccountManager(join(config.dataDir, 'keystore'))
+  const accounts = new AccountManager(join(config.dataDir, 'keystore'), { now: opts.now })
   const stats = new RpcStats()
   const apiLog = log.child({ module: 'api' })
   const deprecated = createDeprecationWarner(apiLog)
   // The keystore (/ext/keystore) only with --api-keystore-enabled; off, the route does not exist (404).
-  const keystore = config.keystoreEnabled ? new Keystore(keystoreOptions(config), { store: new KeystoreStore({ db }), log: log.child({ module: 'keystore' }) }) : undefined
+  const keystore = config.keystoreEnabled ? new Keystore({ ...keystoreOptions(config), now: opts.now }, { store: new KeystoreStore({ db }), log: log.child({ module: 'keystore' }) }) : undefined
   if (keystore !== undefined) log.warn('keystore API enabled at /ext/keystore: it takes passwords and holds keys (deprecated by avalanchego)')
   const network = { xChainID: net.xChainID, pChainID: net.pChainID, avaxAssetID: net.avaxAssetID }
-  const shared = { accounts, stats, deprecated, keystore, network }
+  const shared = { accounts, stats, deprecated, keystore, network, now: opts.now }
 
   let cChain: EvmChain
   let xchain: XChainService

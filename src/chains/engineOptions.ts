@@ -10,6 +10,8 @@ export interface EngineSetup {
   log: Logger
   blockInterval: number
   pendingNonceGuardMs: number
+  /** The clock of the engine's timeouts (Date.now when absent). */
+  now?: () => number
 }
 
 /** The engine's typed options from a chain config's coreth keys (docs/CONFIG.md names each key). */

@@ -61,6 +61,8 @@ export interface EvmChainDeps {
   readonly network: { readonly xChainID: Uint8Array; readonly pChainID: Uint8Array; readonly avaxAssetID: Uint8Array }
   /** Chains it may import from and export to; absent = X and P (the C-Chain); [] = none (an extra chain is a subnet of its own). */
   readonly peerChainIDs?: readonly Uint8Array[]
+  /** The clock of the engine's timeouts (ms since the epoch; Date.now when absent). */
+  readonly now?: () => number
 }
 
 /** One EVM chain: engine, atomic service, its JSON-RPC and gorilla endpoints. */
@@ -94,7 +96,7 @@ export async function openEvmChain(deps: EvmChainDeps): Promise<EvmChain> {
     throw new ConfigError(`eth-apis: ${(err as Error).message}`)
   }
   const engine = await Engine.create(db, engineOptions(chainConfig, {
-    genesis: deps.genesis, blockInterval: config.blockInterval, pendingNonceGuardMs: config.pendingNonceGuard, log: log.child({ module: 'engine' }),
+    genesis: deps.genesis, blockInterval: config.blockInterval, pendingNonceGuardMs: config.pendingNonceGuard, log: log.child({ module: 'engine' }), now: deps.now,
   }))
   let atomic: AtomicTxService
   let sharedMemory: SharedMemory

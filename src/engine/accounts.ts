@@ -75,6 +75,8 @@ export interface AccountManagerOptions {
   scryptN?: number
   /** scrypt p for new key files (geth StandardScryptP, 1). */
   scryptP?: number
+  /** The clock of timed unlocks (ms since the epoch; Date.now when absent); tests pass one they move on. */
+  now?: () => number
 }
 
 /** geth's keystore.KeyStore over one directory (created on the first new key). */
@@ -86,11 +88,13 @@ export class AccountManager {
   private kdfQueue: Promise<unknown> = Promise.resolve()
   private readonly scryptN: number
   private readonly scryptP: number
+  private readonly now: () => number
   private closed = false
 
   constructor(readonly dir: string, opts: AccountManagerOptions = {}) {
     this.scryptN = opts.scryptN ?? STANDARD_SCRYPT_N
     this.scryptP = opts.scryptP ?? STANDARD_SCRYPT_P
+    this.now = opts.now ?? Date.now
   }
 
   /** Addresses of the key files, ordered by file name (geth: by URL), lowercase 0x hex. */
@@ -143,7 +147,7 @@ export class AccountManager {
       if (existing.expiresAt === Infinity) { key.fill(0); return }
       this.drop(addr)
     }
-    const entry: Unlocked = { key, expiresAt: seconds === 0n ? Infinity : Date.now() + Number(seconds) * 1000, timer: undefined }
+    const entry: Unlocked = { key, expiresAt: seconds === 0n ? Infinity : this.now() + Number(seconds) * 1000, timer: undefined }
     this.unlocked.set(addr, entry)
     if (entry.expiresAt !== Infinity) this.arm(addr, entry)
   }
@@ -157,7 +161,7 @@ export class AccountManager {
   unlockedKey(address: Uint8Array | string): Uint8Array {
     const addr = addrHex(address)
     const entry = this.unlocked.get(addr)
-    if (entry === undefined || entry.expiresAt <= Date.now()) {
+    if (entry === undefined || entry.expiresAt <= this.now()) {
       if (entry !== undefined) this.drop(addr)
       throw new AccountError(ERR_LOCKED)
     }
@@ -191,10 +195,10 @@ export class AccountManager {
   }
 
   private arm(addr: string, entry: Unlocked): void {
-    const wait = Math.min(Math.max(entry.expiresAt - Date.now(), 0), MAX_TIMER_MS)
+    const wait = Math.min(Math.max(entry.expiresAt - this.now(), 0), MAX_TIMER_MS)
     entry.timer = setTimeout(() => {
       if (this.unlocked.get(addr) !== entry) return
-      if (Date.now() >= entry.expiresAt) this.drop(addr)
+      if (this.now() >= entry.expiresAt) this.drop(addr)
       else this.arm(addr, entry)
     }, wait)
     entry.timer.unref()

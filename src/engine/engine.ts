@@ -78,7 +78,7 @@ export class Engine {
     this.evmTimeoutMs = opts.evmTimeoutMs
     this.nonceGuard = new PendingNonceGuard(opts.pendingNonceGuardMs)
     this.logs = new LogIndex(chain)
-    this.filters = new FilterManager(this.logs, { chain: chain.events, pool: this.events }, opts.filters)
+    this.filters = new FilterManager(this.logs, { chain: chain.events, pool: this.events }, opts.filters, opts.now)
     chain.events.on('head', () => { this.callCache = new Map() })
     this.events.setMaxListeners(0)
   }

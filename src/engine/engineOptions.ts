@@ -18,6 +18,8 @@ export interface EngineOptions {
    * is mined at once but answered only when the window ends (0 = off). See Engine.pendingNonceGuard.
    */
   pendingNonceGuardMs: number
+  /** The clock of the filter timeout (ms since the epoch; Date.now when absent); tests pass one they move on. */
+  now?: () => number
   /** Gas of one eth_call / eth_estimateGas / trace at most; 0 = no cap (coreth `rpc-gas-cap`). */
   rpcGasCap: bigint
   /** Wall time of one RPC execution in ms; 0 = none (`rpc-evm-timeout`). */

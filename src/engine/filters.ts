@@ -41,7 +41,13 @@ export class FilterManager {
   private readonly filters = new Map<string, Installed>()
   private readonly timer: NodeJS.Timeout | undefined
 
-  constructor(private readonly logs: LogIndex, events: { chain: NodeJS.EventEmitter; pool: NodeJS.EventEmitter }, private readonly limits: FilterLimits) {
+  /** `now` is the clock of the idle timeout (ms since the epoch); tests pass one they move on. */
+  constructor(
+    private readonly logs: LogIndex,
+    events: { chain: NodeJS.EventEmitter; pool: NodeJS.EventEmitter },
+    private readonly limits: FilterLimits,
+    private readonly now: () => number = Date.now,
+  ) {
     events.chain.on('head', (block: Block) => this.onHead(block))
     events.pool.on('pendingTx', (ptx: PoolTx) => this.onPendingTx(ptx))
     if (limits.timeoutMs > 0) {
@@ -60,15 +66,15 @@ export class FilterManager {
   }
 
   newLogFilter(criteria: LogCriteria, bounds: LogFilterBounds, blockHash?: Uint8Array): string {
-    return this.install({ kind: 'logs', criteria, bounds, blockHash, logs: [], touched: Date.now() })
+    return this.install({ kind: 'logs', criteria, bounds, blockHash, logs: [], touched: this.now() })
   }
 
   newBlockFilter(): string {
-    return this.install({ kind: 'blocks', hashes: [], touched: Date.now() })
+    return this.install({ kind: 'blocks', hashes: [], touched: this.now() })
   }
 
   newPendingTransactionFilter(): string {
-    return this.install({ kind: 'pendingTx', hashes: [], touched: Date.now() })
+    return this.install({ kind: 'pendingTx', hashes: [], touched: this.now() })
   }
 
   uninstall(id: string): boolean {
@@ -78,7 +84,7 @@ export class FilterManager {
   /** eth_getFilterChanges: what arrived since the last poll. */
   changes(id: string): { kind: 'logs'; logs: FoundLog[] } | { kind: 'hashes'; hashes: (Uint8Array | string)[] } {
     const f = this.get(id)
-    f.touched = Date.now()
+    f.touched = this.now()
     if (f.kind === 'logs') {
       const logs = f.logs
       f.logs = []
@@ -93,13 +99,13 @@ export class FilterManager {
   logFilter(id: string): { criteria: LogCriteria; bounds: LogFilterBounds; blockHash?: Uint8Array } {
     const f = this.get(id)
     if (f.kind !== 'logs') throw new NotFoundError('filter not found')
-    f.touched = Date.now()
+    f.touched = this.now()
     return f
   }
 
   private get(id: string): Installed {
     const f = this.filters.get(id)
-    if (f !== undefined && !this.idle(f, Date.now())) return f
+    if (f !== undefined && !this.idle(f, this.now())) return f
     // Idle past the timeout but not yet swept: as gone.
     this.filters.delete(id)
     throw new NotFoundError('filter not found')
@@ -121,7 +127,7 @@ export class FilterManager {
     return this.limits.timeoutMs > 0 && now - f.touched > this.limits.timeoutMs
   }
 
-  private expire(now = Date.now()): void {
+  private expire(now = this.now()): void {
     for (const [id, f] of this.filters) if (this.idle(f, now)) this.filters.delete(id)
   }
 

@@ -34,6 +34,8 @@ export interface TestNodeOptions {
   dataDir?: string
   chain?: Partial<ChainConfigFile>
   config?: Partial<NodeConfigInput>
+  /** The clock of the node's timeouts (createNode's `now`), e.g. a SkipClock's. */
+  now?: () => number
 }
 
 const LOCAL_GENESIS = fileURLToPath(new URL('../../config/local-genesis.json', import.meta.url))
@@ -61,7 +63,7 @@ export async function startTestNode(opts: TestNodeOptions = {}): Promise<TestNod
   const target = targetChain(dataDir, opts)
   // The pending-nonce guard (250 ms per send after a nonce query) is off unless a test asks for it.
   const config = parseNodeConfig({ httpHost: '127.0.0.1', httpPort: 0, dataDir, logLevel: 'silent', pendingNonceGuard: 0, ...opts.config, ...target.input } as NodeConfigInput)
-  const node = await createNode(config, { log: pino({ level: 'silent' }) })
+  const node = await createNode(config, { log: pino({ level: 'silent' }), now: opts.now })
   const { port } = await node.listen()
   const chainPath = target.path(node)
   const url = `http://127.0.0.1:${port}${chainPath}/rpc`

@@ -1,6 +1,7 @@
 import { Wallet, zeroPadValue } from 'ethers'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { deploy, ewoq, iface, nonceOf, send, sign, waitReceipt } from '../helpers/chain.js'
+import { SkipClock } from '../helpers/clock.js'
 import { startTestNode } from '../helpers/testNode.js'
 import type { TestNode } from '../helpers/testNode.js'
 
@@ -160,8 +161,10 @@ describe('log and filter limits (logs-max-*, filter-timeout, filter-max-count, f
   let node: TestNode
   let tokenAddr: string
   const all = { fromBlock: '0x0', toBlock: 'latest' }
+  const clock = new SkipClock()
   beforeAll(async () => {
     node = await startTestNode({
+      now: clock.now,
       chain: { 'logs-max-addresses': 2, 'logs-max-topic-alternatives': 2, 'logs-max-results': 2, 'filter-timeout': '1s', 'filter-max-count': 2, 'filter-max-buffered': 2 },
     })
     // Three Transfer logs: the mint and two transfers.
@@ -211,7 +214,8 @@ describe('log and filter limits (logs-max-*, filter-timeout, filter-max-count, f
   it('filter-timeout: a filter not polled for longer is gone', async () => {
     const id = await node.call('eth_newBlockFilter')
     expect(await node.call('eth_getFilterChanges', [id])).toEqual([])
-    await new Promise((r) => setTimeout(r, 1200))
+    // Past the 1 s filter-timeout, skipped on the node's clock rather than slept.
+    clock.advance(1200)
     expect((await node.rpc('eth_getFilterChanges', [id])).error).toEqual({ code: -32000, message: 'filter not found' })
   })
 })

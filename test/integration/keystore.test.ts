@@ -10,6 +10,7 @@ import type { NodeConfigInput } from '../../src/config.js'
 import { createNode } from '../../src/node.js'
 import type { CChainNode } from '../../src/node.js'
 import { formatPrivateKey } from '../../src/avalanche/privateKey.js'
+import { SkipClock } from '../helpers/clock.js'
 import { rawHttp } from '../helpers/rawHttp.js'
 import { EWOQ_KEY } from '../helpers/testNode.js'
 
@@ -26,11 +27,11 @@ interface Running {
   close(): Promise<void>
 }
 
-async function boot(config: Partial<NodeConfigInput> = {}, dataDir = mkdtempSync(join(tmpdir(), 'cchain-ks-'))): Promise<Running> {
+async function boot(config: Partial<NodeConfigInput> = {}, dataDir = mkdtempSync(join(tmpdir(), 'cchain-ks-')), now?: () => number): Promise<Running> {
   let text = ''
   const sink = new Writable({ write(chunk, _enc, cb) { text += String(chunk); cb() } })
   const cfg = parseNodeConfig({ httpHost: '127.0.0.1', httpPort: 0, dataDir, logLevel: 'trace', pendingNonceGuard: 0, ...config } as NodeConfigInput)
-  const node = await createNode(cfg, { log: pino({ level: 'trace' }, sink) })
+  const node = await createNode(cfg, { log: pino({ level: 'trace' }, sink), now })
   const { port } = await node.listen()
   let id = 0
   let closed = false
@@ -159,7 +160,8 @@ describe('keystore API enabled', () => {
   })
 
   it('backs off after 5 wrong passwords from a client: -32005 "too many failed attempts" (docs/SECURITY.md, K5), for every user', async () => {
-    const c = await boot({ keystoreEnabled: true })
+    const clock = new SkipClock()
+    const c = await boot({ keystoreEnabled: true }, undefined, clock.now)
     try {
       expect((await c.ks('keystore.createUser', { username: 'target', password: PW })).result).toEqual({})
       for (let i = 0; i < 5; i++) {
@@ -169,7 +171,8 @@ describe('keystore API enabled', () => {
       expect(locked.error).toEqual({ code: -32005, message: 'too many failed attempts, try again in 2 s', data: null })
       // The client (127.0.0.1) is locked too, whichever user it tries next.
       expect((await c.ks('keystore.deleteUser', { username: 'other', password: PW })).error?.message).toMatch(/^too many failed attempts, try again in \d+ s$/)
-      await new Promise((r) => setTimeout(r, 2100))
+      // Past the 2 s lock, skipped on the node's clock rather than slept.
+      clock.advance(2100)
       expect((await c.ks('keystore.exportUser', { username: 'target', password: PW })).result.user).toMatch(/^0x/)
     } finally {
       await c.close()

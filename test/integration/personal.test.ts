@@ -4,6 +4,7 @@ import { Transaction, Wallet, getAddress, hexlify, toUtf8Bytes, verifyMessage } 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { DEFAULT_ETH_APIS } from '../../src/config.js'
 import { waitReceipt } from '../helpers/chain.js'
+import { SkipClock } from '../helpers/clock.js'
 import { EWOQ_ADDRESS, EWOQ_KEY, startTestNode } from '../helpers/testNode.js'
 import type { TestNode } from '../helpers/testNode.js'
 
@@ -42,8 +43,9 @@ describe('personal_ and account methods: off by default (docs/SECURITY.md, E9)',
 describe('personal_ and account methods with internal-personal and internal-account', () => {
   let node: TestNode
   let created: string
+  const clock = new SkipClock()
   beforeAll(async () => {
-    node = await startTestNode({ chain: { 'eth-apis': WITH_ACCOUNTS } })
+    node = await startTestNode({ chain: { 'eth-apis': WITH_ACCOUNTS }, now: clock.now })
     // One KDF each (scrypt N=2^18): import the funded ewoq key, create a fresh one.
     expect(await node.call('personal_importRawKey', [EWOQ_KEY.slice(2), PASSWORD])).toBe(EWOQ)
     created = await node.call('personal_newAccount', ['another password'])
@@ -89,19 +91,14 @@ describe('personal_ and account methods with internal-personal and internal-acco
     const sig = await node.call('eth_sign', [EWOQ, MESSAGE])
     expect(verifyMessage(toUtf8Bytes('hello C-Chain'), sig)).toBe(EWOQ_ADDRESS)
     expect(await node.call('personal_ecRecover', [MESSAGE, sig])).toBe(EWOQ)
-    const deadline = Date.now() + 5_000
-    let error: unknown
-    while (Date.now() < deadline) {
-      error = (await node.rpc('eth_sign', [EWOQ, MESSAGE])).error
-      if (error !== undefined) break
-      await new Promise((r) => setTimeout(r, 50))
-    }
-    expect(error).toEqual(serverError('authentication needed: password or unlock'))
+    // The second passes on the node's clock, skipped rather than slept.
+    clock.advance(1000)
+    expect((await node.rpc('eth_sign', [EWOQ, MESSAGE])).error).toEqual(serverError('authentication needed: password or unlock'))
   }, 30_000)
 
   it('personal_unlockAccount with 0 holds until personal_lockAccount', async () => {
     expect(await node.call('personal_unlockAccount', [EWOQ, PASSWORD, 0])).toBe(true)
-    await new Promise((r) => setTimeout(r, 1100))
+    clock.advance(1100)
     expect((await node.rpc('eth_sign', [EWOQ, MESSAGE])).result).toMatch(/^0x[0-9a-f]{130}$/)
     expect(await node.call('personal_lockAccount', [EWOQ])).toBe(true)
     expect((await node.rpc('eth_sign', [EWOQ, MESSAGE])).error).toEqual(serverError('authentication needed: password or unlock'))

@@ -36,6 +36,8 @@ async function stillWorks(node: TestNode): Promise<void> {
     .toBe('0x' + '2a'.padStart(64, '0'))
 }
 
+// Real time on purpose (no SkipClock): these limits stop an EVM loop that really runs, and the
+// tests check that the node keeps answering and mining while it does.
 describe('EVM wall-time limit (rpc-evm-timeout) and isolation', () => {
   let node: TestNode
   beforeAll(async () => {
