@@ -1,8 +1,7 @@
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import WebSocket from 'ws'
-import { buildMethodTable } from '../../src/node.js'
-import { startTestNode } from '../helpers/testNode.js'
+import { methodNames as methodNamesOf, startTestNode } from '../helpers/testNode.js'
 import type { TestNode } from '../helpers/testNode.js'
 
 /*
@@ -182,8 +181,7 @@ describe('JSON-RPC fuzzing against a live node', () => {
   beforeAll(async () => {
     node = await startTestNode()
     base = `http://127.0.0.1:${node.port}`
-    const n = node.node
-    methodNames = Object.keys(buildMethodTable({ config: n.config, log: n.log, engine: n.engine, subscriptions: n.subscriptions, accounts: n.accounts, atomic: n.atomic }))
+    methodNames = methodNamesOf(node.node)
   })
   afterAll(() => node.close())
 

@@ -3,14 +3,18 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import pino from 'pino'
+import type { Logger } from 'pino'
+import { expect } from 'vitest'
 import { parseNodeConfig } from '../../src/config.js'
 import type { ChainConfigFile, NodeConfigInput } from '../../src/config.js'
-import { createNode } from '../../src/node.js'
+import { buildMethodTable, createNode } from '../../src/node.js'
 import type { CChainNode } from '../../src/node.js'
 
-/** The pre-funded ewoq key of the local genesis (avalanchego: genesis/genesis_local.json). */
-export const EWOQ_KEY = '0x56289e99c94b6912bfc12adc093c9b51124f0dc54ac7a766b2bc5ccf558d8027'
-export const EWOQ_ADDRESS = '0x8db97C7cEcE249c2b98bDC0226Cc4C2A57BF52FC'
+/** The funded ewoq key and address, for the tests that import them from here. */
+export { EWOQ_ADDRESS, EWOQ_KEY } from './constants.js'
+
+/** A JSON-RPC answer: {result} or {error}. */
+export type RpcAnswer = { result?: any; error?: { code: number; message: string; data?: unknown } }
 
 export interface TestNode {
   readonly node: CChainNode
@@ -21,9 +25,11 @@ export interface TestNode {
   readonly wsUrl: string
   readonly port: number
   /** One JSON-RPC call; resolves to the whole response object ({result} or {error}). */
-  rpc(method: string, params?: unknown): Promise<{ result?: any; error?: { code: number; message: string; data?: unknown } }>
+  rpc(method: string, params?: unknown): Promise<RpcAnswer>
   /** One JSON-RPC call; resolves to the result, throws on an error answer. */
   call(method: string, params?: unknown[]): Promise<any>
+  /** One call to a gorilla-style API (`/ext/keystore`, `/ext/bc/X`, ...) as curl sends it; expects HTTP 200. */
+  api(path: string, method: string, params?: unknown): Promise<RpcAnswer>
   /** Stops the node, keeping its data directory. */
   stop(): Promise<void>
   /** Stops the node and removes its data directory. */
@@ -36,6 +42,8 @@ export interface TestNodeOptions {
   config?: Partial<NodeConfigInput>
   /** The clock of the node's timeouts (createNode's `now`), e.g. a SkipClock's. */
   now?: () => number
+  /** The node's logger (default: silent), e.g. a capturedLog's. */
+  log?: Logger
 }
 
 const LOCAL_GENESIS = fileURLToPath(new URL('../../config/local-genesis.json', import.meta.url))
@@ -63,14 +71,14 @@ export async function startTestNode(opts: TestNodeOptions = {}): Promise<TestNod
   const target = targetChain(dataDir, opts)
   // The pending-nonce guard (250 ms per send after a nonce query) is off unless a test asks for it.
   const config = parseNodeConfig({ httpHost: '127.0.0.1', httpPort: 0, dataDir, logLevel: 'silent', pendingNonceGuard: 0, ...opts.config, ...target.input } as NodeConfigInput)
-  const node = await createNode(config, { log: pino({ level: 'silent' }), now: opts.now })
+  const node = await createNode(config, { log: opts.log ?? pino({ level: 'silent' }), now: opts.now })
   const { port } = await node.listen()
   const chainPath = target.path(node)
   const url = `http://127.0.0.1:${port}${chainPath}/rpc`
   let id = 0
   const rpc = async (method: string, params: unknown = []) => {
     const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: ++id, method, params }) })
-    return (await res.json()) as { result?: any; error?: { code: number; message: string; data?: unknown } }
+    return (await res.json()) as RpcAnswer
   }
   let stopped = false
   const stop = async () => {
@@ -85,12 +93,23 @@ export async function startTestNode(opts: TestNodeOptions = {}): Promise<TestNod
       if (r.error) throw Object.assign(new Error(r.error.message), { code: r.error.code, data: r.error.data })
       return r.result
     },
+    async api(path, method, params = {}) {
+      const res = await fetch(`http://127.0.0.1:${port}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: ++id, method, params }) })
+      expect(res.status).toBe(200)
+      return (await res.json()) as RpcAnswer
+    },
     stop,
     async close() {
       await stop()
       if (opts.dataDir === undefined) rmSync(dataDir, { recursive: true, force: true })
     },
   }
+}
+
+/** The names of the JSON-RPC methods the C-Chain serves, the table assembled again from the node's parts with `chain` overrides. */
+export function methodNames(node: CChainNode, chain: Partial<ChainConfigFile> = {}): string[] {
+  const { config, log, engine, subscriptions, accounts, atomic } = node
+  return Object.keys(buildMethodTable({ config: { ...config, chain: { ...config.chain, ...chain } }, log, engine, subscriptions, accounts, atomic }))
 }
 
 /** abi + bytecode of the fixture contracts (test/fixtures/contracts.json, built by scripts/compileContracts.ts). */

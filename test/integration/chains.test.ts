@@ -13,7 +13,7 @@ import { createNode } from '../../src/node.js'
 import type { CChainNode } from '../../src/node.js'
 import { bytecode, iface, poll } from '../helpers/chain.js'
 import { assertBuilt, startChild, stopChild } from '../helpers/childNode.js'
-import { EWOQ_ADDRESS, EWOQ_KEY } from '../helpers/testNode.js'
+import { EWOQ_ADDRESS, EWOQ_KEY, LOCAL_C } from '../helpers/constants.js'
 
 /*
  * Issue 8: extra EVM chains next to the C-Chain, as a user meets them: the README's example
@@ -299,8 +299,8 @@ describe('extra chains have their own filters, pool and atomic rules', () => {
     }
     const sub = node.extraChains[0]!
     expect(Buffer.from(sub.chain!.atomic.ctx.chainID)).toEqual(Buffer.from(sub.spec.idBytes))
-    expect((await gorilla('/ext/bc/sub/avax', 'avax.getAtomicTxStatus', { txID: '2owdGqyG6FFzTHy5qhenDXQcEghvr571KZE3gSfRJERSJinuwC' })).result).toEqual({ status: 'Unknown' })
-    expect((await gorilla(`/ext/bc/${sub.spec.id}/native`, 'native.getAtomicTxStatus', { txID: '2owdGqyG6FFzTHy5qhenDXQcEghvr571KZE3gSfRJERSJinuwC' })).result).toEqual({ status: 'Unknown' })
+    expect((await gorilla('/ext/bc/sub/avax', 'avax.getAtomicTxStatus', { txID: LOCAL_C })).result).toEqual({ status: 'Unknown' })
+    expect((await gorilla(`/ext/bc/${sub.spec.id}/native`, 'native.getAtomicTxStatus', { txID: LOCAL_C })).result).toEqual({ status: 'Unknown' })
     // The X-Chain is not its peer: an export to X fails the subnet rule (coreth's verify.SameSubnet wording).
     const { verifyExportTx } = await import('../../src/atomic/verify.js')
     expect(() => verifyExportTx(sub.chain!.atomic.ctx, {

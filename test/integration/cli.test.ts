@@ -6,6 +6,7 @@ import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { FLAGS } from '../../src/config.js'
 import { poll } from '../helpers/chain.js'
+import { LOCAL_C } from '../helpers/constants.js'
 
 /*
  * The published binary, dist/src/main.js, as its own process (`npm test` builds dist/ first in
@@ -14,7 +15,6 @@ import { poll } from '../helpers/chain.js'
  */
 
 const MAIN = join(process.cwd(), 'dist/src/main.js')
-const LOCAL_BLOCKCHAIN_ID = '2owdGqyG6FFzTHy5qhenDXQcEghvr571KZE3gSfRJERSJinuwC'
 
 interface Run {
   proc: ChildProcess
@@ -142,14 +142,14 @@ describe('cchain-node on --http-port 0', () => {
     expect(lines.slice(1).map((l) => l.trim().split(/\s{2,}/))).toEqual([
       ['JSON-RPC', `http://127.0.0.1:${port}/ext/bc/C/rpc`],
       ['WebSocket', `ws://127.0.0.1:${port}/ext/bc/C/ws`],
-      ['also at', `http://127.0.0.1:${port}/ext/bc/${LOCAL_BLOCKCHAIN_ID}/rpc`],
+      ['also at', `http://127.0.0.1:${port}/ext/bc/${LOCAL_C}/rpc`],
       ['atomic', `http://127.0.0.1:${port}/ext/bc/C/avax`],
       ['X-Chain', `http://127.0.0.1:${port}/ext/bc/X`],
       ['P-Chain', `http://127.0.0.1:${port}/ext/bc/P`],
       ['info', `http://127.0.0.1:${port}/ext/info`],
     ])
     expect(await rpc(url, 'eth_chainId')).toBe('0xa868')
-    expect(await rpc(`http://127.0.0.1:${port}/ext/bc/${LOCAL_BLOCKCHAIN_ID}/rpc`, 'eth_chainId')).toBe('0xa868')
+    expect(await rpc(`http://127.0.0.1:${port}/ext/bc/${LOCAL_C}/rpc`, 'eth_chainId')).toBe('0xa868')
 
     const second = run(['--http-port', '0', '--data-dir', dataDir, '--log-level', 'error'])
     expect(await exitWithin(second)).toEqual({ code: 1, signal: null })

@@ -4,9 +4,9 @@ import { join } from 'node:path'
 import pino from 'pino'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ConfigError, parseNodeConfig, readChainConfigFile } from '../../src/config.js'
-import { buildMethodTable, createNode } from '../../src/node.js'
+import { createNode } from '../../src/node.js'
 import { DEFAULT_ETH_APIS, ETH_API_NAMES, LEGACY_ETH_API_NAMES, resolveEthApis } from '../../src/config.js'
-import { startTestNode } from '../helpers/testNode.js'
+import { methodNames, startTestNode } from '../helpers/testNode.js'
 import type { TestNode } from '../helpers/testNode.js'
 import { WsClient } from '../helpers/transport.js'
 
@@ -53,8 +53,7 @@ describe('eth-apis: which methods each coreth service enables', () => {
   let table: (names: readonly string[]) => string[]
   beforeAll(async () => {
     node = await startTestNode()
-    const { config, log, engine, subscriptions, accounts, atomic } = node.node
-    table = (names) => Object.keys(buildMethodTable({ config: { ...config, chain: { ...config.chain, 'eth-apis': [...names] } }, log, engine, subscriptions, accounts, atomic })).sort()
+    table = (names) => methodNames(node.node, { 'eth-apis': [...names] }).sort()
   })
   afterAll(() => node.close())
 

@@ -1,6 +1,7 @@
 import { rawHttp } from '../helpers/rawHttp.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import WebSocket from 'ws'
+import { LOCAL_C, LOCAL_P, LOCAL_X } from '../helpers/constants.js'
 import { startTestNode } from '../helpers/testNode.js'
 import type { TestNode } from '../helpers/testNode.js'
 
@@ -18,10 +19,6 @@ async function api(path: string, method: string, params?: unknown, id: unknown =
 }
 const info = async (method: string, params?: unknown) => (await api('/ext/info', method, params)).result
 
-const LOCAL_C = '2owdGqyG6FFzTHy5qhenDXQcEghvr571KZE3gSfRJERSJinuwC'
-const LOCAL_X = '2eNy1mUFdmaxXNj1eQHUe7Np4gju9sJsEtWQ4MX3ToiNKuADed'
-const P = '11111111111111111111111111111111LpoYY'
-
 beforeAll(async () => { t = await startTestNode() })
 afterAll(() => t.close())
 
@@ -32,7 +29,7 @@ describe('/ext/info (avalanchego api/info/service.go shapes)', () => {
   })
 
   it('info.getBlockchainID resolves C, X, P, their VM aliases and the IDs themselves', async () => {
-    for (const [alias, id] of [['C', LOCAL_C], ['evm', LOCAL_C], [LOCAL_C, LOCAL_C], ['X', LOCAL_X], ['avm', LOCAL_X], ['P', P], ['platform', P]]) {
+    for (const [alias, id] of [['C', LOCAL_C], ['evm', LOCAL_C], [LOCAL_C, LOCAL_C], ['X', LOCAL_X], ['avm', LOCAL_X], ['P', LOCAL_P], ['platform', LOCAL_P]]) {
       expect(await info('info.getBlockchainID', { alias }), alias).toEqual({ blockchainID: id })
     }
     expect(await info('info.getBlockchainID', [{ alias: 'C' }])).toEqual({ blockchainID: LOCAL_C })
@@ -57,7 +54,7 @@ describe('/ext/info (avalanchego api/info/service.go shapes)', () => {
   })
 
   it('info.isBootstrapped: true for C, X, P and their IDs; avalanchego errors otherwise', async () => {
-    for (const chain of ['C', 'X', 'P', LOCAL_C, LOCAL_X, P]) expect(await info('info.isBootstrapped', { chain }), chain).toEqual({ isBootstrapped: true })
+    for (const chain of ['C', 'X', 'P', LOCAL_C, LOCAL_X, LOCAL_P]) expect(await info('info.isBootstrapped', { chain }), chain).toEqual({ isBootstrapped: true })
     expect((await api('/ext/info', 'info.isBootstrapped', { chain: 'Q' })).error).toEqual({ code: -32000, message: "there is no chain with alias/ID 'Q'", data: null })
     expect((await api('/ext/info', 'info.isBootstrapped', {})).error).toEqual({ code: -32000, message: "argument 'chain' not given", data: null })
   })
@@ -80,7 +77,7 @@ describe('/ext/info (avalanchego api/info/service.go shapes)', () => {
     expect(up).toMatchObject({
       apricotPhase1Time: '2020-12-05T05:00:00Z', apricotPhase4MinPChainHeight: 0, durangoTime: '2020-12-05T05:00:00Z',
       etnaTime: '2020-12-05T05:00:00Z', fortunaTime: '2020-12-05T05:00:00Z', graniteTime: '2020-12-05T05:00:00Z',
-      graniteEpochDuration: 30_000_000_000, heliconTime: '9999-12-01T00:00:00Z', cortinaXChainStopVertexID: P,
+      graniteEpochDuration: 30_000_000_000, heliconTime: '9999-12-01T00:00:00Z', cortinaXChainStopVertexID: LOCAL_P,
     })
     expect(Object.keys(up)).toHaveLength(18)
   })
@@ -125,7 +122,7 @@ describe('/ext/health', () => {
 
   it('health.health over POST', async () => {
     checkShape((await api('/ext/health', 'health.health')).result)
-    checkShape((await api('/ext/health', 'health.health', { tags: [P] })).result)
+    checkShape((await api('/ext/health', 'health.health', { tags: [LOCAL_P] })).result)
     expect((await api('/ext/health', 'health.readiness')).result).toEqual({ checks: { bootstrapped: expect.objectContaining({ message: [] }) }, healthy: true })
     expect((await api('/ext/health', 'health.liveness')).result).toEqual({ checks: {}, healthy: true })
   })

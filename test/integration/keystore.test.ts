@@ -1,7 +1,6 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { Writable } from 'node:stream'
 import pino from 'pino'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ConfigError, parseNodeConfig } from '../../src/config.js'
@@ -12,7 +11,8 @@ import type { CChainNode } from '../../src/node.js'
 import { formatPrivateKey } from '../../src/avalanche/privateKey.js'
 import { SkipClock } from '../helpers/clock.js'
 import { rawHttp } from '../helpers/rawHttp.js'
-import { EWOQ_KEY } from '../helpers/testNode.js'
+import { capturedLog } from '../helpers/log.js'
+import { EWOQ_KEY, startTestNode } from '../helpers/testNode.js'
 
 const PW = 'Keystore-Test-Passphrase-9731'
 const EWOQ = Buffer.from(EWOQ_KEY.slice(2), 'hex')
@@ -27,25 +27,18 @@ interface Running {
   close(): Promise<void>
 }
 
-async function boot(config: Partial<NodeConfigInput> = {}, dataDir = mkdtempSync(join(tmpdir(), 'cchain-ks-')), now?: () => number): Promise<Running> {
-  let text = ''
-  const sink = new Writable({ write(chunk, _enc, cb) { text += String(chunk); cb() } })
-  const cfg = parseNodeConfig({ httpHost: '127.0.0.1', httpPort: 0, dataDir, logLevel: 'trace', pendingNonceGuard: 0, ...config } as NodeConfigInput)
-  const node = await createNode(cfg, { log: pino({ level: 'trace' }, sink), now })
-  const { port } = await node.listen()
+async function boot(config: Partial<NodeConfigInput> = {}, now?: () => number): Promise<Running> {
+  const logged = capturedLog('trace')
+  const { chain, ...rest } = config
+  const { node, port, dataDir, close } = await startTestNode({ config: { logLevel: 'trace', ...rest }, chain, now, log: logged.log })
   let id = 0
-  let closed = false
   return {
-    node, port, dataDir,
-    logText: () => text,
+    node, port, dataDir, close,
+    logText: logged.text,
     async ks(method, params = {}) {
       const res = await rawHttp(port, { path: '/ext/keystore', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: ++id, method, params }) })
       expect(res.status).toBe(200)
       return JSON.parse(res.body)
-    },
-    async close() {
-      if (!closed) { closed = true; await node.close() }
-      rmSync(dataDir, { recursive: true, force: true })
     },
   }
 }
@@ -161,7 +154,7 @@ describe('keystore API enabled', () => {
 
   it('backs off after 5 wrong passwords from a client: -32005 "too many failed attempts" (docs/SECURITY.md, K5), for every user', async () => {
     const clock = new SkipClock()
-    const c = await boot({ keystoreEnabled: true }, undefined, clock.now)
+    const c = await boot({ keystoreEnabled: true }, clock.now)
     try {
       expect((await c.ks('keystore.createUser', { username: 'target', password: PW })).result).toEqual({})
       for (let i = 0; i < 5; i++) {

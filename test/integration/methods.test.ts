@@ -1,9 +1,8 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { buildMethodTable } from '../../src/node.js'
 import { ETH_API_NAMES } from '../../src/config.js'
-import { startTestNode } from '../helpers/testNode.js'
+import { methodNames, startTestNode } from '../helpers/testNode.js'
 import type { TestNode } from '../helpers/testNode.js'
 
 /*
@@ -107,7 +106,7 @@ describe('the assembled method table', () => {
   beforeAll(async () => {
     // Every eth-apis service on (personal_ and the signing methods are off by default), so the walk sees every method.
     node = await startTestNode({ chain: { 'eth-apis': [...ETH_API_NAMES] } })
-    names = Object.keys(buildMethodTable({ config: node.node.config, log: node.node.log, engine: node.node.engine, subscriptions: node.node.subscriptions, accounts: node.node.accounts, atomic: node.node.atomic })).sort()
+    names = methodNames(node.node).sort()
   })
   afterAll(() => node.close())
 

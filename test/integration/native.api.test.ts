@@ -5,15 +5,11 @@
  */
 import { createHash } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { EMPTY_ID, EWOQ_C, EWOQ_X, LOCAL_C, LOCAL_X } from '../helpers/constants.js'
 import { rawHttp } from '../helpers/rawHttp.js'
 import { startTestNode } from '../helpers/testNode.js'
 import type { TestNode } from '../helpers/testNode.js'
 
-const LOCAL_C = '2owdGqyG6FFzTHy5qhenDXQcEghvr571KZE3gSfRJERSJinuwC'
-const LOCAL_X = '2eNy1mUFdmaxXNj1eQHUe7Np4gju9sJsEtWQ4MX3ToiNKuADed'
-const EMPTY_ID = '11111111111111111111111111111111LpoYY'
-const EWOQ_C = 'C-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96u'
-const EWOQ_X = 'X-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96u'
 const EWOQ_SHORT_CB58 = '6Y3kysjF9jnHnYkdS9yGAuoHyae2eNmeV'
 const ARG_ERROR = "couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls"
 /** An ID nobody issued (CB58 of 32 bytes of 0x01). */

@@ -9,27 +9,21 @@
  * The Context is built by hand (avalanchejs: src/vms/context/context.ts): `Context.getContextFromURI` needs the X- and
  * P-Chain APIs, which this C-only node does not serve.
  */
-import { createHash, randomBytes } from 'node:crypto'
+import { randomBytes } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
-  BigIntPr, Id, Int, OutputOwners, TransferOutput, Utxo, addTxSignatures, avaxSerial, evm, evmSerial, secp256k1, utils,
+  BigIntPr, Id, Int, OutputOwners, TransferOutput, Utxo, addTxSignatures, avaxSerial, evm, evmSerial, utils,
 } from '@avalabs/avalanchejs'
 import type { Context } from '@avalabs/avalanchejs'
 
 const { EVMApi } = evm
 type EVMApi = InstanceType<typeof EVMApi>
-import { startTestNode, EWOQ_ADDRESS, EWOQ_KEY } from '../helpers/testNode.js'
+import { EWOQ as ewoqShort, EWOQ_ETH as ewoqEth, EWOQ_KEY as privateKey, cb58, sha256 } from '../helpers/avalanchejs.js'
+import { AVAX, EWOQ_ADDRESS, EWOQ_C, EWOQ_P, EWOQ_X, LOCAL_C, LOCAL_P, LOCAL_X, NANO } from '../helpers/constants.js'
+import { startTestNode } from '../helpers/testNode.js'
 import type { TestNode } from '../helpers/testNode.js'
 import type { AtomicService, GetUTXOsResult } from '../../src/atomic/service.js'
 
-const LOCAL_C = '2owdGqyG6FFzTHy5qhenDXQcEghvr571KZE3gSfRJERSJinuwC'
-const LOCAL_X = '2eNy1mUFdmaxXNj1eQHUe7Np4gju9sJsEtWQ4MX3ToiNKuADed'
-const LOCAL_P = '11111111111111111111111111111111LpoYY'
-const AVAX = '2fombhL7aGPwj3KH4bfrmJwW6PVnMobf9Y2fn9GwxiAAJyFDbe'
-const EWOQ_X = 'X-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96u'
-const EWOQ_P = 'P-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96u'
-const EWOQ_C = 'C-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96u'
-const NANO = 1_000_000_000n
 
 /** What a developer would get from getContextFromURI on a local network, written out (avalanchego: genesis/genesis_local.json). */
 const context = Object.freeze({
@@ -59,9 +53,6 @@ type NodeAtomic = AtomicService & {
   getExportedUTXOs?(q: { addresses: Uint8Array[]; destinationChain: Uint8Array; limit: number }): GetUTXOsResult
 }
 
-const privateKey = utils.hexToBuffer(EWOQ_KEY)
-const ewoqShort = secp256k1.publicKeyBytesToAddress(secp256k1.getPublicKey(privateKey))
-const ewoqEth = utils.hexToBuffer(EWOQ_ADDRESS)
 const manager = utils.getManagerForVM('EVM')
 
 let tn: TestNode
@@ -75,8 +66,6 @@ beforeAll(async () => {
 })
 afterAll(() => tn?.close())
 
-const sha256 = (b: Uint8Array): Uint8Array => new Uint8Array(createHash('sha256').update(b).digest())
-const cb58 = (b: Uint8Array): string => utils.base58check.encode(b)
 const balance = async (): Promise<bigint> => BigInt(await tn.call('eth_getBalance', [EWOQ_ADDRESS, 'latest']))
 const nonce = async (): Promise<bigint> => BigInt(await tn.call('eth_getTransactionCount', [EWOQ_ADDRESS, 'latest']))
 

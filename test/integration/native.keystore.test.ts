@@ -6,16 +6,11 @@
  * byte-for-byte search of the data directory and the logs for the key and the password.
  */
 import { createHash, randomBytes } from 'node:crypto'
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { Writable } from 'node:stream'
-import pino from 'pino'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { BigIntPr, Id, Int, OutputOwners, TransferOutput, Utxo, avaxSerial, evm, evmSerial, secp256k1, utils } from '@avalabs/avalanchejs'
-import { parseNodeConfig } from '../../src/config.js'
+import { BigIntPr, Id, Int, OutputOwners, TransferOutput, Utxo, avaxSerial, evm, evmSerial, utils } from '@avalabs/avalanchejs'
 import type { NodeConfigInput } from '../../src/config.js'
-import { createNode } from '../../src/node.js'
 import type { CChainNode } from '../../src/node.js'
 import { cb58Encode } from '../../src/avalanche/cb58.js'
 import { TYPE_ID } from '../../src/avalanche/codec.js'
@@ -23,54 +18,30 @@ import { decodeBytes } from '../../src/avalanche/encoding.js'
 import { calculateDynamicFee, gasUsed } from '../../src/atomic/fees.js'
 import { NETWORKS } from '../../src/avalanche/networks.js'
 import { parseTx } from '../../src/atomic/tx.js'
-import { EWOQ_ADDRESS, EWOQ_KEY } from '../helpers/testNode.js'
+import { EWOQ as ewoqShort } from '../helpers/avalanchejs.js'
+import { capturedLog } from '../helpers/log.js'
+import { startTestNode } from '../helpers/testNode.js'
+import type { RpcAnswer } from '../helpers/testNode.js'
+import { AVAX, EWOQ_ADDRESS, EWOQ_C, EWOQ_KEY, EWOQ_P, EWOQ_PRIVATE_KEY, EWOQ_X, NANO } from '../helpers/constants.js'
 
-const EWOQ_PK = 'PrivateKey-ewoqjP7PxY4yr3iLTpLisriqt94hdyDFNgchSxGGztUrTXtNN'
 const EWOQ_RAW = Buffer.from(EWOQ_KEY.slice(2), 'hex')
 const PW = 'Curl-User-Passphrase-4821'
-const EWOQ_X = 'X-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96u'
-const EWOQ_P = 'P-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96u'
-const EWOQ_C = 'C-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96u'
 const OTHER_ADDRESS = '0x1111111111111111111111111111111111111111'
-const AVAX = cb58Encode(NETWORKS.local.avaxAssetID)
-const NANO = 1_000_000_000n
 const manager = utils.getManagerForVM('EVM')
-const ewoqShort = secp256k1.publicKeyBytesToAddress(secp256k1.getPublicKey(EWOQ_RAW))
-
-type Answer = { result?: any; error?: { code: number; message: string; data: unknown } }
 
 interface Running {
   node: CChainNode
   port: number
   dataDir: string
   logText(): string
-  post(path: string, method: string, params?: unknown): Promise<Answer>
+  post(path: string, method: string, params?: unknown): Promise<RpcAnswer>
   close(): Promise<void>
 }
 
 async function boot(config: Partial<NodeConfigInput> = {}): Promise<Running> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'cchain-nks-'))
-  let text = ''
-  const sink = new Writable({ write(chunk, _enc, cb) { text += String(chunk); cb() } })
-  const cfg = parseNodeConfig({ httpHost: '127.0.0.1', httpPort: 0, dataDir, logLevel: 'trace', pendingNonceGuard: 0, ...config } as NodeConfigInput)
-  const node = await createNode(cfg, { log: pino({ level: 'trace' }, sink) })
-  const { port } = await node.listen()
-  let id = 0
-  let closed = false
-  return {
-    node, port, dataDir,
-    logText: () => text,
-    async post(path, method, params = {}) {
-      // What `curl -H 'content-type: application/json' -d '{…}'` sends.
-      const res = await fetch(`http://127.0.0.1:${port}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: ++id, method, params }) })
-      expect(res.status).toBe(200)
-      return (await res.json()) as Answer
-    },
-    async close() {
-      if (!closed) { closed = true; await node.close() }
-      rmSync(dataDir, { recursive: true, force: true })
-    },
-  }
+  const logged = capturedLog('trace')
+  const tn = await startTestNode({ config: { logLevel: 'trace', ...config }, log: logged.log })
+  return { node: tn.node, port: tn.port, dataDir: tn.dataDir, logText: logged.text, post: tn.api, close: tn.close }
 }
 
 function filesUnder(dir: string): string[] {
@@ -131,10 +102,10 @@ describe.each(['avax', 'native'] as const)('keystore-backed methods over /ext/bc
 
   it('createUser, importKey ewoq -> its EIP-55 address, exportKey -> the same key in both forms (idempotent import)', async () => {
     expect((await n.post('/ext/keystore', 'keystore.createUser', auth)).result).toEqual({})
-    expect(await ok('importKey', { ...auth, privateKey: EWOQ_PK })).toEqual({ address: EWOQ_ADDRESS })
-    expect(await ok('importKey', { ...auth, privateKey: EWOQ_PK })).toEqual({ address: EWOQ_ADDRESS })
+    expect(await ok('importKey', { ...auth, privateKey: EWOQ_PRIVATE_KEY })).toEqual({ address: EWOQ_ADDRESS })
+    expect(await ok('importKey', { ...auth, privateKey: EWOQ_PRIVATE_KEY })).toEqual({ address: EWOQ_ADDRESS })
     for (const address of [EWOQ_ADDRESS, EWOQ_ADDRESS.toLowerCase(), EWOQ_ADDRESS.slice(2)]) {
-      expect(await ok('exportKey', { ...auth, address })).toEqual({ privateKey: EWOQ_PK, privateKeyHex: EWOQ_KEY })
+      expect(await ok('exportKey', { ...auth, address })).toEqual({ privateKey: EWOQ_PRIVATE_KEY, privateKeyHex: EWOQ_KEY })
     }
   })
 
@@ -261,7 +232,7 @@ describe.each(['avax', 'native'] as const)('keystore-backed methods over /ext/bc
     it('AvalancheJS: keystore steps through its JSON-RPC provider, then EVMApi status and getAtomicTx decode the export', async () => {
       const api = new evm.EVMApi(`http://127.0.0.1:${n.port}`)
       const provider = (api as unknown as { rpcProvider: { callMethod<T>(m: string, p: unknown): Promise<T> } }).rpcProvider
-      expect(await provider.callMethod('avax.importKey', { ...auth, privateKey: EWOQ_PK })).toEqual({ address: EWOQ_ADDRESS })
+      expect(await provider.callMethod('avax.importKey', { ...auth, privateKey: EWOQ_PRIVATE_KEY })).toEqual({ address: EWOQ_ADDRESS })
       const { txID } = await provider.callMethod<{ txID: string }>('avax.export', { ...auth, to: EWOQ_P, amount: '2000000', assetID: 'AVAX' })
       const deadline = Date.now() + 20_000
       while ((await api.getAtomicTxStatus(txID)).status !== 'Accepted') {
@@ -278,7 +249,7 @@ describe.each(['avax', 'native'] as const)('keystore-backed methods over /ext/bc
 
 describe('at rest and in the logs', () => {
   it('the data directory and the logs hold neither the ewoq key (raw, hex, PrivateKey-) nor the password', async () => {
-    const needles = [EWOQ_RAW, Buffer.from(EWOQ_KEY.slice(2)), Buffer.from(EWOQ_KEY.slice(2).toUpperCase()), Buffer.from(EWOQ_PK), Buffer.from(EWOQ_PK.slice('PrivateKey-'.length)), Buffer.from(PW)]
+    const needles = [EWOQ_RAW, Buffer.from(EWOQ_KEY.slice(2)), Buffer.from(EWOQ_KEY.slice(2).toUpperCase()), Buffer.from(EWOQ_PRIVATE_KEY), Buffer.from(EWOQ_PRIVATE_KEY.slice('PrivateKey-'.length)), Buffer.from(PW)]
     const files = filesUnder(n.dataDir)
     expect(files.length).toBeGreaterThan(0)
     for (const file of files) {
@@ -301,7 +272,7 @@ describe('keystore off (default): the methods answer as avalanchego over an empt
     const auth = { username: 'alice', password: PW }
     const err = async (m: string, params: unknown) => (await off.post(path, `${service}.${m}`, params)).error?.message
     const bal0 = await off.post('/ext/bc/C/rpc', 'eth_getBalance', [EWOQ_ADDRESS, 'latest'])
-    expect(await err('importKey', { ...auth, privateKey: EWOQ_PK })).toBe('problem retrieving data: incorrect password: user "alice"')
+    expect(await err('importKey', { ...auth, privateKey: EWOQ_PRIVATE_KEY })).toBe('problem retrieving data: incorrect password: user "alice"')
     expect(await err('exportKey', { ...auth, address: EWOQ_ADDRESS })).toBe(`problem retrieving user 'alice': incorrect password: user "alice"`)
     expect(await err('export', { ...auth, to: EWOQ_X, amount: 1000, assetID: 'AVAX' })).toBe(`problem retrieving user 'alice': incorrect password: user "alice"`)
     expect(await err('import', { ...auth, sourceChain: 'X', to: EWOQ_ADDRESS })).toBe(`couldn't get user 'alice': incorrect password: user "alice"`)

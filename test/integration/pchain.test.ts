@@ -5,31 +5,20 @@
  * a second import refused, and the P state across a restart.
  */
 import { rmSync } from 'node:fs'
-import { createHash, randomBytes } from 'node:crypto'
+import { randomBytes } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { Context, TransferableOutput, addTxSignatures, avm, evm, pvm, secp256k1, utils } from '@avalabs/avalanchejs'
 import type { UnsignedTx, Utxo } from '@avalabs/avalanchejs'
-import { startTestNode, EWOQ_ADDRESS, EWOQ_KEY } from '../helpers/testNode.js'
+import { EWOQ as ewoqShort, EWOQ_ETH as ewoqEth, EWOQ_KEY as privateKey, cb58, sha256, waitAtomicAccepted } from '../helpers/avalanchejs.js'
+import { AVAX, EWOQ_ADDRESS, EWOQ_C, EWOQ_P, EWOQ_X, LOCAL_C, LOCAL_P, LOCAL_X, NANO } from '../helpers/constants.js'
+import { startTestNode } from '../helpers/testNode.js'
 import type { TestNode } from '../helpers/testNode.js'
 import { parsePVMTx } from '../../src/pchain/tx.js'
 import { LOCAL_FEE_CONFIG, toGas, txComplexity } from '../../src/pchain/fees.js'
 
-const LOCAL_C = '2owdGqyG6FFzTHy5qhenDXQcEghvr571KZE3gSfRJERSJinuwC'
-const LOCAL_X = '2eNy1mUFdmaxXNj1eQHUe7Np4gju9sJsEtWQ4MX3ToiNKuADed'
-const LOCAL_P = '11111111111111111111111111111111LpoYY'
-const AVAX = '2fombhL7aGPwj3KH4bfrmJwW6PVnMobf9Y2fn9GwxiAAJyFDbe'
-const EWOQ_P = 'P-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96u'
-const EWOQ_X = 'X-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96u'
-const EWOQ_C = 'C-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96u'
 const P_GENESIS = 30_000_000_000_000_000n
 const X_FEE = 1_000_000n
-const NANO = 1_000_000_000n
 
-const privateKey = utils.hexToBuffer(EWOQ_KEY)
-const ewoqShort = secp256k1.publicKeyBytesToAddress(secp256k1.getPublicKey(privateKey))
-const ewoqEth = utils.hexToBuffer(EWOQ_ADDRESS)
-const sha256 = (b: Uint8Array): Uint8Array => new Uint8Array(createHash('sha256').update(b).digest())
-const cb58 = (b: Uint8Array): string => utils.base58check.encode(b)
 
 let tn: TestNode
 let baseURL: string
@@ -56,15 +45,7 @@ const xUTXOs = async (sourceChain?: string): Promise<Utxo[]> =>
 /** The Etna fee of a signed P tx at price `price`: gas (the node's complexity model) × price. */
 const pFee = (bytes: Uint8Array, price: bigint): bigint => toGas(txComplexity(parsePVMTx(bytes).tx.unsignedTx), LOCAL_FEE_CONFIG.weights) * price
 
-async function waitCAccepted(txID: string): Promise<void> {
-  const deadline = Date.now() + 20_000
-  for (;;) {
-    const st = await capi.getAtomicTxStatus(txID)
-    if (st.status === 'Accepted') return
-    if (Date.now() > deadline) throw new Error(`tx ${txID} still ${st.status}`)
-    await new Promise((r) => setTimeout(r, 50))
-  }
-}
+const waitCAccepted = (txID: string): Promise<void> => waitAtomicAccepted(capi, txID)
 
 async function issueP(unsignedTx: UnsignedTx): Promise<{ txID: string; bytes: Uint8Array }> {
   await addTxSignatures({ unsignedTx, privateKeys: [privateKey] })

@@ -4,28 +4,18 @@
  * a second import of the same UTXO refused on both sides, and the X state across a restart.
  */
 import { rmSync } from 'node:fs'
-import { createHash, randomBytes } from 'node:crypto'
+import { randomBytes } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { TransferableOutput, addTxSignatures, avm, evm, info, secp256k1, utils } from '@avalabs/avalanchejs'
 import type { Context, Utxo } from '@avalabs/avalanchejs'
-import { startTestNode, EWOQ_ADDRESS, EWOQ_KEY } from '../helpers/testNode.js'
+import { EWOQ as ewoqShort, EWOQ_ETH as ewoqEth, EWOQ_KEY as privateKey, cb58, sha256, waitAtomicAccepted } from '../helpers/avalanchejs.js'
+import { AVAX, EWOQ_ADDRESS, EWOQ_C, EWOQ_X, LOCAL_C, LOCAL_P, LOCAL_X, NANO } from '../helpers/constants.js'
+import { startTestNode } from '../helpers/testNode.js'
 import type { TestNode } from '../helpers/testNode.js'
 
-const LOCAL_C = '2owdGqyG6FFzTHy5qhenDXQcEghvr571KZE3gSfRJERSJinuwC'
-const LOCAL_X = '2eNy1mUFdmaxXNj1eQHUe7Np4gju9sJsEtWQ4MX3ToiNKuADed'
-const LOCAL_P = '11111111111111111111111111111111LpoYY'
-const AVAX = '2fombhL7aGPwj3KH4bfrmJwW6PVnMobf9Y2fn9GwxiAAJyFDbe'
-const EWOQ_X = 'X-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96u'
-const EWOQ_C = 'C-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96u'
 const GENESIS = 300_000_000_000_000_000n
 const FEE = 1_000_000n
-const NANO = 1_000_000_000n
 
-const privateKey = utils.hexToBuffer(EWOQ_KEY)
-const ewoqShort = secp256k1.publicKeyBytesToAddress(secp256k1.getPublicKey(privateKey))
-const ewoqEth = utils.hexToBuffer(EWOQ_ADDRESS)
-const sha256 = (b: Uint8Array): Uint8Array => new Uint8Array(createHash('sha256').update(b).digest())
-const cb58 = (b: Uint8Array): string => utils.base58check.encode(b)
 
 let tn: TestNode
 let baseURL: string
@@ -43,15 +33,7 @@ const cBalance = async (): Promise<bigint> => BigInt(await tn.call('eth_getBalan
 const xUTXOs = async (address = EWOQ_X, sourceChain?: string): Promise<Utxo[]> =>
   (await xapi.getUTXOs({ addresses: [address], ...(sourceChain !== undefined && { sourceChain }) })).utxos
 
-async function waitCAccepted(txID: string): Promise<void> {
-  const deadline = Date.now() + 20_000
-  for (;;) {
-    const st = await capi.getAtomicTxStatus(txID)
-    if (st.status === 'Accepted') return
-    if (Date.now() > deadline) throw new Error(`tx ${txID} still ${st.status}`)
-    await new Promise((r) => setTimeout(r, 50))
-  }
-}
+const waitCAccepted = (txID: string): Promise<void> => waitAtomicAccepted(capi, txID)
 
 async function issueX(unsignedTx: ReturnType<typeof avm.newBaseTx>): Promise<{ txID: string; bytes: Uint8Array }> {
   await addTxSignatures({ unsignedTx, privateKeys: [privateKey] })

@@ -3,37 +3,17 @@
  * platform.exportAVAX, platform.importAVAX, with plain JSON over HTTP, for a keystore user holding the
  * ewoq key; round trips with the C-Chain's keystore-backed native.exportNative / native.import.
  */
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import pino from 'pino'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { parseNodeConfig } from '../../src/config.js'
-import type { NodeConfigInput } from '../../src/config.js'
-import { createNode } from '../../src/node.js'
-import type { CChainNode } from '../../src/node.js'
-import { EWOQ_ADDRESS } from '../helpers/testNode.js'
+import { EWOQ_ADDRESS, EWOQ_C, EWOQ_P, EWOQ_PRIVATE_KEY, EWOQ_X } from '../helpers/constants.js'
+import { startTestNode } from '../helpers/testNode.js'
+import type { RpcAnswer, TestNode } from '../helpers/testNode.js'
 
-const EWOQ_PK = 'PrivateKey-ewoqjP7PxY4yr3iLTpLisriqt94hdyDFNgchSxGGztUrTXtNN'
-const EWOQ_X = 'X-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96u'
-const EWOQ_P = 'P-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96u'
-const EWOQ_C = 'C-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96u'
 const FRESH_X = 'X-local1qqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqljssag'
 const X_FEE = 1_000_000n
 const auth = { username: 'xp-keystore-user', password: 'Xp-Keystore-Passphrase-9137' }
 
-type Answer = { result?: any; error?: { code: number; message: string } }
-
-let node: CChainNode
-let port = 0
-let dataDir = ''
-let id = 0
-
-async function post(path: string, method: string, params: unknown = {}): Promise<Answer> {
-  const res = await fetch(`http://127.0.0.1:${port}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: ++id, method, params }) })
-  expect(res.status).toBe(200)
-  return (await res.json()) as Answer
-}
+let tn: TestNode
+const post = (path: string, method: string, params: unknown = {}): Promise<RpcAnswer> => tn.api(path, method, params)
 async function ok(path: string, method: string, params: unknown = {}): Promise<any> {
   const a = await post(path, method, params)
   expect(a.error, JSON.stringify(a.error)).toBeUndefined()
@@ -53,18 +33,12 @@ async function until(check: () => Promise<boolean>): Promise<void> {
 }
 
 beforeAll(async () => {
-  dataDir = mkdtempSync(join(tmpdir(), 'cchain-xpks-'))
-  const cfg = parseNodeConfig({ httpHost: '127.0.0.1', httpPort: 0, dataDir, logLevel: 'error', pendingNonceGuard: 0, keystoreEnabled: true } as NodeConfigInput)
-  node = await createNode(cfg, { log: pino({ level: 'silent' }) })
-  port = (await node.listen()).port
+  tn = await startTestNode({ config: { logLevel: 'error', keystoreEnabled: true } })
   expect((await post('/ext/keystore', 'keystore.createUser', auth)).result).toEqual({})
-  await ok('/ext/bc/C/avax', 'avax.importKey', { ...auth, privateKey: EWOQ_PK })
+  await ok('/ext/bc/C/avax', 'avax.importKey', { ...auth, privateKey: EWOQ_PRIVATE_KEY })
 })
 
-afterAll(async () => {
-  await node?.close()
-  rmSync(dataDir, { recursive: true, force: true })
-})
+afterAll(() => tn?.close())
 
 describe('keystore-backed X-Chain and P-Chain methods', () => {
   it('avm.send moves amount + fee; the change goes back to ewoq', async () => {

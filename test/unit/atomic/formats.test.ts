@@ -7,12 +7,9 @@ import { NETWORKS, hrpForNetwork, lookupChainAlias, networkByID, primaryAlias } 
 import { formatPrivateKey, parsePrivateKey } from '../../../src/avalanche/privateKey.js'
 import { SECP256K1_N, recoverPublicKey, recoverSigner, signHash, toChecksumAddress } from '../../../src/avalanche/signature.js'
 
-// ewoq, avalanchego genesis/genesis_local.json
-const EWOQ_KEY = 'PrivateKey-ewoqjP7PxY4yr3iLTpLisriqt94hdyDFNgchSxGGztUrTXtNN'
-const EWOQ_HEX = '56289e99c94b6912bfc12adc093c9b51124f0dc54ac7a766b2bc5ccf558d8027'
-const EWOQ_SHORT = '3cb7d3842e8cee6a0ebd09f1fe884f6861e1b29c'
-const EWOQ_X = 'X-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96u'
-const EWOQ_C = 'C-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96u'
+import { EMPTY_ID, EWOQ_C, EWOQ_KEY, EWOQ_PRIVATE_KEY, EWOQ_SHORT, EWOQ_X } from '../../helpers/constants.js'
+
+const EWOQ_HEX = EWOQ_KEY.slice(2)
 const hex = (b: Uint8Array): string => Buffer.from(b).toString('hex')
 const bytes = (h: string): Uint8Array => new Uint8Array(Buffer.from(h, 'hex'))
 const local = NETWORKS.local
@@ -20,7 +17,7 @@ const ctx: AddressContext = { networkID: local.networkID, chains: { xChainID: lo
 
 describe('CB58 (utils/cb58)', () => {
   it('round-trips IDs and reports avalanchego errors', () => {
-    expect(cb58Encode(new Uint8Array(32))).toBe('11111111111111111111111111111111LpoYY')
+    expect(cb58Encode(new Uint8Array(32))).toBe(EMPTY_ID)
     expect(cb58Encode(new Uint8Array(20))).toBe('111111111111111111116DBWJs')
     expect(hex(cb58Decode('6Y3kysjF9jnHnYkdS9yGAuoHyae2eNmeV'))).toBe(EWOQ_SHORT)
     expect(() => cb58Decode('')).toThrow('base58 decoding error: zero length string')
@@ -86,8 +83,8 @@ describe('bech32 addresses (utils/formatting/address, btcutil/bech32)', () => {
 
 describe('PrivateKey- keys (avalanchego: utils/crypto/secp256k1/secp256k1.go)', () => {
   it('round-trips ewoq', () => {
-    expect(hex(parsePrivateKey(EWOQ_KEY))).toBe(EWOQ_HEX)
-    expect(formatPrivateKey(bytes(EWOQ_HEX))).toBe(EWOQ_KEY)
+    expect(hex(parsePrivateKey(EWOQ_PRIVATE_KEY))).toBe(EWOQ_HEX)
+    expect(formatPrivateKey(bytes(EWOQ_HEX))).toBe(EWOQ_PRIVATE_KEY)
   })
 
   it('refuses bad keys', () => {

@@ -9,8 +9,9 @@ import { openDatabase } from '../../../src/store/db.js'
 import type { Database } from '../../../src/store/db.js'
 import { ethAddress, publicKeyOf, shortAddress } from '../../../src/avalanche/signature.js'
 import { PREFIX } from '../../../src/store/keys.js'
+import { EWOQ_KEY } from '../../helpers/constants.js'
 
-const EWOQ = Buffer.from('56289e99c94b6912bfc12adc093c9b51124f0dc54ac7a766b2bc5ccf558d8027', 'hex')
+const EWOQ = Buffer.from(EWOQ_KEY.slice(2), 'hex')
 const PW = 'correct horse battery staple'
 /** Cheap scrypt for the behaviour tests; the default cost is measured in crypto.test.ts and the integration test. */
 const FAST: KeystoreOptions = { kdf: { logN: 10, r: 8, p: 1 } }

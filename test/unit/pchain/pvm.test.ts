@@ -18,7 +18,7 @@ import {
   type PVMUTXO, type PVMUnsignedTx, decodePVMUTXO, encodePVMTx, encodePVMUTXO, encodePVMUnsignedTx, parsePVMTx, pvmCredentialSigners,
   pvmExportedUTXOs, pvmSpentInputs, signPVMTx,
 } from '../../../src/pchain/tx.js'
-import { AVAX, C_ID, EWOQ, EWOQ_KEY, LOCAL, X_ID, addrOf, context, hex, keyN, sha256, toAjsUtxo, txIDN } from '../xchain/ajs.js'
+import { AVAX, C_ID, EWOQ, EWOQ_KEY, LOCAL, X_ID, addrOf, context, hex, keyN, sha256, toAjsUtxo, txIDN } from '../../helpers/avalanchejs.js'
 
 const K1 = keyN(1)
 const A1 = addrOf(K1)

@@ -17,7 +17,7 @@ import { LOCAL_FEE_CONFIG, toGas, txComplexity } from '../../../src/pchain/fees.
 import { LOCAL_GENESIS_LOCKTIME, localPGenesisUTXOs } from '../../../src/pchain/genesis.js'
 import type { PVMBaseTx, PVMUTXO } from '../../../src/pchain/tx.js'
 import { signPVMTx } from '../../../src/pchain/tx.js'
-import { EWOQ, EWOQ_KEY, LOCAL } from '../xchain/ajs.js'
+import { EWOQ, EWOQ_KEY, LOCAL } from '../../helpers/avalanchejs.js'
 
 const T0 = 1_750_000_000
 let dir: string

@@ -16,7 +16,7 @@ import {
   avmCredentialSigners, avmExportedUTXOs, avmProducedUTXOs, avmSpentInputs, decodeAVMUTXO, decodeAVMUnsignedTx, encodeAVMTx,
   encodeAVMUnsignedTx, parseAVMTx, signAVMTx,
 } from '../../../src/xchain/tx.js'
-import { AVAX, C_ID, EWOQ, EWOQ_KEY, LOCAL, P_ID, addrOf, context, hex, keyN, sha256, toAjsUtxo, txIDN } from './ajs.js'
+import { AVAX, C_ID, EWOQ, EWOQ_KEY, LOCAL, P_ID, addrOf, context, hex, keyN, sha256, toAjsUtxo, txIDN } from '../../helpers/avalanchejs.js'
 
 const K1 = keyN(1)
 const K2 = keyN(2)

@@ -1,25 +1,30 @@
-/** Shared AvalancheJS 5.2.0 plumbing for the X- and P-Chain codec tests (not a test file). */
+/** Shared AvalancheJS 5.2.0 plumbing: the local Context, ewoq's key and address as AvalancheJS holds them, hashes. */
 import { createHash } from 'node:crypto'
 import { Utxo, secp256k1, utils } from '@avalabs/avalanchejs'
 import type { Context } from '@avalabs/avalanchejs'
-import { NETWORKS } from '../../../src/avalanche/networks.js'
-import { cb58Encode } from '../../../src/avalanche/cb58.js'
-import { feeConfigJSON } from '../../../src/pchain/fees.js'
+import { NETWORKS } from '../../src/avalanche/networks.js'
+import { feeConfigJSON } from '../../src/pchain/fees.js'
+import { AVAX, EWOQ_ADDRESS, EWOQ_KEY as EWOQ_KEY_HEX, LOCAL_C, LOCAL_P, LOCAL_X } from './constants.js'
 
+export { AVAX }
 export const LOCAL = NETWORKS.local
-export const X_ID = cb58Encode(LOCAL.xChainID)
-export const P_ID = cb58Encode(LOCAL.pChainID)
-export const C_ID = cb58Encode(LOCAL.cChainID)
-export const AVAX = cb58Encode(LOCAL.avaxAssetID)
+export const X_ID = LOCAL_X
+export const P_ID = LOCAL_P
+export const C_ID = LOCAL_C
 
 export const hex = (b: Uint8Array): string => Buffer.from(b).toString('hex')
 export const sha256 = (b: Uint8Array): Uint8Array => new Uint8Array(createHash('sha256').update(b).digest())
+/** CB58 as AvalancheJS writes it (an ID, a tx ID). */
+export const cb58 = (b: Uint8Array): string => utils.base58check.encode(b)
 
-export const EWOQ_KEY = utils.hexToBuffer('56289e99c94b6912bfc12adc093c9b51124f0dc54ac7a766b2bc5ccf558d8027')
+/** ewoq's private key bytes. */
+export const EWOQ_KEY = utils.hexToBuffer(EWOQ_KEY_HEX)
 /** Deterministic extra keys. */
 export const keyN = (n: number): Uint8Array => sha256(Buffer.from(`cchain-node test key ${n}`))
 export const addrOf = (key: Uint8Array): Uint8Array => secp256k1.publicKeyBytesToAddress(secp256k1.getPublicKey(key))
+/** ewoq's short address and its EVM address, as bytes. */
 export const EWOQ = addrOf(EWOQ_KEY)
+export const EWOQ_ETH = utils.hexToBuffer(EWOQ_ADDRESS)
 export const txIDN = (n: number): Uint8Array => sha256(Buffer.from(`utxo tx ${n}`))
 
 const fee = feeConfigJSON()
@@ -42,6 +47,17 @@ export const context: Context.Context = Object.freeze({
     excessConversionConstant: BigInt(fee.excessConversionConstant),
   },
 })
+
+/** Polls an EVMApi's getAtomicTxStatus until `txID` is Accepted, at most 20 s. */
+export async function waitAtomicAccepted(api: { getAtomicTxStatus(txID: string): Promise<{ status: string }> }, txID: string): Promise<void> {
+  const deadline = Date.now() + 20_000
+  for (;;) {
+    const st = await api.getAtomicTxStatus(txID)
+    if (st.status === 'Accepted') return
+    if (Date.now() > deadline) throw new Error(`tx ${txID} still ${st.status}`)
+    await new Promise((r) => setTimeout(r, 50))
+  }
+}
 
 /** Our UTXO bytes, parsed by AvalancheJS's codec of that VM. */
 export function toAjsUtxo(vm: 'AVM' | 'PVM', bytes: Uint8Array): Utxo {
