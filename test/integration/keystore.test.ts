@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
+import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import pino from 'pino'
@@ -8,10 +8,10 @@ import { configFromArgs } from '../../src/configFromArgs.js'
 import type { NodeConfigInput } from '../../src/config.js'
 import { createNode } from '../../src/node.js'
 import type { CChainNode } from '../../src/node.js'
-import { formatPrivateKey } from '../../src/avalanche/privateKey.js'
 import { SkipClock } from '../helpers/clock.js'
 import { rawHttp } from '../helpers/rawHttp.js'
 import { capturedLog } from '../helpers/log.js'
+import { EWOQ_KEY_FORMS, expectNoSecrets } from '../helpers/secrets.js'
 import { EWOQ_KEY, startTestNode } from '../helpers/testNode.js'
 
 const PW = 'Keystore-Test-Passphrase-9731'
@@ -41,17 +41,6 @@ async function boot(config: Partial<NodeConfigInput> = {}, now?: () => number): 
       return JSON.parse(res.body)
     },
   }
-}
-
-/** Every file under `dir`, recursively. */
-function filesUnder(dir: string): string[] {
-  const out: string[] = []
-  for (const e of readdirSync(dir, { withFileTypes: true })) {
-    const p = join(dir, e.name)
-    if (e.isDirectory()) out.push(...filesUnder(p))
-    else if (e.isFile() || statSync(p).isFile()) out.push(p)
-  }
-  return out
 }
 
 describe('keystore API disabled (default)', () => {
@@ -209,16 +198,8 @@ describe('keys safe at rest', () => {
       expect((await n.ks('keystore.importUser', { username: 'ewoq', password: PW, user: exp.result.user })).result).toEqual({})
       await n.node.close()
       const hex = EWOQ.toString('hex')
-      const needles = [EWOQ, Buffer.from(hex), Buffer.from(hex.toUpperCase()), Buffer.from(formatPrivateKey(EWOQ)), Buffer.from(formatPrivateKey(EWOQ).slice('PrivateKey-'.length)), Buffer.from(PW), Buffer.from(PW, 'utf16le')]
-      const files = filesUnder(n.dataDir)
-      expect(files.length).toBeGreaterThan(0)
-      for (const file of files) {
-        const bytes = readFileSync(file)
-        for (const needle of needles) expect(bytes.includes(needle), `${file} contains a secret`).toBe(false)
-      }
+      expectNoSecrets(n.dataDir, n.logText(), [...EWOQ_KEY_FORMS, Buffer.from(PW), Buffer.from(PW, 'utf16le')])
       const log = n.logText()
-      expect(log.length).toBeGreaterThan(0)
-      for (const needle of needles) expect(log.includes(needle.toString('latin1')), 'log contains a secret').toBe(false)
       expect(log).not.toContain(hex)
       expect(log).not.toContain(PW)
     } finally {

@@ -6,8 +6,6 @@
  * byte-for-byte search of the data directory and the logs for the key and the password.
  */
 import { createHash, randomBytes } from 'node:crypto'
-import { readdirSync, readFileSync } from 'node:fs'
-import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { BigIntPr, Id, Int, OutputOwners, TransferOutput, Utxo, avaxSerial, evm, evmSerial, utils } from '@avalabs/avalanchejs'
 import type { NodeConfigInput } from '../../src/config.js'
@@ -20,11 +18,11 @@ import { NETWORKS } from '../../src/avalanche/networks.js'
 import { parseTx } from '../../src/atomic/tx.js'
 import { EWOQ as ewoqShort } from '../helpers/avalanchejs.js'
 import { capturedLog } from '../helpers/log.js'
+import { EWOQ_KEY_FORMS, expectNoSecrets } from '../helpers/secrets.js'
 import { startTestNode } from '../helpers/testNode.js'
 import type { RpcAnswer } from '../helpers/testNode.js'
 import { AVAX, EWOQ_ADDRESS, EWOQ_C, EWOQ_KEY, EWOQ_P, EWOQ_PRIVATE_KEY, EWOQ_X, NANO } from '../helpers/constants.js'
 
-const EWOQ_RAW = Buffer.from(EWOQ_KEY.slice(2), 'hex')
 const PW = 'Curl-User-Passphrase-4821'
 const OTHER_ADDRESS = '0x1111111111111111111111111111111111111111'
 const manager = utils.getManagerForVM('EVM')
@@ -42,10 +40,6 @@ async function boot(config: Partial<NodeConfigInput> = {}): Promise<Running> {
   const logged = capturedLog('trace')
   const tn = await startTestNode({ config: { logLevel: 'trace', ...config }, log: logged.log })
   return { node: tn.node, port: tn.port, dataDir: tn.dataDir, logText: logged.text, post: tn.api, close: tn.close }
-}
-
-function filesUnder(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? filesUnder(join(dir, e.name)) : e.isFile() ? [join(dir, e.name)] : []))
 }
 
 /** A UTXO of `amount` nAVAX for ewoq, as the X-Chain would have exported it (AvalancheJS's codec). */
@@ -249,16 +243,7 @@ describe.each(['avax', 'native'] as const)('keystore-backed methods over /ext/bc
 
 describe('at rest and in the logs', () => {
   it('the data directory and the logs hold neither the ewoq key (raw, hex, PrivateKey-) nor the password', async () => {
-    const needles = [EWOQ_RAW, Buffer.from(EWOQ_KEY.slice(2)), Buffer.from(EWOQ_KEY.slice(2).toUpperCase()), Buffer.from(EWOQ_PRIVATE_KEY), Buffer.from(EWOQ_PRIVATE_KEY.slice('PrivateKey-'.length)), Buffer.from(PW)]
-    const files = filesUnder(n.dataDir)
-    expect(files.length).toBeGreaterThan(0)
-    for (const file of files) {
-      const bytes = readFileSync(file)
-      for (const needle of needles) expect(bytes.includes(needle), `${file} contains a secret`).toBe(false)
-    }
-    const log = n.logText()
-    expect(log.length).toBeGreaterThan(0)
-    for (const needle of needles) expect(log.includes(needle.toString('latin1')), 'the log contains a secret').toBe(false)
+    expectNoSecrets(n.dataDir, n.logText(), [...EWOQ_KEY_FORMS, Buffer.from(PW)])
   })
 })
 

@@ -9,8 +9,8 @@ import { randomBytes } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { Context, TransferableOutput, addTxSignatures, avm, evm, pvm, secp256k1, utils } from '@avalabs/avalanchejs'
 import type { UnsignedTx, Utxo } from '@avalabs/avalanchejs'
-import { EWOQ as ewoqShort, EWOQ_ETH as ewoqEth, EWOQ_KEY as privateKey, cb58, sha256, waitAtomicAccepted } from '../helpers/avalanchejs.js'
-import { AVAX, EWOQ_ADDRESS, EWOQ_C, EWOQ_P, EWOQ_X, LOCAL_C, LOCAL_P, LOCAL_X, NANO } from '../helpers/constants.js'
+import { EWOQ as ewoqShort, EWOQ_ETH as ewoqEth, EWOQ_KEY as privateKey, cb58, importIntoC, sha256, waitAtomicAccepted } from '../helpers/avalanchejs.js'
+import { AVAX, EWOQ_ADDRESS, EWOQ_P, EWOQ_X, LOCAL_C, LOCAL_P, LOCAL_X, NANO } from '../helpers/constants.js'
 import { startTestNode } from '../helpers/testNode.js'
 import type { TestNode } from '../helpers/testNode.js'
 import { parsePVMTx } from '../../src/pchain/tx.js'
@@ -185,17 +185,7 @@ describe('P-Chain with AvalancheJS', () => {
     const { txID: exportID, bytes } = await issueP(exportTx)
     expect(await pBalance()).toBe(before - amount - pFee(bytes, feeState.price))
 
-    const { utxos } = await capi.getUTXOs({ addresses: [EWOQ_C], sourceChain: 'P' })
-    const mine = utxos.filter((u) => u.utxoId.txID.toString() === exportID)
-    expect(mine).toHaveLength(1)
-    const cBefore = await cBalance()
-    const baseFee = (await capi.getBaseFee() + NANO - 1n) / NANO
-    const importTx = evm.newImportTxFromBaseFee(context, ewoqEth, [ewoqShort], mine, LOCAL_P, baseFee)
-    await addTxSignatures({ unsignedTx: importTx, privateKeys: [privateKey] })
-    const signed = importTx.getSignedTx()
-    const { txID } = await capi.issueSignedTx(signed)
-    await waitCAccepted(txID)
-    const credit = (await cBalance()) - cBefore
+    const { signed, credit } = await importIntoC(capi, context, 'P', exportID, cBalance)
     expect(credit).toBeGreaterThan((amount - 1_000_000n) * NANO)
     expect(credit).toBeLessThan(amount * NANO)
     await expect(capi.issueSignedTx(signed)).rejects.toThrow('not found')

@@ -8,8 +8,8 @@ import { randomBytes } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { TransferableOutput, addTxSignatures, avm, evm, info, secp256k1, utils } from '@avalabs/avalanchejs'
 import type { Context, Utxo } from '@avalabs/avalanchejs'
-import { EWOQ as ewoqShort, EWOQ_ETH as ewoqEth, EWOQ_KEY as privateKey, cb58, sha256, waitAtomicAccepted } from '../helpers/avalanchejs.js'
-import { AVAX, EWOQ_ADDRESS, EWOQ_C, EWOQ_X, LOCAL_C, LOCAL_P, LOCAL_X, NANO } from '../helpers/constants.js'
+import { EWOQ as ewoqShort, EWOQ_ETH as ewoqEth, EWOQ_KEY as privateKey, cb58, importIntoC, sha256, waitAtomicAccepted } from '../helpers/avalanchejs.js'
+import { AVAX, EWOQ_ADDRESS, EWOQ_X, LOCAL_C, LOCAL_P, LOCAL_X, NANO } from '../helpers/constants.js'
 import { startTestNode } from '../helpers/testNode.js'
 import type { TestNode } from '../helpers/testNode.js'
 
@@ -146,17 +146,7 @@ describe('X-Chain with AvalancheJS', () => {
     const { txID: exportID } = await issueX(exportTx)
     expect(await xBalance()).toBe(before - amount - FEE)
 
-    const { utxos } = await capi.getUTXOs({ addresses: [EWOQ_C], sourceChain: 'X' })
-    const mine = utxos.filter((u) => u.utxoId.txID.toString() === exportID)
-    expect(mine).toHaveLength(1)
-    const cBefore = await cBalance()
-    const baseFee = (await capi.getBaseFee() + NANO - 1n) / NANO
-    const importTx = evm.newImportTxFromBaseFee(context, ewoqEth, [ewoqShort], mine, LOCAL_X, baseFee)
-    await addTxSignatures({ unsignedTx: importTx, privateKeys: [privateKey] })
-    const signed = importTx.getSignedTx()
-    const { txID } = await capi.issueSignedTx(signed)
-    await waitCAccepted(txID)
-    const credit = (await cBalance()) - cBefore
+    const { signed, credit } = await importIntoC(capi, context, 'X', exportID, cBalance)
     expect(credit).toBeGreaterThan((amount - 1_000_000n) * NANO)
     expect(credit).toBeLessThan(amount * NANO)
     await expect(capi.issueSignedTx(signed)).rejects.toThrow(`failed to fetch import UTXOs from ${LOCAL_X} due to: not found`)
