@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { EMPTY_ID, EWOQ_C, EWOQ_X, LOCAL_C, LOCAL_X } from '../helpers/constants.js'
+import { EMPTY_ID, EWOQ_C, EWOQ_P, EWOQ_X, LOCAL_C, LOCAL_X } from '../helpers/constants.js'
 import { rawHttp } from '../helpers/rawHttp.js'
 import { startTestNode } from '../helpers/testNode.js'
 import type { TestNode } from '../helpers/testNode.js'
@@ -170,7 +170,7 @@ for (const { service, path } of SERVICES) {
       expect((await call('getUTXOs', utxos({ addresses: ['evm-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96u'] }))).result?.numFetched).toBe('0')
       expect(await errorOf('getUTXOs', utxos({ addresses: [EWOQ_X] })))
         .toBe(`couldn't parse address "${EWOQ_X}": expected chainID to be "${LOCAL_C}" but was "${LOCAL_X}"`)
-      const p = 'P-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96u'
+      const p = EWOQ_P
       expect(await errorOf('getUTXOs', utxos({ addresses: [p] }))).toBe(`couldn't parse address "${p}": expected chainID to be "${LOCAL_C}" but was "${EMPTY_ID}"`)
       const fuji = 'C-fuji18jma8ppw3nhx5r4ap8clazz0dps7rv5u6wmu4t'
       expect(await errorOf('getUTXOs', utxos({ addresses: [fuji] }))).toBe(`couldn't parse address "${fuji}": expected hrp "local" but got "fuji"`)

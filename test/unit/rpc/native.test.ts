@@ -13,10 +13,10 @@ import { cb58Encode } from '../../../src/avalanche/cb58.js'
 import { AlreadyKnownError } from '../../../src/atomic/errors.js'
 import { VerifyError } from '../../../src/avalanche/errors.js'
 import type { AtomicService, GetExportedUTXOsQuery, GetUTXOsQuery, AtomicStatus } from '../../../src/atomic/service.js'
+import { EWOQ_C, EWOQ_SHORT } from '../../helpers/constants.js'
 
 const local = NETWORKS.local
-const EWOQ = Buffer.from('3cb7d3842e8cee6a0ebd09f1fe884f6861e1b29c', 'hex')
-const EWOQ_C = 'C-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96u'
+const EWOQ = Buffer.from(EWOQ_SHORT, 'hex')
 const vectors = JSON.parse(readFileSync(new URL('../../fixtures/avalanche/atomic-txs.json', import.meta.url), 'utf8'))
 
 class FakeService implements AtomicService {
