@@ -1,6 +1,5 @@
 import type { ChildProcess } from 'node:child_process'
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { ContractFactory, JsonRpcProvider, Network, Wallet } from 'ethers'
 import pino from 'pino'
@@ -13,6 +12,7 @@ import { createNode } from '../../src/node.js'
 import type { CChainNode } from '../../src/node.js'
 import { bytecode, iface, poll } from '../helpers/chain.js'
 import { assertBuilt, startChild, stopChild } from '../helpers/childNode.js'
+import { tempDirs } from '../helpers/tempDirs.js'
 import { EWOQ_ADDRESS, EWOQ_KEY, LOCAL_C } from '../helpers/constants.js'
 
 /*
@@ -24,13 +24,8 @@ import { EWOQ_ADDRESS, EWOQ_KEY, LOCAL_C } from '../helpers/constants.js'
 const EXAMPLE = join(process.cwd(), 'examples/chains')
 const LOCAL_GENESIS = join(process.cwd(), 'config/local-genesis.json')
 
-const dirs: string[] = []
-function tempDir(prefix: string): string {
-  const d = mkdtempSync(join(tmpdir(), prefix))
-  dirs.push(d)
-  return d
-}
-afterAll(() => { for (const d of dirs) rmSync(d, { recursive: true, force: true }) })
+const tempDir = tempDirs('cchain-chains-')
+afterAll(() => tempDir.removeAll())
 
 async function rpcAt(url: string, method: string, params: unknown = []): Promise<{ result?: any; error?: { code: number; message: string } }> {
   const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) })

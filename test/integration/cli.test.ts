@@ -1,12 +1,13 @@
 import { spawn } from 'node:child_process'
 import type { ChildProcess } from 'node:child_process'
-import { existsSync, mkdtempSync, rmSync } from 'node:fs'
-import { homedir, tmpdir } from 'node:os'
+import { existsSync } from 'node:fs'
+import { homedir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { FLAGS } from '../../src/config.js'
 import { poll } from '../helpers/chain.js'
 import { LOCAL_C } from '../helpers/constants.js'
+import { tempDirs } from '../helpers/tempDirs.js'
 
 /*
  * The published binary, dist/src/main.js, as its own process (`npm test` builds dist/ first in
@@ -24,7 +25,7 @@ interface Run {
 }
 
 const children: ChildProcess[] = []
-const dirs: string[] = []
+const tempDir = tempDirs('cchain-cli-')
 
 function run(args: string[], env: NodeJS.ProcessEnv = process.env): Run {
   const proc = spawn(process.execPath, [MAIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env })
@@ -48,12 +49,6 @@ async function exitWithin(r: Run, ms = 10_000): Promise<{ code: number | null; s
   }
 }
 
-function tempDir(): string {
-  const d = mkdtempSync(join(tmpdir(), 'cchain-cli-'))
-  dirs.push(d)
-  return d
-}
-
 async function rpc(url: string, method: string, params: unknown[] = []): Promise<any> {
   const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) })
   return ((await res.json()) as { result?: unknown }).result
@@ -71,7 +66,7 @@ afterEach(async () => {
     }
   }
 })
-afterAll(() => { for (const d of dirs) rmSync(d, { recursive: true, force: true }) })
+afterAll(() => tempDir.removeAll())
 
 describe('cchain-node --help', () => {
   it('lists every flag with its default and exits 0', async () => {

@@ -1,5 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { MerklePatriciaTrie } from '@ethereumjs/mpt'
 import { Transaction, Wallet, encodeRlp, getBytes, getCreateAddress, keccak256, toBeHex, zeroPadValue } from 'ethers'
@@ -10,6 +9,7 @@ import type { NodeConfigInput } from '../../src/config.js'
 import { decodeFeeState, desiredTargetExcess, maxCapacity } from '../../src/engine/feeState.js'
 import { createNode } from '../../src/node.js'
 import { bytecode, ewoq, iface, sign } from '../helpers/chain.js'
+import { tempDirs } from '../helpers/tempDirs.js'
 import { EWOQ_ADDRESS, startTestNode } from '../helpers/testNode.js'
 import type { TestNode } from '../helpers/testNode.js'
 
@@ -24,13 +24,8 @@ const EMPTY_TRIE_ROOT = '0x56e81f171bcc55a6ff8345e692c0f86e5b48e01b996cadc001622
 const EMPTY_UNCLES = '0x1dcc4de8dec75d7aab85b567b6ccd41ad312451b948a7413f0a142fd40d49347'
 const WARP = '0x0200000000000000000000000000000000000005'
 
-const dirs: string[] = []
-function tempDir(): string {
-  const d = mkdtempSync(join(tmpdir(), 'cchain-genesis-'))
-  dirs.push(d)
-  return d
-}
-afterAll(() => { for (const d of dirs) rmSync(d, { recursive: true, force: true }) })
+const tempDir = tempDirs('cchain-genesis-')
+afterAll(() => tempDir.removeAll())
 
 /** RLP integer from a JSON quantity: minimal bytes, empty for zero. */
 const q = (hex: string) => (BigInt(hex) === 0n ? '0x' : toBeHex(BigInt(hex)))
