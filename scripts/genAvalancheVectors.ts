@@ -2,7 +2,7 @@
  * Generates test/fixtures/avalanche/atomic-txs.json: C-Chain ImportTx / ExportTx vectors built and
  * signed by AvalancheJS (`@avalabs/avalanchejs`, the devDependency, BSD-3-Clause) with fixed keys,
  * fixed fake UTXOs and fixed base fees. Deterministic (RFC 6979 signatures, no clock, no randomness):
- * rerunning reproduces the file byte for byte, and test/unit/atomic/vectors.test.ts checks that.
+ * rerunning reproduces the file byte for byte, and test/vectors/atomicTxs.test.ts checks that.
  *   npm run gen:vectors
  * Before writing it checks every tx against a field-by-field encoding written from the codec of
  * avalanchego (vms/components/avax, vms/secp256k1fx) and coreth (plugin/evm/atomic), every signature

@@ -3,7 +3,7 @@
  * config key with its default and its `.describe()` text (src/configReference.ts). Run after changing
  * a flag or a key:
  *   npm run docs:config
- * test/unit/docs/configDoc.test.ts renders the same text and fails when the committed file differs.
+ * test/docs/configDoc.test.ts renders the same text and fails when the committed file differs.
  */
 import { writeFileSync } from 'node:fs'
 import { homedir } from 'node:os'

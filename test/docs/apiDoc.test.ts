@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import pino from 'pino'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
-import { ETH_API_NAMES, parseNodeConfig } from '../../../src/config.js'
-import { createNode } from '../../../src/node.js'
+import { ETH_API_NAMES, parseNodeConfig } from '../../src/config.js'
+import { createNode } from '../../src/node.js'
 
 /*
  * Every wire name a dispatcher of the node serves must appear in docs/API.md as a code span. The
@@ -13,8 +13,8 @@ import { createNode } from '../../../src/node.js'
  * them all while createNode wires a node with every optional API on.
  */
 const served = vi.hoisted(() => new Set<string>())
-vi.mock('../../../src/rpc/stats.js', async (importOriginal) => {
-  const mod = await importOriginal<typeof import('../../../src/rpc/stats.js')>()
+vi.mock('../../src/rpc/stats.js', async (importOriginal) => {
+  const mod = await importOriginal<typeof import('../../src/rpc/stats.js')>()
   class RecordingStats extends mod.RpcStats {
     override method(name: string) {
       served.add(name)
@@ -34,7 +34,7 @@ describe('docs/API.md', () => {
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }))
 
   it('names every method the node serves', () => {
-    const doc = readFileSync(join(import.meta.dirname, '../../../docs/API.md'), 'utf8')
+    const doc = readFileSync(join(import.meta.dirname, '../../docs/API.md'), 'utf8')
     // Sanity: the recording saw every endpoint's table (EVM, atomic, X, P, info, health, keystore, admin).
     for (const name of ['eth_chainId', 'native.issueTx', 'avax.issueTx', 'avm.issueTx', 'platform.issueTx', 'info.getNodeID', 'health.health', 'keystore.createUser', 'admin.setLogLevel']) {
       expect(served, name).toContain(name)

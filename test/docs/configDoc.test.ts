@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { CONFIG_DOC, renderConfigDoc } from '../../../scripts/genConfigDoc.js'
-import { ChainConfigFile, FLAGS } from '../../../src/config.js'
+import { CONFIG_DOC, renderConfigDoc } from '../../scripts/genConfigDoc.js'
+import { ChainConfigFile, FLAGS } from '../../src/config.js'
 
-const ROOT = join(import.meta.dirname, '../../..')
+const ROOT = join(import.meta.dirname, '../..')
 
 describe('docs/CONFIG.md', () => {
   const rendered = renderConfigDoc()

@@ -14,7 +14,7 @@ export const X_ID = LOCAL_X
 export const P_ID = LOCAL_P
 export const C_ID = LOCAL_C
 
-export const hex = (b: Uint8Array): string => Buffer.from(b).toString('hex')
+export { hex } from './bytes.js'
 export const sha256 = (b: Uint8Array): Uint8Array => new Uint8Array(createHash('sha256').update(b).digest())
 /** CB58 as AvalancheJS writes it (an ID, a tx ID). */
 export const cb58 = (b: Uint8Array): string => utils.base58check.encode(b)

@@ -1,27 +1,26 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { formatAddress } from '../../../src/avalanche/address.js'
-import { decodeUTXO, encodeUTXO, utxoIDToString, utxoInputID } from '../../../src/avalanche/avax.js'
-import { cb58Decode, cb58Encode } from '../../../src/avalanche/cb58.js'
-import { TYPE_ID } from '../../../src/avalanche/codec.js'
-import { decodeBytes, encodeBytes } from '../../../src/avalanche/encoding.js'
-import { burned, calculateDynamicFee, effectiveGasPrice, gasUsed } from '../../../src/atomic/fees.js'
-import { NETWORKS } from '../../../src/avalanche/networks.js'
-import { formatPrivateKey, parsePrivateKey } from '../../../src/avalanche/privateKey.js'
-import { ethAddress, publicKeyOf, recoverSigner, shortAddress, signHash, toChecksumAddress } from '../../../src/avalanche/signature.js'
-import { verifyCredentialCount, verifyEVMInputCredential, verifyFlow } from '../../../src/atomic/spend.js'
-import { verifySpend } from '../../../src/avalanche/spend.js'
-import { encodeAtomicTxBatch, decodeAtomicTxBatch, encodeTx, encodeUnsignedTx, parseTx, signingHash, toAtomicTx } from '../../../src/atomic/tx.js'
-import type { UnsignedExportTx, UnsignedImportTx } from '../../../src/atomic/types.js'
-import type { UTXO } from '../../../src/avalanche/types.js'
-import { inputUTXOs, verifyUnsignedTx } from '../../../src/atomic/verify.js'
-import { vectorsText } from '../../../scripts/genAvalancheVectors.js'
+import { formatAddress } from '../../src/avalanche/address.js'
+import { decodeUTXO, encodeUTXO, utxoIDToString, utxoInputID } from '../../src/avalanche/avax.js'
+import { cb58Decode, cb58Encode } from '../../src/avalanche/cb58.js'
+import { TYPE_ID } from '../../src/avalanche/codec.js'
+import { decodeBytes, encodeBytes } from '../../src/avalanche/encoding.js'
+import { burned, calculateDynamicFee, effectiveGasPrice, gasUsed } from '../../src/atomic/fees.js'
+import { NETWORKS } from '../../src/avalanche/networks.js'
+import { formatPrivateKey, parsePrivateKey } from '../../src/avalanche/privateKey.js'
+import { ethAddress, publicKeyOf, recoverSigner, shortAddress, signHash, toChecksumAddress } from '../../src/avalanche/signature.js'
+import { verifyCredentialCount, verifyEVMInputCredential, verifyFlow } from '../../src/atomic/spend.js'
+import { verifySpend } from '../../src/avalanche/spend.js'
+import { encodeAtomicTxBatch, decodeAtomicTxBatch, encodeTx, encodeUnsignedTx, parseTx, signingHash, toAtomicTx } from '../../src/atomic/tx.js'
+import type { UnsignedExportTx, UnsignedImportTx } from '../../src/atomic/types.js'
+import type { UTXO } from '../../src/avalanche/types.js'
+import { inputUTXOs, verifyUnsignedTx } from '../../src/atomic/verify.js'
+import { vectorsText } from '../../scripts/genAvalancheVectors.js'
+import { bytes, hex } from '../helpers/bytes.js'
 
 // Built and signed by AvalancheJS 5.2.0 (scripts/genAvalancheVectors.ts; test/fixtures/avalanche/README.md).
-const VECTORS_TEXT = readFileSync(new URL('../../fixtures/avalanche/atomic-txs.json', import.meta.url), 'utf8')
+const VECTORS_TEXT = readFileSync(new URL('../fixtures/avalanche/atomic-txs.json', import.meta.url), 'utf8')
 const vectors = JSON.parse(VECTORS_TEXT)
-const hex = (b: Uint8Array): string => Buffer.from(b).toString('hex')
-const bytes = (h: string): Uint8Array => new Uint8Array(Buffer.from(h, 'hex'))
 type NetName = keyof typeof NETWORKS
 const keyByName = new Map<string, any>(vectors.keys.map((k: any) => [k.name, k]))
 

@@ -12,9 +12,9 @@ import type { UnsignedExportTx, UnsignedImportTx } from '../../../src/atomic/typ
 import type { TransferOutput } from '../../../src/avalanche/types.js'
 import { CURRENT_RULES, type VerifyContext, inputUTXOs, sortEVMInOuts, verifyExportTx, verifyImportTx } from '../../../src/atomic/verify.js'
 import { compareTransferableOutputs, sortTransferableInputs, sortTransferableOutputs } from '../../../src/avalanche/compare.js'
+import { bytes } from '../../helpers/bytes.js'
 
 const vectors = JSON.parse(readFileSync(new URL('../../fixtures/avalanche/atomic-txs.json', import.meta.url), 'utf8'))
-const bytes = (h: string): Uint8Array => new Uint8Array(Buffer.from(h, 'hex'))
 const local = NETWORKS.local
 const ctx: VerifyContext = { networkID: local.networkID, chainID: local.cChainID, xChainID: local.xChainID, avaxAssetID: local.avaxAssetID }
 const otherAsset = new Uint8Array(32).fill(7)

@@ -4,9 +4,9 @@ import { decodeUTXO } from '../../../src/avalanche/avax.js'
 import { CodecReader, CodecWriter, MAX_CODEC_SIZE, marshal, unmarshal } from '../../../src/avalanche/codec.js'
 import { CodecError } from '../../../src/avalanche/errors.js'
 import { decodeAtomicTxBatch, decodeUnsignedTx, encodeTx, parseTx } from '../../../src/atomic/tx.js'
+import { bytes } from '../../helpers/bytes.js'
 
 const vectors = JSON.parse(readFileSync(new URL('../../fixtures/avalanche/atomic-txs.json', import.meta.url), 'utf8'))
-const bytes = (h: string): Uint8Array => new Uint8Array(Buffer.from(h, 'hex'))
 const importTx = bytes(vectors.importTxs[0].expected.signedTxHex) // 307 bytes, field by field in its expected.layout
 const exportTx = bytes(vectors.exportTxs[0].expected.signedTxHex)
 const utxoBytes = bytes(vectors.importTxs[0].inputs.utxos[0].bytesHex)

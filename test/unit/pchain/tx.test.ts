@@ -9,13 +9,11 @@ import { BigIntPr, Id, OutputOwners, TransferOutput, TransferableOutput, addTxSi
 import type { UnsignedTx } from '@avalabs/avalanchejs'
 import { cb58Encode } from '../../../src/avalanche/cb58.js'
 import { PVM_TYPE_ID } from '../../../src/pchain/codec.js'
-import {
-  LOCAL_FEE_CONFIG, calculateFee, calculatePrice, feeConfigJSON, feeStateJSON, goTimeJSON, initialFeeState, txComplexity, advanceFeeState, consumeGas, toGas,
-} from '../../../src/pchain/fees.js'
+import { calculateFee, calculatePrice, txComplexity } from '../../../src/pchain/fees.js'
 import { LOCAL_GENESIS_LOCKTIME, localPGenesisUTXOs } from '../../../src/pchain/genesis.js'
 import { verifyPVMSpend } from '../../../src/pchain/spend.js'
 import {
-  type PVMUTXO, type PVMUnsignedTx, decodePVMUTXO, encodePVMTx, encodePVMUTXO, encodePVMUnsignedTx, parsePVMTx, pvmCredentialSigners,
+  type PVMUTXO, type PVMUnsignedTx, encodePVMTx, encodePVMUTXO, encodePVMUnsignedTx, parsePVMTx, pvmCredentialSigners,
   pvmExportedUTXOs, pvmSpentInputs, signPVMTx,
 } from '../../../src/pchain/tx.js'
 import { AVAX, C_ID, EWOQ, EWOQ_KEY, LOCAL, X_ID, addrOf, context, hex, keyN, sha256, toAjsUtxo, txIDN } from '../../helpers/avalanchejs.js'
@@ -70,46 +68,6 @@ async function signAndCheck(utx: UnsignedTx, keys: Uint8Array[], price: bigint, 
   return p
 }
 const ewoqOrK1 = (a: Uint8Array) => (hex(a) === hex(EWOQ) ? EWOQ_KEY : K1)
-
-describe('P-Chain genesis', () => {
-  it('gives ewoq 20,000,000 unlocked + 10,000,000 StakeableLockOut AVAX at {empty ID, i}', () => {
-    const [u0, u1, u2] = localPGenesisUTXOs()
-    expect(u0!.locktime).toBeUndefined()
-    expect(u0!.out.amount).toBe(20_000_000_000_000_000n)
-    expect(u1!.locktime).toBe(LOCAL_GENESIS_LOCKTIME)
-    expect(u1!.out.amount).toBe(10_000_000_000_000_000n)
-    expect([u0, u1].every((u) => hex(u!.out.addrs[0]!) === hex(EWOQ))).toBe(true)
-    expect([u0, u1, u2].map((u) => u!.utxoID.outputIndex)).toEqual([0, 1, 2])
-    expect(hex(u0!.utxoID.txID)).toBe('00'.repeat(32))
-    // StakeableLockOut bytes as AvalancheJS reads them.
-    const bytes = encodePVMUTXO(u1!)
-    const back = toAjsUtxo('PVM', bytes)
-    expect(hex(utils.getManagerForVM('PVM').getDefaultCodec().PackPrefix(back.output))).toBe(hex(bytes.slice(2 + 36 + 32)))
-    expect(hex(encodePVMUTXO(decodePVMUTXO(bytes)))).toBe(hex(bytes))
-    // With avalanchego's moved-forward local start time, the lock is already past: plain outputs.
-    expect(localPGenesisUTXOs(1_721_016_000n).every((u) => u.locktime === undefined)).toBe(true)
-  })
-})
-
-describe('P-Chain fee config and state', () => {
-  it('serves the local config and state as JSON numbers', () => {
-    expect(feeConfigJSON()).toEqual({ weights: [1, 1000, 1000, 4], maxCapacity: 1_000_000, maxPerSecond: 100_000, targetPerSecond: 50_000, minPrice: 1, excessConversionConstant: 2_164_043 })
-    expect(feeStateJSON(initialFeeState(), new Date(1_721_016_000_000))).toEqual({ capacity: 1_000_000, excess: 0, price: 1, timestamp: '2024-07-15T04:00:00Z' })
-    expect(goTimeJSON(new Date(1500))).toBe('1970-01-01T00:00:01.5Z')
-  })
-  it('prices excess with the fake exponential (doubling about every 30 s of excess)', () => {
-    expect(calculatePrice(1n, 0n, 2_164_043n)).toBe(1n)
-    expect(calculatePrice(1n, 1_500_000n, 2_164_043n)).toBe(1n)
-    expect(calculatePrice(100n, 1_500_000n, 2_164_043n)).toBe(199n) // 100·e^(ln2·0.999…) ≈ 199.9, rounded down by the series
-    expect(calculatePrice(1n, 0xffffffffffffffffn, 1n)).toBe(0xffffffffffffffffn)
-    let s = consumeGas(initialFeeState(), 400_000n)
-    expect(s).toEqual({ capacity: 600_000n, excess: 400_000n })
-    s = advanceFeeState(s, 2n)
-    expect(s).toEqual({ capacity: 800_000n, excess: 300_000n })
-    expect(() => consumeGas(s, 800_001n)).toThrow('insufficient capacity: capacity (800000) < gas (800001)')
-    expect(toGas([100n, 2n, 3n, 400n], LOCAL_FEE_CONFIG.weights)).toBe(100n + 2000n + 3000n + 1600n)
-  })
-})
 
 describe.each([[0n], [5_000_000n]])('P-Chain txs at excess %s', (excess) => {
   const feeState = feeStateAt(excess)

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { configDurationMs, formatGoDuration, parseGoDuration } from '../../src/util/goDuration.js'
+import { configDurationMs, formatGoDuration, parseGoDuration } from '../../../src/util/goDuration.js'
 
 describe('Go durations', () => {
   it.each([

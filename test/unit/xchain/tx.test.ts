@@ -11,9 +11,9 @@ import { cb58Encode } from '../../../src/avalanche/cb58.js'
 import type { UTXO } from '../../../src/avalanche/types.js'
 import { AVM_TYPE_ID } from '../../../src/xchain/codec.js'
 import { X_TX_FEE, avmBurned, verifyAVMFlow } from '../../../src/xchain/fees.js'
-import { genesisAssetID, LOCAL_X_ALLOCATIONS, localXGenesisUTXOs } from '../../../src/xchain/genesis.js'
+import { localXGenesisUTXOs } from '../../../src/xchain/genesis.js'
 import {
-  avmCredentialSigners, avmExportedUTXOs, avmProducedUTXOs, avmSpentInputs, decodeAVMUTXO, decodeAVMUnsignedTx, encodeAVMTx,
+  avmCredentialSigners, avmExportedUTXOs, avmProducedUTXOs, avmSpentInputs, decodeAVMUnsignedTx, encodeAVMTx,
   encodeAVMUnsignedTx, parseAVMTx, signAVMTx,
 } from '../../../src/xchain/tx.js'
 import { AVAX, C_ID, EWOQ, EWOQ_KEY, LOCAL, P_ID, addrOf, context, hex, keyN, sha256, toAjsUtxo, txIDN } from '../../helpers/avalanchejs.js'
@@ -56,21 +56,6 @@ function checkTx(bytes: Uint8Array, unsigned: Uint8Array, expectedSigners: Uint8
   expect(() => verifyAVMFlow(parsed.tx.unsignedTx, LOCAL.avaxAssetID, X_TX_FEE + 1n)).toThrow('insufficient funds')
   return parsed
 }
-
-describe('X-Chain genesis', () => {
-  it('derives the AVAX asset ID from the genesis CreateAssetTx, as avalanchego does', () => {
-    expect(cb58Encode(genesisAssetID(12345, LOCAL_X_ALLOCATIONS))).toBe(AVAX)
-  })
-  it('gives ewoq 300,000,000 AVAX at {assetID, 1}', () => {
-    const us = localXGenesisUTXOs()
-    expect(us).toHaveLength(2)
-    const ewoq = us.find((u) => Buffer.compare(u.out.addrs[0]!, EWOQ) === 0)!
-    expect(ewoq.out.amount).toBe(300_000_000_000_000_000n)
-    expect(ewoq.utxoID.outputIndex).toBe(1)
-    expect(cb58Encode(ewoq.utxoID.txID)).toBe(AVAX)
-    expect(hex(encodeUTXO(decodeAVMUTXO(encodeUTXO(ewoq))))).toBe(hex(encodeUTXO(ewoq)))
-  })
-})
 
 describe('X-Chain BaseTx (avm.newBaseTx)', () => {
   it('spends the genesis UTXO: one input, recipient + change', async () => {
