@@ -7,36 +7,29 @@ import { ConfigError, parseNodeConfig } from '../../src/config.js'
 import { configFromArgs } from '../../src/configFromArgs.js'
 import type { NodeConfigInput } from '../../src/config.js'
 import { createNode } from '../../src/node.js'
-import type { CChainNode } from '../../src/node.js'
 import { SkipClock } from '../helpers/clock.js'
 import { rawHttp } from '../helpers/rawHttp.js'
 import { capturedLog } from '../helpers/log.js'
 import { EWOQ_KEY_FORMS, expectNoSecrets } from '../helpers/secrets.js'
 import { EWOQ_KEY, startTestNode } from '../helpers/testNode.js'
+import type { RpcAnswer, TestNode } from '../helpers/testNode.js'
 
 const PW = 'Keystore-Test-Passphrase-9731'
 const EWOQ = Buffer.from(EWOQ_KEY.slice(2), 'hex')
 
-interface Running {
-  node: CChainNode
-  port: number
-  dataDir: string
-  /** Every log line the node wrote, raw. */
-  logText(): string
-  ks(method: string, params?: unknown): Promise<{ result?: any; error?: { code: number; message: string; data: unknown } }>
-  close(): Promise<void>
-}
+/** The node, with every log line it wrote read back (raw) and keystore.* calls over raw HTTP. */
+type Running = TestNode & { logText(): string; ks(method: string, params?: unknown): Promise<RpcAnswer> }
 
 async function boot(config: Partial<NodeConfigInput> = {}, now?: () => number): Promise<Running> {
   const logged = capturedLog('trace')
   const { chain, ...rest } = config
-  const { node, port, dataDir, close } = await startTestNode({ config: { logLevel: 'trace', ...rest }, chain, now, log: logged.log })
+  const tn = await startTestNode({ config: { logLevel: 'trace', ...rest }, chain, now, log: logged.log })
   let id = 0
   return {
-    node, port, dataDir, close,
+    ...tn,
     logText: logged.text,
     async ks(method, params = {}) {
-      const res = await rawHttp(port, { path: '/ext/keystore', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: ++id, method, params }) })
+      const res = await rawHttp(tn.port, { path: '/ext/keystore', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: ++id, method, params }) })
       expect(res.status).toBe(200)
       return JSON.parse(res.body)
     },

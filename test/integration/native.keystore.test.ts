@@ -9,7 +9,6 @@ import { createHash, randomBytes } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { BigIntPr, Id, Int, OutputOwners, TransferOutput, Utxo, avaxSerial, evm, evmSerial, utils } from '@avalabs/avalanchejs'
 import type { NodeConfigInput } from '../../src/config.js'
-import type { CChainNode } from '../../src/node.js'
 import { cb58Encode } from '../../src/avalanche/cb58.js'
 import { TYPE_ID } from '../../src/avalanche/codec.js'
 import { decodeBytes } from '../../src/avalanche/encoding.js'
@@ -20,26 +19,19 @@ import { EWOQ as ewoqShort } from '../helpers/avalanchejs.js'
 import { capturedLog } from '../helpers/log.js'
 import { EWOQ_KEY_FORMS, expectNoSecrets } from '../helpers/secrets.js'
 import { startTestNode } from '../helpers/testNode.js'
-import type { RpcAnswer } from '../helpers/testNode.js'
+import type { TestNode } from '../helpers/testNode.js'
 import { AVAX, EWOQ_ADDRESS, EWOQ_C, EWOQ_KEY, EWOQ_P, EWOQ_PRIVATE_KEY, EWOQ_X, NANO } from '../helpers/constants.js'
 
 const PW = 'Curl-User-Passphrase-4821'
 const OTHER_ADDRESS = '0x1111111111111111111111111111111111111111'
 const manager = utils.getManagerForVM('EVM')
 
-interface Running {
-  node: CChainNode
-  port: number
-  dataDir: string
-  logText(): string
-  post(path: string, method: string, params?: unknown): Promise<RpcAnswer>
-  close(): Promise<void>
-}
+/** The node, with every log line it wrote read back. */
+type Running = TestNode & { logText(): string }
 
 async function boot(config: Partial<NodeConfigInput> = {}): Promise<Running> {
   const logged = capturedLog('trace')
-  const tn = await startTestNode({ config: { logLevel: 'trace', ...config }, log: logged.log })
-  return { node: tn.node, port: tn.port, dataDir: tn.dataDir, logText: logged.text, post: tn.api, close: tn.close }
+  return { ...await startTestNode({ config: { logLevel: 'trace', ...config }, log: logged.log }), logText: logged.text }
 }
 
 /** A UTXO of `amount` nAVAX for ewoq, as the X-Chain would have exported it (AvalancheJS's codec). */
@@ -56,14 +48,14 @@ let n: Running
 beforeAll(async () => { n = await boot({ keystoreEnabled: true }) })
 afterAll(() => n?.close())
 
-const rpc = async (method: string, params: unknown[]) => (await n.post('/ext/bc/C/rpc', method, params)).result
+const rpc = async (method: string, params: unknown[]) => (await n.api('/ext/bc/C/rpc', method, params)).result
 const balance = async (): Promise<bigint> => BigInt(await rpc('eth_getBalance', [EWOQ_ADDRESS, 'latest']))
 const nonce = async (): Promise<bigint> => BigInt(await rpc('eth_getTransactionCount', [EWOQ_ADDRESS, 'latest']))
 
 describe.each(['avax', 'native'] as const)('keystore-backed methods over /ext/bc/C/%s', (service) => {
   const path = `/ext/bc/C/${service}`
   const user = `curl-${service}`
-  const call = (m: string, params: unknown) => n.post(path, `${service}.${m}`, params)
+  const call = (m: string, params: unknown) => n.api(path, `${service}.${m}`, params)
   const ok = async (m: string, params: unknown) => {
     const r = await call(m, params)
     expect(r.error, `${service}.${m}`).toBeUndefined()
@@ -95,7 +87,7 @@ describe.each(['avax', 'native'] as const)('keystore-backed methods over /ext/bc
   }
 
   it('createUser, importKey ewoq -> its EIP-55 address, exportKey -> the same key in both forms (idempotent import)', async () => {
-    expect((await n.post('/ext/keystore', 'keystore.createUser', auth)).result).toEqual({})
+    expect((await n.api('/ext/keystore', 'keystore.createUser', auth)).result).toEqual({})
     expect(await ok('importKey', { ...auth, privateKey: EWOQ_PRIVATE_KEY })).toEqual({ address: EWOQ_ADDRESS })
     expect(await ok('importKey', { ...auth, privateKey: EWOQ_PRIVATE_KEY })).toEqual({ address: EWOQ_ADDRESS })
     for (const address of [EWOQ_ADDRESS, EWOQ_ADDRESS.toLowerCase(), EWOQ_ADDRESS.slice(2)]) {
@@ -255,14 +247,14 @@ describe('keystore off (default): the methods answer as avalanchego over an empt
   it.each(['avax', 'native'] as const)('over /ext/bc/C/%s: every user is unknown, nothing changes', async (service) => {
     const path = `/ext/bc/C/${service}`
     const auth = { username: 'alice', password: PW }
-    const err = async (m: string, params: unknown) => (await off.post(path, `${service}.${m}`, params)).error?.message
-    const bal0 = await off.post('/ext/bc/C/rpc', 'eth_getBalance', [EWOQ_ADDRESS, 'latest'])
+    const err = async (m: string, params: unknown) => (await off.api(path, `${service}.${m}`, params)).error?.message
+    const bal0 = await off.api('/ext/bc/C/rpc', 'eth_getBalance', [EWOQ_ADDRESS, 'latest'])
     expect(await err('importKey', { ...auth, privateKey: EWOQ_PRIVATE_KEY })).toBe('problem retrieving data: incorrect password: user "alice"')
     expect(await err('exportKey', { ...auth, address: EWOQ_ADDRESS })).toBe(`problem retrieving user 'alice': incorrect password: user "alice"`)
     expect(await err('export', { ...auth, to: EWOQ_X, amount: 1000, assetID: 'AVAX' })).toBe(`problem retrieving user 'alice': incorrect password: user "alice"`)
     expect(await err('import', { ...auth, sourceChain: 'X', to: EWOQ_ADDRESS })).toBe(`couldn't get user 'alice': incorrect password: user "alice"`)
     // Argument checks that come before the keystore still answer first.
     expect(await err('export', { ...auth, to: EWOQ_X, amount: 0, assetID: 'AVAX' })).toBe("argument 'amount' must be > 0")
-    expect((await off.post('/ext/bc/C/rpc', 'eth_getBalance', [EWOQ_ADDRESS, 'latest'])).result).toBe(bal0.result)
+    expect((await off.api('/ext/bc/C/rpc', 'eth_getBalance', [EWOQ_ADDRESS, 'latest'])).result).toBe(bal0.result)
   })
 })
