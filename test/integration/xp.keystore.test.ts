@@ -4,6 +4,7 @@
  * ewoq key; round trips with the C-Chain's keystore-backed native.exportNative / native.import.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { poll } from '../helpers/chain.js'
 import { EWOQ_ADDRESS, EWOQ_C, EWOQ_P, EWOQ_PRIVATE_KEY, EWOQ_X } from '../helpers/constants.js'
 import { startTestNode } from '../helpers/testNode.js'
 import type { RpcAnswer, TestNode } from '../helpers/testNode.js'
@@ -24,13 +25,7 @@ const pBalance = async (): Promise<bigint> => BigInt((await ok('/ext/bc/P', 'pla
 const cBalance = async (): Promise<bigint> => BigInt((await ok('/ext/bc/C/rpc', 'eth_getBalance', [EWOQ_ADDRESS, 'latest'])))
 const xStatus = async (txID: string): Promise<string> => (await ok('/ext/bc/X', 'avm.getTxStatus', { txID })).status
 const cStatus = async (txID: string): Promise<string> => (await ok('/ext/bc/C/avax', 'avax.getAtomicTxStatus', { txID })).status
-async function until(check: () => Promise<boolean>): Promise<void> {
-  for (let i = 0; i < 200; i++) {
-    if (await check()) return
-    await new Promise((r) => setTimeout(r, 25))
-  }
-  throw new Error('timed out')
-}
+const until = (check: () => Promise<boolean>): Promise<true> => poll(async () => (await check()) || undefined, 'the status', 5_000)
 
 beforeAll(async () => {
   tn = await startTestNode({ config: { logLevel: 'error', keystoreEnabled: true } })
