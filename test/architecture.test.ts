@@ -34,7 +34,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['util/'],
 ]
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..')
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 const SRC = join(ROOT, 'src')
 const MAX_LINES = 400
 
