@@ -3,8 +3,9 @@ import { SigningKey, hashMessage } from 'ethers'
 import { describe, expect, it } from 'vitest'
 import { ecRecover, parseRawKey } from '../../../src/engine/accountSigner.js'
 import { checkTxFee } from '../../../src/engine/txValidation.js'
+import { EWOQ_KEY } from '../../helpers/constants.js'
 
-const KEY = '0x56289e99c94b6912bfc12adc093c9b51124f0dc54ac7a766b2bc5ccf558d8027'
+const KEY = EWOQ_KEY
 const EWOQ = '0x8db97c7cece249c2b98bdc0226cc4c2a57bf52fc'
 
 describe('ecRecover', () => {

@@ -3,9 +3,10 @@ import { createTx } from '@ethereumjs/tx'
 import { Hardfork, Mainnet, createCustomCommon } from '@ethereumjs/common'
 import { describe, expect, it } from 'vitest'
 import { signTxResult } from '../../../src/rpc/signTxResult.js'
+import { EWOQ_KEY } from '../../helpers/constants.js'
 
 const common = createCustomCommon({ chainId: 43112 }, Mainnet, { hardfork: Hardfork.Cancun })
-const KEY = Buffer.from('56289e99c94b6912bfc12adc093c9b51124f0dc54ac7a766b2bc5ccf558d8027', 'hex')
+const KEY = Buffer.from(EWOQ_KEY.slice(2), 'hex')
 const base = { nonce: 1n, gasLimit: 21000n, to: `0x${'11'.repeat(20)}` as const, value: 5n, chainId: 43112n }
 
 describe('signTxResult', () => {
