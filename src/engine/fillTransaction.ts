@@ -5,7 +5,6 @@
  */
 import { createTx } from '@ethereumjs/tx'
 import type { TypedTransaction } from '@ethereumjs/tx'
-import { Address } from '@ethereumjs/util'
 import type { Engine } from './engine.js'
 import { EngineError } from './errors.js'
 import type { CallRequest } from './types.js'
@@ -36,7 +35,7 @@ export async function fillTransaction(engine: Engine, req: CallRequest): Promise
   }
   const value = req.value ?? 0n
   // geth GetPoolNonce; read without the pending-nonce guard (that is for clients' eth_getTransactionCount caches).
-  const nonce = req.nonce ?? (await engine.pool.nextNonce(new Address(from)))
+  const nonce = req.nonce ?? (await engine.poolNonce(from))
   const input = req.input ?? new Uint8Array()
   const to = req.to ?? undefined
   if (to === undefined && input.length === 0) throw new EngineError('contract creation without any data provided')
@@ -54,7 +53,7 @@ export async function fillTransaction(engine: Engine, req: CallRequest): Promise
   }
   const accessList = (req.accessList ?? []).map((i) => [i.address, i.storageKeys]) as never
   const base = { nonce, gasLimit: gas, to, value, data: input, chainId: engine.chainId }
-  const common = engine.chain.txCommon
+  const common = engine.txCommon
   if (maxFeePerGas !== undefined) return createTx({ ...base, type: 2, maxFeePerGas, maxPriorityFeePerGas: maxPriorityFeePerGas!, accessList }, { common })
   if (req.accessList !== undefined) return createTx({ ...base, type: 1, gasPrice: gasPrice!, accessList }, { common })
   return createTx({ ...base, type: 0, gasPrice: gasPrice! }, { common })

@@ -5,10 +5,9 @@
 import { cb58Encode } from '../avalanche/cb58.js'
 import { matchOwners } from '../avalanche/keychain.js'
 import type { KeyPair } from '../avalanche/keychain.js'
-import { payTo } from '../avalanche/wallet.js'
-import { AtomicError } from '../atomic/errors.js'
-import type { TransferableInput, TransferableOutput, UTXO } from '../atomic/types.js'
-import { compareTransferableInputs } from '../atomic/verify.js'
+import { WalletError, payTo } from '../avalanche/wallet.js'
+import type { TransferableInput, TransferableOutput, UTXO } from '../avalanche/types.js'
+import { compareTransferableInputs } from '../avalanche/compare.js'
 
 const UINT64_MAX = 0xffffffffffffffffn
 
@@ -44,13 +43,13 @@ export function spend(utxos: readonly UTXO[], keys: readonly KeyPair[], amounts:
     const m = matchOwners(u.out, keys, now)
     if (m === undefined) continue
     const total = have + u.out.amount
-    if (total > UINT64_MAX) throw new AtomicError('spent amount overflows uint64')
+    if (total > UINT64_MAX) throw new WalletError('spent amount overflows uint64')
     spent.set(asset, total)
     pairs.push({ input: { utxoID: u.utxoID, assetID: u.assetID, in: { amount: u.out.amount, sigIndices: m.sigIndices } }, signers: m.signers })
   }
   for (const [asset, want] of amounts) {
     const have = spent.get(asset) ?? 0n
-    if (have < want) throw new AtomicError(`want to spend ${want} of asset ${cb58Encode(assetOf(asset))} but only have ${have}`)
+    if (have < want) throw new WalletError(`want to spend ${want} of asset ${cb58Encode(assetOf(asset))} but only have ${have}`)
   }
   return sorted(pairs, spent)
 }
@@ -64,7 +63,7 @@ export function spendAll(utxos: readonly UTXO[], keys: readonly KeyPair[], now: 
     if (m === undefined) continue
     const asset = assetKey(u.assetID)
     const total = (spent.get(asset) ?? 0n) + u.out.amount
-    if (total > UINT64_MAX) throw new AtomicError('spent amount overflows uint64')
+    if (total > UINT64_MAX) throw new WalletError('spent amount overflows uint64')
     spent.set(asset, total)
     pairs.push({ input: { utxoID: u.utxoID, assetID: u.assetID, in: { amount: u.out.amount, sigIndices: m.sigIndices } }, signers: m.signers })
   }

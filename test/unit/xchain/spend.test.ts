@@ -1,7 +1,7 @@
 /** Coin selection of the X-Chain keystore wallet (avalanchego: vms/avm/utxo/spender.go Spend, SpendAll). */
 import { describe, expect, it } from 'vitest'
 import { cb58Encode } from '../../../src/avalanche/cb58.js'
-import type { UTXO } from '../../../src/atomic/types.js'
+import type { UTXO } from '../../../src/avalanche/types.js'
 import { assetKey, changeOutputs, outputsTo, spend, spendAll } from '../../../src/xchain/spend.js'
 
 const AVAX = new Uint8Array(32).fill(0xaa)
