@@ -56,7 +56,7 @@ const isKnown = (name: string): name is EthApiName => (ETH_API_NAMES as readonly
 
 /** The first name of `names` that is neither a service nor a legacy alias, if any. */
 export function unknownEthApi(names: readonly string[]): string | undefined {
-  return names.find((n) => !isKnown(n) && !Object.prototype.hasOwnProperty.call(LEGACY_ETH_API_NAMES, n))
+  return names.find((n) => !isKnown(n) && !Object.hasOwn(LEGACY_ETH_API_NAMES, n))
 }
 
 /** coreth's error for an unknown name (vm.go attachEthService), with the valid names listed. */
@@ -68,7 +68,7 @@ export function unknownEthApiMessage(name: string): string {
 export function resolveEthApis(names: readonly string[]): ReadonlySet<EthApiName> {
   const out = new Set<EthApiName>()
   for (const name of names) {
-    if (Object.prototype.hasOwnProperty.call(LEGACY_ETH_API_NAMES, name)) out.add(LEGACY_ETH_API_NAMES[name]!)
+    if (Object.hasOwn(LEGACY_ETH_API_NAMES, name)) out.add(LEGACY_ETH_API_NAMES[name]!)
     else if (isKnown(name)) out.add(name)
     else throw new Error(unknownEthApiMessage(name))
   }

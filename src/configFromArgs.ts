@@ -19,7 +19,7 @@ export function configFromArgs(argv: readonly string[]): NodeConfig {
     if (eq === -1 && colon !== -1 && FLAGS[arg.slice(2, colon)]?.type === 'boolean') eq = colon
     const name = eq === -1 ? arg.slice(2) : arg.slice(2, eq)
     const flag = FLAGS[name]
-    if (flag === undefined || !Object.prototype.hasOwnProperty.call(FLAGS, name)) throw new ConfigError(`unknown flag --${name} (see --help)`)
+    if (flag === undefined || !Object.hasOwn(FLAGS, name)) throw new ConfigError(`unknown flag --${name} (see --help)`)
     if (flag.type === 'boolean') {
       let text = eq === -1 ? undefined : arg.slice(eq + 1)
       if (text === undefined && args[i + 1] !== undefined && !args[i + 1]!.startsWith('--')) text = args[++i]
@@ -77,7 +77,7 @@ function withConfigFile(argv: readonly string[]): readonly string[] {
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw new ConfigError(`config file ${path}: expected a JSON object of flag names`)
   const args: string[] = []
   for (const [name, value] of Object.entries(raw)) {
-    const flag = Object.prototype.hasOwnProperty.call(FLAGS, name) ? FLAGS[name] : undefined
+    const flag = Object.hasOwn(FLAGS, name) ? FLAGS[name] : undefined
     if (flag === undefined || flag.key === 'configFile') throw new ConfigError(`config file ${path}: unknown key ${JSON.stringify(name)}`)
     const list = Array.isArray(value) && value.every((v) => typeof v === 'string') ? value.join(',') : undefined
     if (list === undefined && typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') {

@@ -134,7 +134,7 @@ export async function buildExportTx(p: ExportTxParams): Promise<AtomicTx> {
   const base = (ins: EVMInput[]): UnsignedExportTx => ({
     typeID: TYPE_ID.ExportTx, networkID: p.ctx.networkID, blockchainID: p.ctx.chainID, destinationChain: p.destinationChain, ins, exportedOutputs: outs,
   })
-  let spent
+  let spent: Awaited<ReturnType<typeof spendableAVAXWithFee>>
   try {
     spent = await spendableAVAXWithFee(p, p.amount, gasOf(base([])))
   } catch (err) {

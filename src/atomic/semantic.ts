@@ -63,7 +63,7 @@ export function semanticVerify(tx: AtomicTx, env: SemanticEnv): void {
     })
     return
   }
-  utx.ins.forEach((input, i) => verifyEVMInputCredential(hash, input, tx.tx.creds[i]!))
+  for (const [i, input] of utx.ins.entries()) verifyEVMInputCredential(hash, input, tx.tx.creds[i]!)
 }
 
 /** The state an admission check reads: balance (wei) and nonce of an address. */

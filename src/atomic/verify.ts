@@ -138,6 +138,8 @@ export function inputUTXOs(utx: UnsignedAtomicTx): Uint8Array[] {
   const seen = new Set<string>()
   return ids.filter((id) => {
     const key = Buffer.from(id).toString('hex')
-    return seen.has(key) ? false : (seen.add(key), true)
+    if (seen.has(key)) return false
+    seen.add(key)
+    return true
   })
 }

@@ -66,11 +66,11 @@ export function readVerifiable(r: CodecReader): Verifiable {
 export function writeVerifiable(w: CodecWriter, v: Verifiable): void {
   w.u32(v.typeID)
   switch (v.typeID) {
-    case TYPE_ID.Credential: return writeCredential(w, v)
-    case TYPE_ID.TransferInput: return writeTransferInput(w, v)
-    case TYPE_ID.TransferOutput: return writeTransferOutput(w, v)
-    case TYPE_ID.Input: return writeInput(w, v)
-    case TYPE_ID.OutputOwners: return writeOutputOwners(w, v)
+    case TYPE_ID.Credential: writeCredential(w, v); break
+    case TYPE_ID.TransferInput: writeTransferInput(w, v); break
+    case TYPE_ID.TransferOutput: writeTransferOutput(w, v); break
+    case TYPE_ID.Input: writeInput(w, v); break
+    case TYPE_ID.OutputOwners: writeOutputOwners(w, v); break
   }
 }
 

@@ -1,7 +1,7 @@
 import { bytesToHex } from '@ethereumjs/util'
 import { ExecutionFailedError } from './errors.js'
 import type { RunLimit } from './evmGuard.js'
-import type { Executor } from './executor.js'
+import type { CallOutcome, Executor } from './executor.js'
 import type { CallRequest } from './types.js'
 
 /** eth_createAccessList's answer. */
@@ -17,7 +17,7 @@ export async function createAccessList(ex: Executor, req: CallRequest, gas: bigi
     let list = req.accessList ?? []
     for (let i = 0; i < 8; i++) {
       await ex.sm.checkpoint()
-      let outcome
+      let outcome: CallOutcome
       try {
         outcome = await ex.run({ ...req, accessList: list }, gas, undefined, true)
       } finally {

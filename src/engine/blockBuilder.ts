@@ -5,7 +5,7 @@ import type { MerkleStateManager } from '@ethereumjs/statemanager'
 import type { TypedTransaction } from '@ethereumjs/tx'
 import { KECCAK256_RLP, KECCAK256_RLP_ARRAY } from '@ethereumjs/util'
 import { runTx } from '@ethereumjs/vm'
-import type { VM } from '@ethereumjs/vm'
+import type { RunTxResult, VM } from '@ethereumjs/vm'
 import type { Logger } from 'pino'
 import { keccak256 } from '../util/crypto.js'
 import type { BatchOp } from '../store/db.js'
@@ -169,7 +169,7 @@ export class BlockBuilder {
       for (const ptx of candidates) {
         if (skipped.has(ptx.senderHex)) continue
         if (ptx.feeCap < baseFee || gasUsed + ptx.tx.gasLimit > before.capacity) { skipped.add(ptx.senderHex); continue }
-        let result
+        let result: RunTxResult
         try {
           result = await runTx(this.vm, { tx: ptx.tx, block: env, skipHardForkValidation: true, blockGasUsed: gasUsed })
         } catch (err) {

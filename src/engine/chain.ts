@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events'
 import { createBlock, paramsBlock } from '@ethereumjs/block'
 import type { Block as EnvBlock } from '@ethereumjs/block'
-import { Common, Mainnet, createCustomCommon } from '@ethereumjs/common'
+import { type Common, Mainnet, createCustomCommon } from '@ethereumjs/common'
 import { RLP } from '@ethereumjs/rlp'
 import { MerklePatriciaTrie } from '@ethereumjs/mpt'
 import { Caches, MerkleStateManager } from '@ethereumjs/statemanager'

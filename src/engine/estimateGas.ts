@@ -46,7 +46,7 @@ export async function estimateGas(ex: Executor, block: Block, req: CallRequest, 
     }
     const top = await probeSafe(probe, hi, true)
     if (top === undefined || top.error !== undefined) {
-      if (top !== undefined && top.reverted) throw executionError(top)
+      if (top?.reverted) throw executionError(top)
       if (top !== undefined && top.error !== 'out of gas') throw executionError(top)
       throw new ExecutionFailedError(`gas required exceeds allowance (${hi})`)
     }

@@ -7,7 +7,7 @@ import { createTx } from '@ethereumjs/tx'
 import type { TypedTransaction } from '@ethereumjs/tx'
 import { Account, Address, bytesToHex, equalsBytes, hexToBytes, KECCAK256_NULL, KECCAK256_RLP, KECCAK256_RLP_ARRAY, setLengthLeft, toChecksumAddress, unpadBytes, ValueEncoding } from '@ethereumjs/util'
 import { createVM, runTx } from '@ethereumjs/vm'
-import type { VM } from '@ethereumjs/vm'
+import type { RunTxResult, VM } from '@ethereumjs/vm'
 import type { Block, Header } from './block.js'
 import { makeBlock } from './block.js'
 import { EMPTY_EXT_DATA_HASH } from './chain.js'
@@ -304,7 +304,7 @@ class Simulator {
     blk.view.hideBaseFee = noFees
     const onMessage = () => { blk.view.hideBaseFee = false }
     this.vm.evm.events!.on('beforeMessage', onMessage)
-    let run
+    let run: RunTxResult
     try {
       run = await runTx(this.vm, {
         tx: execTx, block: blk.view.block, skipNonce: true, skipBalance: true, skipBlockGasLimitValidation: true, skipHardForkValidation: true,

@@ -2,6 +2,7 @@ import { RLP } from '@ethereumjs/rlp'
 import { createTxFromRLP } from '@ethereumjs/tx'
 import type { TypedTransaction } from '@ethereumjs/tx'
 import { bytesToBigInt, toChecksumAddress } from '@ethereumjs/util'
+import type { Address } from '@ethereumjs/util'
 import type { Common } from '@ethereumjs/common'
 import { TxRejectedError } from './errors.js'
 import { feeCaps, hashHex, isSupportedType } from './txPool.js'
@@ -48,7 +49,7 @@ export function admitRawTransaction(raw: Uint8Array, rules: AdmissionRules, arri
   }
   if (tx.gasLimit > rules.blockGasLimit) throw new TxRejectedError('exceeds block gas limit')
   if (tipCap > feeCap) throw new TxRejectedError(`max priority fee per gas higher than max fee per gas: maxPriorityFeePerGas: ${tipCap}, maxFeePerGas: ${feeCap}`)
-  let sender
+  let sender: Address
   try {
     sender = tx.getSenderAddress()
   } catch {

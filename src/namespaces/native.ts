@@ -73,7 +73,7 @@ function foldKeys(keys: readonly string[]) {
     const out: Record<string, unknown> = {}
     for (const [k, val] of Object.entries(v)) {
       const key = keys.find((s) => s.toLowerCase() === k.toLowerCase())
-      if (key !== undefined && (k === key || !Object.prototype.hasOwnProperty.call(v, key))) out[key] = val
+      if (key !== undefined && (k === key || !Object.hasOwn(v, key))) out[key] = val
     }
     return out
   }

@@ -15,7 +15,7 @@ import { AvalancheError, VerifyError } from '../avalanche/errors.js'
 import { sha256 } from '../util/crypto.js'
 import type { Database } from '../store/db.js'
 import { PChainStore } from '../store/pchainStore.js'
-import type { SharedMemory, SharedRequests } from '../store/sharedMemory.js'
+import type { SharedMemory, SharedMemoryWrite, SharedRequests } from '../store/sharedMemory.js'
 import { SharedMemoryError } from '../store/sharedMemory.js'
 import type { StoredXUTXO } from '../store/xchainStore.js'
 import { PVM_TYPE_ID } from './codec.js'
@@ -154,7 +154,7 @@ export class PChainService {
     const fee = calculateFee(utx, feeStatePrice(state))
     verifyPVMSpend({ utx, signingHash: sha256(tx.unsignedBytes), utxos, creds: tx.tx.creds, feeAssetID: this.opts.avaxAssetID, fee, now })
     const next: TimedFeeState = { ...consumeGas(state, gas), time: state.time }
-    let write
+    let write: SharedMemoryWrite
     try {
       write = sharedMemory.prepare(requests)
     } catch (err) {

@@ -5,7 +5,7 @@ import { rawIds } from './rawIds.js'
 import { RpcStats } from './stats.js'
 import type { MethodStats } from './stats.js'
 import {
-  PARSE_ERROR, INVALID_REQUEST, REQUEST_TIMED_OUT, RpcError, formatZodError, invalidParams, invalidRequest, methodNameTooLong, methodNotFound, parseError,
+  PARSE_ERROR, INVALID_REQUEST, REQUEST_TIMED_OUT, formatZodError, invalidParams, invalidRequest, methodNameTooLong, methodNotFound, parseError,
   requestTimedOut, responseTooLarge, toJsonRpcError,
 } from './errors.js'
 

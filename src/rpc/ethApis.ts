@@ -93,7 +93,7 @@ export function servedMethods(table: MethodTable, names: readonly string[], stan
     if (serviceEnabled(tag, enabled)) out[name] = def
   }
   for (const name of Object.keys(standIns)) {
-    if (!Object.prototype.hasOwnProperty.call(out, name) && Object.prototype.hasOwnProperty.call(table, name)) out[name] = standIns[name]!
+    if (!Object.hasOwn(out, name) && Object.hasOwn(table, name)) out[name] = standIns[name]!
   }
   return out
 }

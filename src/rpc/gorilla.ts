@@ -59,7 +59,7 @@ function matchFields(input: Obj, keys: readonly string[]): Obj {
     if (keys.includes(k)) continue
     const lower = k.toLowerCase()
     const key = keys.find((s) => s.toLowerCase() === lower)
-    if (key !== undefined && !Object.prototype.hasOwnProperty.call(input, key)) (out ??= { ...input })[key] = input[k]
+    if (key !== undefined && !Object.hasOwn(input, key)) (out ??= { ...input })[key] = input[k]
   }
   return out ?? input
 }

@@ -84,7 +84,7 @@ export function mergeTables(...tables: MethodTable[]): MethodTable {
   const out: MethodTable = {}
   for (const table of tables) {
     for (const name of Object.keys(table)) {
-      if (Object.prototype.hasOwnProperty.call(out, name)) throw new Error(`duplicate method ${name}`)
+      if (Object.hasOwn(out, name)) throw new Error(`duplicate method ${name}`)
       out[name] = table[name]!
     }
   }

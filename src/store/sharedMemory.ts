@@ -96,7 +96,7 @@ function encodeRecord(seq: bigint, e: SharedElement): Uint8Array {
   const view = new DataView(out.buffer)
   view.setBigUint64(0, seq)
   view.setUint16(8, e.traits.length)
-  e.traits.forEach((t, i) => out.set(t, 10 + 20 * i))
+  for (const [i, t] of e.traits.entries()) out.set(t, 10 + 20 * i)
   out.set(e.value, 10 + 20 * e.traits.length)
   return out
 }

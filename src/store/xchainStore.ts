@@ -45,7 +45,7 @@ const hexOf = (b: Uint8Array): string => Buffer.from(b.buffer, b.byteOffset, b.b
 function encodeRecord(u: StoredXUTXO): Uint8Array {
   const out = new Uint8Array(2 + 20 * u.owners.length + u.bytes.length)
   new DataView(out.buffer).setUint16(0, u.owners.length)
-  u.owners.forEach((o, i) => out.set(o, 2 + 20 * i))
+  for (const [i, o] of u.owners.entries()) out.set(o, 2 + 20 * i)
   out.set(u.bytes, 2 + 20 * u.owners.length)
   return out
 }

@@ -10,7 +10,7 @@ import { AvalancheError, VerifyError } from '../avalanche/errors.js'
 import { verifySpend } from '../avalanche/spend.js'
 import { sha256 } from '../util/crypto.js'
 import type { TransferableInput, UTXO, Verifiable } from '../avalanche/types.js'
-import type { SharedMemory, SharedRequests } from '../store/sharedMemory.js'
+import type { SharedMemory, SharedMemoryWrite, SharedRequests } from '../store/sharedMemory.js'
 import { SharedMemoryError } from '../store/sharedMemory.js'
 import type { StoredXUTXO, XChainStore } from '../store/xchainStore.js'
 import { AVM_TYPE_ID } from './codec.js'
@@ -104,7 +104,7 @@ export class XChainService {
         puts: avmExportedUTXOs(tx).map((u) => ({ key: utxoInputID(u.utxoID), value: encodeAVMUTXO(u), traits: u.out.addrs })),
       })
     }
-    let write
+    let write: SharedMemoryWrite
     try {
       write = sharedMemory.prepare(requests)
     } catch (err) {

@@ -2,7 +2,7 @@ import type { MerkleStateManager } from '@ethereumjs/statemanager'
 import type { TypedTransaction } from '@ethereumjs/tx'
 import { bytesToHex } from '@ethereumjs/util'
 import { createVM, runTx } from '@ethereumjs/vm'
-import type { VM } from '@ethereumjs/vm'
+import type { RunTxResult, VM } from '@ethereumjs/vm'
 import type { Block } from '../block.js'
 import type { Chain } from '../chain.js'
 import type { Engine } from '../engine.js'
@@ -10,6 +10,7 @@ import { EngineError, ExecutionAbortedError, ExecutionFailedError, NotFoundError
 import { EvmGuard } from '../evmGuard.js'
 import type { Cancellation, RunLimit } from '../evmGuard.js'
 import { Executor } from '../executor.js'
+import type { CallOutcome } from '../executor.js'
 import type { BlockRef, CallRequest, StateOverride } from '../types.js'
 import { createTracer, traceTimeoutMs } from './config.js'
 import type { TraceOptions } from './config.js'
@@ -91,7 +92,7 @@ export async function traceCall(engine: Engine, chain: Chain, req: CallRequest, 
     await tracer.onTxStart?.({ from: req.from ?? new Uint8Array(20), to: tx.to?.bytes, gasLimit: gas, coinbase: env.header.coinbase, state: ex.sm })
     attached = attachTracer(ex.evm, tracer, { deadline: Date.now() + timeout, logIndexBase: 0 })
   }
-  let outcome
+  let outcome: CallOutcome
   try {
     outcome = await ex.guard.run(traceLimit(engine, opts, cancel), () => ex.run(req, gas, opts.stateOverrides, false, beforeRun))
   } catch (err) {
@@ -165,7 +166,7 @@ class Replay {
     const start: TxStart = { from: tx.getSenderAddress().bytes, to: tx.to?.bytes, gasLimit: tx.gasLimit, coinbase: this.block.header.coinbase, state: this.sm }
     await tracer.onTxStart?.(start)
     const attached = attachTracer(this.vm.evm, tracer, { deadline: Date.now() + timeout, logIndexBase: this.logs })
-    let result
+    let result: RunTxResult
     try {
       result = await this.guard.run(limit, () => runTx(this.vm, { tx, block: this.env, skipHardForkValidation: true, blockGasUsed: this.gasUsed }))
     } catch (err) {

@@ -138,6 +138,7 @@ export function ethSubscriptionMethods(ctx: Pick<RpcContext, 'engine' | 'subscri
   }
 
   /** Per name: how many arguments after the name (geth's callback arity), and how to open it. */
+  // biome-ignore lint/suspicious/noExplicitAny: each kind opens a topic of its own payload type
   const kinds = new Map<string, { arity: number; open: (params: readonly unknown[]) => [Topic<any>, unknown] }>([
     ['newHeads', { arity: 0, open: () => [newHeads, null] }],
     ['logs', {
