@@ -3,8 +3,23 @@ import { defineConfig } from 'vitest/config'
 /** The foundation and conformance files that run a second time against an extra EVM chain's paths (issue 8). */
 const EXTRA_CHAIN_FILES = [
   'test/conformance/**/*.test.ts',
-  ...['eth.blocks', 'eth.call', 'eth.chain', 'eth.fees', 'eth.logs', 'eth.proof', 'eth.simulate', 'eth.state', 'eth.transactions',
-    'clients', 'rpc.errors', 'rpc.transports', 'debug.trace', 'persistence', 'smoke'].map((name) => `test/integration/${name}.test.ts`),
+  ...[
+    'eth.blocks',
+    'eth.call',
+    'eth.chain',
+    'eth.fees',
+    'eth.logs',
+    'eth.proof',
+    'eth.simulate',
+    'eth.state',
+    'eth.transactions',
+    'clients',
+    'rpc.errors',
+    'rpc.transports',
+    'debug.trace',
+    'persistence',
+    'smoke',
+  ].map((name) => `test/integration/${name}.test.ts`),
 ]
 
 export default defineConfig({

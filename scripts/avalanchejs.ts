@@ -6,20 +6,46 @@
  */
 import * as lib from '@avalabs/avalanchejs'
 
-export interface Id { toBytes(): Uint8Array; toString(): string }
-interface IntValue { value(): number }
-interface BigIntValue { value(): bigint }
-interface Bytes { toBytes(): Uint8Array }
-export interface TransferOutput { amount(): bigint; getLocktime(): bigint; getThreshold(): number; getOwners(): Uint8Array[] }
-interface UTXOID { txID: Id; outputIdx: IntValue }
-export interface Utxo { utxoId: UTXOID; assetId: Id; output: unknown; toBytes(codec: unknown): Uint8Array }
+export interface Id {
+  toBytes(): Uint8Array
+  toString(): string
+}
+interface IntValue {
+  value(): number
+}
+interface BigIntValue {
+  value(): bigint
+}
+interface Bytes {
+  toBytes(): Uint8Array
+}
+export interface TransferOutput {
+  amount(): bigint
+  getLocktime(): bigint
+  getThreshold(): number
+  getOwners(): Uint8Array[]
+}
+interface UTXOID {
+  txID: Id
+  outputIdx: IntValue
+}
+export interface Utxo {
+  utxoId: UTXOID
+  assetId: Id
+  output: unknown
+  toBytes(codec: unknown): Uint8Array
+}
 export interface ImportTx {
-  networkId: IntValue; blockchainId: Id; sourceChain: Id
+  networkId: IntValue
+  blockchainId: Id
+  sourceChain: Id
   importedInputs: { utxoID: UTXOID; assetId: Id; amount(): bigint; sigIndicies(): number[] }[]
   Outs: { address: Bytes; amount: BigIntValue; assetId: Id }[]
 }
 export interface ExportTx {
-  networkId: IntValue; blockchainId: Id; destinationChain: Id
+  networkId: IntValue
+  blockchainId: Id
+  destinationChain: Id
   ins: { address: Bytes; amount: BigIntValue; assetId: Id; nonce: BigIntValue }[]
   exportedOutputs: { assetId: Id; output: unknown; amount(): bigint }[]
 }
@@ -30,8 +56,15 @@ export interface UnsignedTx {
   getSignedTx(): Bytes & { getCredentials(): { toJSON(): Bytes[] }[] }
 }
 export interface Context {
-  networkID: number; hrp: string; xBlockchainID: string; pBlockchainID: string; cBlockchainID: string; avaxAssetID: string
-  baseTxFee: bigint; createAssetTxFee: bigint; platformFeeConfig: unknown
+  networkID: number
+  hrp: string
+  xBlockchainID: string
+  pBlockchainID: string
+  cBlockchainID: string
+  avaxAssetID: string
+  baseTxFee: bigint
+  createAssetTxFee: bigint
+  platformFeeConfig: unknown
 }
 
 interface AvalancheJS {
@@ -46,8 +79,15 @@ interface AvalancheJS {
   evm: {
     newImportTxFromBaseFee(context: Context, toAddress: Uint8Array, fromAddresses: Uint8Array[], utxos: Utxo[], sourceChain: string, baseFee: bigint): UnsignedTx
     newExportTxFromBaseFee(
-      context: Context, baseFee: bigint, amount: bigint, destinationChain: string, fromAddress: Uint8Array, toAddresses: Uint8Array[], nonce: bigint,
-      assetID?: string, options?: { threshold: number; locktime: bigint },
+      context: Context,
+      baseFee: bigint,
+      amount: bigint,
+      destinationChain: string,
+      fromAddress: Uint8Array,
+      toAddresses: Uint8Array[],
+      nonce: bigint,
+      assetID?: string,
+      options?: { threshold: number; locktime: bigint },
     ): UnsignedTx
   }
   secp256k1: {

@@ -24,37 +24,97 @@ const TRANSFER_ROUND_TIMEOUT_MS = 120_000
 const WATCHDOG_MS = 15 * 60_000
 
 interface Options {
-  json?: string; duration: number; warmup: number; reps: number; connections: number
-  transfers: number; senders: number; nodeArgs: string[]; nodeOptions: string[]; only?: 'reads' | 'transfers'
+  json?: string
+  duration: number
+  warmup: number
+  reps: number
+  connections: number
+  transfers: number
+  senders: number
+  nodeArgs: string[]
+  nodeOptions: string[]
+  only?: 'reads' | 'transfers'
 }
 
 /** One autocannon measurement. */
-interface LoadRun { rps: number; total: number; non2xx: number; mismatches: number; errors: number; timeouts: number; p50ms: number; p99ms: number }
+interface LoadRun {
+  rps: number
+  total: number
+  non2xx: number
+  mismatches: number
+  errors: number
+  timeouts: number
+  p50ms: number
+  p99ms: number
+}
 /** One transfer round. */
-interface TransferRun { tps: number; mined: number; seconds: number; blocks: number; sendErrors: number }
+interface TransferRun {
+  tps: number
+  mined: number
+  seconds: number
+  blocks: number
+  sendErrors: number
+}
 
 function parseArgs(argv: string[]): Options {
   const o: Options = { duration: 5, warmup: 1, reps: 3, connections: 32, transfers: 2000, senders: 32, nodeArgs: [], nodeOptions: [] }
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]
     const v = argv[i + 1]
-    const num = () => { const n = Number(v); if (!Number.isFinite(n) || n <= 0) throw new Error(`bad value for ${a}: ${v}`); i++; return n }
+    const num = () => {
+      const n = Number(v)
+      if (!Number.isFinite(n) || n <= 0) throw new Error(`bad value for ${a}: ${v}`)
+      i++
+      return n
+    }
     switch (a) {
-      case '--json': if (v === undefined) throw new Error('--json needs a file'); o.json = v; i++; break
-      case '--duration': o.duration = num(); break
-      case '--warmup': o.warmup = num(); break
-      case '--reps': o.reps = Math.floor(num()); break
-      case '--connections': o.connections = Math.floor(num()); break
-      case '--transfers': o.transfers = Math.floor(num()); break
-      case '--senders': o.senders = Math.floor(num()); break
-      case '--node-arg': if (v === undefined) throw new Error('--node-arg needs a value'); o.nodeArgs.push(v); i++; break
-      case '--node-option': if (v === undefined) throw new Error('--node-option needs a value'); o.nodeOptions.push(v); i++; break
-      case '--only': if (v !== 'reads' && v !== 'transfers') throw new Error('--only takes reads or transfers'); o.only = v; i++; break
-      case '--help': case '-h':
-        process.stdout.write('usage: npm run bench -- [--json file] [--duration s] [--warmup s] [--reps n] [--connections n] [--transfers n] [--senders n] [--only reads|transfers] [--node-arg flag]... [--node-option flag]...\n')
+      case '--json':
+        if (v === undefined) throw new Error('--json needs a file')
+        o.json = v
+        i++
+        break
+      case '--duration':
+        o.duration = num()
+        break
+      case '--warmup':
+        o.warmup = num()
+        break
+      case '--reps':
+        o.reps = Math.floor(num())
+        break
+      case '--connections':
+        o.connections = Math.floor(num())
+        break
+      case '--transfers':
+        o.transfers = Math.floor(num())
+        break
+      case '--senders':
+        o.senders = Math.floor(num())
+        break
+      case '--node-arg':
+        if (v === undefined) throw new Error('--node-arg needs a value')
+        o.nodeArgs.push(v)
+        i++
+        break
+      case '--node-option':
+        if (v === undefined) throw new Error('--node-option needs a value')
+        o.nodeOptions.push(v)
+        i++
+        break
+      case '--only':
+        if (v !== 'reads' && v !== 'transfers') throw new Error('--only takes reads or transfers')
+        o.only = v
+        i++
+        break
+      case '--help':
+      case '-h':
+        process.stdout.write(
+          'usage: npm run bench -- [--json file] [--duration s] [--warmup s] [--reps n] [--connections n] [--transfers n] [--senders n] [--only reads|transfers] [--node-arg flag]... [--node-option flag]...\n',
+        )
         process.exit(0)
         break
-      default: throw new Error(`unknown argument ${a}`)
+      default:
+        throw new Error(`unknown argument ${a}`)
     }
   }
   return o
@@ -70,18 +130,32 @@ const median = (xs: number[]): number => {
 
 let stopping = false
 
-interface NodeProc { child: ChildProcess; url: string; host: string; port: number; stderr: string[] }
+interface NodeProc {
+  child: ChildProcess
+  url: string
+  host: string
+  port: number
+  stderr: string[]
+}
 
 /** Starts `node dist/src/main.js` on a free port and a temp data dir; resolves on its listening line. */
 function startNode(dataDir: string, extra: string[], nodeOptions: string[]): Promise<NodeProc> {
   const main = join(process.cwd(), 'dist/src/main.js')
   const child = spawn(process.execPath, [...nodeOptions, main, '--http-port', '0', '--data-dir', dataDir, ...extra], { stdio: ['ignore', 'pipe', 'pipe'] })
   const stderr: string[] = []
-  child.stderr!.setEncoding('utf8').on('data', (d: string) => { stderr.push(d); if (stderr.length > 200) stderr.shift() })
+  child.stderr!.setEncoding('utf8').on('data', (d: string) => {
+    stderr.push(d)
+    if (stderr.length > 200) stderr.shift()
+  })
   return new Promise((resolve, reject) => {
     let out = ''
-    const timer = setTimeout(() => { reject(new Error(`node did not print its listening line within ${STARTUP_TIMEOUT_MS} ms`)) }, STARTUP_TIMEOUT_MS)
-    child.once('exit', (code, sig) => { clearTimeout(timer); reject(new Error(`node exited during startup (${code ?? sig}): ${stderr.join('').slice(-2000)}`)) })
+    const timer = setTimeout(() => {
+      reject(new Error(`node did not print its listening line within ${STARTUP_TIMEOUT_MS} ms`))
+    }, STARTUP_TIMEOUT_MS)
+    child.once('exit', (code, sig) => {
+      clearTimeout(timer)
+      reject(new Error(`node exited during startup (${code ?? sig}): ${stderr.join('').slice(-2000)}`))
+    })
     let listening = false
     child.stdout!.setEncoding('utf8').on('data', (d: string) => {
       if (listening) return
@@ -91,7 +165,9 @@ function startNode(dataDir: string, extra: string[], nodeOptions: string[]): Pro
         clearTimeout(timer)
         listening = true
         child.removeAllListeners('exit')
-        child.once('exit', (code, sig) => { if (!stopping) process.stderr.write(`bench: the node exited unexpectedly (${code ?? sig}): ${stderr.join('').slice(-2000)}\n`) })
+        child.once('exit', (code, sig) => {
+          if (!stopping) process.stderr.write(`bench: the node exited unexpectedly (${code ?? sig}): ${stderr.join('').slice(-2000)}\n`)
+        })
         const host = m[2].replace(/^\[|\]$/g, '')
         resolve({ child, url: m[1], host, port: Number(m[3]), stderr })
         out = ''
@@ -108,7 +184,9 @@ async function stopNode(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined) return
   const exited = new Promise<void>((r) => child.once('exit', () => r()))
   process.kill(child.pid, 'SIGTERM')
-  const t = setTimeout(() => { if (child.exitCode === null && child.signalCode === null) process.kill(child.pid!, 'SIGKILL') }, 5000)
+  const t = setTimeout(() => {
+    if (child.exitCode === null && child.signalCode === null) process.kill(child.pid!, 'SIGKILL')
+  }, 5000)
   await exited
   clearTimeout(t)
 }
@@ -117,7 +195,9 @@ function rssOf(pid: number): number | undefined {
   try {
     const m = /VmRSS:\s+(\d+)\s+kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))
     return m ? Number(m[1]) * 1024 : undefined
-  } catch { return undefined }
+  } catch {
+    return undefined
+  }
 }
 
 // ---------------------------------------------------------------- JSON-RPC over keep-alive HTTP
@@ -125,21 +205,37 @@ function rssOf(pid: number): number | undefined {
 class RpcClient {
   readonly agent: Agent
   private nextId = 1
-  constructor(readonly host: string, readonly port: number, connections: number) {
+  constructor(
+    readonly host: string,
+    readonly port: number,
+    connections: number,
+  ) {
     this.agent = new Agent({ keepAlive: true, maxSockets: connections, maxFreeSockets: connections })
   }
 
   /** POSTs a raw body; resolves with the status and the response text. */
   post(body: string): Promise<{ status: number; text: string }> {
     return new Promise((resolve, reject) => {
-      const req = request({
-        host: this.host, port: this.port, path: '/ext/bc/C/rpc', method: 'POST', agent: this.agent,
-        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
-        timeout: RPC_TIMEOUT_MS,
-      }, (res) => {
-        let text = ''
-        res.setEncoding('utf8').on('data', (c: string) => { text += c }).on('end', () => resolve({ status: res.statusCode ?? 0, text }))
-      })
+      const req = request(
+        {
+          host: this.host,
+          port: this.port,
+          path: '/ext/bc/C/rpc',
+          method: 'POST',
+          agent: this.agent,
+          headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+          timeout: RPC_TIMEOUT_MS,
+        },
+        (res) => {
+          let text = ''
+          res
+            .setEncoding('utf8')
+            .on('data', (c: string) => {
+              text += c
+            })
+            .on('end', () => resolve({ status: res.statusCode ?? 0, text }))
+        },
+      )
       req.on('timeout', () => req.destroy(new Error('RPC request timed out')))
       req.on('error', reject)
       req.end(body)
@@ -155,7 +251,9 @@ class RpcClient {
     return msg.result as T
   }
 
-  close(): void { this.agent.destroy() }
+  close(): void {
+    this.agent.destroy()
+  }
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
@@ -172,7 +270,10 @@ async function waitReceipt(rpc: RpcClient, hash: string, timeoutMs = 30_000): Pr
 
 // ---------------------------------------------------------------- setup
 
-interface Fees { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint }
+interface Fees {
+  maxFeePerGas: bigint
+  maxPriorityFeePerGas: bigint
+}
 
 /** Fees with headroom: tip from eth_maxPriorityFeePerGas, max fee 4x the base fee plus the tip. */
 async function fees(rpc: RpcClient): Promise<Fees> {
@@ -216,19 +317,41 @@ async function fundSenders(rpc: RpcClient, ewoq: Wallet, senders: Wallet[]): Pro
 
 async function cannon(url: string, body: string, seconds: number, connections: number, expected: string, onMismatch: (b: string) => void): Promise<LoadRun> {
   const r = await autocannon({
-    url, method: 'POST', headers: { 'content-type': 'application/json' }, body,
-    connections, pipelining: 1, duration: seconds, timeout: 10,
+    url,
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body,
+    connections,
+    pipelining: 1,
+    duration: seconds,
+    timeout: 10,
     // Every answer of these reads is the same during a run (no transactions are sent meanwhile), so
     // the check is an exact comparison with the answer fetched before the run.
-    verifyBody: (b) => { if (b === expected) return true; onMismatch(String(b)); return false },
+    verifyBody: (b) => {
+      if (b === expected) return true
+      onMismatch(String(b))
+      return false
+    },
   })
   return {
-    rps: r.requests.average, total: r.requests.total, non2xx: r.non2xx, mismatches: r.mismatches,
-    errors: r.errors, timeouts: r.timeouts, p50ms: r.latency.p50, p99ms: r.latency.p99,
+    rps: r.requests.average,
+    total: r.requests.total,
+    non2xx: r.non2xx,
+    mismatches: r.mismatches,
+    errors: r.errors,
+    timeouts: r.timeouts,
+    p50ms: r.latency.p50,
+    p99ms: r.latency.p99,
   }
 }
 
-interface ReadBench { name: string; target: number; median: number; runs: LoadRun[]; sampleError?: string }
+interface ReadBench {
+  name: string
+  target: number
+  median: number
+  runs: LoadRun[]
+  sampleError?: string
+}
 
 async function benchRead(rpc: RpcClient, url: string, name: string, target: number, method: string, params: unknown[], o: Options): Promise<ReadBench> {
   const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method, params })
@@ -236,7 +359,9 @@ async function benchRead(rpc: RpcClient, url: string, name: string, target: numb
   const parsed = JSON.parse(expected) as { result?: unknown; error?: unknown }
   if (parsed.error !== undefined || parsed.result === undefined) throw new Error(`${name}: the node answered ${expected}`)
   let sampleError: string | undefined
-  const onMismatch = (b: string) => { sampleError ??= b.slice(0, 300) }
+  const onMismatch = (b: string) => {
+    sampleError ??= b.slice(0, 300)
+  }
   const runs: LoadRun[] = []
   for (let i = 0; i < o.reps; i++) {
     await cannon(url, body, o.warmup, o.connections, expected, onMismatch)
@@ -280,11 +405,19 @@ async function transferRound(rpc: RpcClient, poller: RpcClient, signed: string[]
     for (const raw of list) {
       try {
         const { status, text } = await rpc.post(`{"jsonrpc":"2.0","id":1,"method":"eth_sendRawTransaction","params":["${raw}"]}`)
-        if (status !== 200 || !text.includes('"result"')) { sendErrors++; firstError ??= `HTTP ${status} ${text.slice(0, 200)}` }
-      } catch (err) { sendErrors++; firstError ??= String(err) }
+        if (status !== 200 || !text.includes('"result"')) {
+          sendErrors++
+          firstError ??= `HTTP ${status} ${text.slice(0, 200)}`
+        }
+      } catch (err) {
+        sendErrors++
+        firstError ??= String(err)
+      }
     }
   })
-  const allSent = Promise.all(senders).then(() => { sendsDone = true })
+  const allSent = Promise.all(senders).then(() => {
+    sendsDone = true
+  })
   let mined = 0
   let seen = startBlock
   let t1 = 0
@@ -334,7 +467,10 @@ async function main(): Promise<void> {
     void cleanup().finally(() => process.exit(2))
   }, WATCHDOG_MS)
   watchdog.unref()
-  for (const sig of ['SIGINT', 'SIGTERM'] as const) process.on(sig, () => { void cleanup().finally(() => process.exit(130)) })
+  for (const sig of ['SIGINT', 'SIGTERM'] as const)
+    process.on(sig, () => {
+      void cleanup().finally(() => process.exit(130))
+    })
 
   try {
     node = await startNode(dataDir, o.nodeArgs, o.nodeOptions)
@@ -367,14 +503,18 @@ async function main(): Promise<void> {
       // Warm-up round (not counted), as the reads get theirs: the first transactions through a fresh
       // process run the decode, execute and commit paths cold (unoptimised JIT code).
       const signed = await signRound(senders, senders.length * 10, nonceBase, await fees(rpc))
-      signed.forEach((l, s) => { nonceBase[s] += l.length })
+      signed.forEach((l, s) => {
+        nonceBase[s] += l.length
+      })
       transferWarmup = await transferRound(sendPool, rpc, signed)
       process.stderr.write(`  transfers warm-up: ${Math.round(transferWarmup.tps)} mined/s (${transferWarmup.mined} in ${transferWarmup.seconds.toFixed(2)} s, not counted)\n`)
     }
     for (let i = 0; i < (o.only === 'reads' ? 0 : o.reps); i++) {
       const f = await fees(rpc)
       const signed = await signRound(senders, o.transfers, nonceBase, f)
-      signed.forEach((l, s) => { nonceBase[s] += l.length })
+      signed.forEach((l, s) => {
+        nonceBase[s] += l.length
+      })
       const run = await transferRound(sendPool, rpc, signed)
       transfers.push(run)
       process.stderr.write(`  transfers run ${i + 1}: ${Math.round(run.tps)} mined/s (${run.mined} in ${run.seconds.toFixed(2)} s, ${run.blocks} blocks)\n`)
@@ -385,27 +525,47 @@ async function main(): Promise<void> {
 
     const rows = [['benchmark', 'median', 'runs', 'target', 'non-2xx', 'rpc errors', 'conn errors', 'p99 ms']]
     for (const r of reads) {
-      rows.push([`${r.name} (req/s)`, fmt(r.median), r.runs.map((x) => fmt(x.rps)).join(' / '), fmt(r.target),
-        String(r.runs.reduce((n, x) => n + x.non2xx, 0)), String(r.runs.reduce((n, x) => n + x.mismatches, 0)),
-        String(r.runs.reduce((n, x) => n + x.errors, 0)), String(Math.max(...r.runs.map((x) => x.p99ms)))])
+      rows.push([
+        `${r.name} (req/s)`,
+        fmt(r.median),
+        r.runs.map((x) => fmt(x.rps)).join(' / '),
+        fmt(r.target),
+        String(r.runs.reduce((n, x) => n + x.non2xx, 0)),
+        String(r.runs.reduce((n, x) => n + x.mismatches, 0)),
+        String(r.runs.reduce((n, x) => n + x.errors, 0)),
+        String(Math.max(...r.runs.map((x) => x.p99ms))),
+      ])
     }
-    if (transfers.length) rows.push(['transfers mined/s', fmt(transferMedian), transfers.map((x) => fmt(x.tps)).join(' / '), '1,000', '-',
-      String(transfers.reduce((n, x) => n + x.sendErrors, 0)), '-', '-'])
+    if (transfers.length)
+      rows.push(['transfers mined/s', fmt(transferMedian), transfers.map((x) => fmt(x.tps)).join(' / '), '1,000', '-', String(transfers.reduce((n, x) => n + x.sendErrors, 0)), '-', '-'])
     process.stdout.write(`\ncchain-node bench: ${o.connections} connections, pipelining 1, ${o.duration} s runs after ${o.warmup} s warm-up, ${o.reps} repetitions\n`)
     process.stdout.write(`CPU: ${cpu.model}, ${cpu.cores} cores; node ${process.version}; node RSS at end ${rss ? (rss / 2 ** 20).toFixed(0) + ' MiB' : 'n/a'}\n\n`)
     process.stdout.write(table(rows) + '\n')
-    if (transfers.length) process.stdout.write(`transfers: ${o.transfers} pre-signed EIP-1559 transfers from ${o.senders} senders per run after a ${transferWarmup?.mined ?? 0}-transfer warm-up round; blocks per run ${transfers.map((x) => x.blocks).join(' / ')}\n`)
+    if (transfers.length)
+      process.stdout.write(
+        `transfers: ${o.transfers} pre-signed EIP-1559 transfers from ${o.senders} senders per run after a ${transferWarmup?.mined ?? 0}-transfer warm-up round; blocks per run ${transfers.map((x) => x.blocks).join(' / ')}\n`,
+      )
     for (const r of reads) if (r.sampleError) process.stdout.write(`${r.name}: first unexpected answer: ${r.sampleError}\n`)
     const missed = [...reads.filter((r) => r.median < r.target).map((r) => r.name), ...(transferMedian < 1000 ? ['transfers'] : [])]
     process.stdout.write(missed.length ? `below target: ${missed.join(', ')}\n` : 'all targets met\n')
 
     if (o.json) {
-      writeFileSync(o.json, JSON.stringify({
-        date: new Date().toISOString(), cpu, node: process.version, options: { ...o, json: undefined },
-        reads: Object.fromEntries(reads.map((r) => [r.name, { median: r.median, target: r.target, runs: r.runs, sampleError: r.sampleError }])),
-        transfers: { median: transferMedian, target: 1000, runs: transfers, warmup: transferWarmup },
-        nodeRssBytes: rss,
-      }, null, 2) + '\n')
+      writeFileSync(
+        o.json,
+        JSON.stringify(
+          {
+            date: new Date().toISOString(),
+            cpu,
+            node: process.version,
+            options: { ...o, json: undefined },
+            reads: Object.fromEntries(reads.map((r) => [r.name, { median: r.median, target: r.target, runs: r.runs, sampleError: r.sampleError }])),
+            transfers: { median: transferMedian, target: 1000, runs: transfers, warmup: transferWarmup },
+            nodeRssBytes: rss,
+          },
+          null,
+          2,
+        ) + '\n',
+      )
       process.stdout.write(`figures written to ${o.json}\n`)
     }
   } finally {

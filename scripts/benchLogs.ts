@@ -12,7 +12,10 @@ import { parseNodeConfig } from '../src/config.js'
 import { createNode } from '../src/node.js'
 
 const args = process.argv.slice(2)
-const arg = (name: string) => { const i = args.indexOf(name); return i === -1 ? undefined : args[i + 1] }
+const arg = (name: string) => {
+  const i = args.indexOf(name)
+  return i === -1 ? undefined : args[i + 1]
+}
 const blocks = BigInt(arg('--blocks') ?? '100000')
 const keep = arg('--data-dir')
 const dataDir = keep ?? mkdtempSync(join(tmpdir(), 'cchain-benchlogs-'))

@@ -14,8 +14,7 @@ import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { SigningKey, getAddress } from 'ethers'
-import { avalanchejs } from './avalanchejs.js'
-import type { Context, ExportTx, Id as IdValue, ImportTx, TransferOutput, UnsignedTx, Utxo } from './avalanchejs.js'
+import { avalanchejs, type Context, type ExportTx, type Id as IdValue, type ImportTx, type TransferOutput, type UnsignedTx, type Utxo } from './avalanchejs.js'
 
 const { BigIntPr, Id, Int, OutputOwners, Utxo: UtxoClass, addTxSignatures, avaxSerial, evm, secp256k1, utils } = avalanchejs
 
@@ -31,16 +30,31 @@ type Json = Record<string, unknown>
 // Network constants (avalanchego: genesis/genesis_test.go TestVMGenesis and TestAVAXAssetID, utils/constants/network_ids.go; coreth: params/config.go).
 const NETWORKS: Record<Net, { networkID: number; hrp: string; xBlockchainID: string; pBlockchainID: string; cBlockchainID: string; avaxAssetID: string; evmChainID: number }> = {
   local: {
-    networkID: 12345, hrp: 'local', xBlockchainID: '2eNy1mUFdmaxXNj1eQHUe7Np4gju9sJsEtWQ4MX3ToiNKuADed', pBlockchainID: '11111111111111111111111111111111LpoYY',
-    cBlockchainID: '2owdGqyG6FFzTHy5qhenDXQcEghvr571KZE3gSfRJERSJinuwC', avaxAssetID: '2fombhL7aGPwj3KH4bfrmJwW6PVnMobf9Y2fn9GwxiAAJyFDbe', evmChainID: 43112,
+    networkID: 12345,
+    hrp: 'local',
+    xBlockchainID: '2eNy1mUFdmaxXNj1eQHUe7Np4gju9sJsEtWQ4MX3ToiNKuADed',
+    pBlockchainID: '11111111111111111111111111111111LpoYY',
+    cBlockchainID: '2owdGqyG6FFzTHy5qhenDXQcEghvr571KZE3gSfRJERSJinuwC',
+    avaxAssetID: '2fombhL7aGPwj3KH4bfrmJwW6PVnMobf9Y2fn9GwxiAAJyFDbe',
+    evmChainID: 43112,
   },
   fuji: {
-    networkID: 5, hrp: 'fuji', xBlockchainID: '2JVSBoinj9C2J33VntvzYtVJNZdN2NKiwwKjcumHUWEb5DbBrm', pBlockchainID: '11111111111111111111111111111111LpoYY',
-    cBlockchainID: 'yH8D7ThNJkxmtkuv2jgBa4P1Rn3Qpr4pPr7QYNfcdoS6k6HWp', avaxAssetID: 'U8iRqJoiJm8xZHAacmvYyZVwqQx6uDNtQeP3CQ6fcgQk3JqnK', evmChainID: 43113,
+    networkID: 5,
+    hrp: 'fuji',
+    xBlockchainID: '2JVSBoinj9C2J33VntvzYtVJNZdN2NKiwwKjcumHUWEb5DbBrm',
+    pBlockchainID: '11111111111111111111111111111111LpoYY',
+    cBlockchainID: 'yH8D7ThNJkxmtkuv2jgBa4P1Rn3Qpr4pPr7QYNfcdoS6k6HWp',
+    avaxAssetID: 'U8iRqJoiJm8xZHAacmvYyZVwqQx6uDNtQeP3CQ6fcgQk3JqnK',
+    evmChainID: 43113,
   },
   mainnet: {
-    networkID: 1, hrp: 'avax', xBlockchainID: '2oYMBNV4eNHyqk2fjjV5nVQLDbtmNJzq5s3qs3Lo6ftnC6FByM', pBlockchainID: '11111111111111111111111111111111LpoYY',
-    cBlockchainID: '2q9e4r6Mu3U68nU1fYjgbR6JvwrRx36CohpAX5UQxse55x1Q5', avaxAssetID: 'FvwEAhmxKfeiG8SnEvq42hc6whRyY3EFYAvebMqDNDGCgxN5Z', evmChainID: 43114,
+    networkID: 1,
+    hrp: 'avax',
+    xBlockchainID: '2oYMBNV4eNHyqk2fjjV5nVQLDbtmNJzq5s3qs3Lo6ftnC6FByM',
+    pBlockchainID: '11111111111111111111111111111111LpoYY',
+    cBlockchainID: '2q9e4r6Mu3U68nU1fYjgbR6JvwrRx36CohpAX5UQxse55x1Q5',
+    avaxAssetID: 'FvwEAhmxKfeiG8SnEvq42hc6whRyY3EFYAvebMqDNDGCgxN5Z',
+    evmChainID: 43114,
   },
 }
 
@@ -65,7 +79,14 @@ const KEY_SOURCES: Record<KeyName, { privateKey: Uint8Array; derivation: string 
   bob: { privateKey: sha256('vectors/key/bob'), derivation: 'privateKey = sha256(ascii "vectors/key/bob")' },
 }
 
-interface Key { name: KeyName; privateKey: Uint8Array; short: Uint8Array; eth: Uint8Array; ethAddress: string; json: Json }
+interface Key {
+  name: KeyName
+  privateKey: Uint8Array
+  short: Uint8Array
+  eth: Uint8Array
+  ethAddress: string
+  json: Json
+}
 
 function makeKey(name: KeyName): Key {
   const { privateKey, derivation } = KEY_SOURCES[name]
@@ -80,9 +101,16 @@ function makeKey(name: KeyName): Key {
     bech32[net] = { X: utils.format('X', hrp, short), P: utils.format('P', hrp, short), C: utils.format('C', hrp, short) }
   }
   const json = {
-    name, privateKeyHex: hex(privateKey), privateKeyCB58: 'PrivateKey-' + cb58(privateKey),
-    publicKeyCompressedHex: hex(compressed), publicKeyUncompressedHex: hex(uncompressed),
-    shortAddressHex: hex(short), shortAddressCB58: cb58(short), ethAddress, bech32, derivation,
+    name,
+    privateKeyHex: hex(privateKey),
+    privateKeyCB58: 'PrivateKey-' + cb58(privateKey),
+    publicKeyCompressedHex: hex(compressed),
+    publicKeyUncompressedHex: hex(uncompressed),
+    shortAddressHex: hex(short),
+    shortAddressCB58: cb58(short),
+    ethAddress,
+    bech32,
+    derivation,
   }
   return { name, privateKey, short, eth, ethAddress, json }
 }
@@ -133,10 +161,27 @@ interface FakeUTXO {
   threshold: number
 }
 
-interface ImportCase { id: string; description: string; network: Net; source: Alias; to: KeyName; signers: KeyName[]; baseFeeWei: bigint; utxos: FakeUTXO[] }
+interface ImportCase {
+  id: string
+  description: string
+  network: Net
+  source: Alias
+  to: KeyName
+  signers: KeyName[]
+  baseFeeWei: bigint
+  utxos: FakeUTXO[]
+}
 interface ExportCase {
-  id: string; description: string; network: Net; destination: Alias; from: KeyName; to: KeyName[]; amountNAVAX: bigint; nonce: bigint
-  options: { threshold: number; locktime: bigint } | null; baseFeeWei: bigint
+  id: string
+  description: string
+  network: Net
+  destination: Alias
+  from: KeyName
+  to: KeyName[]
+  amountNAVAX: bigint
+  nonce: bigint
+  options: { threshold: number; locktime: bigint } | null
+  baseFeeWei: bigint
 }
 
 const GWEI = NANO
@@ -144,53 +189,127 @@ const single = (seed: string, amountNAVAX: bigint, owner: KeyName, outputIndex =
 
 const IMPORTS: ImportCase[] = [
   {
-    id: 'import-x-single-utxo-local', network: 'local', source: 'X', to: 'ewoq', signers: ['ewoq'], baseFeeWei: 25n * GWEI, utxos: [single('x-1', 50n * NANO, 'ewoq')],
+    id: 'import-x-single-utxo-local',
+    network: 'local',
+    source: 'X',
+    to: 'ewoq',
+    signers: ['ewoq'],
+    baseFeeWei: 25n * GWEI,
+    utxos: [single('x-1', 50n * NANO, 'ewoq')],
     description: "Local network: import one 50 AVAX UTXO exported from the X-Chain to ewoq's own C-Chain address; base fee 25 gwei (AP4/AP5 minimum).",
   },
   {
-    id: 'import-p-single-utxo-local', network: 'local', source: 'P', to: 'ewoq', signers: ['ewoq'], baseFeeWei: GWEI, utxos: [single('p-1', 2n * NANO, 'ewoq', 3)],
+    id: 'import-p-single-utxo-local',
+    network: 'local',
+    source: 'P',
+    to: 'ewoq',
+    signers: ['ewoq'],
+    baseFeeWei: GWEI,
+    utxos: [single('p-1', 2n * NANO, 'ewoq', 3)],
     description: 'Local network: import one 2 AVAX UTXO exported from the P-Chain; base fee 1 gwei (Etna minimum).',
   },
   {
-    id: 'import-x-two-utxos-two-signers-local', network: 'local', source: 'X', to: 'bob', signers: ['alice', 'bob'], baseFeeWei: 25n * GWEI,
+    id: 'import-x-two-utxos-two-signers-local',
+    network: 'local',
+    source: 'X',
+    to: 'bob',
+    signers: ['alice', 'bob'],
+    baseFeeWei: 25n * GWEI,
     utxos: [single('x-2a', NANO, 'alice', 1), single('x-2b', 3_000_000_123n, 'bob')],
     description: "Local network: two UTXOs owned by different keys (alice, bob) imported to bob's C address; inputs sorted by (txID, outputIndex); one credential per input.",
   },
   {
-    id: 'import-x-multisig-2of2-local', network: 'local', source: 'X', to: 'alice', signers: ['ewoq', 'alice'], baseFeeWei: 25n * GWEI,
+    id: 'import-x-multisig-2of2-local',
+    network: 'local',
+    source: 'X',
+    to: 'alice',
+    signers: ['ewoq', 'alice'],
+    baseFeeWei: 25n * GWEI,
     utxos: [{ seed: 'x-ms', outputIndex: 2, amountNAVAX: 10n * NANO, owners: ['ewoq', 'alice'], threshold: 2 }],
     description: 'Local network: one UTXO with threshold 2 over [ewoq, alice] (addresses sorted); one credential holding two signatures in sigIndices order.',
   },
   {
-    id: 'import-x-single-utxo-fuji', network: 'fuji', source: 'X', to: 'alice', signers: ['alice'], baseFeeWei: 25n * GWEI, utxos: [single('fuji-x-1', 5n * NANO, 'alice')],
+    id: 'import-x-single-utxo-fuji',
+    network: 'fuji',
+    source: 'X',
+    to: 'alice',
+    signers: ['alice'],
+    baseFeeWei: 25n * GWEI,
+    utxos: [single('fuji-x-1', 5n * NANO, 'alice')],
     description: 'Fuji network (HRP fuji, networkID 5): single UTXO import; base fee 25 gwei.',
   },
   {
-    id: 'import-x-single-utxo-mainnet', network: 'mainnet', source: 'X', to: 'bob', signers: ['bob'], baseFeeWei: 25n * GWEI, utxos: [single('main-x-1', 7n * NANO, 'bob')],
+    id: 'import-x-single-utxo-mainnet',
+    network: 'mainnet',
+    source: 'X',
+    to: 'bob',
+    signers: ['bob'],
+    baseFeeWei: 25n * GWEI,
+    utxos: [single('main-x-1', 7n * NANO, 'bob')],
     description: 'Mainnet (HRP avax, networkID 1): single UTXO import; base fee 25 gwei.',
   },
 ]
 
 const EXPORTS: ExportCase[] = [
   {
-    id: 'export-to-x-local', network: 'local', destination: 'X', from: 'ewoq', to: ['ewoq'], amountNAVAX: NANO, nonce: 0n, options: null, baseFeeWei: 25n * GWEI,
+    id: 'export-to-x-local',
+    network: 'local',
+    destination: 'X',
+    from: 'ewoq',
+    to: ['ewoq'],
+    amountNAVAX: NANO,
+    nonce: 0n,
+    options: null,
+    baseFeeWei: 25n * GWEI,
     description: 'Local network: ewoq exports 1 AVAX from the C-Chain to its own X-Chain address; nonce 0; base fee 25 gwei.',
   },
   {
-    id: 'export-to-p-local', network: 'local', destination: 'P', from: 'ewoq', to: ['ewoq'], amountNAVAX: 2_500_000_000n, nonce: 5n, options: null, baseFeeWei: GWEI,
+    id: 'export-to-p-local',
+    network: 'local',
+    destination: 'P',
+    from: 'ewoq',
+    to: ['ewoq'],
+    amountNAVAX: 2_500_000_000n,
+    nonce: 5n,
+    options: null,
+    baseFeeWei: GWEI,
     description: 'Local network: ewoq exports 2.5 AVAX to its P-Chain address; nonce 5; base fee 1 gwei.',
   },
   {
-    id: 'export-to-x-multiowner-local', network: 'local', destination: 'X', from: 'alice', to: ['alice', 'bob'], amountNAVAX: 750_000_000n, nonce: 42n,
-    options: { threshold: 1, locktime: 0n }, baseFeeWei: 25n * GWEI,
+    id: 'export-to-x-multiowner-local',
+    network: 'local',
+    destination: 'X',
+    from: 'alice',
+    to: ['alice', 'bob'],
+    amountNAVAX: 750_000_000n,
+    nonce: 42n,
+    options: { threshold: 1, locktime: 0n },
+    baseFeeWei: 25n * GWEI,
     description: 'Local network: alice exports 0.75 AVAX to an X output owned by [alice, bob] (sorted) with threshold 1 and locktime 0; nonce 42.',
   },
   {
-    id: 'export-to-x-min-basefee-local', network: 'local', destination: 'X', from: 'bob', to: ['bob'], amountNAVAX: 100_000_000n, nonce: 1n, options: null, baseFeeWei: 1n,
-    description: 'Local network after Fortuna (ACP-176): eth_baseFee can be as low as 1 wei. AvalancheJS takes the base fee in whole nAVAX, so the caller must round UP (1 wei -> 1 nAVAX); the tx then burns gas*1 nAVAX while coreth only requires ceil(gas*1/1e9)=1 nAVAX (over-payment is allowed).',
+    id: 'export-to-x-min-basefee-local',
+    network: 'local',
+    destination: 'X',
+    from: 'bob',
+    to: ['bob'],
+    amountNAVAX: 100_000_000n,
+    nonce: 1n,
+    options: null,
+    baseFeeWei: 1n,
+    description:
+      'Local network after Fortuna (ACP-176): eth_baseFee can be as low as 1 wei. AvalancheJS takes the base fee in whole nAVAX, so the caller must round UP (1 wei -> 1 nAVAX); the tx then burns gas*1 nAVAX while coreth only requires ceil(gas*1/1e9)=1 nAVAX (over-payment is allowed).',
   },
   {
-    id: 'export-to-p-fuji', network: 'fuji', destination: 'P', from: 'alice', to: ['alice'], amountNAVAX: NANO, nonce: 3n, options: null, baseFeeWei: 25n * GWEI,
+    id: 'export-to-p-fuji',
+    network: 'fuji',
+    destination: 'P',
+    from: 'alice',
+    to: ['alice'],
+    amountNAVAX: NANO,
+    nonce: 3n,
+    options: null,
+    baseFeeWei: 25n * GWEI,
     description: 'Fuji network: alice exports 1 AVAX to P; nonce 3; base fee 25 gwei.',
   },
 ]
@@ -202,8 +321,15 @@ type Layout = { field: string; hex: string }[]
 function contextOf(net: Net): Context {
   const n = NETWORKS[net]
   return {
-    networkID: n.networkID, hrp: n.hrp, xBlockchainID: n.xBlockchainID, pBlockchainID: n.pBlockchainID, cBlockchainID: n.cBlockchainID, avaxAssetID: n.avaxAssetID,
-    baseTxFee: 1_000_000n, createAssetTxFee: 10_000_000n, platformFeeConfig: {} as unknown,
+    networkID: n.networkID,
+    hrp: n.hrp,
+    xBlockchainID: n.xBlockchainID,
+    pBlockchainID: n.pBlockchainID,
+    cBlockchainID: n.cBlockchainID,
+    avaxAssetID: n.avaxAssetID,
+    baseTxFee: 1_000_000n,
+    createAssetTxFee: 10_000_000n,
+    platformFeeConfig: {} as unknown,
   }
 }
 
@@ -214,7 +340,9 @@ function chainID(net: Net, alias: Alias): string {
 function commonHeader(v: { id: string; description: string; network: Net }, kind: string): Json {
   const n = NETWORKS[v.network]
   return {
-    id: v.id, kind, description: v.description,
+    id: v.id,
+    kind,
+    description: v.description,
     network: { name: v.network, networkID: n.networkID, hrp: n.hrp, evmChainID: n.evmChainID },
     chainIDs: { X: n.xBlockchainID, P: n.pBlockchainID, C: n.cBlockchainID },
     avaxAssetID: n.avaxAssetID,
@@ -234,7 +362,11 @@ function headerLayout(type: string, tx: ImportTx | ExportTx, [chainField, chain]
 }
 
 /** Signs, then checks the bytes, signatures and fee; returns the fields every tx vector shares. */
-async function signAndCheck(unsignedTx: UnsignedTx, signers: Key[], bodyLayout: Layout): Promise<{ signed: Json; tail: Json; txID: Uint8Array; numSignatures: number; cost: bigint; unsignedLength: number }> {
+async function signAndCheck(
+  unsignedTx: UnsignedTx,
+  signers: Key[],
+  bodyLayout: Layout,
+): Promise<{ signed: Json; tail: Json; txID: Uint8Array; numSignatures: number; cost: bigint; unsignedLength: number }> {
   await addTxSignatures({ unsignedTx, privateKeys: signers.map((k) => k.privateKey) })
   if (!unsignedTx.hasAllSignatures()) throw new Error('AvalancheJS left a signature missing')
   const unsignedBytes = unsignedTx.toBytes()
@@ -271,14 +403,25 @@ async function signAndCheck(unsignedTx: UnsignedTx, signers: Key[], bodyLayout: 
   if (cost !== BigInt(unsignedBytes.length) + 1000n * BigInt(numSignatures) + 10_000n) throw new Error(`costCorethTx ${cost} differs from coreth's gas formula`)
   return {
     signed: {
-      unsignedTxHex: hex(unsignedBytes), unsignedTxByteLength: unsignedBytes.length, signingHashHex: hex(hash), credentials: credentialJson,
-      signedTxHex: hex(signedBytes), signedTxByteLength: signedBytes.length, signedTxApiHex: apiHex(signedBytes), txID: cb58(txID), txIDHex: hex(txID), layout,
+      unsignedTxHex: hex(unsignedBytes),
+      unsignedTxByteLength: unsignedBytes.length,
+      signingHashHex: hex(hash),
+      credentials: credentialJson,
+      signedTxHex: hex(signedBytes),
+      signedTxByteLength: signedBytes.length,
+      signedTxApiHex: apiHex(signedBytes),
+      txID: cb58(txID),
+      txIDHex: hex(txID),
+      layout,
     },
     tail: {
       issueTxRequest: { jsonrpc: '2.0', id: 1, method: 'avax.issueTx', params: { tx: apiHex(signedBytes), encoding: 'hex' } },
       issueTxResult: { txID: cb58(txID) },
     },
-    txID, numSignatures, cost, unsignedLength: unsignedBytes.length,
+    txID,
+    numSignatures,
+    cost,
+    unsignedLength: unsignedBytes.length,
   }
 }
 
@@ -292,9 +435,17 @@ function gasJson(unsignedLength: number, numSignatures: number, cost: bigint, ba
   if (burnedNAVAX < required) throw new Error(`burns ${burnedNAVAX} nAVAX, coreth requires ${required}`)
   return {
     rule: 'gas = len(unsignedTxBytes) + 1000*numSignatures + 10000 (AP5+); fee(nAVAX) = ceil(gas * baseFeeWei / 1e9)',
-    bytesGas: unsignedLength, numSignatures, signatureGas: String(1000 * numSignatures), fixedGas: '10000', gasUsed: String(gasUsed),
-    baseFeeWei: String(baseFeeWei), requiredFeeNAVAX: String(required), burnedNAVAX: String(burnedNAVAX), burnedWei: String(burnedNAVAX * NANO),
-    overpaidNAVAX: String(burnedNAVAX - required), avalanchejsCostCorethTx: String(cost),
+    bytesGas: unsignedLength,
+    numSignatures,
+    signatureGas: String(1000 * numSignatures),
+    fixedGas: '10000',
+    gasUsed: String(gasUsed),
+    baseFeeWei: String(baseFeeWei),
+    requiredFeeNAVAX: String(required),
+    burnedNAVAX: String(burnedNAVAX),
+    burnedWei: String(burnedNAVAX * NANO),
+    overpaidNAVAX: String(burnedNAVAX - required),
+    avalanchejsCostCorethTx: String(cost),
   }
 }
 
@@ -303,7 +454,11 @@ async function importVector(c: ImportCase, keys: Record<KeyName, Key>): Promise<
   const sourceChain = chainID(c.network, c.source)
   const utxos = c.utxos.map((u) => {
     const txID = sha256(`vectors/utxo-tx/${u.seed}`)
-    const owners = OutputOwners.fromNative(u.owners.map((k) => keys[k].short), 0n, u.threshold)
+    const owners = OutputOwners.fromNative(
+      u.owners.map((k) => keys[k].short),
+      0n,
+      u.threshold,
+    )
     const utxo = new UtxoClass(new avaxSerial.UTXOID(new Id(txID), new Int(u.outputIndex)), Id.fromString(net.avaxAssetID), new avalanchejs.TransferOutput(new BigIntPr(u.amountNAVAX), owners))
     return { u, txID, utxo }
   })
@@ -313,16 +468,35 @@ async function importVector(c: ImportCase, keys: Record<KeyName, Key>): Promise<
     if (layout.map((s) => s.hex).join('') !== hex(bytes)) throw new Error(`UTXO ${u.seed}: bytes differ from the field-by-field encoding`)
     const owners = (utxo.output as TransferOutput).getOwners()
     return {
-      utxoID: `${cb58(txID)}:${u.outputIndex}`, txID: cb58(txID), txIDHex: hex(txID), outputIndex: u.outputIndex,
-      inputIDHex: hex(inputID(txID, u.outputIndex)), inputIDCB58: cb58(inputID(txID, u.outputIndex)),
-      assetID: net.avaxAssetID, amountNAVAX: String(u.amountNAVAX), locktime: '0', threshold: u.threshold, ownerKeys: u.owners,
-      addressesHex: owners.map(hex), addressesX: owners.map((a) => utils.format('X', net.hrp, a)), bytesHex: hex(bytes), apiHex: apiHex(bytes), layout,
+      utxoID: `${cb58(txID)}:${u.outputIndex}`,
+      txID: cb58(txID),
+      txIDHex: hex(txID),
+      outputIndex: u.outputIndex,
+      inputIDHex: hex(inputID(txID, u.outputIndex)),
+      inputIDCB58: cb58(inputID(txID, u.outputIndex)),
+      assetID: net.avaxAssetID,
+      amountNAVAX: String(u.amountNAVAX),
+      locktime: '0',
+      threshold: u.threshold,
+      ownerKeys: u.owners,
+      addressesHex: owners.map(hex),
+      addressesX: owners.map((a) => utils.format('X', net.hrp, a)),
+      bytesHex: hex(bytes),
+      apiHex: apiHex(bytes),
+      layout,
     }
   })
   const baseFeeNAVAX = ceilDiv(c.baseFeeWei, NANO)
   const to = keys[c.to]
   const signers = c.signers.map((k) => keys[k])
-  const unsignedTx = evm.newImportTxFromBaseFee(contextOf(c.network), to.eth, signers.map((k) => k.short), utxos.map((x) => x.utxo), sourceChain, baseFeeNAVAX)
+  const unsignedTx = evm.newImportTxFromBaseFee(
+    contextOf(c.network),
+    to.eth,
+    signers.map((k) => k.short),
+    utxos.map((x) => x.utxo),
+    sourceChain,
+    baseFeeNAVAX,
+  )
   const tx = unsignedTx.getTx() as ImportTx
   const body = headerLayout('UnsignedImportTx=0', tx, ['sourceChain', tx.sourceChain], ['importedInputs', tx.importedInputs.length])
   tx.importedInputs.forEach((input, i) => {
@@ -339,27 +513,38 @@ async function importVector(c: ImportCase, keys: Record<KeyName, Key>): Promise<
     )
   })
   body.push({ field: 'outputs.len', hex: u32(tx.Outs.length) })
-  tx.Outs.forEach((out, i) => body.push(
-    { field: `outputs[${i}].address`, hex: hex(out.address.toBytes()) },
-    { field: `outputs[${i}].amount`, hex: u64(out.amount.value()) },
-    { field: `outputs[${i}].assetID`, hex: hex(out.assetId.toBytes()) },
-  ))
+  tx.Outs.forEach((out, i) =>
+    body.push(
+      { field: `outputs[${i}].address`, hex: hex(out.address.toBytes()) },
+      { field: `outputs[${i}].amount`, hex: u64(out.amount.value()) },
+      { field: `outputs[${i}].assetID`, hex: hex(out.assetId.toBytes()) },
+    ),
+  )
   const s = await signAndCheck(unsignedTx, signers, body)
   const burned = tx.importedInputs.reduce((n, i) => n + i.amount(), 0n) - tx.Outs.reduce((n, o) => n + o.amount.value(), 0n)
   return {
     ...commonHeader(c, 'ImportTx'),
     inputs: {
       builder: 'evm.newImportTxFromBaseFee(context, toAddress, fromAddressesBytes, utxos, sourceChain, baseFee) + addTxSignatures',
-      sourceChainAlias: c.source, sourceChain, toKey: c.to, toAddress: to.ethAddress, signerKeys: c.signers,
+      sourceChainAlias: c.source,
+      sourceChain,
+      toKey: c.to,
+      toAddress: to.ethAddress,
+      signerKeys: c.signers,
       fromAddressesBech32X: signers.map((k) => utils.format('X', net.hrp, k.short)),
-      baseFeeWei: String(c.baseFeeWei), baseFeeNAVAXForAvalancheJS: String(baseFeeNAVAX), utxos: utxoJson,
+      baseFeeWei: String(c.baseFeeWei),
+      baseFeeNAVAXForAvalancheJS: String(baseFeeNAVAX),
+      utxos: utxoJson,
       getUTXOsResponseExample: { numFetched: String(utxoJson.length), utxos: utxoJson.map((u) => u.apiHex), encoding: 'hex' },
     },
     expected: {
       ...s.signed,
       importedInputUTXOIDs: tx.importedInputs.map((i) => cb58(inputID(i.utxoID.txID.toBytes(), i.utxoID.outputIdx.value()))),
       evmOutputs: tx.Outs.map((o) => ({
-        address: getAddress('0x' + hex(o.address.toBytes())), assetID: o.assetId.toString(), amountNAVAX: String(o.amount.value()), creditWei: String(o.amount.value() * NANO),
+        address: getAddress('0x' + hex(o.address.toBytes())),
+        assetID: o.assetId.toString(),
+        amountNAVAX: String(o.amount.value()),
+        creditWei: String(o.amount.value() * NANO),
       })),
       gas: gasJson(s.unsignedLength, s.numSignatures, s.cost, c.baseFeeWei, burned),
       ...s.tail,
@@ -374,37 +559,57 @@ async function exportVector(c: ExportCase, keys: Record<KeyName, Key>): Promise<
   const from = keys[c.from]
   const toAddresses = c.to.map((k) => utils.format(c.destination, net.hrp, keys[k].short))
   const unsignedTx = evm.newExportTxFromBaseFee(
-    contextOf(c.network), baseFeeNAVAX, c.amountNAVAX, destinationChain, from.eth, toAddresses.map((a) => utils.bech32ToBytes(a)), c.nonce, undefined, c.options ?? undefined,
+    contextOf(c.network),
+    baseFeeNAVAX,
+    c.amountNAVAX,
+    destinationChain,
+    from.eth,
+    toAddresses.map((a) => utils.bech32ToBytes(a)),
+    c.nonce,
+    undefined,
+    c.options ?? undefined,
   )
   const tx = unsignedTx.getTx() as ExportTx
   const body = headerLayout('UnsignedExportTx=1', tx, ['destinationChain', tx.destinationChain], ['inputs', tx.ins.length])
-  tx.ins.forEach((input, i) => body.push(
-    { field: `inputs[${i}].address`, hex: hex(input.address.toBytes()) },
-    { field: `inputs[${i}].amount`, hex: u64(input.amount.value()) },
-    { field: `inputs[${i}].assetID`, hex: hex(input.assetId.toBytes()) },
-    { field: `inputs[${i}].nonce`, hex: u64(input.nonce.value()) },
-  ))
+  tx.ins.forEach((input, i) =>
+    body.push(
+      { field: `inputs[${i}].address`, hex: hex(input.address.toBytes()) },
+      { field: `inputs[${i}].amount`, hex: u64(input.amount.value()) },
+      { field: `inputs[${i}].assetID`, hex: hex(input.assetId.toBytes()) },
+      { field: `inputs[${i}].nonce`, hex: u64(input.nonce.value()) },
+    ),
+  )
   body.push({ field: 'exportedOutputs.len', hex: u32(tx.exportedOutputs.length) })
-  tx.exportedOutputs.forEach((out, i) => body.push(
-    { field: `exportedOutputs[${i}].assetID`, hex: hex(out.assetId.toBytes()) },
-    ...transferOutputLayout(`exportedOutputs[${i}].out.`, out.output as TransferOutput),
-  ))
+  tx.exportedOutputs.forEach((out, i) =>
+    body.push({ field: `exportedOutputs[${i}].assetID`, hex: hex(out.assetId.toBytes()) }, ...transferOutputLayout(`exportedOutputs[${i}].out.`, out.output as TransferOutput)),
+  )
   const s = await signAndCheck(unsignedTx, [from], body)
   const burned = tx.ins.reduce((n, i) => n + i.amount.value(), 0n) - tx.exportedOutputs.reduce((n, o) => n + o.amount(), 0n)
   return {
     ...commonHeader(c, 'ExportTx'),
     inputs: {
       builder: 'evm.newExportTxFromBaseFee(context, baseFee, amount, destinationChain, fromAddress, toAddresses, nonce, assetId, options) + addTxSignatures',
-      destinationChainAlias: c.destination, destinationChain, fromKey: c.from, fromAddress: from.ethAddress, toKeys: c.to, toAddresses,
-      amountNAVAX: String(c.amountNAVAX), nonce: String(c.nonce),
+      destinationChainAlias: c.destination,
+      destinationChain,
+      fromKey: c.from,
+      fromAddress: from.ethAddress,
+      toKeys: c.to,
+      toAddresses,
+      amountNAVAX: String(c.amountNAVAX),
+      nonce: String(c.nonce),
       options: c.options === null ? null : { threshold: String(c.options.threshold), locktime: String(c.options.locktime) },
-      baseFeeWei: String(c.baseFeeWei), baseFeeNAVAXForAvalancheJS: String(baseFeeNAVAX),
+      baseFeeWei: String(c.baseFeeWei),
+      baseFeeNAVAXForAvalancheJS: String(baseFeeNAVAX),
     },
     expected: {
       ...s.signed,
       evmInputs: tx.ins.map((i) => ({
-        address: getAddress('0x' + hex(i.address.toBytes())), assetID: i.assetId.toString(), amountNAVAX: String(i.amount.value()), debitWei: String(i.amount.value() * NANO),
-        requiredNonce: String(i.nonce.value()), nonceAfter: String(i.nonce.value() + 1n),
+        address: getAddress('0x' + hex(i.address.toBytes())),
+        assetID: i.assetId.toString(),
+        amountNAVAX: String(i.amount.value()),
+        debitWei: String(i.amount.value() * NANO),
+        requiredNonce: String(i.nonce.value()),
+        nonceAfter: String(i.nonce.value() + 1n),
       })),
       // The conflict key of an EVM input: u64 nonce ‖ u32 20 ‖ address (coreth: plugin/evm/atomic/export_tx.go InputUTXOs).
       evmInputConflictIDsHex: tx.ins.map((i) => u64(i.nonce.value()) + u32(20) + hex(i.address.toBytes())),
@@ -413,8 +618,13 @@ async function exportVector(c: ExportCase, keys: Record<KeyName, Key>): Promise<
         const bytes = utxoBytes(utxo)
         const owners = (out.output as TransferOutput).getOwners()
         return {
-          utxoID: `${cb58(s.txID)}:${index}`, inputIDHex: hex(inputID(s.txID, index)), inputIDCB58: cb58(inputID(s.txID, index)),
-          traitsHex: owners.map(hex), addresses: owners.map((a) => utils.format(c.destination, net.hrp, a)), bytesHex: hex(bytes), apiHex: apiHex(bytes),
+          utxoID: `${cb58(s.txID)}:${index}`,
+          inputIDHex: hex(inputID(s.txID, index)),
+          inputIDCB58: cb58(inputID(s.txID, index)),
+          traitsHex: owners.map(hex),
+          addresses: owners.map((a) => utils.format(c.destination, net.hrp, a)),
+          bytesHex: hex(bytes),
+          apiHex: apiHex(bytes),
         }
       }),
       gas: gasJson(s.unsignedLength, s.numSignatures, s.cost, c.baseFeeWei, burned),
@@ -457,11 +667,23 @@ export async function buildVectors(): Promise<Json> {
     keys: Object.values(keys).map((k) => k.json),
     encodings: {
       cb58: CB58_EXAMPLES.map(([label, b]) => ({
-        label, hex: hex(b), cb58: cb58(b), checksumHex: hex(sha256(b).slice(-4)), apiHexWithChecksum: apiHex(b), apiHexNoChecksum: '0x' + hex(b),
+        label,
+        hex: hex(b),
+        cb58: cb58(b),
+        checksumHex: hex(sha256(b).slice(-4)),
+        apiHexWithChecksum: apiHex(b),
+        apiHexNoChecksum: '0x' + hex(b),
       })),
       wellKnownIDs: (Object.keys(NETWORKS) as Net[]).flatMap((network) => {
         const n = NETWORKS[network]
-        return ([['X', n.xBlockchainID], ['P', n.pBlockchainID], ['C', n.cBlockchainID], ['AVAX', n.avaxAssetID]] as const).map(([what, id]) => ({ network, what, cb58: id, hex: idHex(id) }))
+        return (
+          [
+            ['X', n.xBlockchainID],
+            ['P', n.pBlockchainID],
+            ['C', n.cBlockchainID],
+            ['AVAX', n.avaxAssetID],
+          ] as const
+        ).map(([what, id]) => ({ network, what, cb58: id, hex: idHex(id) }))
       }),
     },
     importTxs,

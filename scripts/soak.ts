@@ -21,25 +21,50 @@ const CHAIN_ID = 43112n
 const FEE_CAP = 100_000_000_000n
 const MIB = 1024 * 1024
 
-interface Options { minutes: number; sampleSeconds: number; readers: number; writers: number; json?: string }
+interface Options {
+  minutes: number
+  sampleSeconds: number
+  readers: number
+  writers: number
+  json?: string
+}
 
 function parseArgs(argv: string[]): Options {
   const o: Options = { minutes: 30, sampleSeconds: 60, readers: 8, writers: 4 }
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]
     const v = argv[i + 1]
-    const num = (): number => { const n = Number(v); if (!Number.isFinite(n) || n <= 0) throw new Error(`bad value for ${a}: ${v}`); i++; return n }
+    const num = (): number => {
+      const n = Number(v)
+      if (!Number.isFinite(n) || n <= 0) throw new Error(`bad value for ${a}: ${v}`)
+      i++
+      return n
+    }
     switch (a) {
-      case '--minutes': o.minutes = num(); break
-      case '--sample-seconds': o.sampleSeconds = num(); break
-      case '--readers': o.readers = Math.floor(num()); break
-      case '--writers': o.writers = Math.floor(num()); break
-      case '--json': if (v === undefined) throw new Error('--json needs a file'); o.json = v; i++; break
-      case '--help': case '-h':
+      case '--minutes':
+        o.minutes = num()
+        break
+      case '--sample-seconds':
+        o.sampleSeconds = num()
+        break
+      case '--readers':
+        o.readers = Math.floor(num())
+        break
+      case '--writers':
+        o.writers = Math.floor(num())
+        break
+      case '--json':
+        if (v === undefined) throw new Error('--json needs a file')
+        o.json = v
+        i++
+        break
+      case '--help':
+      case '-h':
         process.stdout.write('usage: npm run soak -- [--minutes 30] [--sample-seconds 60] [--readers 8] [--writers 4] [--json file]\n')
         process.exit(0)
         break
-      default: throw new Error(`unknown argument ${a}`)
+      default:
+        throw new Error(`unknown argument ${a}`)
     }
   }
   return o
@@ -52,7 +77,9 @@ function post(url: string, body: string): Promise<string> {
     const req = request(url, { method: 'POST', agent, headers: { 'content-type': 'application/json' } }, (res) => {
       let text = ''
       res.setEncoding('utf8')
-      res.on('data', (c: string) => { text += c })
+      res.on('data', (c: string) => {
+        text += c
+      })
       res.on('end', () => resolve(text))
     })
     req.setTimeout(30_000, () => req.destroy(new Error('timeout')))
@@ -78,7 +105,10 @@ async function startNode(dataDir: string): Promise<{ proc: ChildProcess; url: st
     proc.stdout!.on('data', (d: Buffer) => {
       out += d.toString()
       const m = /JSON-RPC\s+(http:\/\/127\.0\.0\.1:(\d+)\/ext\/bc\/C\/rpc)/.exec(out)
-      if (m !== null) { clearTimeout(timer); resolve({ proc, url: m[1]!, port: Number(m[2]) }) }
+      if (m !== null) {
+        clearTimeout(timer)
+        resolve({ proc, url: m[1]!, port: Number(m[2]) })
+      }
     })
   })
 }
@@ -89,7 +119,20 @@ function metric(text: string, name: string): number | undefined {
   return m === null ? undefined : Number(m[1])
 }
 
-interface Sample { minute: number; rssMiB: number; heapMiB: number; heapTotalMiB: number; externalMiB: number; handles: number; fds: number; ops: number; txs: number; wsOpened: number; filters: number; errors: number }
+interface Sample {
+  minute: number
+  rssMiB: number
+  heapMiB: number
+  heapTotalMiB: number
+  externalMiB: number
+  handles: number
+  fds: number
+  ops: number
+  txs: number
+  wsOpened: number
+  filters: number
+  errors: number
+}
 
 /** Least-squares slope per sample of `ys`. */
 function slope(ys: number[]): number {
@@ -99,7 +142,10 @@ function slope(ys: number[]): number {
   const my = ys.reduce((a, b) => a + b, 0) / n
   let num = 0
   let den = 0
-  ys.forEach((y, x) => { num += (x - mx) * (y - my); den += (x - mx) ** 2 })
+  ys.forEach((y, x) => {
+    num += (x - mx) * (y - my)
+    den += (x - mx) ** 2
+  })
   return num / den
 }
 
@@ -140,7 +186,7 @@ async function main(): Promise<void> {
     return null
   }
   const writer = async (w: Wallet, k: number): Promise<void> => {
-    while ((BigInt(await rpc(url, 'eth_getBalance', [w.address, 'latest'])) === 0n) && running) await sleep(50)
+    while (BigInt(await rpc(url, 'eth_getBalance', [w.address, 'latest'])) === 0n && running) await sleep(50)
     let nonce = Number(await rpc(url, 'eth_getTransactionCount', [w.address, 'latest']))
     while (running) {
       try {
@@ -148,7 +194,10 @@ async function main(): Promise<void> {
         nonce++
         counters.txs++
         const r = await waitReceipt(hash)
-        if (r !== null) { recent.push(hash); if (recent.length > 200) recent.shift() }
+        if (r !== null) {
+          recent.push(hash)
+          if (recent.length > 200) recent.shift()
+        }
       } catch (err) {
         fail(err)
         nonce = Number(await rpc(url, 'eth_getTransactionCount', [w.address, 'latest']).catch(() => nonce))
@@ -182,7 +231,12 @@ async function main(): Promise<void> {
   const reader = async (k: number): Promise<void> => {
     let i = k
     while (running) {
-      try { await reads[i++ % reads.length]!(); counters.ops++ } catch (err) { fail(err) }
+      try {
+        await reads[i++ % reads.length]!()
+        counters.ops++
+      } catch (err) {
+        fail(err)
+      }
       await sleep(5)
     }
   }
@@ -194,7 +248,9 @@ async function main(): Promise<void> {
       try {
         await rpc(url, i % 3 === 0 ? 'eth_newBlockFilter' : i % 3 === 1 ? 'eth_newPendingTransactionFilter' : 'eth_newFilter', i % 3 === 2 ? [{ address: sinks[0] }] : [])
         counters.filters++
-      } catch (err) { fail(err) }
+      } catch (err) {
+        fail(err)
+      }
       i++
       await sleep(100)
     }
@@ -208,31 +264,44 @@ async function main(): Promise<void> {
       await new Promise<void>((resolve) => {
         const ws = new WebSocket(wsUrl)
         let done = false
-        const finish = (): void => { if (!done) { done = true; resolve() } }
-        ws.on('error', (err) => { if (running) fail(err); finish() })
+        const finish = (): void => {
+          if (!done) {
+            done = true
+            resolve()
+          }
+        }
+        ws.on('error', (err) => {
+          if (running) fail(err)
+          finish()
+        })
         ws.on('close', finish)
-        ws.on('message', () => { counters.ops++ })
+        ws.on('message', () => {
+          counters.ops++
+        })
         ws.on('open', () => {
           counters.wsOpened++
           const subs = [['newHeads'], ['logs', {}], ['newPendingTransactions'], ['newPendingTransactions', true]]
           subs.forEach((p, j) => ws.send(JSON.stringify({ jsonrpc: '2.0', id: j, method: 'eth_subscribe', params: p })))
-          setTimeout(() => { if (abrupt) ws.terminate(); else ws.close() }, 500 + Math.floor(Math.random() * 3000))
+          setTimeout(
+            () => {
+              if (abrupt) ws.terminate()
+              else ws.close()
+            },
+            500 + Math.floor(Math.random() * 3000),
+          )
         })
       })
       await sleep(100)
     }
   }
 
-  const tasks = [
-    ...writers.map((w, k) => writer(w, k)),
-    ...Array.from({ length: o.readers }, (_, k) => reader(k)),
-    filterMaker(),
-    ...Array.from({ length: 4 }, (_, k) => subscriber(k)),
-  ].map((p) => p.catch(fail))
+  const tasks = [...writers.map((w, k) => writer(w, k)), ...Array.from({ length: o.readers }, (_, k) => reader(k)), filterMaker(), ...Array.from({ length: 4 }, (_, k) => subscriber(k))].map((p) =>
+    p.catch(fail),
+  )
 
   // Sampling: heap every second (its minimum per period approximates the heap after GC), the rest at each period's end.
   const samples: Sample[] = []
-  const total = Math.round(o.minutes * 60 / o.sampleSeconds)
+  const total = Math.round((o.minutes * 60) / o.sampleSeconds)
   const header = 'minute   rss MiB  heap MiB  heap total  ext MiB  handles  fds   ops/s  txs/s  ws opened  filters  errors'
   process.stdout.write(header + '\n')
   let prev = { ...counters }
@@ -248,7 +317,9 @@ async function main(): Promise<void> {
         if (h !== undefined) minHeap = Math.min(minHeap, h)
         const x = metric(metricsText, 'nodejs_external_memory_bytes')
         if (x !== undefined) minExternal = Math.min(minExternal, x)
-      } catch (err) { fail(err) }
+      } catch (err) {
+        fail(err)
+      }
       await sleep(1000)
     }
     const status = readFileSync(`/proc/${pid}/status`, 'utf8')
@@ -256,13 +327,24 @@ async function main(): Promise<void> {
     const fds = readdirSync(`/proc/${pid}/fd`).length
     const handles = metric(metricsText, 'nodejs_active_handles_total') ?? NaN
     const sample: Sample = {
-      minute: +(s * o.sampleSeconds / 60).toFixed(2), rssMiB: +(rssKb / 1024).toFixed(1), heapMiB: +(minHeap / MIB).toFixed(1), heapTotalMiB: +((metric(metricsText, 'nodejs_heap_size_total_bytes') ?? NaN) / MIB).toFixed(1), externalMiB: +(minExternal / MIB).toFixed(1), handles, fds,
-      ops: Math.round((counters.ops - prev.ops) / o.sampleSeconds), txs: +((counters.txs - prev.txs) / o.sampleSeconds).toFixed(1),
-      wsOpened: counters.wsOpened - prev.wsOpened, filters: counters.filters - prev.filters, errors: counters.errors - prev.errors,
+      minute: +((s * o.sampleSeconds) / 60).toFixed(2),
+      rssMiB: +(rssKb / 1024).toFixed(1),
+      heapMiB: +(minHeap / MIB).toFixed(1),
+      heapTotalMiB: +((metric(metricsText, 'nodejs_heap_size_total_bytes') ?? NaN) / MIB).toFixed(1),
+      externalMiB: +(minExternal / MIB).toFixed(1),
+      handles,
+      fds,
+      ops: Math.round((counters.ops - prev.ops) / o.sampleSeconds),
+      txs: +((counters.txs - prev.txs) / o.sampleSeconds).toFixed(1),
+      wsOpened: counters.wsOpened - prev.wsOpened,
+      filters: counters.filters - prev.filters,
+      errors: counters.errors - prev.errors,
     }
     prev = { ...counters }
     samples.push(sample)
-    process.stdout.write(`${String(sample.minute).padStart(6)} ${String(sample.rssMiB).padStart(9)} ${String(sample.heapMiB).padStart(9)} ${String(sample.heapTotalMiB).padStart(11)} ${String(sample.externalMiB).padStart(8)} ${String(handles).padStart(8)} ${String(fds).padStart(4)} ${String(sample.ops).padStart(7)} ${String(sample.txs).padStart(6)} ${String(sample.wsOpened).padStart(10)} ${String(sample.filters).padStart(8)} ${String(sample.errors).padStart(7)}\n`)
+    process.stdout.write(
+      `${String(sample.minute).padStart(6)} ${String(sample.rssMiB).padStart(9)} ${String(sample.heapMiB).padStart(9)} ${String(sample.heapTotalMiB).padStart(11)} ${String(sample.externalMiB).padStart(8)} ${String(handles).padStart(8)} ${String(fds).padStart(4)} ${String(sample.ops).padStart(7)} ${String(sample.txs).padStart(6)} ${String(sample.wsOpened).padStart(10)} ${String(sample.filters).padStart(8)} ${String(sample.errors).padStart(7)}\n`,
+    )
   }
   running = false
   await Promise.race([Promise.all(tasks), sleep(10_000)])
@@ -279,7 +361,8 @@ async function main(): Promise<void> {
   }
   const verdicts = [verdict('rssMiB', 16), verdict('heapMiB', 8), verdict('externalMiB', 8), verdict('handles', 8), verdict('fds', 8)]
   process.stdout.write('\n')
-  for (const v of verdicts) process.stdout.write(`${v.name.padEnd(11)} ${String(v.first).padStart(8)} -> ${String(v.last).padStart(8)}  trend ${v.trend >= 0 ? '+' : ''}${v.trend} over the second half: ${v.verdict}\n`)
+  for (const v of verdicts)
+    process.stdout.write(`${v.name.padEnd(11)} ${String(v.first).padStart(8)} -> ${String(v.last).padStart(8)}  trend ${v.trend >= 0 ? '+' : ''}${v.trend} over the second half: ${v.verdict}\n`)
   const overall = verdicts.some((v) => v.verdict === 'growing') ? 'GROWING' : 'FLAT'
   process.stdout.write(`verdict: ${overall} (${counters.txs} transfers, ${counters.wsOpened} WebSocket connections, ${counters.filters} filters, ${counters.errors} client errors)\n`)
   if (lastErrors.length > 0) process.stdout.write(`first errors: ${lastErrors.join(' | ')}\n`)
@@ -297,9 +380,13 @@ function getText(url: string): Promise<string> {
     request(url, { agent }, (res) => {
       let text = ''
       res.setEncoding('utf8')
-      res.on('data', (c: string) => { text += c })
+      res.on('data', (c: string) => {
+        text += c
+      })
       res.on('end', () => resolve(text))
-    }).on('error', reject).end()
+    })
+      .on('error', reject)
+      .end()
   })
 }
 

@@ -18,10 +18,22 @@ export const Duration = z.union([z.string(), z.number()]).superRefine((value, ct
 
 /** Every service name coreth's attachEthService accepts. */
 export const ETH_API_NAMES = [
-  'eth', 'eth-filter', 'net', 'web3', 'admin', 'debug',
-  'internal-eth', 'internal-blockchain', 'internal-transaction', 'internal-tx-pool', 'internal-debug',
-  'internal-account', 'internal-personal',
-  'debug-tracer', 'debug-file-tracer', 'debug-handler',
+  'eth',
+  'eth-filter',
+  'net',
+  'web3',
+  'admin',
+  'debug',
+  'internal-eth',
+  'internal-blockchain',
+  'internal-transaction',
+  'internal-tx-pool',
+  'internal-debug',
+  'internal-account',
+  'internal-personal',
+  'debug-tracer',
+  'debug-file-tracer',
+  'debug-handler',
 ] as const
 export type EthApiName = (typeof ETH_API_NAMES)[number]
 
@@ -82,30 +94,36 @@ export function resolveEthApis(names: readonly string[]): ReadonlySet<EthApiName
  * `.describe()` is its line in docs/CONFIG.md (scripts/genConfigDoc.ts).
  */
 export const ChainConfigFile = z.strictObject({
-  'pruning-enabled': z.boolean().default(false).describe('Keep only the last `state-history` blocks\' states (coreth\'s default: true); false keeps every state (archival)'),
+  'pruning-enabled': z.boolean().default(false).describe("Keep only the last `state-history` blocks' states (coreth's default: true); false keeps every state (archival)"),
   'rpc-gas-cap': z.number().int().nonnegative().default(50_000_000).describe('Gas limit of one eth_call / eth_estimateGas; larger uint64 values are clamped (0 = no cap)'),
   // coreth reads this key as float64 ether units.
   'rpc-tx-fee-cap': z.number().nonnegative().default(100).describe('Largest fee (gas × fee cap) of a transaction sent through the node, in AVAX (0 = no cap)'),
   // geth's RPCEVMTimeout, which coreth does not expose as a chain-config key (docs/SECURITY.md E2).
-  'rpc-evm-timeout': Duration.default('5s').describe('Wall time of one eth_call, eth_estimateGas (all probes), eth_createAccessList, eth_simulateV1 or debug_trace*; expiry answers -32000 "execution aborted (timeout = 5s)" (0 = none)'),
+  'rpc-evm-timeout': Duration.default('5s').describe(
+    'Wall time of one eth_call, eth_estimateGas (all probes), eth_createAccessList, eth_simulateV1 or debug_trace*; expiry answers -32000 "execution aborted (timeout = 5s)" (0 = none)',
+  ),
   // coreth's key, whose default 0 (no deadline) this node does not use (docs/SECURITY.md L11).
   'api-max-duration': Duration.default('30s').describe('Deadline of one JSON-RPC request or batch; expiry answers -32002 "request timed out" and stops its EVM work (0 = none)'),
   // geth's maxMethodNameLength (docs/SECURITY.md L4).
   'rpc-max-method-name-length': z.number().int().positive().default(2048).describe('Longest JSON-RPC method name; longer is -32601 "method name too long"'),
   // Checked without recursion (docs/SECURITY.md L8).
-  'rpc-max-params-depth': z.number().int().positive().default(128).describe('Deepest nesting of a request\'s params; deeper is -32600'),
+  'rpc-max-params-depth': z.number().int().positive().default(128).describe("Deepest nesting of a request's params; deeper is -32600"),
   'batch-request-limit': z.number().int().nonnegative().default(1000).describe('Most calls in one JSON-RPC batch; more is one -32600 and nothing runs'),
-  'batch-response-max-size': z.number().int().nonnegative().default(25_000_000).describe('Bytes of one batch\'s answer; the items past it get -32003'),
-  'eth-apis': z.array(z.string()).default([...DEFAULT_ETH_APIS]).superRefine((names, ctx) => {
-    const bad = unknownEthApi(names)
-    if (bad !== undefined) ctx.addIssue({ code: 'custom', message: unknownEthApiMessage(bad), input: names })
-  }).describe('coreth\'s API service names (or legacy aliases) whose methods are served (docs/API.md "API services"); an unknown name stops start-up'),
+  'batch-response-max-size': z.number().int().nonnegative().default(25_000_000).describe("Bytes of one batch's answer; the items past it get -32003"),
+  'eth-apis': z
+    .array(z.string())
+    .default([...DEFAULT_ETH_APIS])
+    .superRefine((names, ctx) => {
+      const bad = unknownEthApi(names)
+      if (bad !== undefined) ctx.addIssue({ code: 'custom', message: unknownEthApiMessage(bad), input: names })
+    })
+    .describe('coreth\'s API service names (or legacy aliases) whose methods are served (docs/API.md "API services"); an unknown name stops start-up'),
   'admin-api-enabled': z.boolean().default(false).describe('Serve the admin API at /ext/bc/<chain>/admin (also --coreth-admin-api-enabled)'),
   // coreth: relative to the working directory; here to the data dir.
-  'admin-api-dir': z.string().default('').describe('Prefix of the admin API\'s profile folder `<admin-api-dir>_coreth_performance_<chain>`, under the data dir'),
+  'admin-api-dir': z.string().default('').describe("Prefix of the admin API's profile folder `<admin-api-dir>_coreth_performance_<chain>`, under the data dir"),
   'allow-unprotected-txs': z.boolean().default(false).describe('Accept transactions without EIP-155 replay protection over RPC'),
   // coreth's default is 0; 10,000 is the public providers' figure (docs/SECURITY.md E4).
-  'api-max-blocks-per-request': z.number().int().nonnegative().default(10_000).describe('Widest eth_getLogs block range (0 = no limit, coreth\'s default)'),
+  'api-max-blocks-per-request': z.number().int().nonnegative().default(10_000).describe("Widest eth_getLogs block range (0 = no limit, coreth's default)"),
   // geth's maxAddresses (docs/SECURITY.md E4).
   'logs-max-addresses': z.number().int().positive().default(1000).describe('Addresses in one eth_getLogs / eth_newFilter / logs subscription; more is -32602 "exceed max addresses"'),
   // geth's maxSubTopics. The 4 positions are not configurable: LOG4 is the EVM's largest log.
@@ -121,8 +139,18 @@ export const ChainConfigFile = z.strictObject({
   // geth's maxQueryLimit.
   'fee-history-max-percentiles': z.number().int().positive().default(100).describe('Reward percentiles in one eth_feeHistory; more is -32602'),
   // geth's txMaxSize, 4 slots of 32 KiB (docs/SECURITY.md E7).
-  'tx-max-size': z.number().int().positive().default(128 * 1024).describe('Largest raw transaction in bytes; larger is -32000 "oversized data"'),
-  'historical-proof-query-window': z.number().int().nonnegative().default(43_200).describe('On an archival node, eth_getProof refuses blocks more than this far behind the last accepted one (0 = any block)'),
+  'tx-max-size': z
+    .number()
+    .int()
+    .positive()
+    .default(128 * 1024)
+    .describe('Largest raw transaction in bytes; larger is -32000 "oversized data"'),
+  'historical-proof-query-window': z
+    .number()
+    .int()
+    .nonnegative()
+    .default(43_200)
+    .describe('On an archival node, eth_getProof refuses blocks more than this far behind the last accepted one (0 = any block)'),
   'state-history': z.number().int().positive().default(32).describe('With pruning, the number of recent blocks whose state is kept'),
   'tx-pool-price-limit': z.number().int().nonnegative().default(1).describe('Lowest tip (wei per gas) the transaction pool accepts'),
   'tx-pool-price-bump': z.number().int().nonnegative().default(10).describe('Percent a replacement transaction must raise the fees by'),
@@ -133,11 +161,16 @@ export const ChainConfigFile = z.strictObject({
   'gas-target': z.number().int().positive().optional().describe('ACP-176 gas per second the chain starts at and the builder steers toward'),
   // coreth's genesis starts at 2000 ms; this development node starts at the target (docs/API.md).
   'min-delay-target': z.number().int().nonnegative().default(0).describe('ACP-226 minimum block delay in ms the chain starts at and steers toward (0: blocks as soon as transactions wait)'),
-  'log-level': z.string().optional().describe('Accepted for coreth compatibility; the node\'s level is --log-level'),
+  'log-level': z.string().optional().describe("Accepted for coreth compatibility; the node's level is --log-level"),
   // This node's own WebSocket limits: coreth has none for connections or subscriptions (docs/SECURITY.md L12, W4, W5).
   'ws-max-connections': z.number().int().positive().default(256).describe('Concurrent WebSocket connections; past it the upgrade is answered 503'),
   'ws-max-subscriptions-per-connection': z.number().int().positive().default(100).describe('eth_subscribe subscriptions one connection may hold; past it -32005'),
-  'ws-max-buffered-bytes': z.number().int().positive().default(16 * 1024 * 1024).describe('Bytes queued for one connection\'s socket before it is closed as a slow consumer (1008)'),
+  'ws-max-buffered-bytes': z
+    .number()
+    .int()
+    .positive()
+    .default(16 * 1024 * 1024)
+    .describe("Bytes queued for one connection's socket before it is closed as a slow consumer (1008)"),
 })
 export type ChainConfigFile = z.output<typeof ChainConfigFile>
 
@@ -209,7 +242,11 @@ export const NodeConfig = z.strictObject({
   /** ms an idle keep-alive connection is kept. */
   httpIdleTimeout: z.number().int().positive().default(72_000),
   /** Largest HTTP body and WebSocket message, in bytes. */
-  httpMaxBodyBytes: z.number().int().positive().default(5 * 1024 * 1024),
+  httpMaxBodyBytes: z
+    .number()
+    .int()
+    .positive()
+    .default(5 * 1024 * 1024),
   /** Concurrent HTTP sockets (WebSockets included); more are refused. */
   httpMaxConnections: z.number().int().positive().default(512),
   /** ms between WebSocket pings; a connection without a pong by the next one is closed. */
@@ -250,7 +287,7 @@ export const FLAGS: Record<string, FlagDef> = {
   'log-level': { key: 'logLevel', type: 'string', help: `one of ${LOG_LEVELS.join(', ')}` },
   'log-format': { key: 'logFormat', type: 'string', help: 'json or pretty (auto: pretty when stderr is a terminal, else json)' },
   'coreth-admin-api-enabled': { key: 'adminApiEnabled', type: 'boolean', help: 'serve the admin API at /ext/bc/C/admin (chain config admin-api-enabled)' },
-  'chain-config-file': { key: 'chainConfigFile', type: 'string', help: "JSON file of coreth C-Chain config keys (e.g. {\"rpc-gas-cap\": 50000000})" },
+  'chain-config-file': { key: 'chainConfigFile', type: 'string', help: 'JSON file of coreth C-Chain config keys (e.g. {"rpc-gas-cap": 50000000})' },
   'chain-config-dir': { key: 'chainConfigDir', type: 'string', help: 'folder of chain configs: C/config.json for the C-Chain, <name>/genesis.json (+ config.json) per extra EVM chain' },
   'chain-aliases-file': { key: 'chainAliasesFile', type: 'string', help: 'JSON {"<blockchain ID or chain name>": ["alias", ...]} (default: <chain-config-dir>/aliases.json if present)' },
   'config-file': { key: 'configFile', type: 'string', help: 'JSON node config file whose keys are these flag names (flags on the command line win)' },
@@ -266,7 +303,11 @@ export const FLAGS: Record<string, FlagDef> = {
   'keystore-backoff': { key: 'keystoreBackoff', type: 'duration', help: 'first keystore back-off after too many wrong passwords, doubling per further failure' },
   'keystore-max-backoff': { key: 'keystoreMaxBackoff', type: 'duration', help: 'longest keystore back-off' },
   'http-allowed-hosts': { key: 'httpAllowedHosts', type: 'list', help: 'Host header names accepted besides IP literals and localhost, comma-separated (* = any: disables the DNS-rebinding check)' },
-  'http-allowed-origins': { key: 'httpAllowedOrigins', type: 'list', help: 'browser origins (scheme://host[:port]) allowed besides loopback ones to open a WebSocket and get CORS on /rpc, comma-separated (* = any)' },
+  'http-allowed-origins': {
+    key: 'httpAllowedOrigins',
+    type: 'list',
+    help: 'browser origins (scheme://host[:port]) allowed besides loopback ones to open a WebSocket and get CORS on /rpc, comma-separated (* = any)',
+  },
   'http-read-header-timeout': { key: 'httpReadHeaderTimeout', type: 'duration', help: 'time to receive the request headers' },
   'http-read-timeout': { key: 'httpReadTimeout', type: 'duration', help: 'time to receive a whole request' },
   'http-idle-timeout': { key: 'httpIdleTimeout', type: 'duration', help: 'time an idle keep-alive connection is kept' },

@@ -1,7 +1,6 @@
 import { existsSync } from 'node:fs'
 import { join, resolve } from 'node:path'
-import { ConfigError, FLAGS, parseNodeConfig, readChainConfigFile, readJsonFile } from './config.js'
-import type { NodeConfig, NodeConfigInput } from './config.js'
+import { ConfigError, FLAGS, parseNodeConfig, readChainConfigFile, readJsonFile, type NodeConfig, type NodeConfigInput } from './config.js'
 import { parseGoDuration } from './util/goDuration.js'
 
 /** Parses argv (flags as `--name value` or `--name=value`) into a validated NodeConfig. */
@@ -32,7 +31,10 @@ export function configFromArgs(argv: readonly string[]): NodeConfig {
     const value = eq === -1 ? args[++i] : arg.slice(eq + 1)
     if (value === undefined || (value === '' && flag.type === 'string')) throw new ConfigError(`flag --${name} needs a value`)
     if (flag.key === 'configFile') continue
-    if (flag.key === 'chainConfigFile') { chainConfigFile = value; continue }
+    if (flag.key === 'chainConfigFile') {
+      chainConfigFile = value
+      continue
+    }
     if (flag.type === 'number') {
       if (!/^\d+$/.test(value)) throw new ConfigError(`flag --${name}: ${JSON.stringify(value)} is not a non-negative integer`)
       input[flag.key] = Number(value)
@@ -43,7 +45,10 @@ export function configFromArgs(argv: readonly string[]): NodeConfig {
         throw new ConfigError(`flag --${name}: ${(err as Error).message}`)
       }
     } else if (flag.type === 'list') {
-      input[flag.key] = value.split(',').map((v) => v.trim()).filter((v) => v !== '')
+      input[flag.key] = value
+        .split(',')
+        .map((v) => v.trim())
+        .filter((v) => v !== '')
     } else {
       input[flag.key] = PATH_KEYS.has(flag.key) ? resolve(value) : value
     }

@@ -29,21 +29,27 @@ export function configReference(): { flags: ConfigEntry[]; chainKeys: ConfigEntr
   const flags = Object.entries(FLAGS).map(([name, flag]): ConfigEntry => {
     const value = defaults[flag.key]
     const file = flag.key === 'chainConfigFile' || flag.key === 'configFile'
-    const def = file ? '(none)' : flag.key === 'adminApiEnabled' ? 'false'
-      : value === undefined || (Array.isArray(value) && value.length === 0) ? '(none)'
-        : flag.type === 'duration' ? `${Number(value) / 1000}s` : String(value)
+    const def = file
+      ? '(none)'
+      : flag.key === 'adminApiEnabled'
+        ? 'false'
+        : value === undefined || (Array.isArray(value) && value.length === 0)
+          ? '(none)'
+          : flag.type === 'duration'
+            ? `${Number(value) / 1000}s`
+            : String(value)
     const configKey = flag.key === 'adminApiEnabled' ? "chain['admin-api-enabled']" : file ? undefined : flag.key
     return { name, ...(configKey !== undefined && { configKey }), kind: flag.type === 'number' ? 'integer' : flag.type, default: def, meaning: flag.help }
   })
   const chainDefaults = ChainConfigFile.parse({}) as Record<string, unknown>
   const chainKeys = Object.entries(ChainConfigFile.shape).map(([name, schema]): ConfigEntry => {
     const value = chainDefaults[name]
-    const def = value === undefined ? CHAIN_KEY_DEFAULTS[name] ?? '(none)' : JSON.stringify(value)
+    const def = value === undefined ? (CHAIN_KEY_DEFAULTS[name] ?? '(none)') : JSON.stringify(value)
     return { name, kind: valueKind(schema), default: def, meaning: schema.description ?? '' }
   })
   const evmChainFields = Object.entries(EvmChainInput.shape).map(([name, schema]): ConfigEntry => {
     const value = schema.safeParse(undefined)
-    const def = !value.success ? '(required)' : name === 'chain' ? '(every key\'s default)' : JSON.stringify(value.data)
+    const def = !value.success ? '(required)' : name === 'chain' ? "(every key's default)" : JSON.stringify(value.data)
     return { name, kind: valueKind(schema), default: def, meaning: schema.description ?? '' }
   })
   return { flags, chainKeys, evmChainFields }

@@ -57,7 +57,9 @@ export class HealthReporter {
   constructor(sources: HealthSources) {
     this.checks = [
       ...sources.chains.map((chain) => ({
-        name: chain.name, tag: chain.subnet, run: () => {
+        name: chain.name,
+        tag: chain.subnet,
+        run: () => {
           chain.checkDatabase()
           const head = chain.head()
           return {
@@ -70,7 +72,13 @@ export class HealthReporter {
         },
       })),
       { name: 'bootstrapped', tag: APPLICATION, run: () => [] },
-      { name: 'database', tag: APPLICATION, run: () => { sources.checkDatabase() } },
+      {
+        name: 'database',
+        tag: APPLICATION,
+        run: () => {
+          sources.checkDatabase()
+        },
+      },
     ]
   }
 

@@ -18,14 +18,26 @@ export function createLogger(level: string, format: LogFormat = 'json'): Logger 
 export function pinoLevel(name: string): string | undefined {
   const lower = name.toLowerCase()
   switch (lower) {
-    case 'trace': case 'trce': return 'trace'
-    case 'debug': case 'dbug': return 'debug'
-    case 'info': return 'info'
-    case 'warn': return 'warn'
-    case 'error': case 'eror': return 'error'
-    case 'crit': case 'fatal': return 'fatal'
-    case 'silent': return 'silent'
-    default: return undefined
+    case 'trace':
+    case 'trce':
+      return 'trace'
+    case 'debug':
+    case 'dbug':
+      return 'debug'
+    case 'info':
+      return 'info'
+    case 'warn':
+      return 'warn'
+    case 'error':
+    case 'eror':
+      return 'error'
+    case 'crit':
+    case 'fatal':
+      return 'fatal'
+    case 'silent':
+      return 'silent'
+    default:
+      return undefined
   }
 }
 

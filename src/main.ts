@@ -17,23 +17,25 @@ async function main(argv: string[]): Promise<void> {
   const shownHost = host.includes(':') ? `[${host}]` : host
   const base = `http://${shownHost}:${port}`
   const head = node.engine.head.header.number
-  process.stdout.write([
-    `cchain-node listening (EVM chain ID ${node.engine.chainId}, network ID ${config.networkId}, head block ${head}, data ${config.dataDir})`,
-    `  JSON-RPC   ${base}/ext/bc/C/rpc`,
-    `  WebSocket  ws://${shownHost}:${port}/ext/bc/C/ws`,
-    `  also at    ${base}/ext/bc/${node.blockchainId}/rpc`,
-    `  atomic     ${base}/ext/bc/C/avax`,
-    `  X-Chain    ${base}/ext/bc/X`,
-    `  P-Chain    ${base}/ext/bc/P`,
-    `  info       ${base}/ext/info`,
-    ...node.extraChains.flatMap(({ spec, chain, error }) => [
-      `chain ${spec.name} (blockchain ID ${spec.id}, EVM chain ID ${spec.genesis.config.chainId}${chain !== undefined ? `, head block ${chain.engine.head.header.number}` : ''})`,
-      ...(chain !== undefined
-        ? [`  JSON-RPC   ${base}/ext/bc/${spec.name}/rpc`, `  WebSocket  ws://${shownHost}:${port}/ext/bc/${spec.name}/ws`, `  also at    ${base}/ext/bc/${spec.id}/rpc`]
-        : [`  FAILED TO START: ${error}`]),
-    ]),
-    '',
-  ].join('\n'))
+  process.stdout.write(
+    [
+      `cchain-node listening (EVM chain ID ${node.engine.chainId}, network ID ${config.networkId}, head block ${head}, data ${config.dataDir})`,
+      `  JSON-RPC   ${base}/ext/bc/C/rpc`,
+      `  WebSocket  ws://${shownHost}:${port}/ext/bc/C/ws`,
+      `  also at    ${base}/ext/bc/${node.blockchainId}/rpc`,
+      `  atomic     ${base}/ext/bc/C/avax`,
+      `  X-Chain    ${base}/ext/bc/X`,
+      `  P-Chain    ${base}/ext/bc/P`,
+      `  info       ${base}/ext/info`,
+      ...node.extraChains.flatMap(({ spec, chain, error }) => [
+        `chain ${spec.name} (blockchain ID ${spec.id}, EVM chain ID ${spec.genesis.config.chainId}${chain !== undefined ? `, head block ${chain.engine.head.header.number}` : ''})`,
+        ...(chain !== undefined
+          ? [`  JSON-RPC   ${base}/ext/bc/${spec.name}/rpc`, `  WebSocket  ws://${shownHost}:${port}/ext/bc/${spec.name}/ws`, `  also at    ${base}/ext/bc/${spec.id}/rpc`]
+          : [`  FAILED TO START: ${error}`]),
+      ]),
+      '',
+    ].join('\n'),
+  )
   if (host !== '127.0.0.1' && host !== '::1' && host !== 'localhost') {
     node.log.warn({ host }, 'listening on a non-loopback address: anyone who can reach it can use this node')
   }
@@ -42,7 +44,13 @@ async function main(argv: string[]): Promise<void> {
     if (stopping) return
     stopping = true
     node.log.info({ signal }, 'stopping')
-    node.close().then(() => process.exit(0), (err) => { node.log.error({ err }, 'error while stopping'); process.exit(1) })
+    node.close().then(
+      () => process.exit(0),
+      (err) => {
+        node.log.error({ err }, 'error while stopping')
+        process.exit(1)
+      },
+    )
   }
   process.on('SIGINT', () => stop('SIGINT'))
   process.on('SIGTERM', () => stop('SIGTERM'))

@@ -4,18 +4,14 @@ import { cb58Decode, cb58Encode } from './avalanche/cb58.js'
 import type { AtomicTxService } from './atomic/atomicService.js'
 import { NETWORKS, networkByID } from './avalanche/networks.js'
 import { evmBlockchainID } from './chains/blockchainID.js'
-import type { EvmChain } from './chains/evmChain.js'
-import { buildMethodTable, openEvmChain } from './chains/evmChain.js'
-import type { EvmChainSpec } from './chains/extraChains.js'
-import { resolveExtraChains } from './chains/extraChains.js'
-import type { NodeConfig } from './config.js'
-import { checkKeystoreExposure } from './config.js'
+import { type EvmChain, buildMethodTable, openEvmChain } from './chains/evmChain.js'
+import { type EvmChainSpec, resolveExtraChains } from './chains/extraChains.js'
+import { type NodeConfig, checkKeystoreExposure } from './config.js'
 import { NATIVE_CRYPTO } from './util/crypto.js'
 import { AccountManager } from './engine/accounts.js'
 import type { Engine } from './engine/engine.js'
 import { readGenesisFile } from './engine/genesis.js'
-import { Keystore } from './keystore/keystore.js'
-import type { KeystoreOptions } from './keystore/keystore.js'
+import { Keystore, type KeystoreOptions } from './keystore/keystore.js'
 import { DEFAULT_THROTTLE } from './keystore/throttle.js'
 import { createLogger } from './log.js'
 import { createMetrics } from './metrics.js'
@@ -35,10 +31,8 @@ import { GorillaDispatcher } from './rpc/gorilla.js'
 import { RpcStats } from './rpc/stats.js'
 import type { SubscriptionManager } from './rpc/subscriptions.js'
 import { mergeTables } from './rpc/types.js'
-import type { ChainRoute } from './server/server.js'
-import { createServer } from './server/server.js'
-import type { Database } from './store/db.js'
-import { databaseSize, openDatabase } from './store/db.js'
+import { type ChainRoute, createServer } from './server/server.js'
+import { type Database, databaseSize, openDatabase } from './store/db.js'
 import { KeystoreStore } from './store/keystoreStore.js'
 import { XChainStore } from './store/xchainStore.js'
 import { XChainService, storedXUTXO } from './xchain/service.js'
@@ -102,7 +96,9 @@ export async function createNode(config: NodeConfig, opts: CreateNodeOptions = {
   const xChainId = cb58Encode(net.xChainID)
   // Extra chains are read and checked (names, aliases, EVM chain IDs) before any database opens.
   const extra = resolveExtraChains(config, [
-    { name: 'C', id: blockchainId, evmChainId: chainId }, { name: 'X', id: xChainId }, { name: 'P', id: P_CHAIN_ID },
+    { name: 'C', id: blockchainId, evmChainId: chainId },
+    { name: 'X', id: xChainId },
+    { name: 'P', id: P_CHAIN_ID },
   ])
   for (const { name, genesis: g } of [{ name: 'C', genesis }, ...extra.chains]) {
     const id = g.config.chainId
@@ -162,8 +158,14 @@ export async function createNode(config: NodeConfig, opts: CreateNodeOptions = {
     try {
       chainDb = await openDatabase(join(config.dataDir, 'chains', spec.id))
       const chain = await openEvmChain({
-        ...shared, config: { ...config, chain: spec.chain }, log: chainLog, db: chainDb, id: spec.id, aliases: spec.aliases,
-        genesis: spec.genesis, peerChainIDs: [],
+        ...shared,
+        config: { ...config, chain: spec.chain },
+        log: chainLog,
+        db: chainDb,
+        id: spec.id,
+        aliases: spec.aliases,
+        genesis: spec.genesis,
+        peerChainIDs: [],
       })
       extraChains.push({ spec, chain, db: chainDb })
     } catch (err) {
@@ -175,16 +177,23 @@ export async function createNode(config: NodeConfig, opts: CreateNodeOptions = {
   }
 
   // avalanchego's node APIs: /ext/info, /ext/health, /ext/metrics, and /ext/bc/<chain>/admin when enabled.
-  const info = new GorillaDispatcher(infoMethods({
-    networkId: config.networkId, cChainId: blockchainId, identity: loadNodeIdentity(config.dataDir),
-    chainAliases: [...extra.aliases].flatMap(([id, aliases]) => aliases.map((alias) => [alias, id] as const))
-      .concat(extraChains.flatMap(({ spec }) => [[spec.id, spec.id] as const, ...spec.aliases.map((a) => [a, spec.id] as const)])),
-  }), { log: apiLog, stats })
+  const info = new GorillaDispatcher(
+    infoMethods({
+      networkId: config.networkId,
+      cChainId: blockchainId,
+      identity: loadNodeIdentity(config.dataDir),
+      chainAliases: [...extra.aliases]
+        .flatMap(([id, aliases]) => aliases.map((alias) => [alias, id] as const))
+        .concat(extraChains.flatMap(({ spec }) => [[spec.id, spec.id] as const, ...spec.aliases.map((a) => [a, spec.id] as const)])),
+    }),
+    { log: apiLog, stats },
+  )
   const healthReporter = new HealthReporter({
     chains: [
       { name: 'C', subnet: P_CHAIN_ID, head: () => ({ height: engine.head.header.number, hash: engine.head.hash }), checkDatabase: () => cChain.checkDatabase() },
       ...extraChains.map(({ spec, chain, error }) => ({
-        name: spec.aliases[0] ?? spec.id, subnet: spec.id,
+        name: spec.aliases[0] ?? spec.id,
+        subnet: spec.id,
         head: () => {
           if (chain === undefined) throw new Error(`chain failed to start: ${error}`)
           return { height: chain.engine.head.header.number, hash: chain.engine.head.hash }
@@ -206,17 +215,20 @@ export async function createNode(config: NodeConfig, opts: CreateNodeOptions = {
     const chains = { xChainID: net.xChainID, pChainID: net.pChainID, cChainID: cb58Decode(blockchainId) }
     const xpKeystore = { keystore, networkID: config.networkId, chains, avaxAssetID: net.avaxAssetID, deprecated }
     // The X-Chain's avm service, at its alias, its CB58 ID and the aliases file's names.
-    const avm = new GorillaDispatcher(mergeTables(
-      avmMethods({ x: xchain, networkID: config.networkId, chains, avaxAssetID: net.avaxAssetID }),
-      avmKeystoreMethods({ ...xpKeystore, x: xchain }),
-    ), { log: apiLog, stats })
+    const avm = new GorillaDispatcher(mergeTables(avmMethods({ x: xchain, networkID: config.networkId, chains, avaxAssetID: net.avaxAssetID }), avmKeystoreMethods({ ...xpKeystore, x: xchain })), {
+      log: apiLog,
+      stats,
+    })
     for (const alias of ['X', xChainId, ...extra.aliases.get(xChainId)!]) apis.push({ path: `/ext/bc/${alias}`, rpc: avm })
     // The P-Chain's platform service, at its alias and its CB58 ID.
-    const platform = new GorillaDispatcher(mergeTables(
-      platformMethods({ p: pchain, networkID: config.networkId, chains, avaxAssetID: net.avaxAssetID }),
-      platformKeystoreMethods({ ...xpKeystore, p: pchain }),
-    // Staking, subnet and validator methods are out of scope and answer -32601 (issue 7).
-    ), { log: apiLog, stats, unknownMethodCode: METHOD_NOT_FOUND })
+    const platform = new GorillaDispatcher(
+      mergeTables(
+        platformMethods({ p: pchain, networkID: config.networkId, chains, avaxAssetID: net.avaxAssetID }),
+        platformKeystoreMethods({ ...xpKeystore, p: pchain }),
+        // Staking, subnet and validator methods are out of scope and answer -32601 (issue 7).
+      ),
+      { log: apiLog, stats, unknownMethodCode: METHOD_NOT_FOUND },
+    )
     for (const alias of ['P', P_CHAIN_ID, ...extra.aliases.get(P_CHAIN_ID)!]) apis.push({ path: `/ext/bc/${alias}`, rpc: platform })
   }
   const keystoreRpc = keystore !== undefined ? new GorillaDispatcher(keystoreMethods({ keystore, deprecated }), { log: apiLog, stats }) : undefined
@@ -237,7 +249,9 @@ export async function createNode(config: NodeConfig, opts: CreateNodeOptions = {
     if (error !== undefined) for (const key of [...spec.aliases, spec.id]) routes.set(key, { unavailable: `chain ${spec.name} (${spec.id}) failed to start: ${error}` })
   }
   const server = createServer({
-    host: config.httpHost, port: config.httpPort, log: log.child({ module: 'http' }),
+    host: config.httpHost,
+    port: config.httpPort,
+    log: log.child({ module: 'http' }),
     chains: routes,
     node: { info, health, metrics, keystore: keystoreRpc },
     apis,
@@ -246,13 +260,24 @@ export async function createNode(config: NodeConfig, opts: CreateNodeOptions = {
     allowedOrigins: config.httpAllowedOrigins,
     http: { headersTimeoutMs: config.httpReadHeaderTimeout, requestTimeoutMs: config.httpReadTimeout, keepAliveTimeoutMs: config.httpIdleTimeout, maxConnections: config.httpMaxConnections },
     ws: {
-      maxConnections: config.chain['ws-max-connections'], maxBufferedBytes: config.chain['ws-max-buffered-bytes'],
-      maxPendingMessages: config.wsMaxPendingMessages, pingIntervalMs: config.wsPingInterval,
+      maxConnections: config.chain['ws-max-connections'],
+      maxBufferedBytes: config.chain['ws-max-buffered-bytes'],
+      maxPendingMessages: config.wsMaxPendingMessages,
+      pingIntervalMs: config.wsPingInterval,
     },
   })
   let closed = false
   return {
-    config, engine, log, subscriptions: cChain.subscriptions, accounts, blockchainId, atomic: cChain.atomic, xchain, pchain, keystore,
+    config,
+    engine,
+    log,
+    subscriptions: cChain.subscriptions,
+    accounts,
+    blockchainId,
+    atomic: cChain.atomic,
+    xchain,
+    pchain,
+    keystore,
     extraChains: extraChains.map(({ spec, chain, error }) => ({ spec, ...(chain !== undefined && { chain }), ...(error !== undefined && { error }) })),
     listen: () => server.listen(),
     async close() {

@@ -22,8 +22,7 @@ export class ProfilerError extends Error {
  * (plugin/evm/vm.go), relative to the data directory here instead of the process's working directory.
  */
 export function profileDir(dataDir: string, adminApiDir: string, chainAlias = 'C'): string {
-  const expanded = `${adminApiDir}_coreth_performance_${chainAlias}`
-    .replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)/g, (_m, a?: string, b?: string) => process.env[(a ?? b)!] ?? '')
+  const expanded = `${adminApiDir}_coreth_performance_${chainAlias}`.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)/g, (_m, a?: string, b?: string) => process.env[(a ?? b)!] ?? '')
   return resolve(dataDir, expanded)
 }
 

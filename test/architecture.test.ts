@@ -49,11 +49,7 @@ function sourceFiles(dir: string): string[] {
 /** Relative specifiers of `import ... from`, `export ... from`, `import '...'` and `import('...')`, type-only ones included. */
 function relativeImports(text: string): string[] {
   const found: string[] = []
-  const patterns = [
-    /^\s*(?:import|export)\b[^'"]*?\bfrom\s*['"](\.[^'"]+)['"]/gms,
-    /^\s*import\s*['"](\.[^'"]+)['"]/gm,
-    /\bimport\(\s*['"](\.[^'"]+)['"]\s*\)/g,
-  ]
+  const patterns = [/^\s*(?:import|export)\b[^'"]*?\bfrom\s*['"](\.[^'"]+)['"]/gms, /^\s*import\s*['"](\.[^'"]+)['"]/gm, /\bimport\(\s*['"](\.[^'"]+)['"]\s*\)/g]
   for (const pattern of patterns) for (const match of text.matchAll(pattern)) found.push(match[1]!)
   return found
 }
@@ -121,9 +117,7 @@ function cycles(graph: Map<string, Map<string, Edge>>): string[][] {
 /** The file-level imports inside one strongly connected component, so a failure names the lines to move. */
 function describeCycle(graph: Map<string, Map<string, Edge>>, component: string[]): string {
   const members = new Set(component)
-  const lines = component.flatMap((from) =>
-    [...(graph.get(from)?.values() ?? [])].filter((edge) => members.has(nodeOf(join(ROOT, edge.to)))).map((edge) => `  ${edge.from} -> ${edge.to}`),
-  )
+  const lines = component.flatMap((from) => [...(graph.get(from)?.values() ?? [])].filter((edge) => members.has(nodeOf(join(ROOT, edge.to)))).map((edge) => `  ${edge.from} -> ${edge.to}`))
   return `cycle between ${component.join(', ')}:\n${lines.join('\n')}`
 }
 
@@ -138,7 +132,8 @@ describe('architecture', () => {
     const layerOf = new Map(LAYERS.flatMap((layer, i) => layer.map((node) => [node, i] as const)))
     const graph = folderGraph()
     const unplaced = [...graph.keys()].filter((node) => !layerOf.has(node)).map((node) => `${node} is in no layer of LAYERS`)
-    const upward = [...graph.values()].flatMap((edges) => [...edges.values()])
+    const upward = [...graph.values()]
+      .flatMap((edges) => [...edges.values()])
       .filter((edge) => {
         const from = layerOf.get(nodeOf(join(ROOT, edge.from)))
         const to = layerOf.get(nodeOf(join(ROOT, edge.to)))

@@ -7,8 +7,7 @@ import type { Logger } from 'pino'
 import type { AtomicBatch, AtomicBlockSource } from '../engine/blockBuilder.js'
 import type { Engine } from '../engine/engine.js'
 import type { AtomicTxStore } from '../store/atomicTxStore.js'
-import type { SharedMemory, SharedRequests } from '../store/sharedMemory.js'
-import { SharedMemoryError } from '../store/sharedMemory.js'
+import { type SharedMemory, type SharedRequests, SharedMemoryError } from '../store/sharedMemory.js'
 import type { MerkleStateManager } from '@ethereumjs/statemanager'
 import { decodeUTXO, encodeUTXO, utxoInputID } from '../avalanche/avax.js'
 import { TYPE_ID } from '../avalanche/codec.js'
@@ -18,10 +17,8 @@ import { AtomicMempool } from './mempool.js'
 import { NETWORKS, networkByID } from '../avalanche/networks.js'
 import { checkEVMStateTransfer, evmStateTransfer, semanticVerify } from './semantic.js'
 import type { AtomicService, AtomicStatus, GetExportedUTXOsQuery, GetUTXOsQuery, GetUTXOsResult } from './service.js'
-import type { AtomicTx } from './tx.js'
-import { encodeAtomicTxBatch, parseTx } from './tx.js'
-import type { VerifyContext } from './verify.js'
-import { inputUTXOs } from './verify.js'
+import { type AtomicTx, encodeAtomicTxBatch, parseTx } from './tx.js'
+import { type VerifyContext, inputUTXOs } from './verify.js'
 
 /** targetAtomicTxsSize: signed bytes per block, and the largest tx the mempool takes (40 KiB). */
 export const TARGET_ATOMIC_TXS_SIZE = 40 * 1024
@@ -53,14 +50,21 @@ export class AtomicTxService implements AtomicService, AtomicBlockSource {
   readonly mempool: AtomicMempool
   readonly ctx: VerifyContext
 
-  constructor(opts: AtomicServiceOptions, private readonly deps: AtomicServiceDeps) {
+  constructor(
+    opts: AtomicServiceOptions,
+    private readonly deps: AtomicServiceDeps,
+  ) {
     const network = networkByID(opts.networkID) ?? NETWORKS.local
     this.ctx = {
-      networkID: opts.networkID, chainID: opts.chainID, xChainID: network.xChainID, avaxAssetID: network.avaxAssetID,
+      networkID: opts.networkID,
+      chainID: opts.chainID,
+      xChainID: network.xChainID,
+      avaxAssetID: network.avaxAssetID,
       ...(opts.peerChainIDs !== undefined && { peerChainIDs: opts.peerChainIDs }),
     }
     this.mempool = new AtomicMempool({
-      avaxAssetID: this.ctx.avaxAssetID, verify: (tx) => this.verifyTxAtTip(tx),
+      avaxAssetID: this.ctx.avaxAssetID,
+      verify: (tx) => this.verifyTxAtTip(tx),
       ...(opts.mempoolSize !== undefined && { maxSize: opts.mempoolSize }),
     })
   }
@@ -121,10 +125,13 @@ export class AtomicTxService implements AtomicService, AtomicBlockSource {
     const utxo = decodeUTXO(utxoBytes)
     if (Buffer.compare(sourceChain, this.ctx.chainID) === 0) throw new AtomicError('tx has wrong chain ID')
     try {
-      await this.deps.sharedMemory.apply([{
-        direction: 'inbound', peerChain: sourceChain,
-        puts: [{ key: utxoInputID(utxo.utxoID), value: utxoBytes, traits: utxo.out.addrs }],
-      }])
+      await this.deps.sharedMemory.apply([
+        {
+          direction: 'inbound',
+          peerChain: sourceChain,
+          puts: [{ key: utxoInputID(utxo.utxoID), value: utxoBytes, traits: utxo.out.addrs }],
+        },
+      ])
     } catch (err) {
       if (err instanceof SharedMemoryError) throw new AtomicError(err.message)
       throw err
@@ -133,7 +140,9 @@ export class AtomicTxService implements AtomicService, AtomicBlockSource {
 
   private semanticEnv(baseFee: bigint) {
     return {
-      ctx: this.ctx, baseFee, nowUnix: BigInt(Math.floor(Date.now() / 1000)),
+      ctx: this.ctx,
+      baseFee,
+      nowUnix: BigInt(Math.floor(Date.now() / 1000)),
       fetchUTXOs: (chain: Uint8Array, ids: Uint8Array[]) => this.deps.sharedMemory.get('inbound', chain, ids),
     }
   }
@@ -198,7 +207,8 @@ export class AtomicTxService implements AtomicService, AtomicBlockSource {
           requests.push({ direction: 'inbound', peerChain: utx.sourceChain, removes: utx.importedInputs.map((i) => utxoInputID(i.utxoID)) })
         } else {
           requests.push({
-            direction: 'outbound', peerChain: utx.destinationChain,
+            direction: 'outbound',
+            peerChain: utx.destinationChain,
             puts: utx.exportedOutputs.map((out, outputIndex) => {
               const utxo = { utxoID: { txID: tx.id, outputIndex }, assetID: out.assetID, out: out.out }
               return { key: utxoInputID(utxo.utxoID), value: encodeUTXO(utxo), traits: out.out.addrs }
@@ -208,7 +218,9 @@ export class AtomicTxService implements AtomicService, AtomicBlockSource {
       }
       const write = this.deps.sharedMemory.prepare(requests)
       return {
-        extData: encodeAtomicTxBatch(batch.map((t) => t.tx)), gasUsed: gasSum, count: batch.length,
+        extData: encodeAtomicTxBatch(batch.map((t) => t.tx)),
+        gasUsed: gasSum,
+        count: batch.length,
         ops: [...write.ops, ...repoOps],
         accepted: () => {
           write.applied()

@@ -1,6 +1,5 @@
 import type { Block } from '../engine/block.js'
-import type { AtomicTx } from './tx.js'
-import { decodeAtomicTxBatch } from './tx.js'
+import { type AtomicTx, decodeAtomicTxBatch } from './tx.js'
 
 // Decoded on first use and kept while the block is: most reads of a block never look at its atomic txs.
 const decoded = new WeakMap<Block, readonly AtomicTx[]>()

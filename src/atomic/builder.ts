@@ -11,13 +11,11 @@ import { AvalancheError, VerifyError } from '../avalanche/errors.js'
 import { EVM_INPUT_GAS, EVM_OUTPUT_GAS, X2C_RATE, calculateDynamicFee, gasUsed } from './fees.js'
 import { credential } from '../avalanche/secp256k1fx.js'
 import { signHash } from '../avalanche/signature.js'
-import type { AtomicTx } from './tx.js'
-import { encodeUnsignedTx, signingHash, toAtomicTx } from './tx.js'
+import { type AtomicTx, encodeUnsignedTx, signingHash, toAtomicTx } from './tx.js'
 import { matchOwners } from '../avalanche/keychain.js'
 import type { EVMInput, EVMOutput, UnsignedAtomicTx, UnsignedExportTx, UnsignedImportTx } from './types.js'
 import type { TransferableInput } from '../avalanche/types.js'
-import type { VerifyContext } from './verify.js'
-import { compareEVMInOut, verifyExportTx, verifyImportTx } from './verify.js'
+import { type VerifyContext, compareEVMInOut, verifyExportTx, verifyImportTx } from './verify.js'
 import { compareTransferableInputs } from '../avalanche/compare.js'
 
 const UINT64_MAX = 0xffffffffffffffffn
@@ -91,7 +89,10 @@ function sign(utx: UnsignedAtomicTx, signers: readonly (readonly Uint8Array[])[]
 /** Sorts `items` and their signer lists together (SortEVMInputsAndSigners / SortTransferableInputsWithSigners). */
 function sortWithSigners<T>(items: T[], signers: Uint8Array[][], compare: (a: T, b: T) => number): void {
   const order = items.map((item, i) => ({ item, keys: signers[i]! })).sort((a, b) => compare(a.item, b.item))
-  order.forEach((e, i) => { items[i] = e.item; signers[i] = e.keys })
+  order.forEach((e, i) => {
+    items[i] = e.item
+    signers[i] = e.keys
+  })
 }
 
 /**
@@ -132,7 +133,12 @@ export async function buildExportTx(p: ExportTxParams): Promise<AtomicTx> {
   // A non-AVAX asset is spent from multicoin balances, which Banff leaves empty on every key.
   if (!sameID(p.assetID, p.ctx.avaxAssetID)) throw new AtomicError("couldn't generate tx inputs/signers: insufficient funds")
   const base = (ins: EVMInput[]): UnsignedExportTx => ({
-    typeID: TYPE_ID.ExportTx, networkID: p.ctx.networkID, blockchainID: p.ctx.chainID, destinationChain: p.destinationChain, ins, exportedOutputs: outs,
+    typeID: TYPE_ID.ExportTx,
+    networkID: p.ctx.networkID,
+    blockchainID: p.ctx.chainID,
+    destinationChain: p.destinationChain,
+    ins,
+    exportedOutputs: outs,
   })
   let spent: Awaited<ReturnType<typeof spendableAVAXWithFee>>
   try {
@@ -174,7 +180,12 @@ export function buildImportTx(p: ImportTxParams): AtomicTx {
     outs.push({ address: p.to, amount, assetID })
   }
   const base = (o: EVMOutput[]): UnsignedImportTx => ({
-    typeID: TYPE_ID.ImportTx, networkID: p.ctx.networkID, blockchainID: p.ctx.chainID, sourceChain: p.sourceChain, importedInputs: inputs, outs: o,
+    typeID: TYPE_ID.ImportTx,
+    networkID: p.ctx.networkID,
+    blockchainID: p.ctx.chainID,
+    sourceChain: p.sourceChain,
+    importedInputs: inputs,
+    outs: o,
   })
   const gasWithoutChange = gasOf(base(outs))
   const feeWithoutChange = calculateDynamicFee(gasWithoutChange, p.baseFee)

@@ -33,9 +33,7 @@ function checkedAdd(a: bigint, b: bigint): bigint {
  * plus 10,000 from AP5 (`fixedFee` = isApricotPhase5).
  */
 export function gasUsed(utx: UnsignedAtomicTx, unsignedByteLength: number, fixedFee = true): bigint {
-  const sigs = utx.typeID === TYPE_ID.ImportTx
-    ? utx.importedInputs.reduce((n, input) => n + input.in.sigIndices.length, 0)
-    : utx.ins.length
+  const sigs = utx.typeID === TYPE_ID.ImportTx ? utx.importedInputs.reduce((n, input) => n + input.in.sigIndices.length, 0) : utx.ins.length
   let gas = checkedAdd(BigInt(unsignedByteLength), BigInt(sigs) * COST_PER_SIGNATURE)
   if (fixedFee) gas = checkedAdd(gas, ATOMIC_TX_INTRINSIC_GAS)
   return gas

@@ -108,7 +108,9 @@ export class AtomicMempool {
     }
     if (highest !== undefined) {
       if (gasPrice <= highest.gasPrice) {
-        throw new AtomicError(`conflict present: issued tx (${cb58Encode(tx.id)}) gas price ${gasPrice} <= conflict tx (${cb58Encode(highest.tx.id)}) gas price ${highest.gasPrice} (${conflicts.size} total conflicts in mempool)`)
+        throw new AtomicError(
+          `conflict present: issued tx (${cb58Encode(tx.id)}) gas price ${gasPrice} <= conflict tx (${cb58Encode(highest.tx.id)}) gas price ${highest.gasPrice} (${conflicts.size} total conflicts in mempool)`,
+        )
       }
       for (const c of conflicts) this.removeEntry(c, true)
     }

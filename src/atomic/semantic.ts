@@ -11,12 +11,10 @@ import { AvalancheError, VerifyError } from '../avalanche/errors.js'
 import { X2C_RATE, calculateDynamicFee, gasUsed } from './fees.js'
 import { verifyCredentialCount, verifyEVMInputCredential, verifyFlow } from './spend.js'
 import { verifySpend } from '../avalanche/spend.js'
-import type { AtomicTx } from './tx.js'
-import { signingHash } from './tx.js'
+import { type AtomicTx, signingHash } from './tx.js'
 import type { UnsignedAtomicTx } from './types.js'
 import type { UTXO } from '../avalanche/types.js'
-import type { VerifyContext } from './verify.js'
-import { verifyUnsignedTx } from './verify.js'
+import { type VerifyContext, verifyUnsignedTx } from './verify.js'
 
 /** What semantic verification reads besides the tx. */
 export interface SemanticEnv {

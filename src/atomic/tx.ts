@@ -122,11 +122,13 @@ export function decodeAtomicTxBatch(extData: Uint8Array): AtomicTx[] {
   if (extData.length === 0) return []
   let spans: { tx: Tx; start: number; credsAt: number; end: number }[]
   try {
-    spans = unmarshal(extData, (r) => r.slice((e) => {
-      const start = e.position
-      const { tx, credsAt } = readTx(e)
-      return { tx, start, credsAt, end: e.position }
-    }))
+    spans = unmarshal(extData, (r) =>
+      r.slice((e) => {
+        const start = e.position
+        const { tx, credsAt } = readTx(e)
+        return { tx, start, credsAt, end: e.position }
+      }),
+    )
   } catch (err) {
     throw new VerifyError(`failed to unmarshal atomic tx (AP5) due to ${(err as Error).message}`)
   }

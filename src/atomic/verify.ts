@@ -132,9 +132,7 @@ export function evmInputConflictID(input: EVMInput): Uint8Array {
 
 /** InputUTXOs: the tx's conflict set (import: UTXO InputIDs; export: nonce/address keys), duplicates removed. */
 export function inputUTXOs(utx: UnsignedAtomicTx): Uint8Array[] {
-  const ids = utx.typeID === TYPE_ID.ImportTx
-    ? utx.importedInputs.map((input) => utxoInputID(input.utxoID))
-    : utx.ins.map(evmInputConflictID)
+  const ids = utx.typeID === TYPE_ID.ImportTx ? utx.importedInputs.map((input) => utxoInputID(input.utxoID)) : utx.ins.map(evmInputConflictID)
   const seen = new Set<string>()
   return ids.filter((id) => {
     const key = Buffer.from(id).toString('hex')

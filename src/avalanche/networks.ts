@@ -8,7 +8,13 @@ export const LOCAL_ID = 12345
 
 /** HRP of each known network ID; anything else uses `custom` (constants.FallbackHRP). */
 export const NETWORK_HRPS: Readonly<Record<number, string>> = {
-  1: 'avax', 2: 'cascade', 3: 'denali', 4: 'everest', 5: 'fuji', 10: 'testing', 12345: 'local',
+  1: 'avax',
+  2: 'cascade',
+  3: 'denali',
+  4: 'everest',
+  5: 'fuji',
+  10: 'testing',
+  12345: 'local',
 }
 export const FALLBACK_HRP = 'custom'
 
@@ -38,12 +44,23 @@ function network(name: NetworkConstants['name'], networkID: number, x: string, c
 
 /** local (12345), fuji (5), mainnet (1). The local C-Chain ID is the one since avalanchego v1.11.12. */
 export const NETWORKS: Readonly<Record<NetworkConstants['name'], NetworkConstants>> = {
-  local: network('local', LOCAL_ID, '2eNy1mUFdmaxXNj1eQHUe7Np4gju9sJsEtWQ4MX3ToiNKuADed',
-    '2owdGqyG6FFzTHy5qhenDXQcEghvr571KZE3gSfRJERSJinuwC', '2fombhL7aGPwj3KH4bfrmJwW6PVnMobf9Y2fn9GwxiAAJyFDbe', 43112),
-  fuji: network('fuji', FUJI_ID, '2JVSBoinj9C2J33VntvzYtVJNZdN2NKiwwKjcumHUWEb5DbBrm',
-    'yH8D7ThNJkxmtkuv2jgBa4P1Rn3Qpr4pPr7QYNfcdoS6k6HWp', 'U8iRqJoiJm8xZHAacmvYyZVwqQx6uDNtQeP3CQ6fcgQk3JqnK', 43113),
-  mainnet: network('mainnet', MAINNET_ID, '2oYMBNV4eNHyqk2fjjV5nVQLDbtmNJzq5s3qs3Lo6ftnC6FByM',
-    '2q9e4r6Mu3U68nU1fYjgbR6JvwrRx36CohpAX5UQxse55x1Q5', 'FvwEAhmxKfeiG8SnEvq42hc6whRyY3EFYAvebMqDNDGCgxN5Z', 43114),
+  local: network(
+    'local',
+    LOCAL_ID,
+    '2eNy1mUFdmaxXNj1eQHUe7Np4gju9sJsEtWQ4MX3ToiNKuADed',
+    '2owdGqyG6FFzTHy5qhenDXQcEghvr571KZE3gSfRJERSJinuwC',
+    '2fombhL7aGPwj3KH4bfrmJwW6PVnMobf9Y2fn9GwxiAAJyFDbe',
+    43112,
+  ),
+  fuji: network('fuji', FUJI_ID, '2JVSBoinj9C2J33VntvzYtVJNZdN2NKiwwKjcumHUWEb5DbBrm', 'yH8D7ThNJkxmtkuv2jgBa4P1Rn3Qpr4pPr7QYNfcdoS6k6HWp', 'U8iRqJoiJm8xZHAacmvYyZVwqQx6uDNtQeP3CQ6fcgQk3JqnK', 43113),
+  mainnet: network(
+    'mainnet',
+    MAINNET_ID,
+    '2oYMBNV4eNHyqk2fjjV5nVQLDbtmNJzq5s3qs3Lo6ftnC6FByM',
+    '2q9e4r6Mu3U68nU1fYjgbR6JvwrRx36CohpAX5UQxse55x1Q5',
+    'FvwEAhmxKfeiG8SnEvq42hc6whRyY3EFYAvebMqDNDGCgxN5Z',
+    43114,
+  ),
 }
 
 /** The constants of a known network ID, or undefined. */
@@ -64,9 +81,15 @@ export interface ChainAliases {
  */
 export function lookupChainAlias(chains: ChainAliases, alias: string): Uint8Array {
   switch (alias) {
-    case 'X': case 'avm': return chains.xChainID
-    case 'P': case 'platform': return chains.pChainID
-    case 'C': case 'evm': return chains.cChainID
+    case 'X':
+    case 'avm':
+      return chains.xChainID
+    case 'P':
+    case 'platform':
+      return chains.pChainID
+    case 'C':
+    case 'evm':
+      return chains.cChainID
   }
   for (const id of [chains.xChainID, chains.pChainID, chains.cChainID]) if (cb58Encode(id) === alias) return id
   throw new FormatError(`there is no ID with alias: ${alias}`)

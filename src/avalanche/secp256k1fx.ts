@@ -30,7 +30,9 @@ export function readOutputOwners(r: CodecReader): OutputOwners {
 }
 
 export function writeOutputOwners(w: CodecWriter, v: OutputOwners): void {
-  w.u64(v.locktime).u32(v.threshold).slice(v.addrs, (e, a) => e.fixed(a, SHORT_ID_LEN))
+  w.u64(v.locktime)
+    .u32(v.threshold)
+    .slice(v.addrs, (e, a) => e.fixed(a, SHORT_ID_LEN))
 }
 
 export function readTransferOutput(r: CodecReader): TransferOutput {
@@ -55,22 +57,37 @@ export function writeCredential(w: CodecWriter, v: Credential): void {
 export function readVerifiable(r: CodecReader): Verifiable {
   const typeID = r.typeID(INTERFACES.verifiable)
   switch (typeID) {
-    case TYPE_ID.Credential: return { typeID, ...readCredential(r) }
-    case TYPE_ID.TransferInput: return { typeID, ...readTransferInput(r) }
-    case TYPE_ID.TransferOutput: return { typeID, ...readTransferOutput(r) }
-    case TYPE_ID.Input: return { typeID, ...readInput(r) }
-    default: return { typeID: TYPE_ID.OutputOwners, ...readOutputOwners(r) }
+    case TYPE_ID.Credential:
+      return { typeID, ...readCredential(r) }
+    case TYPE_ID.TransferInput:
+      return { typeID, ...readTransferInput(r) }
+    case TYPE_ID.TransferOutput:
+      return { typeID, ...readTransferOutput(r) }
+    case TYPE_ID.Input:
+      return { typeID, ...readInput(r) }
+    default:
+      return { typeID: TYPE_ID.OutputOwners, ...readOutputOwners(r) }
   }
 }
 
 export function writeVerifiable(w: CodecWriter, v: Verifiable): void {
   w.u32(v.typeID)
   switch (v.typeID) {
-    case TYPE_ID.Credential: writeCredential(w, v); break
-    case TYPE_ID.TransferInput: writeTransferInput(w, v); break
-    case TYPE_ID.TransferOutput: writeTransferOutput(w, v); break
-    case TYPE_ID.Input: writeInput(w, v); break
-    case TYPE_ID.OutputOwners: writeOutputOwners(w, v); break
+    case TYPE_ID.Credential:
+      writeCredential(w, v)
+      break
+    case TYPE_ID.TransferInput:
+      writeTransferInput(w, v)
+      break
+    case TYPE_ID.TransferOutput:
+      writeTransferOutput(w, v)
+      break
+    case TYPE_ID.Input:
+      writeInput(w, v)
+      break
+    case TYPE_ID.OutputOwners:
+      writeOutputOwners(w, v)
+      break
   }
 }
 

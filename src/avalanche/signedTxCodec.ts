@@ -1,5 +1,4 @@
-import { marshal, unmarshal } from './codec.js'
-import type { CodecReader, CodecWriter } from './codec.js'
+import { marshal, unmarshal, type CodecReader, type CodecWriter } from './codec.js'
 import { recoverSigner, signHash } from './signature.js'
 import { sha256 } from '../util/crypto.js'
 
@@ -39,10 +38,11 @@ export interface SignedTxLayout<U, C> {
 export function signedTxCodec<U, C>(layout: SignedTxLayout<U, C>) {
   const encodeUnsigned = (utx: U): Uint8Array => marshal((w) => layout.writeUnsigned(w, utx))
   const decodeUnsigned = (bytes: Uint8Array): U => unmarshal(bytes, (r) => layout.readUnsigned(r))
-  const encode = (tx: SignedTx<U, C>): Uint8Array => marshal((w) => {
-    layout.writeUnsigned(w, tx.unsignedTx)
-    w.slice(tx.creds, (w2, c) => layout.writeCred(w2, c))
-  })
+  const encode = (tx: SignedTx<U, C>): Uint8Array =>
+    marshal((w) => {
+      layout.writeUnsigned(w, tx.unsignedTx)
+      w.slice(tx.creds, (w2, c) => layout.writeCred(w2, c))
+    })
   /** Decodes a signed tx (as issueTx does) and derives its unsigned bytes and ID. */
   const parse = (signedBytes: Uint8Array): ParsedSignedTx<U, C> => {
     let credsAt = 0

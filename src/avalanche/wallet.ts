@@ -5,8 +5,7 @@
  */
 import { formatLocalAddress, parseServiceAddress } from './address.js'
 import { AvalancheError } from './errors.js'
-import { zeroKeys } from './keychain.js'
-import type { KeyPair } from './keychain.js'
+import { zeroKeys, type KeyPair } from './keychain.js'
 import type { ChainAliases } from './networks.js'
 import { goQuote } from '../util/goQuote.js'
 
@@ -36,7 +35,13 @@ const wrap = (context: string, err: unknown): unknown => (err instanceof Avalanc
 export function inContext<T>(context: string, step: () => T): T {
   try {
     const out = step()
-    return (out instanceof Promise ? out.catch((err: unknown) => { throw wrap(context, err) }) : out) as T
+    return (
+      out instanceof Promise
+        ? out.catch((err: unknown) => {
+            throw wrap(context, err)
+          })
+        : out
+    ) as T
   } catch (err) {
     throw wrap(context, err)
   }
@@ -65,7 +70,10 @@ export abstract class ChainWallet {
   protected readonly addrs: { networkID: number; chains: ChainAliases }
   protected readonly now: () => bigint
 
-  constructor(opts: { networkID: number; chains: ChainAliases; now?: () => bigint }, protected readonly chainID: Uint8Array) {
+  constructor(
+    opts: { networkID: number; chains: ChainAliases; now?: () => bigint },
+    protected readonly chainID: Uint8Array,
+  ) {
     this.addrs = { networkID: opts.networkID, chains: opts.chains }
     this.now = opts.now ?? unixNow
   }

@@ -1,7 +1,7 @@
 import type { Logger } from 'pino'
 import { cb58Decode } from '../avalanche/cb58.js'
 import { AtomicTxService } from '../atomic/atomicService.js'
-import type { NodeConfig } from '../config.js'
+import { type NodeConfig, resolveEthApis, ConfigError } from '../config.js'
 import type { AccountManager } from '../engine/accounts.js'
 import { Engine } from '../engine/engine.js'
 import { engineOptions } from './engineOptions.js'
@@ -20,16 +20,13 @@ import { Profiler, profileDir } from '../profiler.js'
 import type { DeprecationWarner } from '../rpc/deprecation.js'
 import { Dispatcher } from '../rpc/dispatch.js'
 import { servedMethods } from '../rpc/ethApis.js'
-import { resolveEthApis } from '../config.js'
 import { GorillaDispatcher } from '../rpc/gorilla.js'
 import type { RpcStats } from '../rpc/stats.js'
 import { SubscriptionManager } from '../rpc/subscriptions.js'
-import type { MethodTable, RpcContext } from '../rpc/types.js'
-import { mergeTables } from '../rpc/types.js'
+import { type MethodTable, type RpcContext, mergeTables } from '../rpc/types.js'
 import { AtomicTxStore } from '../store/atomicTxStore.js'
 import type { Database } from '../store/db.js'
 import { SharedMemory } from '../store/sharedMemory.js'
-import { ConfigError } from '../config.js'
 import { configDurationMs } from '../util/goDuration.js'
 
 /**
@@ -95,9 +92,16 @@ export async function openEvmChain(deps: EvmChainDeps): Promise<EvmChain> {
   } catch (err) {
     throw new ConfigError(`eth-apis: ${(err as Error).message}`)
   }
-  const engine = await Engine.create(db, engineOptions(chainConfig, {
-    genesis: deps.genesis, blockInterval: config.blockInterval, pendingNonceGuardMs: config.pendingNonceGuard, log: log.child({ module: 'engine' }), now: deps.now,
-  }))
+  const engine = await Engine.create(
+    db,
+    engineOptions(chainConfig, {
+      genesis: deps.genesis,
+      blockInterval: config.blockInterval,
+      pendingNonceGuardMs: config.pendingNonceGuard,
+      log: log.child({ module: 'engine' }),
+      now: deps.now,
+    }),
+  )
   let atomic: AtomicTxService
   let sharedMemory: SharedMemory
   try {
@@ -127,15 +131,14 @@ export async function openEvmChain(deps: EvmChainDeps): Promise<EvmChain> {
   const apiLog = log.child({ module: 'api' })
   const primary = deps.aliases[0] ?? id
   const profiler = new Profiler(profileDir(config.dataDir, chainConfig['admin-api-dir'], primary))
-  const admin = chainConfig['admin-api-enabled']
-    ? new GorillaDispatcher(adminMethods({ log, profiler, chainConfig }), { log: apiLog, stats: deps.stats })
-    : undefined
+  const admin = chainConfig['admin-api-enabled'] ? new GorillaDispatcher(adminMethods({ log, profiler, chainConfig }), { log: apiLog, stats: deps.stats }) : undefined
 
   // The atomic API: one handler table, as `native` (/ext/bc/<chain>/native) and `avax` (/ext/bc/<chain>/avax, AvalancheJS's path).
   // The keystore-backed methods are always served; with the keystore off every user is unknown (as avalanchego).
   const chains = { xChainID: deps.network.xChainID, pChainID: deps.network.pChainID, cChainID: cb58Decode(id) }
   const keystoreBackend = {
-    keystore: deps.keystore, verify: atomic.ctx,
+    keystore: deps.keystore,
+    verify: atomic.ctx,
     balance: (address: Uint8Array) => engine.balance(address, 'latest'),
     nonce: (address: Uint8Array) => engine.nonce(address, 'latest'),
     baseFee: () => engine.fees.nextBaseFee(),
@@ -147,7 +150,14 @@ export async function openEvmChain(deps: EvmChainDeps): Promise<EvmChain> {
   for (const alias of [...deps.aliases, id]) apis.push({ path: `/ext/bc/${alias}/native`, rpc: native }, { path: `/ext/bc/${alias}/avax`, rpc: avax })
 
   return {
-    id, aliases: deps.aliases, engine, atomic, sharedMemory, subscriptions, apis, avax,
+    id,
+    aliases: deps.aliases,
+    engine,
+    atomic,
+    sharedMemory,
+    subscriptions,
+    apis,
+    avax,
     endpoints: { rpc, ...(admin !== undefined && { admin }) },
     checkDatabase() {
       if (db.status !== 'open') throw new Error(`database is ${db.status}`)

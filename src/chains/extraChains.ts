@@ -1,10 +1,8 @@
 import { existsSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { cb58Encode } from '../avalanche/cb58.js'
-import type { EvmChainInput, NodeConfig } from '../config.js'
-import { ChainConfigFile, ConfigError, EvmChainName, readChainConfigFile, readJsonFile } from '../config.js'
-import type { Genesis } from '../engine/genesis.js'
-import { readGenesisFile } from '../engine/genesis.js'
+import { type EvmChainInput, type NodeConfig, ChainConfigFile, ConfigError, EvmChainName, readChainConfigFile, readJsonFile } from '../config.js'
+import { type Genesis, readGenesisFile } from '../engine/genesis.js'
 import { evmBlockchainID } from './blockchainID.js'
 
 /** An extra EVM chain ready to open: its ID, names and configuration. */
@@ -70,17 +68,24 @@ export function resolveExtraChains(config: NodeConfig, known: readonly KnownChai
     if (prev !== undefined && prev !== id) throw new ConfigError(`${what}: alias ${JSON.stringify(alias)} is already used by chain ${JSON.stringify(nameOf.get(prev))}`)
     owner.set(alias, id)
   }
-  for (const k of known) { claim(k.name, k.id, 'chain'); claim(k.id, k.id, 'chain') }
+  for (const k of known) {
+    claim(k.name, k.id, 'chain')
+    claim(k.id, k.id, 'chain')
+  }
   const evmIds = new Map<number, string>(known.filter((k) => k.evmChainId !== undefined).map((k) => [k.evmChainId!, k.name]))
   for (const s of specs) {
     const name = s.input.name
     if (RESERVED.has(name)) throw new ConfigError(`chain ${JSON.stringify(name)}: the name is reserved for the primary network's chains`)
-    if (owner.has(s.id)) throw new ConfigError(`chain ${JSON.stringify(name)}: its genesis gives blockchain ID ${s.id}, which chain ${JSON.stringify(specs.find((o) => o.id === s.id)!.input.name)} already has (identical genesis)`)
+    if (owner.has(s.id))
+      throw new ConfigError(
+        `chain ${JSON.stringify(name)}: its genesis gives blockchain ID ${s.id}, which chain ${JSON.stringify(specs.find((o) => o.id === s.id)!.input.name)} already has (identical genesis)`,
+      )
     claim(s.id, s.id, `chain ${JSON.stringify(name)}`)
     claim(name, s.id, `chain ${JSON.stringify(name)}`)
     const evmChainId = s.genesis.config.chainId
     const other = evmIds.get(evmChainId)
-    if (other !== undefined) throw new ConfigError(`chains ${JSON.stringify(other)} and ${JSON.stringify(name)} both have EVM chain ID ${evmChainId}; each EVM chain needs its own (transactions would be valid on both)`)
+    if (other !== undefined)
+      throw new ConfigError(`chains ${JSON.stringify(other)} and ${JSON.stringify(name)} both have EVM chain ID ${evmChainId}; each EVM chain needs its own (transactions would be valid on both)`)
     evmIds.set(evmChainId, name)
   }
 
@@ -104,7 +109,11 @@ export function resolveExtraChains(config: NodeConfig, known: readonly KnownChai
     }
   }
   const chains = specs.map((s) => ({
-    name: s.input.name, id: s.id, idBytes: s.idBytes, genesis: s.genesis, chain: s.input.chain,
+    name: s.input.name,
+    id: s.id,
+    idBytes: s.idBytes,
+    genesis: s.genesis,
+    chain: s.input.chain,
     aliases: [s.input.name, ...(extra.get(s.id) ?? [])],
   }))
   const aliases = new Map<string, string[]>()
@@ -141,7 +150,10 @@ function readChainConfigDir(dir: string | undefined): { inputs: EvmChainInput[];
   if (dir === undefined) return { inputs, configOnly }
   let entries: string[]
   try {
-    entries = readdirSync(dir, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name).sort()
+    entries = readdirSync(dir, { withFileTypes: true })
+      .filter((e) => e.isDirectory())
+      .map((e) => e.name)
+      .sort()
   } catch (err) {
     throw new ConfigError(`chain config dir ${dir}: ${(err as Error).message}`)
   }

@@ -24,7 +24,8 @@ export async function createAccessList(ex: Executor, req: CallRequest, gas: bigi
         await ex.sm.revert()
       }
       const reported = (outcome.result.accessList ?? []).map((item) => ({
-        address: item.address.toLowerCase(), storageKeys: item.storageKeys.map((k) => k.toLowerCase()),
+        address: item.address.toLowerCase(),
+        storageKeys: item.storageKeys.map((k) => k.toLowerCase()),
       }))
       const exclude = new Set<string>([bytesToHex(req.from ?? new Uint8Array(20)), ...(req.to ? [bytesToHex(req.to)] : [])])
       const next = reported.filter((i) => !exclude.has(i.address) || i.storageKeys.length > 0)

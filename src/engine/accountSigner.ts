@@ -5,8 +5,7 @@
  */
 import type { TypedTransaction } from '@ethereumjs/tx'
 import { SigningKey, hashMessage, recoverAddress } from 'ethers'
-import { AccountError } from './accounts.js'
-import type { AccountManager } from './accounts.js'
+import { AccountError, type AccountManager } from './accounts.js'
 import type { Engine } from './engine.js'
 import { EngineError } from './errors.js'
 import { fillTransaction } from './fillTransaction.js'
@@ -28,7 +27,9 @@ class AddrLocker {
   async run<T>(addr: string, work: () => Promise<T>): Promise<T> {
     const prev = this.tails.get(addr) ?? Promise.resolve()
     let release!: () => void
-    const mine = new Promise<void>((r) => { release = r })
+    const mine = new Promise<void>((r) => {
+      release = r
+    })
     const tail = prev.then(() => mine)
     this.tails.set(addr, tail)
     await prev
@@ -76,7 +77,11 @@ export class AccountSigner {
   private readonly nonceLock = new AddrLocker()
 
   /** `feeCapEther`: rpc-tx-fee-cap (0 = no cap). */
-  constructor(private readonly engine: Engine, readonly accounts: AccountManager, private readonly feeCapEther: number) {}
+  constructor(
+    private readonly engine: Engine,
+    readonly accounts: AccountManager,
+    private readonly feeCapEther: number,
+  ) {}
 
   /** personal_importRawKey: stores the key under `password`; its address. The parsed key is wiped. */
   async importRawKey(hexKey: string, password: string): Promise<string> {

@@ -1,5 +1,4 @@
-import { createCipheriv, createDecipheriv, pbkdf2, randomBytes, randomUUID, scrypt, timingSafeEqual } from 'node:crypto'
-import type { ScryptOptions } from 'node:crypto'
+import { createCipheriv, createDecipheriv, pbkdf2, randomBytes, randomUUID, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto'
 import { mkdir, open, readdir, readFile, rename, rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import { privateToAddress } from '@ethereumjs/util'
@@ -50,7 +49,10 @@ const addrHex = (a: Uint8Array | string): string => (typeof a === 'string' ? a.t
 
 /** geth keystore keyFileName: `UTC--2006-01-02T15-04-05.999999999Z--<hex address>`. */
 export function keyFileName(address: string, now = new Date()): string {
-  const iso = now.toISOString().replace(/:/g, '-').replace(/\.?0*Z$/, 'Z')
+  const iso = now
+    .toISOString()
+    .replace(/:/g, '-')
+    .replace(/\.?0*Z$/, 'Z')
   return `UTC--${iso}--${address.replace(/^0x/, '').toLowerCase()}`
 }
 
@@ -91,7 +93,10 @@ export class AccountManager {
   private readonly now: () => number
   private closed = false
 
-  constructor(readonly dir: string, opts: AccountManagerOptions = {}) {
+  constructor(
+    readonly dir: string,
+    opts: AccountManagerOptions = {},
+  ) {
     this.scryptN = opts.scryptN ?? STANDARD_SCRYPT_N
     this.scryptP = opts.scryptP ?? STANDARD_SCRYPT_P
     this.now = opts.now ?? Date.now
@@ -144,7 +149,10 @@ export class AccountManager {
     const key = await this.decrypt(addr, password)
     const existing = this.unlocked.get(addr)
     if (existing !== undefined) {
-      if (existing.expiresAt === Infinity) { key.fill(0); return }
+      if (existing.expiresAt === Infinity) {
+        key.fill(0)
+        return
+      }
       this.drop(addr)
     }
     const entry: Unlocked = { key, expiresAt: seconds === 0n ? Infinity : this.now() + Number(seconds) * 1000, timer: undefined }

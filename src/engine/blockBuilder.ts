@@ -4,21 +4,14 @@ import { RLP } from '@ethereumjs/rlp'
 import type { MerkleStateManager } from '@ethereumjs/statemanager'
 import type { TypedTransaction } from '@ethereumjs/tx'
 import { KECCAK256_RLP, KECCAK256_RLP_ARRAY } from '@ethereumjs/util'
-import { runTx } from '@ethereumjs/vm'
-import type { RunTxResult, VM } from '@ethereumjs/vm'
+import { runTx, type RunTxResult, type VM } from '@ethereumjs/vm'
 import type { Logger } from 'pino'
 import { keccak256 } from '../util/crypto.js'
 import type { BatchOp } from '../store/db.js'
-import type { Block, Header } from './block.js'
-import { makeBlock } from './block.js'
-import { BLACKHOLE, EMPTY_EXT_DATA_HASH } from './chain.js'
-import type { Chain } from './chain.js'
-import {
-  consumeGas, desiredDelayExcess, encodeFeeState, feeStateBeforeBlock, gasPrice, maxCapacity, minBuildableCapacity,
-  minDelayMs, nextMinDelayExcess, updateTargetExcess,
-} from './feeState.js'
-import { encodeConsensusReceipt, logsBloom } from './receipt.js'
-import type { Log, Receipt } from './receipt.js'
+import { type Block, type Header, makeBlock } from './block.js'
+import { BLACKHOLE, EMPTY_EXT_DATA_HASH, type Chain } from './chain.js'
+import { consumeGas, desiredDelayExcess, encodeFeeState, feeStateBeforeBlock, gasPrice, maxCapacity, minBuildableCapacity, minDelayMs, nextMinDelayExcess, updateTargetExcess } from './feeState.js'
+import { encodeConsensusReceipt, logsBloom, type Log, type Receipt } from './receipt.js'
 import type { PoolTx, TxPool } from './txPool.js'
 
 /** Empty Warp predicate results appended after the fee state (codec v0 + empty map), as coreth does after Durango. */
@@ -88,8 +81,13 @@ export class BlockBuilder {
   /** Asks for a build; coalesces requests that arrive while one runs. */
   trigger(): void {
     if (this.closed) return
-    if (this.running !== undefined) { this.again = true; return }
-    this.running = this.loop().finally(() => { this.running = undefined })
+    if (this.running !== undefined) {
+      this.again = true
+      return
+    }
+    this.running = this.loop().finally(() => {
+      this.running = undefined
+    })
   }
 
   /** Called when a transaction becomes executable. */
@@ -154,7 +152,10 @@ export class BlockBuilder {
       return undefined
     }
     const candidates = this.pool.executable(baseFee)
-    if (candidates.length === 0 && !allowEmpty && this.atomic?.hasPending() !== true) { this.progress = false; return undefined }
+    if (candidates.length === 0 && !allowEmpty && this.atomic?.hasPending() !== true) {
+      this.progress = false
+      return undefined
+    }
 
     const number = parent.header.number + ONE
     const env = this.chain.envBlock({ number, timestamp: timeMs / 1000n, gasLimit, baseFee })
@@ -168,7 +169,10 @@ export class BlockBuilder {
     try {
       for (const ptx of candidates) {
         if (skipped.has(ptx.senderHex)) continue
-        if (ptx.feeCap < baseFee || gasUsed + ptx.tx.gasLimit > before.capacity) { skipped.add(ptx.senderHex); continue }
+        if (ptx.feeCap < baseFee || gasUsed + ptx.tx.gasLimit > before.capacity) {
+          skipped.add(ptx.senderHex)
+          continue
+        }
         let result: RunTxResult
         try {
           result = await runTx(this.vm, { tx: ptx.tx, block: env, skipHardForkValidation: true, blockGasUsed: gasUsed })
@@ -218,14 +222,30 @@ export class BlockBuilder {
       extraData.set(encodeFeeState(after), 0)
       extraData.set(EMPTY_PREDICATE_RESULTS, 24)
       const header: Header = {
-        parentHash: parent.hash, uncleHash: KECCAK256_RLP_ARRAY, coinbase: BLACKHOLE, stateRoot,
+        parentHash: parent.hash,
+        uncleHash: KECCAK256_RLP_ARRAY,
+        coinbase: BLACKHOLE,
+        stateRoot,
         txRoot: txs.length === 0 ? KECCAK256_RLP : await txRoot(txs, this.chain),
         receiptRoot: receipts.length === 0 ? KECCAK256_RLP : await receiptRoot(receipts, this.chain),
-        bloom: logsBloom(receipts.flatMap((r) => r.logs)), difficulty: 1n, number, gasLimit, gasUsed,
-        timestamp: timeMs / 1000n, extraData, mixHash: ZERO32, nonce: new Uint8Array(8),
+        bloom: logsBloom(receipts.flatMap((r) => r.logs)),
+        difficulty: 1n,
+        number,
+        gasLimit,
+        gasUsed,
+        timestamp: timeMs / 1000n,
+        extraData,
+        mixHash: ZERO32,
+        nonce: new Uint8Array(8),
         extDataHash: extData.length === 0 ? EMPTY_EXT_DATA_HASH : keccak256(RLP.encode(extData)),
-        baseFee, extDataGasUsed, blockGasCost: 0n, blobGasUsed: 0n, excessBlobGas: 0n, parentBeaconRoot: ZERO32,
-        timeMilliseconds: timeMs, minDelayExcess: nextMinDelayExcess(this.chain.delayExcessOf(parent), desiredDelay),
+        baseFee,
+        extDataGasUsed,
+        blockGasCost: 0n,
+        blobGasUsed: 0n,
+        excessBlobGas: 0n,
+        parentBeaconRoot: ZERO32,
+        timeMilliseconds: timeMs,
+        minDelayExcess: nextMinDelayExcess(this.chain.delayExcessOf(parent), desiredDelay),
       }
       block = makeBlock(header, txs, extData)
       await this.chain.commit(block, receipts, atomicCount > 0 ? atomic!.ops : [])

@@ -1,25 +1,20 @@
 import { EventEmitter } from 'node:events'
-import { createBlock, paramsBlock } from '@ethereumjs/block'
-import type { Block as EnvBlock } from '@ethereumjs/block'
+import { createBlock, paramsBlock, type Block as EnvBlock } from '@ethereumjs/block'
 import { type Common, Mainnet, createCustomCommon } from '@ethereumjs/common'
 import { RLP } from '@ethereumjs/rlp'
 import { MerklePatriciaTrie } from '@ethereumjs/mpt'
 import { Caches, MerkleStateManager } from '@ethereumjs/statemanager'
-import { createTxFromBlockBodyData, paramsTx } from '@ethereumjs/tx'
-import type { TypedTransaction } from '@ethereumjs/tx'
+import { createTxFromBlockBodyData, paramsTx, type TypedTransaction } from '@ethereumjs/tx'
 import { Account, Address, KECCAK256_RLP, KECCAK256_RLP_ARRAY, ValueEncoding, bigIntToBytes, bytesToHex, bytesToUnprefixedHex, equalsBytes, hexToBytes, setLengthLeft } from '@ethereumjs/util'
 import type { Logger } from 'pino'
 import { ChainStore } from '../store/chainStore.js'
 import type { BatchOp, Database } from '../store/db.js'
 import { TrieDB } from '../store/trieDb.js'
-import type { Block, Header } from './block.js'
-import { encodeBlock, headerFromFields, makeBlock } from './block.js'
+import { type Block, type Header, encodeBlock, headerFromFields, makeBlock } from './block.js'
 import { customCrypto } from '../util/crypto.js'
-import { INITIAL_DELAY_EXCESS, decodeFeeState, desiredDelayExcess, desiredTargetExcess, maxCapacity } from './feeState.js'
-import type { FeeState } from './feeState.js'
+import { INITIAL_DELAY_EXCESS, decodeFeeState, desiredDelayExcess, desiredTargetExcess, maxCapacity, type FeeState } from './feeState.js'
 import type { Genesis } from './genesis.js'
-import { decodeReceipts, encodeReceipts } from './receipt.js'
-import type { Receipt } from './receipt.js'
+import { decodeReceipts, encodeReceipts, type Receipt } from './receipt.js'
 import { StateUnavailableError } from './errors.js'
 import { StatePruner } from './statePruner.js'
 
@@ -68,7 +63,10 @@ export class Chain {
   /** Blocks whose state a pruning node answers for (`state-history`); undefined on an archival node. */
   readonly stateHistory: bigint | undefined
 
-  private constructor(readonly db: Database, readonly opts: ChainOptions) {
+  private constructor(
+    readonly db: Database,
+    readonly opts: ChainOptions,
+  ) {
     this.chainId = BigInt(opts.genesis.config.chainId)
     this.common = createCustomCommon({ chainId: Number(this.chainId), name: `avalanche-${this.chainId}` }, Mainnet, {
       hardfork: 'cancun',
@@ -91,10 +89,18 @@ export class Chain {
     const genesis = await chain.buildGenesis()
     const storedGenesis = chain.store.readGenesisHash()
     if (storedGenesis === undefined) {
-      await chain.store.writeBlock({
-        hash: genesis.block.hash, number: 0n, encodedBlock: encodeBlock(genesis.block.header, [], new Uint8Array()),
-        encodedReceipts: encodeReceipts([]), bloom: genesis.block.header.bloom, txHashes: [], stateOps: chain.trieDb.drain(),
-      }, { genesis: true })
+      await chain.store.writeBlock(
+        {
+          hash: genesis.block.hash,
+          number: 0n,
+          encodedBlock: encodeBlock(genesis.block.header, [], new Uint8Array()),
+          encodedReceipts: encodeReceipts([]),
+          bloom: genesis.block.header.bloom,
+          txHashes: [],
+          stateOps: chain.trieDb.drain(),
+        },
+        { genesis: true },
+      )
       chain.trieDb.commitDrained(chain.trieDb.drain())
     } else if (bytesToHex(storedGenesis) !== bytesToHex(genesis.block.hash)) {
       throw new Error(`data directory holds a chain with genesis ${bytesToHex(storedGenesis)}, not ${bytesToHex(genesis.block.hash)} of the configured genesis; use another --data-dir`)
@@ -126,8 +132,7 @@ export class Chain {
 
   private isWhole(block: Block): boolean {
     const canonical = this.store.readCanonicalHash(block.header.number)
-    return canonical !== undefined && bytesToHex(canonical) === bytesToHex(block.hash) &&
-      this.store.hasStateNode(block.header.stateRoot) && this.store.readReceipts(block.hash) !== undefined
+    return canonical !== undefined && bytesToHex(canonical) === bytesToHex(block.hash) && this.store.hasStateNode(block.header.stateRoot) && this.store.readReceipts(block.hash) !== undefined
   }
 
   private async buildGenesis(): Promise<{ block: Block }> {
@@ -148,13 +153,29 @@ export class Chain {
     const stateRoot = await sm.getStateRoot()
     const header: Header = {
       parentHash: g.parentHash ? hexToBytes(g.parentHash as `0x${string}`) : ZERO32,
-      uncleHash: KECCAK256_RLP_ARRAY, coinbase: g.coinbase ? hexToBytes(g.coinbase as `0x${string}`) : new Uint8Array(20),
-      stateRoot, txRoot: KECCAK256_RLP, receiptRoot: KECCAK256_RLP, bloom: new Uint8Array(256),
-      difficulty: g.difficulty, number: g.number, gasLimit: g.gasLimit, gasUsed: g.gasUsed, timestamp: g.timestamp,
-      extraData: hexToBytes(g.extraData as `0x${string}`), mixHash: g.mixHash ? hexToBytes(g.mixHash as `0x${string}`) : ZERO32,
-      nonce: setLengthLeft(bigIntToBytes(g.nonce), 8), extDataHash: ZERO32, // types.NewBlock, not NewBlockWithExtData
-      baseFee: g.baseFeePerGas ?? GENESIS_BASE_FEE, extDataGasUsed: 0n, blockGasCost: 0n, blobGasUsed: 0n, excessBlobGas: 0n,
-      parentBeaconRoot: ZERO32, timeMilliseconds: g.timestamp * 1000n, minDelayExcess: INITIAL_DELAY_EXCESS,
+      uncleHash: KECCAK256_RLP_ARRAY,
+      coinbase: g.coinbase ? hexToBytes(g.coinbase as `0x${string}`) : new Uint8Array(20),
+      stateRoot,
+      txRoot: KECCAK256_RLP,
+      receiptRoot: KECCAK256_RLP,
+      bloom: new Uint8Array(256),
+      difficulty: g.difficulty,
+      number: g.number,
+      gasLimit: g.gasLimit,
+      gasUsed: g.gasUsed,
+      timestamp: g.timestamp,
+      extraData: hexToBytes(g.extraData as `0x${string}`),
+      mixHash: g.mixHash ? hexToBytes(g.mixHash as `0x${string}`) : ZERO32,
+      nonce: setLengthLeft(bigIntToBytes(g.nonce), 8),
+      extDataHash: ZERO32, // types.NewBlock, not NewBlockWithExtData
+      baseFee: g.baseFeePerGas ?? GENESIS_BASE_FEE,
+      extDataGasUsed: 0n,
+      blockGasCost: 0n,
+      blobGasUsed: 0n,
+      excessBlobGas: 0n,
+      parentBeaconRoot: ZERO32,
+      timeMilliseconds: g.timestamp * 1000n,
+      minDelayExcess: INITIAL_DELAY_EXCESS,
     }
     return { block: makeBlock(header, [], new Uint8Array()) }
   }
@@ -165,7 +186,11 @@ export class Chain {
       throw stateUnavailable(root)
     }
     const trie = new MerklePatriciaTrie({
-      db: this.trieDb, useKeyHashing: true, common: this.common, valueEncoding: ValueEncoding.Bytes, root,
+      db: this.trieDb,
+      useKeyHashing: true,
+      common: this.common,
+      valueEncoding: ValueEncoding.Bytes,
+      root,
     })
     return new MerkleStateManager({ common: this.common, trie, caches: new Caches() })
   }
@@ -226,15 +251,24 @@ export class Chain {
 
   /** The EVM's environment block for a header (BLOCKHASH, NUMBER, BASEFEE...). */
   envBlock(fields: { number: bigint; timestamp: bigint; gasLimit: bigint; baseFee: bigint; coinbase?: Uint8Array; mixHash?: Uint8Array }): EnvBlock {
-    return createBlock({
-      header: {
-        number: fields.number, timestamp: fields.timestamp, gasLimit: fields.gasLimit, baseFeePerGas: fields.baseFee,
-        coinbase: fields.coinbase ?? BLACKHOLE,
-        // coreth runs without a beacon chain: DIFFICULTY/PREVRANDAO reads the header difficulty, 1.
-        mixHash: fields.mixHash ?? setLengthLeft(Uint8Array.of(1), 32), difficulty: 0n, excessBlobGas: 0n, blobGasUsed: 0n,
-        parentBeaconBlockRoot: ZERO32,
+    return createBlock(
+      {
+        header: {
+          number: fields.number,
+          timestamp: fields.timestamp,
+          gasLimit: fields.gasLimit,
+          baseFeePerGas: fields.baseFee,
+          coinbase: fields.coinbase ?? BLACKHOLE,
+          // coreth runs without a beacon chain: DIFFICULTY/PREVRANDAO reads the header difficulty, 1.
+          mixHash: fields.mixHash ?? setLengthLeft(Uint8Array.of(1), 32),
+          difficulty: 0n,
+          excessBlobGas: 0n,
+          blobGasUsed: 0n,
+          parentBeaconBlockRoot: ZERO32,
+        },
       },
-    }, { common: this.headerCommon, skipConsensusFormatValidation: true })
+      { common: this.headerCommon, skipConsensusFormatValidation: true },
+    )
   }
 
   /** BLOCKHASH source for the EVM: canonical hashes by number. */
@@ -254,8 +288,14 @@ export class Chain {
   async commit(block: Block, receipts: Receipt[], extraOps: readonly BatchOp[] = []): Promise<void> {
     const stateOps = this.trieDb.drain()
     await this.store.writeBlock({
-      hash: block.hash, number: block.header.number, encodedBlock: encodeBlock(block.header, block.txs, block.extData),
-      encodedReceipts: encodeReceipts(receipts), bloom: block.header.bloom, txHashes: block.txs.map((tx) => tx.hash()), stateOps, extraOps,
+      hash: block.hash,
+      number: block.header.number,
+      encodedBlock: encodeBlock(block.header, block.txs, block.extData),
+      encodedReceipts: encodeReceipts(receipts),
+      bloom: block.header.bloom,
+      txHashes: block.txs.map((tx) => tx.hash()),
+      stateOps,
+      extraOps,
     })
     this.trieDb.commitDrained(stateOps)
     const key = bytesToHex(block.hash)

@@ -4,38 +4,30 @@ import { createVM } from '@ethereumjs/vm'
 import { Address, bytesToHex, setLengthLeft } from '@ethereumjs/util'
 import type { Common } from '@ethereumjs/common'
 import type { Database } from '../store/db.js'
-import { createAccessList } from './accessList.js'
-import type { AccessListResult } from './accessList.js'
+import { createAccessList, type AccessListResult } from './accessList.js'
 import type { Block } from './block.js'
-import { BlockBuilder } from './blockBuilder.js'
-import type { AtomicBlockSource } from './blockBuilder.js'
+import { BlockBuilder, type AtomicBlockSource } from './blockBuilder.js'
 import { Chain } from './chain.js'
 import type { EngineOptions } from './engineOptions.js'
 import { InvalidParamsError, NotFoundError, TxRejectedError } from './errors.js'
 import { estimateGas } from './estimateGas.js'
 import { FilterManager } from './filters.js'
-import { LogIndex } from './logIndex.js'
-import type { FoundLog } from './logIndex.js'
-import { queryLogs } from './logQuery.js'
-import type { LogQuery } from './logQuery.js'
+import { LogIndex, type FoundLog } from './logIndex.js'
+import { queryLogs, type LogQuery } from './logQuery.js'
 import { PendingNonceGuard } from './pendingNonceGuard.js'
 import { Executor, executionError } from './executor.js'
 import type { Cancellation, RunLimit } from './evmGuard.js'
 import { FeeOracle } from './feeOracle.js'
 import type { Genesis } from './genesis.js'
-import { accountProof } from './proof.js'
-import type { AccountProof } from './proof.js'
+import { accountProof, type AccountProof } from './proof.js'
 import type { Receipt } from './receipt.js'
 import type { PruneResult } from './statePruner.js'
-import { TxPool } from './txPool.js'
+import { TxPool, type PoolTx } from './txPool.js'
 import { simulate } from './simulate.js'
-import { checkSimulateSize } from './simulateOptions.js'
-import type { SimBlockResult, SimulateOptions } from './simulateOptions.js'
-import type { PoolTx } from './txPool.js'
-import { admitRawTransaction } from './txValidation.js'
+import { checkSimulateSize, type SimBlockResult, type SimulateOptions } from './simulateOptions.js'
+import { admitRawTransaction, checkTxState } from './txValidation.js'
 import type { BlockRef, CallRequest, StateOverride } from './types.js'
-import { traceBlock, traceCall, traceTransaction } from './tracing/trace.js'
-import type { TraceCallOptions, TxTraceResult } from './tracing/trace.js'
+import { traceBlock, traceCall, traceTransaction, type TraceCallOptions, type TxTraceResult } from './tracing/trace.js'
 import type { TraceOptions } from './tracing/config.js'
 
 /** A mined transaction with where it is. */
@@ -79,7 +71,9 @@ export class Engine {
     this.nonceGuard = new PendingNonceGuard(opts.pendingNonceGuardMs)
     this.logs = new LogIndex(chain)
     this.filters = new FilterManager(this.logs, { chain: chain.events, pool: this.events }, opts.filters, opts.now)
-    chain.events.on('head', () => { this.callCache = new Map() })
+    chain.events.on('head', () => {
+      this.callCache = new Map()
+    })
     this.events.setMaxListeners(0)
   }
 
@@ -89,7 +83,12 @@ export class Engine {
     const sm = chain.newStateManager(chain.head.header.stateRoot)
     const vm = await createVM({ common: chain.common, stateManager: sm, blockchain: chain.blockHashes as never })
     const engineRef: { engine?: Engine } = {}
-    const pool = new TxPool(opts.pool, async (sender) => engineRef.engine!.headState().getAccount(sender).then((a) => a?.nonce ?? 0n))
+    const pool = new TxPool(opts.pool, async (sender) =>
+      engineRef
+        .engine!.headState()
+        .getAccount(sender)
+        .then((a) => a?.nonce ?? 0n),
+    )
     const builder = new BlockBuilder(chain, pool, vm, sm, { blockInterval: opts.blockInterval, gasTarget, minDelayTarget, log })
     const engine = new Engine(chain, pool, builder, opts)
     engineRef.engine = engine
@@ -288,30 +287,28 @@ export class Engine {
     checkSimulateSize(opts)
     const { gasTarget } = this.opts
     return simulate(this.chain, this.resolveBlock(ref), opts, {
-      gasCap: this.opts.rpcGasCap, gasTarget: gasTarget === undefined ? undefined : BigInt(gasTarget),
+      gasCap: this.opts.rpcGasCap,
+      gasTarget: gasTarget === undefined ? undefined : BigInt(gasTarget),
       run: this.evmLimit(cancel),
     })
   }
 
   /** eth_sendRawTransaction: admit to the pool (geth's checks and wording) and wake the builder. */
   async sendRawTransaction(raw: Uint8Array): Promise<string> {
-    const ptx = admitRawTransaction(raw, {
-      ...this.opts.admission, common: this.chain.txCommon, chainId: this.chain.chainId,
-      blockGasLimit: this.fees.nextGasLimit(), nextBaseFee: this.fees.nextBaseFee(),
-    }, this.arrivals++)
+    const ptx = admitRawTransaction(
+      raw,
+      {
+        ...this.opts.admission,
+        common: this.chain.txCommon,
+        chainId: this.chain.chainId,
+        blockGasLimit: this.fees.nextGasLimit(),
+        nextBaseFee: this.fees.nextBaseFee(),
+      },
+      this.arrivals++,
+    )
     // geth: only a tx still in the pool is "already known"; a mined one fails the nonce check.
-    if (this.pool.has(ptx.hash)) {
-      throw new TxRejectedError('already known')
-    }
-    // geth ValidateTransactionWithState: nonce first, then balance.
-    const account = await this.headState().getAccount(ptx.sender)
-    const nonce = account?.nonce ?? 0n
-    if (ptx.nonce < nonce) throw new TxRejectedError(`nonce too low: next nonce ${nonce}, tx nonce ${ptx.nonce}`)
-    const balance = account?.balance ?? 0n
-    const cost = ptx.feeCap * ptx.tx.gasLimit + ptx.tx.value
-    if (balance < cost) {
-      throw new TxRejectedError(`insufficient funds for gas * price + value: balance ${balance}, tx cost ${cost}, overshot ${cost - balance}`)
-    }
+    if (this.pool.has(ptx.hash)) throw new TxRejectedError('already known')
+    checkTxState(ptx, await this.headState().getAccount(ptx.sender))
     const executable = await this.pool.add(ptx)
     if (executable) {
       this.events.emit('pendingTx', ptx)
@@ -387,7 +384,15 @@ function callKey(block: Block, req: CallRequest): string {
   let key = bytesToHex(block.hash)
   for (const [k, v] of Object.entries(req)) {
     if (v === undefined) continue
-    key += '|' + k + '=' + (v instanceof Uint8Array ? Buffer.from(v).toString('hex') : typeof v === 'bigint' ? v.toString(16) : JSON.stringify(v, (_, x) => (typeof x === 'bigint' ? x.toString(16) : x instanceof Uint8Array ? Buffer.from(x).toString('hex') : x)))
+    key +=
+      '|' +
+      k +
+      '=' +
+      (v instanceof Uint8Array
+        ? Buffer.from(v).toString('hex')
+        : typeof v === 'bigint'
+          ? v.toString(16)
+          : JSON.stringify(v, (_, x) => (typeof x === 'bigint' ? x.toString(16) : x instanceof Uint8Array ? Buffer.from(x).toString('hex') : x)))
   }
   return key
 }

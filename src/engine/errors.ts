@@ -15,7 +15,10 @@ export class TxRejectedError extends EngineError {
 /** eth_call / eth_estimateGas hit REVERT: code 3 with the return data (geth internal/ethapi/errors.go). */
 export class ExecutionRevertedError extends EngineError {
   override name = 'ExecutionRevertedError'
-  constructor(readonly returnData: Uint8Array, reason?: string) {
+  constructor(
+    readonly returnData: Uint8Array,
+    reason?: string,
+  ) {
     super(reason === undefined ? 'execution reverted' : `execution reverted: ${reason}`)
   }
 }
@@ -50,13 +53,26 @@ export class StateUnavailableError extends EngineError {
 
 /** Why eth_simulateV1 refused a block or call; src/rpc/errors.ts maps each kind to geth's code (internal/ethapi/errors.go). */
 export type SimulateErrorKind =
-  | 'nonceTooHigh' | 'nonceTooLow' | 'feeCapTooLow' | 'intrinsicGas' | 'insufficientFunds' | 'blockGasLimitReached'
-  | 'blockNumberInvalid' | 'blockTimestampInvalid' | 'initCodeTooLarge' | 'clientLimitExceeded' | 'invalidParams' | 'internal'
+  | 'nonceTooHigh'
+  | 'nonceTooLow'
+  | 'feeCapTooLow'
+  | 'intrinsicGas'
+  | 'insufficientFunds'
+  | 'blockGasLimitReached'
+  | 'blockNumberInvalid'
+  | 'blockTimestampInvalid'
+  | 'initCodeTooLarge'
+  | 'clientLimitExceeded'
+  | 'invalidParams'
+  | 'internal'
 
 /** An eth_simulateV1 validation failure: a transaction-validation or block-ordering error with geth's wording. */
 export class SimulateError extends EngineError {
   override name = 'SimulateError'
-  constructor(readonly kind: SimulateErrorKind, message: string) {
+  constructor(
+    readonly kind: SimulateErrorKind,
+    message: string,
+  ) {
     super(message)
   }
 }

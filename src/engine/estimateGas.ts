@@ -2,8 +2,7 @@ import { Address, bytesToHex } from '@ethereumjs/util'
 import type { Block } from './block.js'
 import { ExecutionAbortedError, ExecutionFailedError } from './errors.js'
 import type { RunLimit } from './evmGuard.js'
-import { executionError } from './executor.js'
-import type { Executor } from './executor.js'
+import { executionError, type Executor } from './executor.js'
 import type { CallRequest, StateOverride } from './types.js'
 
 const TX_GAS = 21000n

@@ -96,10 +96,12 @@ export class EvmGuard {
       // This execution is awaited (see below): yield, and be synchronous again.
       this.yieldNext = false
       this.setAsync(runState, false)
-      return new Promise((resolve) => setImmediate(() => {
-        this.sliceEnd = performance.now() + SLICE_MS
-        resolve()
-      }))
+      return new Promise((resolve) =>
+        setImmediate(() => {
+          this.sliceEnd = performance.now() + SLICE_MS
+          resolve()
+        }),
+      )
     }
     if (--this.countdown > 0) return undefined
     this.countdown = CHECK_EVERY

@@ -1,15 +1,11 @@
 import type { Block as EnvBlock } from '@ethereumjs/block'
-import type { VM } from '@ethereumjs/vm'
-import { createVM, runTx } from '@ethereumjs/vm'
-import type { RunTxResult } from '@ethereumjs/vm'
-import { createTx } from '@ethereumjs/tx'
-import type { TypedTransaction } from '@ethereumjs/tx'
+import { type VM, createVM, runTx, type RunTxResult } from '@ethereumjs/vm'
+import { createTx, type TypedTransaction } from '@ethereumjs/tx'
 import type { MerkleStateManager } from '@ethereumjs/statemanager'
 import type { MerklePatriciaTrie } from '@ethereumjs/mpt'
 import { Account, Address, bytesToHex, bytesToUnprefixedHex, equalsBytes, hexToBytes, KECCAK256_NULL, setLengthLeft, unpadBytes } from '@ethereumjs/util'
 import type { Block } from './block.js'
-import { EvmGuard } from './evmGuard.js'
-import type { RunLimit } from './evmGuard.js'
+import { EvmGuard, type RunLimit } from './evmGuard.js'
 import type { Chain } from './chain.js'
 import { ExecutionFailedError, ExecutionRevertedError, InvalidParamsError } from './errors.js'
 import type { AccessListItem, CallRequest, StateOverride } from './types.js'
@@ -33,7 +29,13 @@ export interface CallOutcome {
 export class Executor {
   private queue: Promise<unknown> = Promise.resolve()
 
-  private constructor(readonly block: Block, readonly sm: MerkleStateManager, private readonly vm: VM, private readonly chain: Chain, readonly guard: EvmGuard) {}
+  private constructor(
+    readonly block: Block,
+    readonly sm: MerkleStateManager,
+    private readonly vm: VM,
+    private readonly chain: Chain,
+    readonly guard: EvmGuard,
+  ) {}
 
   /** The EVM, for tracers to subscribe to its events (debug_traceCall runs on its own executor). */
   get evm(): VM['evm'] {
@@ -93,8 +95,13 @@ export class Executor {
     let result: RunTxResult
     try {
       result = await runTx(this.vm, {
-        tx, block: env, skipNonce: true, skipBalance: true, skipBlockGasLimitValidation: true,
-        skipHardForkValidation: true, reportAccessList: accessListReport,
+        tx,
+        block: env,
+        skipNonce: true,
+        skipBalance: true,
+        skipBlockGasLimitValidation: true,
+        skipHardForkValidation: true,
+        reportAccessList: accessListReport,
       })
     } catch (err) {
       throw translateRunError(err)
@@ -123,7 +130,11 @@ export class Executor {
   private makeTx(req: CallRequest, gas: bigint, from: Address, baseFee: bigint): TypedTransaction {
     const common = this.chain.txCommon
     const base = {
-      nonce: 0n, gasLimit: gas, to: req.to ?? undefined, value: req.value ?? 0n, data: req.input ?? new Uint8Array(),
+      nonce: 0n,
+      gasLimit: gas,
+      to: req.to ?? undefined,
+      value: req.value ?? 0n,
+      data: req.input ?? new Uint8Array(),
     }
     let tx: TypedTransaction
     if (req.maxFeePerGas !== undefined || req.maxPriorityFeePerGas !== undefined || req.accessList !== undefined) {
@@ -190,7 +201,6 @@ function memoizeTrieReads(sm: MerkleStateManager): void {
   internals._getStorageTrie = (a, r) => wrap(storageTrie(a, r))
 }
 
-
 function minBig(a: bigint, b: bigint): bigint {
   return a < b ? a : b
 }
@@ -218,19 +228,32 @@ export function executionError(outcome: CallOutcome): Error {
 /** ethereumjs EVM error names -> geth's core/vm error strings. */
 function gethVmError(name: string): string {
   switch (name) {
-    case 'out of gas': return 'out of gas'
-    case 'invalid opcode': return 'invalid opcode'
-    case 'stack underflow': return 'stack underflow'
-    case 'stack overflow': return 'stack limit reached 1024 (1023)'
-    case 'invalid JUMP': return 'invalid jump destination'
-    case 'static state change': return 'write protection'
-    case 'code store out of gas': return 'contract creation code storage out of gas'
-    case 'code size to deposit exceeds maximum code size': return 'max code size exceeded'
-    case 'create collision': return 'contract address collision'
-    case 'invalid bytecode deployed': return 'invalid code: must not begin with 0xef'
-    case 'value overflow': return 'gas uint64 overflow'
-    case 'insufficient balance': return 'insufficient balance for transfer'
-    default: return name
+    case 'out of gas':
+      return 'out of gas'
+    case 'invalid opcode':
+      return 'invalid opcode'
+    case 'stack underflow':
+      return 'stack underflow'
+    case 'stack overflow':
+      return 'stack limit reached 1024 (1023)'
+    case 'invalid JUMP':
+      return 'invalid jump destination'
+    case 'static state change':
+      return 'write protection'
+    case 'code store out of gas':
+      return 'contract creation code storage out of gas'
+    case 'code size to deposit exceeds maximum code size':
+      return 'max code size exceeded'
+    case 'create collision':
+      return 'contract address collision'
+    case 'invalid bytecode deployed':
+      return 'invalid code: must not begin with 0xef'
+    case 'value overflow':
+      return 'gas uint64 overflow'
+    case 'insufficient balance':
+      return 'insufficient balance for transfer'
+    default:
+      return name
   }
 }
 
@@ -255,7 +278,14 @@ export function decodeRevertReason(data: Uint8Array): string | undefined {
 
 // geth accounts/abi/abi.go panicReasons.
 const PANIC_REASONS: Record<number, string> = {
-  0x00: 'generic panic', 0x01: 'assert(false)', 0x11: 'arithmetic underflow or overflow', 0x12: 'division or modulo by zero',
-  0x21: 'enum overflow', 0x22: 'invalid encoded storage byte array accessed', 0x31: 'out-of-bounds array access; popping on an empty array',
-  0x32: 'out-of-bounds access of an array or bytesN', 0x41: 'out of memory', 0x51: 'uninitialized function',
+  0x00: 'generic panic',
+  0x01: 'assert(false)',
+  0x11: 'arithmetic underflow or overflow',
+  0x12: 'division or modulo by zero',
+  0x21: 'enum overflow',
+  0x22: 'invalid encoded storage byte array accessed',
+  0x31: 'out-of-bounds array access; popping on an empty array',
+  0x32: 'out-of-bounds access of an array or bytesN',
+  0x41: 'out of memory',
+  0x51: 'uninitialized function',
 }

@@ -1,8 +1,7 @@
 import type { Block } from './block.js'
 import type { Chain } from './chain.js'
 import { InvalidParamsError } from './errors.js'
-import { feeStateBeforeBlock, gasPrice, maxCapacity } from './feeState.js'
-import type { FeeState } from './feeState.js'
+import { feeStateBeforeBlock, gasPrice, maxCapacity, type FeeState } from './feeState.js'
 import { feeCaps } from './txPool.js'
 
 /** coreth eth/gasprice defaults (ethconfig/config.go). */
@@ -33,7 +32,10 @@ export class FeeOracle {
   private tipCache: { head: Block; tip: bigint } | undefined
   private lastTip: bigint
 
-  constructor(private readonly chain: Chain, private readonly opts: FeeOracleOptions) {
+  constructor(
+    private readonly chain: Chain,
+    private readonly opts: FeeOracleOptions,
+  ) {
     this.lastTip = opts.minTip
   }
 
@@ -142,7 +144,7 @@ export class FeeOracle {
     let idx = 0
     let sum = items[0]!.gas
     for (const p of percentiles) {
-      const threshold = BigInt(Math.floor(Number(block.header.gasUsed) * p / 100))
+      const threshold = BigInt(Math.floor((Number(block.header.gasUsed) * p) / 100))
       while (sum < threshold && idx < items.length - 1) {
         idx++
         sum += items[idx]!.gas

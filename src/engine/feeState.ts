@@ -134,7 +134,11 @@ export function calculatePrice(minPrice: bigint, excess: bigint, conversion: big
 export function encodeFeeState(s: FeeState): Uint8Array {
   const out = new Uint8Array(FEE_STATE_SIZE)
   const view = new DataView(out.buffer)
-  const fields: Array<[string, bigint]> = [['capacity', s.capacity], ['excess', s.excess], ['targetExcess', s.targetExcess]]
+  const fields: Array<[string, bigint]> = [
+    ['capacity', s.capacity],
+    ['excess', s.excess],
+    ['targetExcess', s.targetExcess],
+  ]
   fields.forEach(([name, v], i) => {
     checkUint64(name, v)
     view.setBigUint64(i * 8, v)
@@ -145,9 +149,7 @@ export function encodeFeeState(s: FeeState): Uint8Array {
 /** Reads the fee state from a header's extraData; trailing bytes (predicate results) are ignored (acp176.go ParseState). */
 export function decodeFeeState(extra: Uint8Array): FeeState {
   if (extra.length < FEE_STATE_SIZE) {
-    throw new EngineError(
-      `insufficient length for fee state: expected at least ${FEE_STATE_SIZE} bytes but got ${extra.length} bytes`,
-    )
+    throw new EngineError(`insufficient length for fee state: expected at least ${FEE_STATE_SIZE} bytes but got ${extra.length} bytes`)
   }
   const view = new DataView(extra.buffer, extra.byteOffset, FEE_STATE_SIZE)
   return { capacity: view.getBigUint64(0), excess: view.getBigUint64(8), targetExcess: view.getBigUint64(16) }
@@ -255,9 +257,7 @@ export function feeStateBeforeBlock(parent: FeeState, parentTimeMs: bigint, time
   if (timeMs < parentTimeMs) {
     throw new EngineError(`invalid timestamp: timestamp ${timeMs / 1000n} prior to parent timestamp ${parentTimeMs / 1000n}`)
   }
-  return granite
-    ? advanceTime(parent, timeMs - parentTimeMs)
-    : advanceSeconds(parent, timeMs / 1000n - parentTimeMs / 1000n)
+  return granite ? advanceTime(parent, timeMs - parentTimeMs) : advanceSeconds(parent, timeMs / 1000n - parentTimeMs / 1000n)
 }
 
 /** baseFee and gasLimit of a child at `timeMs` (customheader/base_fee.go BaseFee, gas_limit.go GasLimit). */
@@ -267,15 +267,7 @@ export function nextHeaderFees(parent: FeeState, parentTimeMs: bigint, timeMs: b
 }
 
 /** The child's own fee state, i.e. its extraData prefix (dynamic_fee_state.go feeStateAfterBlock). */
-export function feeStateAfterBlock(
-  parent: FeeState,
-  parentTimeMs: bigint,
-  timeMs: bigint,
-  gasUsed: bigint,
-  extDataGasUsed = 0n,
-  desiredTargetPerSecond?: bigint,
-  granite = true,
-): FeeState {
+export function feeStateAfterBlock(parent: FeeState, parentTimeMs: bigint, timeMs: bigint, gasUsed: bigint, extDataGasUsed = 0n, desiredTargetPerSecond?: bigint, granite = true): FeeState {
   const before = feeStateBeforeBlock(parent, parentTimeMs, timeMs, granite)
   return updateTargetExcess(consumeGas(before, gasUsed, extDataGasUsed), desiredTargetPerSecond)
 }

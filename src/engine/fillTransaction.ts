@@ -3,8 +3,7 @@
  * eth_sendTransaction and their personal_ forms (geth: internal/ethapi/transaction_args.go setDefaults,
  * setFeeDefaults and ToTransaction; coreth: internal/ethapi/transaction_args.go for the fee defaults).
  */
-import { createTx } from '@ethereumjs/tx'
-import type { TypedTransaction } from '@ethereumjs/tx'
+import { createTx, type TypedTransaction } from '@ethereumjs/tx'
 import type { Engine } from './engine.js'
 import { EngineError } from './errors.js'
 import type { CallRequest } from './types.js'

@@ -115,7 +115,11 @@ export class FilterManager {
     if (this.filters.size >= this.limits.maxCount) {
       let oldest: string | undefined
       let at = Infinity
-      for (const [id, g] of this.filters) if (g.touched < at) { at = g.touched; oldest = id }
+      for (const [id, g] of this.filters)
+        if (g.touched < at) {
+          at = g.touched
+          oldest = id
+        }
       if (oldest !== undefined) this.filters.delete(oldest)
     }
     const id = newId()

@@ -31,10 +31,9 @@ export const GenesisFile = z.object({
 export type Genesis = z.output<typeof GenesisFile>
 
 // Found from src/engine (tests) and dist/src/engine (the built node) alike.
-const LOCAL_GENESIS_PATH = [
-  new URL('../../config/local-genesis.json', import.meta.url),
-  new URL('../../../config/local-genesis.json', import.meta.url),
-].map((u) => fileURLToPath(u)).find((p) => existsSync(p))!
+const LOCAL_GENESIS_PATH = [new URL('../../config/local-genesis.json', import.meta.url), new URL('../../../config/local-genesis.json', import.meta.url)]
+  .map((u) => fileURLToPath(u))
+  .find((p) => existsSync(p))!
 
 /** Reads a genesis file (default: the local network's C-Chain genesis, config/local-genesis.json). */
 export function loadGenesis(path?: string): Genesis {
@@ -82,8 +81,16 @@ const UPGRADE_TIMES: Record<string, number> = {
 }
 
 const GETH_BLOCK_FIELDS = [
-  'homesteadBlock', 'daoForkBlock', 'eip150Block', 'eip155Block', 'eip158Block', 'byzantiumBlock',
-  'constantinopleBlock', 'petersburgBlock', 'istanbulBlock', 'muirGlacierBlock',
+  'homesteadBlock',
+  'daoForkBlock',
+  'eip150Block',
+  'eip155Block',
+  'eip158Block',
+  'byzantiumBlock',
+  'constantinopleBlock',
+  'petersburgBlock',
+  'istanbulBlock',
+  'muirGlacierBlock',
 ] as const
 
 /**
@@ -101,5 +108,9 @@ export function chainConfigJSON(genesis: Genesis): Record<string, number | boole
   Object.assign(out, UPGRADE_TIMES)
   out.shanghaiTime = UPGRADE_TIMES.durangoBlockTimestamp!
   out.cancunTime = UPGRADE_TIMES.etnaTimestamp!
-  return Object.fromEntries(Object.keys(out).sort().map((k) => [k, out[k]!]))
+  return Object.fromEntries(
+    Object.keys(out)
+      .sort()
+      .map((k) => [k, out[k]!]),
+  )
 }

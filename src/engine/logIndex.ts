@@ -2,8 +2,7 @@ import type { Block } from './block.js'
 import type { Chain } from './chain.js'
 import { keccak256 } from '../util/crypto.js'
 import { LimitExceededError } from './errors.js'
-import { bloomMayMatch, bloomQuery, logMatches } from './logFilter.js'
-import type { LogCriteria } from './logFilter.js'
+import { bloomMayMatch, bloomQuery, logMatches, type LogCriteria } from './logFilter.js'
 import type { Log } from './receipt.js'
 
 /** A log with where it was emitted. */

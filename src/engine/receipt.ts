@@ -24,10 +24,17 @@ const big = bigIntToUnpaddedBytes
 
 /** Storage encoding of a block's receipts (ours; the consensus encoding is in receiptRoot's trie). */
 export function encodeReceipts(receipts: readonly Receipt[]): Uint8Array {
-  return RLP.encode(receipts.map((r) => [
-    big(BigInt(r.txType)), big(BigInt(r.status)), big(r.cumulativeGasUsed), big(r.gasUsed), big(r.effectiveGasPrice),
-    r.contractAddress ?? new Uint8Array(), r.logs.map((l) => [l.address, l.topics, l.data]),
-  ]) as never)
+  return RLP.encode(
+    receipts.map((r) => [
+      big(BigInt(r.txType)),
+      big(BigInt(r.status)),
+      big(r.cumulativeGasUsed),
+      big(r.gasUsed),
+      big(r.effectiveGasPrice),
+      r.contractAddress ?? new Uint8Array(),
+      r.logs.map((l) => [l.address, l.topics, l.data]),
+    ]) as never,
+  )
 }
 
 export function decodeReceipts(bytes: Uint8Array): Receipt[] {
@@ -45,10 +52,7 @@ export function decodeReceipts(bytes: Uint8Array): Receipt[] {
 
 /** Consensus encoding (EIP-2718): type ‖ rlp([status, cumulativeGasUsed, bloom, logs]). */
 export function encodeConsensusReceipt(r: Receipt): Uint8Array {
-  const body = RLP.encode([
-    r.status === 1 ? Uint8Array.of(1) : new Uint8Array(), big(r.cumulativeGasUsed), logsBloom(r.logs),
-    r.logs.map((l) => [l.address, l.topics, l.data]),
-  ] as never)
+  const body = RLP.encode([r.status === 1 ? Uint8Array.of(1) : new Uint8Array(), big(r.cumulativeGasUsed), logsBloom(r.logs), r.logs.map((l) => [l.address, l.topics, l.data])] as never)
   if (r.txType === 0) return body
   const out = new Uint8Array(body.length + 1)
   out[0] = r.txType

@@ -1,31 +1,23 @@
-import { genTransactionsTrieRoot } from '@ethereumjs/block'
-import type { Block as EnvBlock, BlockHeader as EnvHeader } from '@ethereumjs/block'
+import { genTransactionsTrieRoot, type Block as EnvBlock, type BlockHeader as EnvHeader } from '@ethereumjs/block'
 import { MerklePatriciaTrie } from '@ethereumjs/mpt'
 import { RLP } from '@ethereumjs/rlp'
 import { Caches, MerkleStateManager } from '@ethereumjs/statemanager'
-import { createTx } from '@ethereumjs/tx'
-import type { TypedTransaction } from '@ethereumjs/tx'
-import { Account, Address, bytesToHex, equalsBytes, hexToBytes, KECCAK256_NULL, KECCAK256_RLP, KECCAK256_RLP_ARRAY, setLengthLeft, toChecksumAddress, unpadBytes, ValueEncoding } from '@ethereumjs/util'
-import { createVM, runTx } from '@ethereumjs/vm'
-import type { RunTxResult, VM } from '@ethereumjs/vm'
-import type { Block, Header } from './block.js'
-import { makeBlock } from './block.js'
-import { EMPTY_EXT_DATA_HASH } from './chain.js'
-import type { Chain } from './chain.js'
+import { createTx, type TypedTransaction } from '@ethereumjs/tx'
+import { Account, Address, bytesToHex, equalsBytes, KECCAK256_NULL, KECCAK256_RLP, KECCAK256_RLP_ARRAY, toChecksumAddress, ValueEncoding } from '@ethereumjs/util'
+import { createVM, runTx, type RunTxResult, type VM } from '@ethereumjs/vm'
+import { type Block, type Header, makeBlock } from './block.js'
+import { EMPTY_EXT_DATA_HASH, type Chain } from './chain.js'
 import { keccak256 } from '../util/crypto.js'
 import { EngineError, SimulateError } from './errors.js'
 import { EvmGuard } from './evmGuard.js'
-import { executionError } from './executor.js'
-import type { CallOutcome } from './executor.js'
-import { consumeGas, feeStateBeforeBlock, gasPrice, updateTargetExcess } from './feeState.js'
-import type { FeeState } from './feeState.js'
-import { encodeConsensusReceipt, logsBloom } from './receipt.js'
-import type { Log, Receipt } from './receipt.js'
-import type { CallRequest, StateOverride } from './types.js'
+import { executionError, type CallOutcome } from './executor.js'
+import { consumeGas, feeStateBeforeBlock, gasPrice, updateTargetExcess, type FeeState } from './feeState.js'
+import { encodeConsensusReceipt, logsBloom, type Log, type Receipt } from './receipt.js'
+import type { CallRequest } from './types.js'
 import { OverlayDB } from './overlayDb.js'
-import { sanitizeChain } from './simulateOptions.js'
-import type { SanitizedBlock, SimBlockResult, SimCallResult, SimLog, SimulateLimits, SimulateOptions } from './simulateOptions.js'
+import { sanitizeChain, type SanitizedBlock, type SimBlockResult, type SimCallResult, type SimLog, type SimulateLimits, type SimulateOptions } from './simulateOptions.js'
 import { TransferTracer } from './transferTracer.js'
+import { applySimStateOverrides, type PrecompileMap } from './simStateOverrides.js'
 
 /*
  * eth_simulateV1 as geth runs it (internal/ethapi/simulate.go, logtracer.go, errors.go): blocks
@@ -52,8 +44,6 @@ export async function simulate(chain: Chain, base: Block, opts: SimulateOptions,
     return results
   })
 }
-
-type PrecompileMap = Map<string, unknown>
 
 class Simulator {
   /** Hashes of the simulated blocks processed so far, by number (BLOCKHASH). */
@@ -84,7 +74,10 @@ class Simulator {
 
   static async create(chain: Chain, base: Block, opts: SimulateOptions, limits: SimulateLimits, guard: EvmGuard): Promise<Simulator> {
     const trie = new MerklePatriciaTrie({
-      db: new OverlayDB(chain.trieDb), useKeyHashing: true, common: chain.common, valueEncoding: ValueEncoding.Bytes,
+      db: new OverlayDB(chain.trieDb),
+      useKeyHashing: true,
+      common: chain.common,
+      valueEncoding: ValueEncoding.Bytes,
       root: base.header.stateRoot,
     })
     const sm = new MerkleStateManager({ common: chain.common, trie, caches: new Caches() })
@@ -144,7 +137,7 @@ class Simulator {
     const view = envView(env, o.blobBaseFee)
 
     const precompiles: PrecompileMap = new Map(this.basePrecompiles)
-    await this.applyStateOverrides(input.stateOverrides, precompiles)
+    await applySimStateOverrides(this.sm, input.stateOverrides, precompiles)
     this.setPrecompiles(precompiles)
 
     const txs: TypedTransaction[] = []
@@ -162,13 +155,30 @@ class Simulator {
 
     const stateRoot = await this.sm.getStateRoot()
     const header: Header = {
-      parentHash: parent.hash, uncleHash: KECCAK256_RLP_ARRAY, coinbase, stateRoot,
+      parentHash: parent.hash,
+      uncleHash: KECCAK256_RLP_ARRAY,
+      coinbase,
+      stateRoot,
       txRoot: txs.length === 0 ? KECCAK256_RLP : await genTransactionsTrieRoot(txs, new MerklePatriciaTrie({ common: this.chain.common })),
       receiptRoot: receipts.length === 0 ? KECCAK256_RLP : await receiptRoot(receipts, this.chain),
-      bloom: logsBloom(receipts.flatMap((r) => r.logs)), difficulty, number: o.number, gasLimit, gasUsed,
-      timestamp: o.time, extraData: new Uint8Array(), mixHash: o.prevRandao ?? ZERO32, nonce: new Uint8Array(8),
-      extDataHash: EMPTY_EXT_DATA_HASH, baseFee, extDataGasUsed: 0n, blockGasCost: 0n, blobGasUsed: 0n, excessBlobGas: 0n,
-      parentBeaconRoot: ZERO32, timeMilliseconds: timeMs, minDelayExcess: parent.header.minDelayExcess,
+      bloom: logsBloom(receipts.flatMap((r) => r.logs)),
+      difficulty,
+      number: o.number,
+      gasLimit,
+      gasUsed,
+      timestamp: o.time,
+      extraData: new Uint8Array(),
+      mixHash: o.prevRandao ?? ZERO32,
+      nonce: new Uint8Array(8),
+      extDataHash: EMPTY_EXT_DATA_HASH,
+      baseFee,
+      extDataGasUsed: 0n,
+      blockGasCost: 0n,
+      blobGasUsed: 0n,
+      excessBlobGas: 0n,
+      parentBeaconRoot: ZERO32,
+      timeMilliseconds: timeMs,
+      minDelayExcess: parent.header.minDelayExcess,
     }
     const block = makeBlock(header, txs, new Uint8Array())
     this.simHashes.set(o.number, block.hash)
@@ -186,50 +196,19 @@ class Simulator {
     return { block, calls }
   }
 
-  /** geth override.StateOverride.Apply, in address order, with precompile moves. */
-  private async applyStateOverrides(overrides: StateOverride | undefined, precompiles: PrecompileMap): Promise<void> {
-    if (overrides === undefined) return
-    const dirty = new Set<string>()
-    for (const addrHex of Object.keys(overrides).sort()) {
-      const o = overrides[addrHex]!
-      const key = addrHex.slice(2)
-      const checksum = toChecksumAddress(addrHex)
-      if (dirty.has(key)) throw new EngineError(`account ${checksum} has already been overridden by a precompile`)
-      const precompile = precompiles.get(key)
-      if (o.movePrecompileToAddress !== undefined) {
-        if (precompile === undefined) throw new EngineError(`account ${checksum} is not a precompile`)
-        const dest = bytesToHex(o.movePrecompileToAddress)
-        if (overrides[dest] !== undefined) throw new EngineError(`account ${toChecksumAddress(dest)} is already overridden`)
-        precompiles.set(dest.slice(2), precompile)
-        dirty.add(dest.slice(2))
-      }
-      if (precompile !== undefined) precompiles.delete(key)
-      const address = new Address(hexToBytes(addrHex as `0x${string}`))
-      if (o.nonce !== undefined || o.balance !== undefined) {
-        const account = (await this.sm.getAccount(address)) ?? new Account()
-        if (o.nonce !== undefined) account.nonce = o.nonce
-        if (o.balance !== undefined) account.balance = o.balance
-        await this.sm.putAccount(address, account)
-      }
-      if (o.code !== undefined) {
-        if ((await this.sm.getAccount(address)) === undefined) await this.sm.putAccount(address, new Account())
-        await this.sm.putCode(address, o.code)
-      }
-      if (o.state !== undefined) {
-        if ((await this.sm.getAccount(address)) === undefined) await this.sm.putAccount(address, new Account())
-        await this.sm.clearStorage(address)
-      }
-      for (const [slot, value] of Object.entries(o.state ?? o.stateDiff ?? {})) {
-        if ((await this.sm.getAccount(address)) === undefined) await this.sm.putAccount(address, new Account())
-        await this.sm.putStorage(address, setLengthLeft(hexToBytes(slot as `0x${string}`), 32), unpadBytes(value))
-      }
-    }
-  }
-
   /** One call: geth sanitizeCall, the state-transition pre-checks with their wording, then execution. */
-  private async runCall(call: CallRequest, index: number, blk: {
-    env: EnvBlock; view: EnvView; baseFee: bigint; gasLimit: bigint; gasUsed: bigint; logCounter: { next: number }
-  }): Promise<{ tx: TypedTransaction; receipt: Receipt; result: SimCallResult }> {
+  private async runCall(
+    call: CallRequest,
+    index: number,
+    blk: {
+      env: EnvBlock
+      view: EnvView
+      baseFee: bigint
+      gasLimit: bigint
+      gasUsed: bigint
+      logCounter: { next: number }
+    },
+  ): Promise<{ tx: TypedTransaction; receipt: Receipt; result: SimCallResult }> {
     const fromBytes = call.from ?? ZERO_ADDRESS
     const from = new Address(fromBytes)
     const fromHex = toChecksumAddress(from.toString())
@@ -302,12 +281,19 @@ class Simulator {
     const tracer = this.opts.traceTransfers ? new TransferTracer(this.vm, blk.logCounter) : undefined
     // geth (NoBaseFee) skips the fee checks of a call without fees, yet BASEFEE still reads the header's.
     blk.view.hideBaseFee = noFees
-    const onMessage = () => { blk.view.hideBaseFee = false }
+    const onMessage = () => {
+      blk.view.hideBaseFee = false
+    }
     this.vm.evm.events!.on('beforeMessage', onMessage)
     let run: RunTxResult
     try {
       run = await runTx(this.vm, {
-        tx: execTx, block: blk.view.block, skipNonce: true, skipBalance: true, skipBlockGasLimitValidation: true, skipHardForkValidation: true,
+        tx: execTx,
+        block: blk.view.block,
+        skipNonce: true,
+        skipBalance: true,
+        skipBlockGasLimitValidation: true,
+        skipHardForkValidation: true,
       })
     } catch (err) {
       throw new SimulateError('internal', `err: ${(err as Error).message.replace(/ \(.*$/, '')} (supplied gas ${gas})`)
@@ -339,7 +325,11 @@ class Simulator {
     }
     const result: SimCallResult = {
       // geth ExecutionResult.Return(): nothing when the call failed (a revert's data is in the error).
-      returnData: failed ? new Uint8Array() : exec.returnValue, logs, gasUsed: used, maxUsedGas: intrinsic + exec.executionGasUsed, status: failed ? 0 : 1,
+      returnData: failed ? new Uint8Array() : exec.returnValue,
+      logs,
+      gasUsed: used,
+      maxUsedGas: intrinsic + exec.executionGasUsed,
+      status: failed ? 0 : 1,
     }
     if (failed) {
       const reverted = exec.exceptionError!.error === 'revert'
@@ -349,8 +339,13 @@ class Simulator {
         : { kind: 'vm', message: err.message + (gasCapped ? " (gas limit was capped by the RPC server's global gas cap)" : '') }
     }
     const receipt: Receipt = {
-      txType: tx.type, status: failed ? 0 : 1, cumulativeGasUsed: 0n, gasUsed: used, effectiveGasPrice: price,
-      contractAddress: run.createdAddress?.bytes, logs: evmLogs,
+      txType: tx.type,
+      status: failed ? 0 : 1,
+      cumulativeGasUsed: 0n,
+      gasUsed: used,
+      effectiveGasPrice: price,
+      contractAddress: run.createdAddress?.bytes,
+      logs: evmLogs,
     }
     return { tx, receipt, result }
   }

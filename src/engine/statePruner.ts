@@ -66,7 +66,9 @@ export class StatePruner {
 
   /** Runs one collection now (or joins the one running). */
   prune(): Promise<PruneResult> {
-    this.running ??= this.collect().finally(() => { this.running = undefined })
+    this.running ??= this.collect().finally(() => {
+      this.running = undefined
+    })
     return this.running
   }
 
@@ -116,7 +118,10 @@ export class StatePruner {
       const { key, accounts } = stack.pop()!
       if (live.has(key)) continue // content-addressed: a marked node's whole subtree is marked
       const raw = this.trieDb.getSync(key)
-      if (raw === undefined) { missing++; continue }
+      if (raw === undefined) {
+        missing++
+        continue
+      }
       live.add(key)
       bytes += raw.length
       visit(RLP.decode(raw) as unknown[], accounts)

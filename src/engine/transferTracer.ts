@@ -1,7 +1,6 @@
 import type { Message } from '@ethereumjs/evm'
 import type { MerkleStateManager } from '@ethereumjs/statemanager'
-import { bigIntToBytes, hexToBytes, setLengthLeft } from '@ethereumjs/util'
-import type { Address } from '@ethereumjs/util'
+import { bigIntToBytes, hexToBytes, setLengthLeft, type Address } from '@ethereumjs/util'
 import type { VM } from '@ethereumjs/vm'
 import type { Log } from './receipt.js'
 
@@ -25,7 +24,10 @@ export class TransferTracer {
   private top: Frame = { logs: [] }
   private readonly handlers: [string, (...args: never[]) => void][]
 
-  constructor(private readonly vm: VM, private readonly counter: { next: number }) {
+  constructor(
+    private readonly vm: VM,
+    private readonly counter: { next: number },
+  ) {
     let pendingCreate: Log | undefined
     const onBefore = (msg: Message) => {
       const frame: Frame = { logs: [] }
@@ -51,7 +53,12 @@ export class TransferTracer {
     const onStep = (step: { opcode: { code: number }; stack: bigint[]; memory: Uint8Array; address: Address; stateManager: MerkleStateManager }, done: () => void) => {
       this.onStep(step).then(done, done)
     }
-    this.handlers = [['beforeMessage', onBefore as never], ['newContract', onNewContract as never], ['afterMessage', onAfter as never], ['step', onStep as never]]
+    this.handlers = [
+      ['beforeMessage', onBefore as never],
+      ['newContract', onNewContract as never],
+      ['afterMessage', onAfter as never],
+      ['step', onStep as never],
+    ]
     for (const [event, h] of this.handlers) vm.evm.events!.on(event as never, h as never)
   }
 
@@ -92,7 +99,8 @@ export class TransferTracer {
 
 function transferLog(from: Uint8Array, to: Uint8Array, value: bigint): Log {
   return {
-    address: TRANSFER_ADDRESS, topics: [TRANSFER_TOPIC, setLengthLeft(from, 32), setLengthLeft(to, 32)],
+    address: TRANSFER_ADDRESS,
+    topics: [TRANSFER_TOPIC, setLengthLeft(from, 32), setLengthLeft(to, 32)],
     data: setLengthLeft(bigIntToBytes(value), 32),
   }
 }

@@ -1,7 +1,5 @@
-import type { TypedTransaction } from '@ethereumjs/tx'
-import { Capability } from '@ethereumjs/tx'
-import type { Address } from '@ethereumjs/util'
-import { bytesToHex } from '@ethereumjs/util'
+import { type TypedTransaction, Capability } from '@ethereumjs/tx'
+import { type Address, bytesToHex } from '@ethereumjs/util'
 import { TxRejectedError } from './errors.js'
 
 /** A transaction waiting in the pool, with what admission computed once. */
@@ -40,7 +38,10 @@ export class TxPool {
   private pendingCount = 0
   private queuedCount = 0
 
-  constructor(private readonly opts: TxPoolOptions, private readonly stateNonce: NonceReader) {}
+  constructor(
+    private readonly opts: TxPoolOptions,
+    private readonly stateNonce: NonceReader,
+  ) {}
 
   get size(): { pending: number; queued: number } {
     return { pending: this.pendingCount, queued: this.queuedCount }
@@ -108,7 +109,10 @@ export class TxPool {
    */
   private remove(ptx: PoolTx): void {
     this.byHash.delete(ptx.hash)
-    for (const [map, count] of [[this.pending, 'pendingCount'], [this.queued, 'queuedCount']] as const) {
+    for (const [map, count] of [
+      [this.pending, 'pendingCount'],
+      [this.queued, 'queuedCount'],
+    ] as const) {
       const byNonce = map.get(ptx.senderHex)
       const held = byNonce?.get(ptx.nonce)
       if (held === undefined) continue
@@ -169,12 +173,17 @@ export class TxPool {
   async onNewHead(included: readonly PoolTx[] | undefined, dropped: readonly PoolTx[]): Promise<void> {
     for (const ptx of dropped) this.remove(ptx)
     const senders = new Set<string>()
-    for (const ptx of included ?? []) { this.remove(ptx); senders.add(ptx.senderHex) }
+    for (const ptx of included ?? []) {
+      this.remove(ptx)
+      senders.add(ptx.senderHex)
+    }
     for (const ptx of dropped) senders.add(ptx.senderHex)
     for (const key of senders) {
       const any = this.pending.get(key)?.values().next().value ?? this.queued.get(key)?.values().next().value
       if (any === undefined) {
-        this.pending.delete(key); this.queued.delete(key); this.pendingNonce.delete(key)
+        this.pending.delete(key)
+        this.queued.delete(key)
+        this.pendingNonce.delete(key)
         continue
       }
       const nonce = await this.stateNonce(any.sender)
@@ -186,7 +195,11 @@ export class TxPool {
       let next = nonce
       while (pend?.has(next)) next++
       for (const ptx of [...(pend?.values() ?? [])]) {
-        if (ptx.nonce > next) { this.remove(ptx); this.insert(this.queued, key, ptx); this.queuedCount++ }
+        if (ptx.nonce > next) {
+          this.remove(ptx)
+          this.insert(this.queued, key, ptx)
+          this.queuedCount++
+        }
       }
       this.pendingNonce.set(key, next)
       this.promote(key)

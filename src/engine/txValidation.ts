@@ -1,12 +1,9 @@
 import { RLP } from '@ethereumjs/rlp'
-import { createTxFromRLP } from '@ethereumjs/tx'
-import type { TypedTransaction } from '@ethereumjs/tx'
-import { bytesToBigInt, toChecksumAddress } from '@ethereumjs/util'
-import type { Address } from '@ethereumjs/util'
+import { createTxFromRLP, type TypedTransaction } from '@ethereumjs/tx'
+import { bytesToBigInt, toChecksumAddress, type Account, type Address } from '@ethereumjs/util'
 import type { Common } from '@ethereumjs/common'
 import { TxRejectedError } from './errors.js'
-import { feeCaps, hashHex, isSupportedType } from './txPool.js'
-import type { PoolTx } from './txPool.js'
+import { feeCaps, hashHex, isSupportedType, type PoolTx } from './txPool.js'
 
 /** EIP-3860 initcode limit (2 x 24576). */
 const MAX_INITCODE_SIZE = 49152
@@ -105,4 +102,13 @@ function foreignChainId(raw: Uint8Array): bigint | undefined {
 function etherString(wei: bigint): string {
   const hundredths = (wei * 100n + WEI_PER_ETHER / 2n) / WEI_PER_ETHER
   return `${hundredths / 100n}.${(hundredths % 100n).toString().padStart(2, '0')}`
+}
+
+/** geth ValidateTransactionWithState: against the head's account of the sender, nonce first, then balance. */
+export function checkTxState(ptx: PoolTx, account: Account | undefined): void {
+  const nonce = account?.nonce ?? 0n
+  if (ptx.nonce < nonce) throw new TxRejectedError(`nonce too low: next nonce ${nonce}, tx nonce ${ptx.nonce}`)
+  const balance = account?.balance ?? 0n
+  const cost = ptx.feeCap * ptx.tx.gasLimit + ptx.tx.value
+  if (balance < cost) throw new TxRejectedError(`insufficient funds for gas * price + value: balance ${balance}, tx cost ${cost}, overshot ${cost - balance}`)
 }

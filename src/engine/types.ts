@@ -32,7 +32,4 @@ export interface AccountOverride {
 export type StateOverride = Record<string, AccountOverride>
 
 /** A block reference after parsing: a tag, a number, or a hash (EIP-1898). */
-export type BlockRef =
-  | 'latest' | 'earliest' | 'pending' | 'safe' | 'finalized'
-  | bigint
-  | { blockHash: Uint8Array; requireCanonical?: boolean }
+export type BlockRef = 'latest' | 'earliest' | 'pending' | 'safe' | 'finalized' | bigint | { blockHash: Uint8Array; requireCanonical?: boolean }

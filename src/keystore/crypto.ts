@@ -54,8 +54,7 @@ export class KeyDeriver {
     try {
       ready?.()
       return await new Promise<Buffer>((resolve, reject) => {
-        scrypt(Buffer.from(password, 'utf8'), salt, KEY_LEN, { N: 2 ** params.logN, r: params.r, p: params.p, maxmem: SCRYPT_MAX_MEM },
-          (err, key) => (err ? reject(err) : resolve(key)))
+        scrypt(Buffer.from(password, 'utf8'), salt, KEY_LEN, { N: 2 ** params.logN, r: params.r, p: params.p, maxmem: SCRYPT_MAX_MEM }, (err, key) => (err ? reject(err) : resolve(key)))
       })
     } finally {
       // Hands the slot straight to the next waiter (running stays the same) or frees it.

@@ -40,5 +40,4 @@ export function shown(username: string): string {
   return chars.length <= MAX_ECHOED_USERNAME ? username : chars.slice(0, MAX_ECHOED_USERNAME).join('') + '...'
 }
 
-
 export { goQuote }

@@ -8,14 +8,11 @@ import type { Logger } from 'pino'
 import type { KeystoreEntry, KeystoreStore } from '../store/keystoreStore.js'
 import { ethAddress, publicKeyOf, shortAddress } from '../avalanche/signature.js'
 import { assertValidPrivateKey } from '../avalanche/privateKey.js'
-import type { ScryptParams } from './crypto.js'
-import { DEFAULT_SCRYPT, KeyDeriver, bytesEqual, open, randomSalt, seal, subkey } from './crypto.js'
+import { type ScryptParams, DEFAULT_SCRYPT, KeyDeriver, bytesEqual, open, randomSalt, seal, subkey } from './crypto.js'
 import { IncorrectPasswordError, KeystoreError, shown } from './errors.js'
 import { MAX_PASSWORD_LEN, MAX_USERNAME_LEN, checkNewPassword, checkPasswordLength, checkUsername } from './password.js'
-import type { ThrottleOptions } from './throttle.js'
-import { DEFAULT_THROTTLE, FailureThrottle } from './throttle.js'
-import type { UserRecord } from './userRecord.js'
-import { blobAuthentic, decodeBlob, decodeRecord, encodeBlob, encodeRecord } from './userRecord.js'
+import { type ThrottleOptions, DEFAULT_THROTTLE, FailureThrottle } from './throttle.js'
+import { type UserRecord, blobAuthentic, decodeBlob, decodeRecord, encodeBlob, encodeRecord } from './userRecord.js'
 
 export interface KeystoreOptions {
   /** scrypt cost of new users (docs/SECURITY.md, K3 default N = 2^15, r = 8, p = 1). */
@@ -78,7 +75,10 @@ export class Keystore {
   private readonly dummy: UserRecord
   private tail: Promise<unknown> = Promise.resolve()
 
-  constructor(opts: KeystoreOptions, private readonly deps: { store: KeystoreStore; log?: Logger }) {
+  constructor(
+    opts: KeystoreOptions,
+    private readonly deps: { store: KeystoreStore; log?: Logger },
+  ) {
     this.kdf = opts.kdf ?? DEFAULT_SCRYPT
     this.deriver = new KeyDeriver({ concurrency: opts.kdfConcurrency ?? 2, maxQueued: opts.kdfMaxQueued ?? 64 })
     this.throttle = new FailureThrottle(opts.throttle ?? DEFAULT_THROTTLE, opts.now)
@@ -90,13 +90,13 @@ export class Keystore {
   /** keystore.createUser: username rules, `user already exists`, then password rules; never overwrites. */
   async createUser(username: string, password: string): Promise<void> {
     checkUsername(username, this.maxUsername)
-    if (await this.deps.store.getUser(username) !== undefined) throw this.alreadyExists(username)
+    if ((await this.deps.store.getUser(username)) !== undefined) throw this.alreadyExists(username)
     checkNewPassword(password, this.maxPassword)
     const verifierSalt = randomSalt()
     const verifier = await this.deriver.derive(password, verifierSalt, this.kdf)
     const record = encodeRecord({ kdf: this.kdf, verifierSalt, verifier, dataSalt: randomSalt() })
     await this.exclusive(async () => {
-      if (await this.deps.store.getUser(username) !== undefined) throw this.alreadyExists(username)
+      if ((await this.deps.store.getUser(username)) !== undefined) throw this.alreadyExists(username)
       await this.deps.store.putUser(username, record, [])
     })
   }
@@ -131,7 +131,7 @@ export class Keystore {
   async importUser(username: string, password: string, blob: Uint8Array, caller: KeystoreCaller = {}): Promise<void> {
     checkUsername(username, this.maxUsername)
     checkPasswordLength(password, this.maxPassword)
-    if (await this.deps.store.getUser(username) !== undefined) throw this.alreadyExists(username)
+    if ((await this.deps.store.getUser(username)) !== undefined) throw this.alreadyExists(username)
     const parsed = decodeBlob(blob)
     let rec: UserRecord
     try {
@@ -161,7 +161,7 @@ export class Keystore {
       sealKey.fill(0)
     }
     await this.exclusive(async () => {
-      if (await this.deps.store.getUser(username) !== undefined) throw this.alreadyExists(username)
+      if ((await this.deps.store.getUser(username)) !== undefined) throw this.alreadyExists(username)
       await this.deps.store.putUser(username, parsed.record, parsed.entries)
     })
   }

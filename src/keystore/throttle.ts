@@ -31,7 +31,10 @@ interface Entry {
 export class FailureThrottle {
   private readonly entries = new Map<string, Entry>()
 
-  constructor(private readonly opts: ThrottleOptions = DEFAULT_THROTTLE, private readonly now: () => number = Date.now) {}
+  constructor(
+    private readonly opts: ThrottleOptions = DEFAULT_THROTTLE,
+    private readonly now: () => number = Date.now,
+  ) {}
 
   /** Throws TooManyAttemptsError while the user or the client is locked out. */
   check(username: string, client: string | undefined): void {

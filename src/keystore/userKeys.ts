@@ -23,9 +23,7 @@ export interface KeystoreWalletOptions {
  * every user is unknown. A keystore failure keeps its class (a throttled client stays a TooManyAttemptsError)
  * and gets `context` before its text, as avalanchego wraps it (`problem retrieving user "bob": `).
  */
-export async function userKeys(
-  keystore: Keystore | undefined, username: string, password: string, from: readonly Uint8Array[], caller: KeystoreCaller, context: string,
-): Promise<KeystoreKey[]> {
+export async function userKeys(keystore: Keystore | undefined, username: string, password: string, from: readonly Uint8Array[], caller: KeystoreCaller, context: string): Promise<KeystoreKey[]> {
   let keys: KeystoreKey[]
   try {
     if (keystore === undefined) throw new IncorrectPasswordError(username)

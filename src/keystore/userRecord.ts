@@ -3,8 +3,7 @@
  * (this node's own, versioned; docs/API.md "Keystore API"). Neither holds a password or a plaintext key.
  */
 import { createHmac } from 'node:crypto'
-import type { ScryptParams } from './crypto.js'
-import { KEY_LEN, SALT_LEN, bytesEqual } from './crypto.js'
+import { type ScryptParams, KEY_LEN, SALT_LEN, bytesEqual } from './crypto.js'
 import { KeystoreError } from './errors.js'
 import type { KeystoreEntry } from '../store/keystoreStore.js'
 
@@ -66,8 +65,16 @@ function blobMac(exportKey: Uint8Array, body: Uint8Array): Uint8Array {
  */
 export function encodeBlob(record: Uint8Array, entries: readonly KeystoreEntry[], exportKey: Uint8Array): Uint8Array {
   const parts: Buffer[] = [MAGIC, Buffer.of(BLOB_VERSION)]
-  const u16 = (n: number) => { const b = Buffer.alloc(2); b.writeUInt16BE(n); return b }
-  const u32 = (n: number) => { const b = Buffer.alloc(4); b.writeUInt32BE(n); return b }
+  const u16 = (n: number) => {
+    const b = Buffer.alloc(2)
+    b.writeUInt16BE(n)
+    return b
+  }
+  const u32 = (n: number) => {
+    const b = Buffer.alloc(4)
+    b.writeUInt32BE(n)
+    return b
+  }
   parts.push(u16(record.length), Buffer.from(record), u32(entries.length))
   for (const e of entries) parts.push(u16(e.key.length), Buffer.from(e.key), u32(e.value.length), Buffer.from(e.value))
   const body = Buffer.concat(parts)
@@ -79,31 +86,42 @@ export function encodeBlob(record: Uint8Array, entries: readonly KeystoreEntry[]
 export function decodeBlob(input: Uint8Array): UserBlob {
   const bytes = new Uint8Array(input)
   const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length)
-  const bad = (why: string): never => { throw new KeystoreError(`invalid user data: ${why}`) }
+  const bad = (why: string): never => {
+    throw new KeystoreError(`invalid user data: ${why}`)
+  }
   if (buf.length < MAGIC.length + 1 + MAC_LEN || !buf.subarray(0, 4).equals(MAGIC)) bad('not a cchain-node keystore export')
   if (buf[4] !== BLOB_VERSION) bad(`unsupported export version ${buf[4]}`)
   const end = buf.length - MAC_LEN
   let pos = 5
-  const need = (n: number) => { if (pos + n > end) bad('truncated') }
+  const need = (n: number) => {
+    if (pos + n > end) bad('truncated')
+  }
   need(2)
-  const recLen = buf.readUInt16BE(pos); pos += 2
+  const recLen = buf.readUInt16BE(pos)
+  pos += 2
   need(recLen)
-  const record = bytes.slice(pos, pos + recLen); pos += recLen
+  const record = bytes.slice(pos, pos + recLen)
+  pos += recLen
   need(4)
-  const count = buf.readUInt32BE(pos); pos += 4
+  const count = buf.readUInt32BE(pos)
+  pos += 4
   if (count > MAX_ENTRIES) bad('too many entries')
   const entries: KeystoreEntry[] = []
   for (let i = 0; i < count; i++) {
     need(2)
-    const kl = buf.readUInt16BE(pos); pos += 2
+    const kl = buf.readUInt16BE(pos)
+    pos += 2
     if (kl === 0 || kl > MAX_ENTRY_KEY) bad('entry key length')
     need(kl)
-    const key = bytes.slice(pos, pos + kl); pos += kl
+    const key = bytes.slice(pos, pos + kl)
+    pos += kl
     need(4)
-    const vl = buf.readUInt32BE(pos); pos += 4
+    const vl = buf.readUInt32BE(pos)
+    pos += 4
     if (vl > MAX_ENTRY_VALUE) bad('entry value length')
     need(vl)
-    entries.push({ key, value: bytes.slice(pos, pos + vl) }); pos += vl
+    entries.push({ key, value: bytes.slice(pos, pos + vl) })
+    pos += vl
   }
   if (pos !== end) bad('trailing bytes')
   return { record, entries, body: bytes.slice(0, end), mac: bytes.slice(end) }

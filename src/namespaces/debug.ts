@@ -7,8 +7,7 @@ import type { TraceOptions } from '../engine/tracing/config.js'
 import type { BlockOverrides, TraceCallOptions } from '../engine/tracing/trace.js'
 import { hex } from '../rpc/format.js'
 import { Address, BlockRef, BlockTag, CallRequest, Hash32, Quantity, StateOverride, Uint64 } from '../rpc/schemas.js'
-import type { MethodTable, RpcContext } from '../rpc/types.js'
-import { method } from '../rpc/types.js'
+import { type MethodTable, type RpcContext, method } from '../rpc/types.js'
 
 /** The raw-data methods of geth's DebugAPI (internal/ethapi/api.go): consensus encodings. */
 export function debugRawMethods(ctx: Pick<RpcContext, 'engine'>): MethodTable {
@@ -22,8 +21,7 @@ export function debugRawMethods(ctx: Pick<RpcContext, 'engine'>): MethodTable {
       return hex(encodeBlock(block.header, block.txs, block.extData))
     }),
     /** Handler for `debug_getRawReceipts`: each receipt's EIP-2718 consensus encoding. */
-    debug_getRawReceipts: method(z.tuple([BlockRef]), ([ref]) =>
-      engine.receipts(engine.resolveBlock(ref)).map((r) => hex(encodeConsensusReceipt(r)))),
+    debug_getRawReceipts: method(z.tuple([BlockRef]), ([ref]) => engine.receipts(engine.resolveBlock(ref)).map((r) => hex(encodeConsensusReceipt(r)))),
     /** Handler for `debug_getRawTransaction`: the transaction's canonical encoding; "0x" when unknown (geth). */
     debug_getRawTransaction: method(z.tuple([Hash32]), ([hash]) => {
       const found = engine.transaction(hash)
@@ -44,12 +42,15 @@ function goType(v: unknown): string {
 
 /** One TraceConfig member decoded as Go does, with its `json: cannot unmarshal` text. */
 function goField<T>(struct: string, field: string, goName: string, ok: (v: unknown) => v is T) {
-  return z.unknown().transform((v, ctx): T | undefined => {
-    if (v === undefined || v === null) return undefined
-    if (ok(v)) return v
-    ctx.addIssue({ code: 'custom', message: `json: cannot unmarshal ${goType(v)} into Go struct field ${struct}.${field} of type ${goName}`, input: v })
-    return z.NEVER
-  }).optional()
+  return z
+    .unknown()
+    .transform((v, ctx): T | undefined => {
+      if (v === undefined || v === null) return undefined
+      if (ok(v)) return v
+      ctx.addIssue({ code: 'custom', message: `json: cannot unmarshal ${goType(v)} into Go struct field ${struct}.${field} of type ${goName}`, input: v })
+      return z.NEVER
+    })
+    .optional()
 }
 
 const isBool = (v: unknown): v is boolean => typeof v === 'boolean'
@@ -74,43 +75,62 @@ type TraceConfigInput = { [K in keyof ReturnType<typeof traceConfigFields>]?: z.
 function traceOptions(c: TraceConfigInput | null | undefined): TraceOptions {
   return {
     logger: {
-      disableStorage: c?.disableStorage ?? false, disableStack: c?.disableStack ?? false, enableMemory: c?.enableMemory ?? false,
-      enableReturnData: c?.enableReturnData ?? false, limit: c?.limit ?? 0,
+      disableStorage: c?.disableStorage ?? false,
+      disableStack: c?.disableStack ?? false,
+      enableMemory: c?.enableMemory ?? false,
+      enableReturnData: c?.enableReturnData ?? false,
+      limit: c?.limit ?? 0,
     },
-    tracer: c?.tracer, timeout: c?.timeout, tracerConfig: c?.tracerConfig,
+    tracer: c?.tracer,
+    timeout: c?.timeout,
+    tracerConfig: c?.tracerConfig,
   }
 }
 
 /** geth tracers.TraceConfig (struct logger options embedded, tracer, timeout, tracerConfig). */
-const TraceConfig = z.object(traceConfigFields('TraceConfig'), {
-  error: (i) => `json: cannot unmarshal ${goType(i.input)} into Go value of type tracers.TraceConfig`,
-}).nullish()
+const TraceConfig = z
+  .object(traceConfigFields('TraceConfig'), {
+    error: (i) => `json: cannot unmarshal ${goType(i.input)} into Go value of type tracers.TraceConfig`,
+  })
+  .nullish()
 
 /** geth override.BlockOverrides (the fields applied here; the others are accepted). */
-const BlockOverridesSchema = z.object({
-  number: Quantity.nullish(), time: Uint64.nullish(), gasLimit: Uint64.nullish(), feeRecipient: Address.nullish(), baseFeePerGas: Quantity.nullish(),
-}).transform((o): BlockOverrides => {
-  const out: BlockOverrides = {}
-  if (o.number != null) out.number = o.number
-  if (o.time != null) out.time = o.time
-  if (o.gasLimit != null) out.gasLimit = o.gasLimit
-  if (o.feeRecipient != null) out.feeRecipient = o.feeRecipient
-  if (o.baseFeePerGas != null) out.baseFeePerGas = o.baseFeePerGas
-  return out
-})
+const BlockOverridesSchema = z
+  .object({
+    number: Quantity.nullish(),
+    time: Uint64.nullish(),
+    gasLimit: Uint64.nullish(),
+    feeRecipient: Address.nullish(),
+    baseFeePerGas: Quantity.nullish(),
+  })
+  .transform((o): BlockOverrides => {
+    const out: BlockOverrides = {}
+    if (o.number != null) out.number = o.number
+    if (o.time != null) out.time = o.time
+    if (o.gasLimit != null) out.gasLimit = o.gasLimit
+    if (o.feeRecipient != null) out.feeRecipient = o.feeRecipient
+    if (o.baseFeePerGas != null) out.baseFeePerGas = o.baseFeePerGas
+    return out
+  })
 
 /** geth tracers.TraceCallConfig: TraceConfig plus stateOverrides and blockOverrides. */
-const TraceCallConfig = z.object({
-  ...traceConfigFields('TraceCallConfig'), stateOverrides: StateOverride.nullish(), blockOverrides: BlockOverridesSchema.nullish(),
-}, { error: (i) => `json: cannot unmarshal ${goType(i.input)} into Go value of type tracers.TraceCallConfig` }).nullish()
+const TraceCallConfig = z
+  .object(
+    {
+      ...traceConfigFields('TraceCallConfig'),
+      stateOverrides: StateOverride.nullish(),
+      blockOverrides: BlockOverridesSchema.nullish(),
+    },
+    { error: (i) => `json: cannot unmarshal ${goType(i.input)} into Go value of type tracers.TraceCallConfig` },
+  )
+  .nullish()
 
 /** geth's tracing API (eth/tracers/api.go), served by coreth under `debug-tracer`. */
 export function debugTraceMethods(ctx: Pick<RpcContext, 'engine'>): MethodTable {
   const { engine } = ctx
   return {
     /** Handler for `debug_traceTransaction`: re-executes a mined transaction under a tracer. */
-    debug_traceTransaction: method(z.tuple([Hash32, TraceConfig.optional()]), ([hash, cfg], _call, _origin, cancel) =>
-      engine.traceTransaction(hash, traceOptions(cfg), cancel)),
+    debug_traceTransaction: method(z.tuple([Hash32, TraceConfig.optional()]), ([hash, cfg], _call, _origin, cancel) => engine.traceTransaction(hash, traceOptions(cfg), cancel)),
     /** Handler for `debug_traceCall`: an eth_call under a tracer, with state and block overrides. */
     debug_traceCall: method(z.tuple([CallRequest, BlockRef, TraceCallConfig.optional()]), ([req, ref, cfg], _call, _origin, cancel) => {
       const opts: TraceCallOptions = traceOptions(cfg)

@@ -1,7 +1,6 @@
 import { z } from 'zod'
 import type { HealthReporter } from '../healthReporter.js'
-import type { MethodTable } from '../rpc/types.js'
-import { method } from '../rpc/types.js'
+import { type MethodTable, method } from '../rpc/types.js'
 
 const HealthArgs = z.object({ tags: z.array(z.string()).nullish() })
 

@@ -3,8 +3,7 @@ import { z } from 'zod'
 import { cb58Encode } from '../avalanche/cb58.js'
 import { APIError } from '../rpc/errors.js'
 import { GoString } from '../rpc/gorilla.js'
-import type { MethodTable } from '../rpc/types.js'
-import { method } from '../rpc/types.js'
+import { type MethodTable, method } from '../rpc/types.js'
 
 /** avalanchego's ids.ID of a short ASCII name, zero-padded to 32 bytes (utils/constants/vm_ids.go, vms/*fx/factory.go). */
 function nameID(name: string): string {
@@ -45,22 +44,44 @@ const MINUTE_NS = 60_000_000_000
 /** avalanchego upgrade/upgrade.go `Config` as JSON (times RFC 3339, durations in ns), by network. */
 export function upgradeConfig(networkID: number): Upgrades {
   const mainnet: Upgrades = {
-    apricotPhase1Time: '2021-03-31T14:00:00Z', apricotPhase2Time: '2021-05-10T11:00:00Z', apricotPhase3Time: '2021-08-24T14:00:00Z',
-    apricotPhase4Time: '2021-09-22T21:00:00Z', apricotPhase4MinPChainHeight: 793005, apricotPhase5Time: '2021-12-02T18:00:00Z',
-    apricotPhasePre6Time: '2022-09-05T01:30:00Z', apricotPhase6Time: '2022-09-06T20:00:00Z', apricotPhasePost6Time: '2022-09-07T03:00:00Z',
-    banffTime: '2022-10-18T16:00:00Z', cortinaTime: '2023-04-25T15:00:00Z',
-    cortinaXChainStopVertexID: 'jrGWDh5Po9FMj54depyunNixpia5PN4aAYxfmNzU8n752Rjga', durangoTime: '2024-03-06T16:00:00Z',
-    etnaTime: '2024-12-16T17:00:00Z', fortunaTime: '2025-04-08T15:00:00Z', graniteTime: '2025-11-19T16:00:00Z',
-    graniteEpochDuration: 5 * MINUTE_NS, heliconTime: UNSCHEDULED,
+    apricotPhase1Time: '2021-03-31T14:00:00Z',
+    apricotPhase2Time: '2021-05-10T11:00:00Z',
+    apricotPhase3Time: '2021-08-24T14:00:00Z',
+    apricotPhase4Time: '2021-09-22T21:00:00Z',
+    apricotPhase4MinPChainHeight: 793005,
+    apricotPhase5Time: '2021-12-02T18:00:00Z',
+    apricotPhasePre6Time: '2022-09-05T01:30:00Z',
+    apricotPhase6Time: '2022-09-06T20:00:00Z',
+    apricotPhasePost6Time: '2022-09-07T03:00:00Z',
+    banffTime: '2022-10-18T16:00:00Z',
+    cortinaTime: '2023-04-25T15:00:00Z',
+    cortinaXChainStopVertexID: 'jrGWDh5Po9FMj54depyunNixpia5PN4aAYxfmNzU8n752Rjga',
+    durangoTime: '2024-03-06T16:00:00Z',
+    etnaTime: '2024-12-16T17:00:00Z',
+    fortunaTime: '2025-04-08T15:00:00Z',
+    graniteTime: '2025-11-19T16:00:00Z',
+    graniteEpochDuration: 5 * MINUTE_NS,
+    heliconTime: UNSCHEDULED,
   }
   const fuji: Upgrades = {
-    apricotPhase1Time: '2021-03-26T14:00:00Z', apricotPhase2Time: '2021-05-05T14:00:00Z', apricotPhase3Time: '2021-08-16T19:00:00Z',
-    apricotPhase4Time: '2021-09-16T21:00:00Z', apricotPhase4MinPChainHeight: 47437, apricotPhase5Time: '2021-11-24T15:00:00Z',
-    apricotPhasePre6Time: '2022-09-06T20:00:00Z', apricotPhase6Time: '2022-09-06T20:00:00Z', apricotPhasePost6Time: '2022-09-07T06:00:00Z',
-    banffTime: '2022-10-03T14:00:00Z', cortinaTime: '2023-04-06T15:00:00Z',
-    cortinaXChainStopVertexID: '2D1cmbiG36BqQMRyHt4kFhWarmatA1ighSpND3FeFgz3vFVtCZ', durangoTime: '2024-02-13T16:00:00Z',
-    etnaTime: '2024-11-25T16:00:00Z', fortunaTime: '2025-03-13T15:00:00Z', graniteTime: '2025-10-29T15:00:00Z',
-    graniteEpochDuration: 5 * MINUTE_NS, heliconTime: UNSCHEDULED,
+    apricotPhase1Time: '2021-03-26T14:00:00Z',
+    apricotPhase2Time: '2021-05-05T14:00:00Z',
+    apricotPhase3Time: '2021-08-16T19:00:00Z',
+    apricotPhase4Time: '2021-09-16T21:00:00Z',
+    apricotPhase4MinPChainHeight: 47437,
+    apricotPhase5Time: '2021-11-24T15:00:00Z',
+    apricotPhasePre6Time: '2022-09-06T20:00:00Z',
+    apricotPhase6Time: '2022-09-06T20:00:00Z',
+    apricotPhasePost6Time: '2022-09-07T06:00:00Z',
+    banffTime: '2022-10-03T14:00:00Z',
+    cortinaTime: '2023-04-06T15:00:00Z',
+    cortinaXChainStopVertexID: '2D1cmbiG36BqQMRyHt4kFhWarmatA1ighSpND3FeFgz3vFVtCZ',
+    durangoTime: '2024-02-13T16:00:00Z',
+    etnaTime: '2024-11-25T16:00:00Z',
+    fortunaTime: '2025-03-13T15:00:00Z',
+    graniteTime: '2025-10-29T15:00:00Z',
+    graniteEpochDuration: 5 * MINUTE_NS,
+    heliconTime: UNSCHEDULED,
   }
   if (networkID === 1) return mainnet
   if (networkID === 5) return fuji
@@ -68,7 +89,11 @@ export function upgradeConfig(networkID: number): Upgrades {
   const local: Upgrades = {}
   for (const [k, v] of Object.entries(mainnet)) local[k] = typeof v === 'string' ? INITIALLY_ACTIVE : v
   return {
-    ...local, apricotPhase4MinPChainHeight: 0, cortinaXChainStopVertexID: P_CHAIN_ID, graniteEpochDuration: 30_000_000_000, heliconTime: UNSCHEDULED,
+    ...local,
+    apricotPhase4MinPChainHeight: 0,
+    cortinaXChainStopVertexID: P_CHAIN_ID,
+    graniteEpochDuration: 30_000_000_000,
+    heliconTime: UNSCHEDULED,
   }
 }
 
@@ -88,8 +113,14 @@ const NoArgs = z.object({})
  * ID is also its own alias), plus the extra EVM chains and the aliases file's names.
  */
 export function chainAliases(ctx: Pick<InfoContext, 'networkId' | 'cChainId' | 'chainAliases'>): Map<string, string> {
-  const aliases = new Map<string, string>([['P', P_CHAIN_ID], ['platform', P_CHAIN_ID], [P_CHAIN_ID, P_CHAIN_ID],
-    ['C', ctx.cChainId], ['evm', ctx.cChainId], [ctx.cChainId, ctx.cChainId]])
+  const aliases = new Map<string, string>([
+    ['P', P_CHAIN_ID],
+    ['platform', P_CHAIN_ID],
+    [P_CHAIN_ID, P_CHAIN_ID],
+    ['C', ctx.cChainId],
+    ['evm', ctx.cChainId],
+    [ctx.cChainId, ctx.cChainId],
+  ])
   const x = xChainID(ctx.networkId)
   if (x !== undefined) for (const a of ['X', 'avm', x]) aliases.set(a, x)
   for (const [alias, id] of ctx.chainAliases ?? []) aliases.set(alias, id)
@@ -99,10 +130,16 @@ export function chainAliases(ctx: Pick<InfoContext, 'networkId' | 'cChainId' | '
 /** The `info` service of /ext/info (avalanchego api/info/service.go); results as its reply structs marshal. */
 export function infoMethods(ctx: InfoContext): MethodTable {
   const aliases = chainAliases(ctx)
-  const vms = Object.fromEntries([['avm', 'avm'], ['evm', 'evm'], ['platformvm', 'platform']]
-    .map(([id, alias]) => [nameID(id!), [alias]] as const).sort(([a], [b]) => (a < b ? -1 : 1)))
-  const fxs = Object.fromEntries(['secp256k1fx', 'nftfx', 'propertyfx']
-    .map((name) => [nameID(name), name] as const).sort(([a], [b]) => (a < b ? -1 : 1)))
+  const vms = Object.fromEntries(
+    [
+      ['avm', 'avm'],
+      ['evm', 'evm'],
+      ['platformvm', 'platform'],
+    ]
+      .map(([id, alias]) => [nameID(id!), [alias]] as const)
+      .sort(([a], [b]) => (a < b ? -1 : 1)),
+  )
+  const fxs = Object.fromEntries(['secp256k1fx', 'nftfx', 'propertyfx'].map((name) => [nameID(name), name] as const).sort(([a], [b]) => (a < b ? -1 : 1)))
   return {
     /** Handler for `info.getNetworkID`: json.Uint32, a decimal string. */
     'info.getNetworkID': method(NoArgs, () => ({ networkID: String(ctx.networkId) })),

@@ -5,8 +5,7 @@ import { EncodingArg } from '../rpc/avalancheArgs.js'
 import type { DeprecationWarner } from '../rpc/deprecation.js'
 import { GoString } from '../rpc/gorilla.js'
 import { withContext } from '../rpc/errors.js'
-import type { MethodTable, RequestOrigin } from '../rpc/types.js'
-import { method } from '../rpc/types.js'
+import { type MethodTable, type RequestOrigin, method } from '../rpc/types.js'
 
 /** What replaces the keystore API (avalanchego removed it): keys held and used by the client. */
 export const KEYSTORE_REPLACEMENT = 'keep keys in the client (e.g. an AvalancheJS wallet), sign there and send with avax.issueTx / eth_sendRawTransaction'

@@ -4,18 +4,15 @@
  * method over a chain's own ledger or, with `sourceChain`, the UTXOs other chains exported to it.
  */
 import { z } from 'zod'
-import { formatLocalAddress, parseServiceAddress } from '../avalanche/address.js'
-import type { AddressContext } from '../avalanche/address.js'
+import { formatLocalAddress, parseServiceAddress, type AddressContext } from '../avalanche/address.js'
 import { cb58DecodeID, cb58Encode } from '../avalanche/cb58.js'
 import { decodeBytes, encodeBytes } from '../avalanche/encoding.js'
-import { lookupChainAlias } from '../avalanche/networks.js'
-import type { ChainAliases } from '../avalanche/networks.js'
+import { lookupChainAlias, type ChainAliases } from '../avalanche/networks.js'
 import { goQuote } from '../util/goQuote.js'
 import { EMPTY_ID, EncodingArg, IDArg, Uint32Arg } from '../rpc/avalancheArgs.js'
 import { APIError, withContext } from '../rpc/errors.js'
 import { GoString } from '../rpc/gorilla.js'
-import { method } from '../rpc/types.js'
-import type { MethodDef } from '../rpc/types.js'
+import { method, type MethodDef } from '../rpc/types.js'
 
 const MAX_UTXOS_TO_FETCH = 1024
 const MAX_ADDRS = 1024
@@ -37,8 +34,14 @@ export interface UTXOLedger {
   getAtomicUTXOs(sourceChain: Uint8Array, addrs: readonly Uint8Array[], startAddr: Uint8Array, startUTXO: Uint8Array, limit: number): UTXOPage
 }
 
-export const Addresses = z.array(GoString).nullish().transform((v) => v ?? [])
-const IndexArg = z.object({ address: GoString, utxo: GoString }).nullish().transform((v) => v ?? { address: '', utxo: '' })
+export const Addresses = z
+  .array(GoString)
+  .nullish()
+  .transform((v) => v ?? [])
+const IndexArg = z
+  .object({ address: GoString, utxo: GoString })
+  .nullish()
+  .transform((v) => v ?? { address: '', utxo: '' })
 
 /** api.GetUTXOsArgs. */
 const GetUTXOsArgs = z.object({
@@ -53,13 +56,11 @@ const GetUTXOsArgs = z.object({
 export function ledgerApi(ctx: { networkID: number; chains: ChainAliases; chainID: Uint8Array; ledger: UTXOLedger }) {
   const addrCtx: AddressContext = { networkID: ctx.networkID, chains: ctx.chains }
   const parseAddr = (text: string): Uint8Array => parseServiceAddress(addrCtx, ctx.chainID, text)
-  const parseAddrs = (texts: readonly string[]): Uint8Array[] =>
-    texts.map((text) => withContext(`couldn't parse address ${goQuote(text)}: `, () => parseAddr(text)))
+  const parseAddrs = (texts: readonly string[]): Uint8Array[] => texts.map((text) => withContext(`couldn't parse address ${goQuote(text)}: `, () => parseAddr(text)))
   const getUTXOs: MethodDef = method(GetUTXOsArgs, (args) => {
     if (args.addresses.length === 0) throw new APIError('no addresses provided')
     if (args.addresses.length > MAX_ADDRS) throw new APIError(`number of addresses given, ${args.addresses.length}, exceeds maximum, ${MAX_ADDRS}`)
-    const sourceChain = args.sourceChain === '' ? undefined
-      : withContext(`problem parsing source chainID ${goQuote(args.sourceChain)}: `, () => lookupChainAlias(ctx.chains, args.sourceChain))
+    const sourceChain = args.sourceChain === '' ? undefined : withContext(`problem parsing source chainID ${goQuote(args.sourceChain)}: `, () => lookupChainAlias(ctx.chains, args.sourceChain))
     const addrs = parseAddrs(args.addresses)
     let startAddr: Uint8Array = ZERO_ADDR
     let startUTXO: Uint8Array = EMPTY_ID
@@ -69,9 +70,10 @@ export function ledgerApi(ctx: { networkID: number; chains: ChainAliases; chainI
       startUTXO = withContext("couldn't parse start index utxo: ", () => cb58DecodeID(su))
     }
     const limit = args.limit <= 0 || args.limit > MAX_UTXOS_TO_FETCH ? MAX_UTXOS_TO_FETCH : args.limit
-    const page = sourceChain === undefined || Buffer.from(sourceChain).equals(ctx.chainID)
-      ? ctx.ledger.getUTXOs(addrs, startAddr, startUTXO, limit)
-      : ctx.ledger.getAtomicUTXOs(sourceChain, addrs, startAddr, startUTXO, limit)
+    const page =
+      sourceChain === undefined || Buffer.from(sourceChain).equals(ctx.chainID)
+        ? ctx.ledger.getUTXOs(addrs, startAddr, startUTXO, limit)
+        : ctx.ledger.getAtomicUTXOs(sourceChain, addrs, startAddr, startUTXO, limit)
     const utxos = withContext(`couldn't encode UTXO ${goQuote('')}: `, () => page.utxos.map((b) => encodeBytes(args.encoding, b)))
     return {
       numFetched: String(utxos.length),

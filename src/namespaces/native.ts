@@ -8,26 +8,21 @@
  * Handlers throw; src/rpc/errors.ts toGorillaError turns what they throw into the answer.
  */
 import { z } from 'zod'
-import { parseServiceAddress, formatLocalAddress } from '../avalanche/address.js'
-import type { AddressContext } from '../avalanche/address.js'
+import { parseServiceAddress, formatLocalAddress, type AddressContext } from '../avalanche/address.js'
 import { cb58DecodeID, cb58Encode } from '../avalanche/cb58.js'
-import { decodeBytes, encodeBytes } from '../avalanche/encoding.js'
-import type { Encoding } from '../avalanche/encoding.js'
+import { decodeBytes, encodeBytes, type Encoding } from '../avalanche/encoding.js'
 import { alreadyKnownAs } from '../atomic/errors.js'
 import { FormatError } from '../avalanche/errors.js'
-import { lookupChainAlias } from '../avalanche/networks.js'
-import type { ChainAliases } from '../avalanche/networks.js'
+import { lookupChainAlias, type ChainAliases } from '../avalanche/networks.js'
 import type { AtomicService, UTXOCursor } from '../atomic/service.js'
 import { parseTx } from '../atomic/tx.js'
 import { goQuote } from '../util/goQuote.js'
 import { APIError, withContext } from '../rpc/errors.js'
 import { GoString } from '../rpc/gorilla.js'
 import { EMPTY_ID, EncodingArg, IDArg, Uint32Arg } from '../rpc/avalancheArgs.js'
-import type { MethodTable } from '../rpc/types.js'
-import { method } from '../rpc/types.js'
+import { type MethodTable, method } from '../rpc/types.js'
 import type { DeprecationWarner } from '../rpc/deprecation.js'
-import type { NativeKeystoreContext } from './nativeKeystore.js'
-import { nativeKeystoreHandlers } from './nativeKeystore.js'
+import { type NativeKeystoreContext, nativeKeystoreHandlers } from './nativeKeystore.js'
 
 /** coreth maxGetUTXOsAddrs and avalanchego's maxUTXOsToFetch. */
 export const MAX_GET_UTXOS_ADDRS = 1024
@@ -80,14 +75,14 @@ function foldKeys(keys: readonly string[]) {
 }
 
 /** api.Index {address, utxo}: null/absent = both empty. */
-const IndexArg = z.preprocess(
-  foldKeys(['address', 'utxo']),
-  z.object({ address: GoString, utxo: GoString }).nullish(),
-).transform((v) => v ?? { address: '', utxo: '' })
+const IndexArg = z.preprocess(foldKeys(['address', 'utxo']), z.object({ address: GoString, utxo: GoString }).nullish()).transform((v) => v ?? { address: '', utxo: '' })
 
 /** api.GetUTXOsArgs. */
 const GetUTXOsArgs = z.object({
-  addresses: z.array(GoString).nullish().transform((v) => v ?? []),
+  addresses: z
+    .array(GoString)
+    .nullish()
+    .transform((v) => v ?? []),
   sourceChain: GoString,
   limit: Uint32Arg,
   startIndex: IndexArg,
@@ -198,18 +193,21 @@ function atomicHandlers(ctx: NativeContext): MethodTable {
  */
 export function serviceTable(service: NativeServiceName, handlers: MethodTable, deprecated?: DeprecationWarner): MethodTable {
   const out: MethodTable = {}
-  const served = (name: string): string => (service === 'native' ? name : AVAX_NAMES[name] ?? `avax.${name.slice('native.'.length)}`)
+  const served = (name: string): string => (service === 'native' ? name : (AVAX_NAMES[name] ?? `avax.${name.slice('native.'.length)}`))
   for (const name of Object.keys(handlers)) {
     const wire = served(name)
     const def = handlers[name]!
     const replacement = DEPRECATED_HANDLERS[name]
-    out[wire] = replacement === undefined || deprecated === undefined ? def : {
-      ...def,
-      handler: (params, call, origin) => {
-        deprecated(wire, served(replacement))
-        return def.handler(params, call, origin)
-      },
-    }
+    out[wire] =
+      replacement === undefined || deprecated === undefined
+        ? def
+        : {
+            ...def,
+            handler: (params, call, origin) => {
+              deprecated(wire, served(replacement))
+              return def.handler(params, call, origin)
+            },
+          }
   }
   return out
 }

@@ -8,15 +8,12 @@
  */
 import { z } from 'zod'
 import { Uint64Arg, parseOrIssue } from '../rpc/avalancheArgs.js'
-import { parseExportDestination } from '../avalanche/address.js'
-import type { AddressContext } from '../avalanche/address.js'
-import type { SigningKey } from '../atomic/builder.js'
-import { buildExportTx, buildImportTx } from '../atomic/builder.js'
+import { parseExportDestination, type AddressContext } from '../avalanche/address.js'
+import { type SigningKey, buildExportTx, buildImportTx } from '../atomic/builder.js'
 import { cb58DecodeID, cb58Encode } from '../avalanche/cb58.js'
 import { alreadyKnownAs } from '../atomic/errors.js'
 import { parseHexBig, suggestedBaseFee } from '../atomic/fees.js'
-import { lookupChainAlias } from '../avalanche/networks.js'
-import type { ChainAliases } from '../avalanche/networks.js'
+import { lookupChainAlias, type ChainAliases } from '../avalanche/networks.js'
 import { formatPrivateKey, parsePrivateKey } from '../avalanche/privateKey.js'
 import type { AtomicService } from '../atomic/service.js'
 import { ethAddress, publicKeyOf, toChecksumAddress } from '../avalanche/signature.js'
@@ -28,8 +25,7 @@ import { IncorrectPasswordError, shown } from '../keystore/errors.js'
 import type { Keystore } from '../keystore/keystore.js'
 import { GoString } from '../rpc/gorilla.js'
 import { APIError, withContext } from '../rpc/errors.js'
-import type { MethodTable, RequestOrigin } from '../rpc/types.js'
-import { method } from '../rpc/types.js'
+import { type MethodTable, type RequestOrigin, method } from '../rpc/types.js'
 
 /** maxUTXOsToFetch: an import spends at most this many UTXOs. */
 const MAX_IMPORT_UTXOS = 1024
@@ -63,25 +59,34 @@ function issue(tctx: z.RefinementCtx, message: string): never {
  * `baseFee`, wei per gas: avalanchego's hexutil.Big string (`"0x5d21dba00"`, no leading zero digits), and,
  * as the API reference types it "integer", a JSON integer or a decimal string. null/absent = suggested.
  */
-const BaseFeeArg = z.union([z.string(), z.number()]).nullish().transform((v, tctx): bigint | undefined => {
-  if (v === undefined || v === null) return undefined
-  if (typeof v === 'number') return Number.isSafeInteger(v) && v >= 0 ? BigInt(v) : issue(tctx, 'invalid baseFee')
-  if (/^[0-9]{1,78}$/.test(v) && BigInt(v) < 1n << 256n) return BigInt(v)
-  return parseOrIssue(tctx, 'invalid baseFee', () => parseHexBig(v))
-})
+const BaseFeeArg = z
+  .union([z.string(), z.number()])
+  .nullish()
+  .transform((v, tctx): bigint | undefined => {
+    if (v === undefined || v === null) return undefined
+    if (typeof v === 'number') return Number.isSafeInteger(v) && v >= 0 ? BigInt(v) : issue(tctx, 'invalid baseFee')
+    if (/^[0-9]{1,78}$/.test(v) && BigInt(v) < 1n << 256n) return BigInt(v)
+    return parseOrIssue(tctx, 'invalid baseFee', () => parseHexBig(v))
+  })
 
 /** secp256k1.PrivateKey's UnmarshalJSON: `PrivateKey-<cb58>`; null/absent = not given. */
-const PrivateKeyArg = z.string().nullish().transform((v, tctx): Uint8Array | undefined => {
-  if (v === undefined || v === null) return undefined
-  return parseOrIssue(tctx, 'invalid private key', () => parsePrivateKey(v))
-})
+const PrivateKeyArg = z
+  .string()
+  .nullish()
+  .transform((v, tctx): Uint8Array | undefined => {
+    if (v === undefined || v === null) return undefined
+    return parseOrIssue(tctx, 'invalid private key', () => parsePrivateKey(v))
+  })
 
 /** common.Address's UnmarshalJSON: `0x` + 40 hex digits; null/absent = not given. */
-const EthAddressArg = z.string().nullish().transform((v, tctx): Uint8Array | undefined => {
-  if (v === undefined || v === null) return undefined
-  if (!/^0[xX][0-9a-fA-F]{40}$/.test(v)) return issue(tctx, 'invalid address')
-  return new Uint8Array(Buffer.from(v.slice(2), 'hex'))
-})
+const EthAddressArg = z
+  .string()
+  .nullish()
+  .transform((v, tctx): Uint8Array | undefined => {
+    if (v === undefined || v === null) return undefined
+    if (!/^0[xX][0-9a-fA-F]{40}$/.test(v)) return issue(tctx, 'invalid address')
+    return new Uint8Array(Buffer.from(v.slice(2), 'hex'))
+  })
 
 const UserPass = { username: GoString, password: GoString }
 const ImportKeyArgs = z.object({ ...UserPass, privateKey: PrivateKeyArg })
@@ -123,10 +128,20 @@ export function nativeKeystoreHandlers(ctx: NativeKeystoreContext): MethodTable 
     if (args.amount === 0n) throw new APIError("argument 'amount' must be > 0")
     const { chainID, address: to } = parseExportDestination(addrCtx, args.to, args.targetChain)
     const keys = await userKeys(args.username, args.password, origin, `problem retrieving user '${shown(args.username)}': `)
-    const tx = await wipeAfter(secrets(keys), () => withContext("couldn't create tx: ", () => buildExportTx({
-      ctx: ctx.verify, state: { balance: ctx.balance, nonce: ctx.nonce }, assetID, amount: args.amount,
-      destinationChain: chainID, to, baseFee: baseFeeOf(args.baseFee), keys,
-    })))
+    const tx = await wipeAfter(secrets(keys), () =>
+      withContext("couldn't create tx: ", () =>
+        buildExportTx({
+          ctx: ctx.verify,
+          state: { balance: ctx.balance, nonce: ctx.nonce },
+          assetID,
+          amount: args.amount,
+          destinationChain: chainID,
+          to,
+          baseFee: baseFeeOf(args.baseFee),
+          keys,
+        }),
+      ),
+    )
     return issue(tx)
   }
 
@@ -140,8 +155,7 @@ export function nativeKeystoreHandlers(ctx: NativeKeystoreContext): MethodTable 
     const tx = await wipeAfter(secrets(keys), () => {
       const seen = new Map<string, Uint8Array>()
       for (const k of keys) seen.set(Buffer.from(k.shortAddress).toString('hex'), k.shortAddress)
-      const utxos = seen.size === 0 ? [] : withContext('problem retrieving atomic UTXOs: ',
-        () => ctx.atomic.getUTXOs({ addresses: [...seen.values()], sourceChain, limit: MAX_IMPORT_UTXOS }).utxos)
+      const utxos = seen.size === 0 ? [] : withContext('problem retrieving atomic UTXOs: ', () => ctx.atomic.getUTXOs({ addresses: [...seen.values()], sourceChain, limit: MAX_IMPORT_UTXOS }).utxos)
       return buildImportTx({ ctx: ctx.verify, sourceChain, to, baseFee: baseFeeOf(args.baseFee), keys, utxos, nowUnix: now() })
     })
     return issue(tx)

@@ -1,6 +1,5 @@
 import { z } from 'zod'
-import type { MethodTable, RpcContext } from '../rpc/types.js'
-import { inService, method } from '../rpc/types.js'
+import { type MethodTable, type RpcContext, inService, method } from '../rpc/types.js'
 
 /** The `net_` namespace. */
 export function netMethods(ctx: Pick<RpcContext, 'config'>): MethodTable {

@@ -1,14 +1,12 @@
 import { toChecksumAddress } from '@ethereumjs/util'
 import { z } from 'zod'
 import { AccountError, AccountManager } from '../engine/accounts.js'
-import { AccountSigner, ecRecover } from '../engine/accountSigner.js'
-import type { KeySource } from '../engine/accountSigner.js'
+import { AccountSigner, ecRecover, type KeySource } from '../engine/accountSigner.js'
 import { EngineError } from '../engine/errors.js'
 import { resolveEthApis } from '../config.js'
 import { Address, CallRequest, Data, GoString, GoUint64Number } from '../rpc/schemas.js'
 import { signTxResult } from '../rpc/signTxResult.js'
-import type { MethodTable, RpcContext } from '../rpc/types.js'
-import { inService, inServiceOne, method } from '../rpc/types.js'
+import { type MethodTable, type RpcContext, inService, inServiceOne, method } from '../rpc/types.js'
 
 /*
  * personal_ (geth/coreth internal/ethapi PersonalAccountAPI, service `internal-personal`) and
@@ -89,7 +87,10 @@ export function accountMethods(ctx: SignerContext): MethodTable {
   const listed = resolveEthApis(ctx.config.chain['eth-apis']).has('internal-account')
   return inService(['internal-transaction', 'internal-account'], {
     /** Handler for `eth_accounts`: the keystore's accounts when internal-account is on. */
-    eth_accounts: inServiceOne('always', method(z.tuple([]), async () => (listed ? accounts.list() : []))),
+    eth_accounts: inServiceOne(
+      'always',
+      method(z.tuple([]), async () => (listed ? accounts.list() : [])),
+    ),
     /** Handler for `eth_sign`: EIP-191 signature by an unlocked account. */
     eth_sign: method(z.tuple([Address, Data]), async ([address, data]) => {
       await accounts.find(address)
@@ -99,7 +100,13 @@ export function accountMethods(ctx: SignerContext): MethodTable {
     eth_signTransaction: method(z.tuple([CallRequest]), async ([req]) => {
       signer.checkSignArgs(req)
       const from = req.from ?? ZERO_ADDRESS
-      const key: KeySource = { key: async () => { await accounts.find(from); return accounts.unlockedKey(from) }, wipe: false }
+      const key: KeySource = {
+        key: async () => {
+          await accounts.find(from)
+          return accounts.unlockedKey(from)
+        },
+        wipe: false,
+      }
       return signTxResult(await signer.signTransaction(req, key))
     }),
     /** Handler for `eth_sendTransaction`: filled (geth's defaults), signed by an unlocked account, submitted. */

@@ -11,8 +11,7 @@ import { feeConfigJSON, feeStateJSON, goTimeJSON } from '../pchain/fees.js'
 import type { PChainService } from '../pchain/service.js'
 import { APIError } from '../rpc/errors.js'
 import { EMPTY_ID, IDArg } from '../rpc/avalancheArgs.js'
-import type { MethodTable } from '../rpc/types.js'
-import { method } from '../rpc/types.js'
+import { type MethodTable, method } from '../rpc/types.js'
 import { Addresses, ledgerApi } from './ledgerApi.js'
 
 export interface PlatformContext {
@@ -52,8 +51,13 @@ export function platformMethods(ctx: PlatformContext): MethodTable {
       const addrs = parseAddrs(args.addresses)
       const now = BigInt(Math.floor(Date.now() / 1000))
       type Sums = Map<string, bigint>
-      const bal: Sums = new Map(), unlocked: Sums = new Map(), stakeable: Sums = new Map(), notStakeable: Sums = new Map()
-      const bump = (m: Sums, k: string, v: bigint): void => { m.set(k, (m.get(k) ?? 0n) + v) }
+      const bal: Sums = new Map(),
+        unlocked: Sums = new Map(),
+        stakeable: Sums = new Map(),
+        notStakeable: Sums = new Map()
+      const bump = (m: Sums, k: string, v: bigint): void => {
+        m.set(k, (m.get(k) ?? 0n) + v)
+      }
       const utxoIDs: { txID: string; outputIndex: number }[] = []
       const seen = new Set<string>()
       for (const addr of addrs) {

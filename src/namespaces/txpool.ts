@@ -1,11 +1,9 @@
 import { z } from 'zod'
 import { toChecksumAddress } from '@ethereumjs/util'
 import type { PoolTx } from '../engine/txPool.js'
-import { formatTx, quantity } from '../rpc/format.js'
-import type { Json } from '../rpc/format.js'
+import { formatTx, quantity, type Json } from '../rpc/format.js'
 import { Address } from '../rpc/schemas.js'
-import type { MethodTable, RpcContext } from '../rpc/types.js'
-import { inService, method } from '../rpc/types.js'
+import { type MethodTable, type RpcContext, inService, method } from '../rpc/types.js'
 
 type BySender<T> = Record<string, Record<string, T>>
 
@@ -37,7 +35,13 @@ export function txpoolMethods(ctx: Pick<RpcContext, 'engine'>): MethodTable {
     txpool_contentFrom: method(z.tuple([Address]), ([address]) => {
       const sender = '0x' + Buffer.from(address).toString('hex')
       const { pending, queued } = engine.poolContent()
-      const mine = (list: PoolTx[]) => Object.fromEntries(list.filter((p) => p.senderHex === sender).sort((a, b) => (a.nonce < b.nonce ? -1 : 1)).map((p) => [p.nonce.toString(), tx(p)]))
+      const mine = (list: PoolTx[]) =>
+        Object.fromEntries(
+          list
+            .filter((p) => p.senderHex === sender)
+            .sort((a, b) => (a.nonce < b.nonce ? -1 : 1))
+            .map((p) => [p.nonce.toString(), tx(p)]),
+        )
       return { pending: mine(pending), queued: mine(queued) }
     }),
     /** Handler for `txpool_status`. */

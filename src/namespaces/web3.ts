@@ -2,8 +2,7 @@ import { z } from 'zod'
 import { keccak256 } from '../util/crypto.js'
 import { hex } from '../rpc/format.js'
 import { Data } from '../rpc/schemas.js'
-import type { MethodTable } from '../rpc/types.js'
-import { inService, method } from '../rpc/types.js'
+import { type MethodTable, inService, method } from '../rpc/types.js'
 
 /** The client version string, geth-style name/version/os-arch/runtime. */
 export const CLIENT_VERSION = `cchain-node/v0.1.0/${process.platform}-${process.arch}/node${process.versions.node}`

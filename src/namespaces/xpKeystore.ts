@@ -12,8 +12,7 @@ import type { PChainService } from '../pchain/service.js'
 import { Uint64Arg } from '../rpc/avalancheArgs.js'
 import type { DeprecationWarner } from '../rpc/deprecation.js'
 import { GoString } from '../rpc/gorilla.js'
-import type { MethodDef, MethodTable, RequestOrigin } from '../rpc/types.js'
-import { method } from '../rpc/types.js'
+import { type MethodDef, type MethodTable, type RequestOrigin, method } from '../rpc/types.js'
 import { XWallet } from '../xchain/wallet.js'
 import type { XChainService } from '../xchain/service.js'
 
@@ -21,7 +20,10 @@ export interface XPKeystoreContext extends KeystoreWalletOptions {
   readonly deprecated?: DeprecationWarner
 }
 
-const Strings = z.array(GoString).nullish().transform((v) => v ?? [])
+const Strings = z
+  .array(GoString)
+  .nullish()
+  .transform((v) => v ?? [])
 /** api.JSONSpendHeader: username, password, from, changeAddr. */
 const SpendHeader = { username: GoString, password: GoString, from: Strings, changeAddr: GoString }
 const SendArgs = z.object({ ...SpendHeader, amount: Uint64Arg, assetID: GoString, to: GoString, memo: GoString })

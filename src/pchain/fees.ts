@@ -182,7 +182,12 @@ export function consumeGas(state: GasState, gas: bigint): GasState {
 
 /** `platform.getFeeConfig` reply: gas.Config with JSON numbers, `weights` an array. */
 export function feeConfigJSON(config: GasConfig = LOCAL_FEE_CONFIG): {
-  weights: number[]; maxCapacity: number; maxPerSecond: number; targetPerSecond: number; minPrice: number; excessConversionConstant: number
+  weights: number[]
+  maxCapacity: number
+  maxPerSecond: number
+  targetPerSecond: number
+  minPrice: number
+  excessConversionConstant: number
 } {
   return {
     weights: config.weights.map(Number),

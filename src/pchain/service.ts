@@ -15,15 +15,12 @@ import { AvalancheError, VerifyError } from '../avalanche/errors.js'
 import { sha256 } from '../util/crypto.js'
 import type { Database } from '../store/db.js'
 import { PChainStore } from '../store/pchainStore.js'
-import type { SharedMemory, SharedMemoryWrite, SharedRequests } from '../store/sharedMemory.js'
-import { SharedMemoryError } from '../store/sharedMemory.js'
+import { type SharedMemory, type SharedMemoryWrite, type SharedRequests, SharedMemoryError } from '../store/sharedMemory.js'
 import type { StoredXUTXO } from '../store/xchainStore.js'
 import { PVM_TYPE_ID } from './codec.js'
-import type { GasState } from './fees.js'
-import { LOCAL_FEE_CONFIG, advanceFeeState, calculateFee, consumeGas, feeStatePrice, initialFeeState, toGas, txComplexity } from './fees.js'
+import { type GasState, LOCAL_FEE_CONFIG, advanceFeeState, calculateFee, consumeGas, feeStatePrice, initialFeeState, toGas, txComplexity } from './fees.js'
 import { verifyPVMSpend } from './spend.js'
-import type { PVMUTXO, ParsedPVMTx } from './tx.js'
-import { decodePVMUTXO, encodePVMUTXO, parsePVMTx, pvmExportedUTXOs, pvmProducedUTXOs } from './tx.js'
+import { type PVMUTXO, type ParsedPVMTx, decodePVMUTXO, encodePVMUTXO, parsePVMTx, pvmExportedUTXOs, pvmProducedUTXOs } from './tx.js'
 
 export interface PChainOptions {
   networkID: number
@@ -68,7 +65,10 @@ export class PChainService {
   private queue: Promise<unknown> = Promise.resolve()
   private fee: TimedFeeState
 
-  private constructor(readonly opts: PChainOptions, private readonly deps: PChainDeps) {
+  private constructor(
+    readonly opts: PChainOptions,
+    private readonly deps: PChainDeps,
+  ) {
     this.fee = deps.store.readFeeState() ?? { ...initialFeeState(), time: nowUnix() }
   }
 
@@ -145,7 +145,8 @@ export class PChainService {
       this.peer(utx.destinationChain)
       if (utx.exportedOutputs.some((o) => o.locktime !== undefined)) fail('exported output can not be stakeable locked')
       requests.push({
-        sourceChain: this.opts.pChainID, destinationChain: utx.destinationChain,
+        sourceChain: this.opts.pChainID,
+        destinationChain: utx.destinationChain,
         puts: pvmExportedUTXOs(tx).map((u) => ({ key: utxoInputID(u.utxoID), value: encodePVMUTXO(u), traits: u.out.addrs })),
       })
     }

@@ -14,8 +14,7 @@ import { writeOutputOwners } from '../avalanche/secp256k1fx.js'
 import { verifySpend } from '../avalanche/spend.js'
 import type { OutputOwners } from '../avalanche/types.js'
 import { PVM_TYPE_ID } from './codec.js'
-import type { PVMCredential, PVMTransferableInput, PVMTransferableOutput, PVMUnsignedTx, PVMUTXO } from './tx.js'
-import { pvmSpentInputs } from './tx.js'
+import { type PVMCredential, type PVMTransferableInput, type PVMTransferableOutput, type PVMUnsignedTx, type PVMUTXO, pvmSpentInputs } from './tx.js'
 
 const UINT64_MAX = 0xffffffffffffffffn
 

@@ -12,8 +12,7 @@ import { cb58Encode } from '../avalanche/cb58.js'
 import { type CodecReader, CodecWriter, marshal, unmarshal } from '../avalanche/codec.js'
 import { CodecError } from '../avalanche/errors.js'
 import { readCredential, readTransferInput, readTransferOutput, writeCredential, writeTransferInput, writeTransferOutput } from '../avalanche/secp256k1fx.js'
-import { signedTxCodec } from '../avalanche/signedTxCodec.js'
-import type { ParsedSignedTx, SignedTx } from '../avalanche/signedTxCodec.js'
+import { signedTxCodec, type ParsedSignedTx, type SignedTx } from '../avalanche/signedTxCodec.js'
 import type { TransferInput, TransferOutput, UTXOID } from '../avalanche/types.js'
 import { PVM_GO_TYPE_NAMES, PVM_INTERFACES, PVM_TYPE_ID } from './codec.js'
 
@@ -76,7 +75,7 @@ export type PVMTx = SignedTx<PVMUnsignedTx, PVMCredential>
 /** A decoded signed tx with its byte forms and ID. */
 export type ParsedPVMTx = ParsedSignedTx<PVMUnsignedTx, PVMCredential>
 
-const NESTED = 'shouldn\'t nest stakeable locks'
+const NESTED = "shouldn't nest stakeable locks"
 
 function readLockedIn(r: CodecReader): { in: TransferInput; locktime?: bigint } {
   const typeID = r.registeredTypeID(PVM_GO_TYPE_NAMES, PVM_INTERFACES.transferableIn)
@@ -194,7 +193,10 @@ function writeCred(w: CodecWriter, c: PVMCredential): void {
 }
 
 const codec = signedTxCodec<PVMUnsignedTx, PVMCredential>({
-  readUnsigned: readUnsignedTx, writeUnsigned: writeUnsignedTx, readCred, writeCred,
+  readUnsigned: readUnsignedTx,
+  writeUnsigned: writeUnsignedTx,
+  readCred,
+  writeCred,
   signatures: (c) => c.sigs,
   credential: (sigs) => ({ sigs }),
 })
@@ -250,5 +252,10 @@ export function pvmProducedUTXOs(tx: ParsedPVMTx): PVMUTXO[] {
 export function pvmExportedUTXOs(tx: ParsedPVMTx): PVMUTXO[] {
   const utx = tx.tx.unsignedTx
   if (utx.typeID !== PVM_TYPE_ID.ExportTx) return []
-  return utx.exportedOutputs.map((o, i) => ({ utxoID: { txID: tx.id, outputIndex: utx.outs.length + i }, assetID: o.assetID, out: o.out, ...(o.locktime !== undefined ? { locktime: o.locktime } : {}) }))
+  return utx.exportedOutputs.map((o, i) => ({
+    utxoID: { txID: tx.id, outputIndex: utx.outs.length + i },
+    assetID: o.assetID,
+    out: o.out,
+    ...(o.locktime !== undefined ? { locktime: o.locktime } : {}),
+  }))
 }

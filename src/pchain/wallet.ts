@@ -7,25 +7,28 @@
 import { parseExportDestination } from '../avalanche/address.js'
 import { utxoInputID } from '../avalanche/avax.js'
 import { cb58Encode } from '../avalanche/cb58.js'
-import { matchOwners } from '../avalanche/keychain.js'
-import type { KeyMatch, KeyPair } from '../avalanche/keychain.js'
+import { matchOwners, type KeyMatch, type KeyPair } from '../avalanche/keychain.js'
 import { lookupChainAlias } from '../avalanche/networks.js'
-import { ChainWallet, MAX_IMPORT_UTXOS, WalletError, inContext, payTo, withKeys } from '../avalanche/wallet.js'
-import type { SpendHeader } from '../avalanche/wallet.js'
+import { ChainWallet, MAX_IMPORT_UTXOS, WalletError, inContext, payTo, withKeys, type SpendHeader } from '../avalanche/wallet.js'
 import { compareTransferableInputs, compareTransferableOutputs } from '../avalanche/compare.js'
 import { KeystoreError, TooManyAttemptsError, shown } from '../keystore/errors.js'
 import type { KeystoreCaller } from '../keystore/keystore.js'
-import { userKeys } from '../keystore/userKeys.js'
-import type { KeystoreWalletOptions } from '../keystore/userKeys.js'
+import { userKeys, type KeystoreWalletOptions } from '../keystore/userKeys.js'
 import { goQuote } from '../util/goQuote.js'
 import { PVM_TYPE_ID } from './codec.js'
 import { calculateFee } from './fees.js'
 import type { PChainService } from './service.js'
-import type { PVMTransferableInput, PVMTransferableOutput, PVMUTXO, PVMUnsignedTx } from './tx.js'
-import { decodePVMUTXO, signPVMTx } from './tx.js'
+import { type PVMTransferableInput, type PVMTransferableOutput, type PVMUTXO, type PVMUnsignedTx, decodePVMUTXO, signPVMTx } from './tx.js'
 
-export interface ExportAVAXArgs extends SpendHeader { amount: bigint; targetChain: string; to: string }
-export interface ImportAVAXArgs extends SpendHeader { sourceChain: string; to: string }
+export interface ExportAVAXArgs extends SpendHeader {
+  amount: bigint
+  targetChain: string
+  to: string
+}
+export interface ImportAVAXArgs extends SpendHeader {
+  sourceChain: string
+  to: string
+}
 
 /** avalanchego's prefix of every P-Chain build failure. */
 const CREATE = "couldn't create tx: "
@@ -40,7 +43,9 @@ export interface Funded {
 }
 
 const toInput = (c: Spendable): PVMTransferableInput => ({
-  utxoID: c.utxo.utxoID, assetID: c.utxo.assetID, in: { amount: c.utxo.out.amount, sigIndices: c.sigIndices },
+  utxoID: c.utxo.utxoID,
+  assetID: c.utxo.assetID,
+  in: { amount: c.utxo.out.amount, sigIndices: c.sigIndices },
 })
 const sortOuts = (outs: PVMTransferableOutput[]): PVMTransferableOutput[] => outs.sort((a, b) => compareTransferableOutputs(a, b))
 
@@ -50,7 +55,12 @@ const sortOuts = (outs: PVMTransferableOutput[]): PVMTransferableOutput[] => out
  * change. Throws avalanchego's `provided keys have balance ... but need ...` when they never do.
  */
 export function fund(
-  candidates: readonly Spendable[], needed: bigint, extraIn: bigint, change: Uint8Array, avaxAssetID: Uint8Array, price: bigint,
+  candidates: readonly Spendable[],
+  needed: bigint,
+  extraIn: bigint,
+  change: Uint8Array,
+  avaxAssetID: Uint8Array,
+  price: bigint,
   build: (ins: PVMTransferableInput[], changeOut: PVMTransferableOutput[]) => PVMUnsignedTx,
 ): Funded {
   const chosen: Spendable[] = []
@@ -84,7 +94,10 @@ export function fund(
 
 /** Builds, signs and issues the keystore-backed P-Chain transactions of one node. */
 export class PWallet extends ChainWallet {
-  constructor(private readonly p: PChainService, private readonly opts: KeystoreWalletOptions) {
+  constructor(
+    private readonly p: PChainService,
+    private readonly opts: KeystoreWalletOptions,
+  ) {
     super(opts, opts.chains.pChainID)
   }
 
@@ -97,7 +110,12 @@ export class PWallet extends ChainWallet {
       const change = this.changeOf(keys, args.changeAddr)
       const exportedOutputs = [{ assetID: this.opts.avaxAssetID, out: payTo(args.amount, to) }]
       const { utx, localSigners } = fund(this.spendable(keys, this.now()), args.amount, 0n, change, this.opts.avaxAssetID, this.p.price(), (ins, changeOut) => ({
-        typeID: PVM_TYPE_ID.ExportTx, ...this.base(), outs: sortOuts(changeOut), ins, destinationChain: chainID, exportedOutputs,
+        typeID: PVM_TYPE_ID.ExportTx,
+        ...this.base(),
+        outs: sortOuts(changeOut),
+        ins,
+        destinationChain: chainID,
+        exportedOutputs,
       }))
       const txID = await this.issue(utx, localSigners)
       return { txID, changeAddr: this.formatAddr(change) }
@@ -112,9 +130,17 @@ export class PWallet extends ChainWallet {
     return withKeys(keys, async () => {
       const change = this.changeOf(keys, args.changeAddr)
       const t = this.now()
-      const atomic = inContext(`${CREATE}problem retrieving atomic UTXOs: `, () => this.p.getAtomicUTXOs(
-        sourceChain, keys.map((k) => k.shortAddress), new Uint8Array(20), new Uint8Array(32), MAX_IMPORT_UTXOS,
-      ).utxos.map(decodePVMUTXO))
+      const atomic = inContext(`${CREATE}problem retrieving atomic UTXOs: `, () =>
+        this.p
+          .getAtomicUTXOs(
+            sourceChain,
+            keys.map((k) => k.shortAddress),
+            new Uint8Array(20),
+            new Uint8Array(32),
+            MAX_IMPORT_UTXOS,
+          )
+          .utxos.map(decodePVMUTXO),
+      )
       const imported: Spendable[] = []
       let importedAmount = 0n
       for (const u of atomic) {
@@ -129,7 +155,12 @@ export class PWallet extends ChainWallet {
       const importedInputs = imported.map(toInput)
       const price = this.p.price()
       const build = (ins: PVMTransferableInput[], outs: PVMTransferableOutput[]): PVMUnsignedTx => ({
-        typeID: PVM_TYPE_ID.ImportTx, ...this.base(), outs: sortOuts(outs), ins, sourceChain, importedInputs,
+        typeID: PVM_TYPE_ID.ImportTx,
+        ...this.base(),
+        outs: sortOuts(outs),
+        ins,
+        sourceChain,
+        importedInputs,
       })
       const avaxID = this.opts.avaxAssetID
       // The imported AVAX pays the fee when it can; the rest goes to `to`.

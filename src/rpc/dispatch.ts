@@ -2,11 +2,21 @@ import type { z } from 'zod'
 import type { Logger } from 'pino'
 import type { Connection, ConnectionCall, JsonRpcErrorObject, MethodDef, MethodTable } from './types.js'
 import { rawIds } from './rawIds.js'
-import { RpcStats } from './stats.js'
-import type { MethodStats } from './stats.js'
+import { RpcStats, type MethodStats } from './stats.js'
+import { depthExceeds, isThenable } from './depthExceeds.js'
 import {
-  PARSE_ERROR, INVALID_REQUEST, REQUEST_TIMED_OUT, formatZodError, invalidParams, invalidRequest, methodNameTooLong, methodNotFound, parseError,
-  requestTimedOut, responseTooLarge, toJsonRpcError,
+  PARSE_ERROR,
+  INVALID_REQUEST,
+  REQUEST_TIMED_OUT,
+  formatZodError,
+  invalidParams,
+  invalidRequest,
+  methodNameTooLong,
+  methodNotFound,
+  parseError,
+  requestTimedOut,
+  responseTooLarge,
+  toJsonRpcError,
 } from './errors.js'
 
 /** Default longest accepted method name (geth rpc/handler.go maxMethodNameLength). */
@@ -72,12 +82,7 @@ function idToText(id: unknown, raw: string | undefined): string | undefined | nu
 /** A numeric id written other than as JS prints it back: `1e3`, `1.0`, `-0` (docs/SECURITY.md, L5: echo byte for byte). */
 const NON_CANONICAL_ID = /"id"\s*:\s*-?[0-9]+[.eE]/
 /** Whether the raw `id` token must be read from the body: the number JSON.parse made of it prints differently. */
-const needsRawId = (id: unknown, body: string): boolean =>
-  typeof id === 'number' && (!Number.isSafeInteger(id) || Object.is(id, -0) || NON_CANONICAL_ID.test(body))
-
-export function isThenable(v: unknown): v is PromiseLike<unknown> {
-  return v !== null && typeof v === 'object' && typeof (v as { then?: unknown }).then === 'function'
-}
+const needsRawId = (id: unknown, body: string): boolean => typeof id === 'number' && (!Number.isSafeInteger(id) || Object.is(id, -0) || NON_CANONICAL_ID.test(body))
 
 function describeSchema(def: MethodDef, stats: MethodStats): Entry {
   const zod = (def.params as z.ZodType)._zod
@@ -90,30 +95,13 @@ function describeSchema(def: MethodDef, stats: MethodStats): Entry {
   return { def, tuple: true, max, required, empty: max === 0, stats }
 }
 
-/** Depth of nested arrays/objects, walked with an explicit stack; stops once past `limit`. */
-export function depthExceeds(value: unknown, limit: number): boolean {
-  if (value === null || typeof value !== 'object') return false
-  const stack: unknown[] = [value]
-  const depths: number[] = [1]
-  while (stack.length > 0) {
-    const v = stack.pop() as object
-    const d = depths.pop()!
-    if (d > limit) return true
-    const children = Array.isArray(v) ? v : Object.values(v)
-    for (const c of children) {
-      if (c !== null && typeof c === 'object') { stack.push(c); depths.push(d + 1) }
-    }
-  }
-  return false
-}
-
 /** One message received on a connection: what its connection-bound methods see. */
 class MessageCall implements ConnectionCall {
   private after: (() => void)[] | undefined
   constructor(readonly conn: Connection) {}
 
   afterReply(cb: () => void): void {
-    (this.after ??= []).push(cb)
+    ;(this.after ??= []).push(cb)
   }
 
   /** The answer has been written: run what waited for it, in registration order. */
@@ -197,7 +185,16 @@ export class Dispatcher {
         this.stats.error(REQUEST_TIMED_OUT)
         resolve(idText == null ? undefined : HEAD + idText + ',"error":' + TIMED_OUT_JSON + '}')
       }, this.requestTimeoutMs)
-      answer.then((text) => { clearTimeout(timer); resolve(text) }, (err: unknown) => { clearTimeout(timer); reject(err) })
+      answer.then(
+        (text) => {
+          clearTimeout(timer)
+          resolve(text)
+        },
+        (err: unknown) => {
+          clearTimeout(timer)
+          reject(err)
+        },
+      )
     })
   }
 
@@ -219,7 +216,11 @@ export class Dispatcher {
       }
       for (let i = 0; i < answers.length; i++) {
         const a = answers[i]
-        if (typeof a === 'string' || a === undefined) { out[i] = a; settled[i] = true; continue }
+        if (typeof a === 'string' || a === undefined) {
+          out[i] = a
+          settled[i] = true
+          continue
+        }
         pending++
         a.then((text) => {
           if (cancel.aborted) return
@@ -251,9 +252,7 @@ export class Dispatcher {
     for (let i = 0; i < items.length; i++) {
       const item = items[i]
       // A nested batch or a non-object is an invalid request (one error per such item, as geth).
-      answers[i] = item === null || typeof item !== 'object' || Array.isArray(item)
-        ? this.invalid(INVALID_REQUEST_TEXT)
-        : this.call(item as Obj, raws[i], deep, debug, scope, cancel)
+      answers[i] = item === null || typeof item !== 'object' || Array.isArray(item) ? this.invalid(INVALID_REQUEST_TEXT) : this.call(item as Obj, raws[i], deep, debug, scope, cancel)
     }
     const done = cancel === undefined ? await Promise.all(answers) : await this.withDeadline(answers, cancel, items, raws)
     let out = ''
@@ -325,7 +324,10 @@ export class Dispatcher {
       if (list.length < entry.required) return this.reply(idText, invalidParams(`missing value for required argument ${list.length}`))
       // geth: null in an optional position is the same as leaving the argument out.
       for (let i = entry.required; i < list.length; i++) {
-        if (list[i] === null) { args = list.map((v, j) => (j >= entry.required && v === null ? undefined : v)); break }
+        if (list[i] === null) {
+          args = list.map((v, j) => (j >= entry.required && v === null ? undefined : v))
+          break
+        }
       }
     } else {
       // Named-argument methods (gorilla/rpc json2, as avalanchego serves them) also accept [ {…} ].

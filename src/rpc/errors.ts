@@ -21,8 +21,7 @@
  */
 import { z } from 'zod'
 import type { Logger } from 'pino'
-import { EngineError, ExecutionRevertedError, InvalidParamsError, LimitExceededError, RequestTimeoutError, SimulateError } from '../engine/errors.js'
-import type { SimulateErrorKind } from '../engine/errors.js'
+import { EngineError, ExecutionRevertedError, InvalidParamsError, LimitExceededError, RequestTimeoutError, SimulateError, type SimulateErrorKind } from '../engine/errors.js'
 import { AvalancheError } from '../avalanche/errors.js'
 import { KeystoreError, TooManyAttemptsError } from '../keystore/errors.js'
 import { ProfilerError } from '../profiler.js'
@@ -44,15 +43,28 @@ export const VM_ERROR = -32015
 
 /** geth internal/ethapi/errors.go codes of eth_simulateV1's errors. */
 const SIMULATE_CODES: Record<SimulateErrorKind, number> = {
-  nonceTooLow: -38010, nonceTooHigh: -38011, feeCapTooLow: -38012, intrinsicGas: -38013, insufficientFunds: -38014,
-  blockGasLimitReached: -38015, blockNumberInvalid: -38020, blockTimestampInvalid: -38021, initCodeTooLarge: -38025,
-  clientLimitExceeded: CLIENT_LIMIT_EXCEEDED, invalidParams: INVALID_PARAMS, internal: INTERNAL_ERROR,
+  nonceTooLow: -38010,
+  nonceTooHigh: -38011,
+  feeCapTooLow: -38012,
+  intrinsicGas: -38013,
+  insufficientFunds: -38014,
+  blockGasLimitReached: -38015,
+  blockNumberInvalid: -38020,
+  blockTimestampInvalid: -38021,
+  initCodeTooLarge: -38025,
+  clientLimitExceeded: CLIENT_LIMIT_EXCEEDED,
+  invalidParams: INVALID_PARAMS,
+  internal: INTERNAL_ERROR,
 }
 
 /** An error that already carries its JSON-RPC code (thrown by the dispatcher or a handler). */
 export class RpcError extends Error {
   override name = 'RpcError'
-  constructor(readonly code: number, message: string, readonly data?: unknown) {
+  constructor(
+    readonly code: number,
+    message: string,
+    readonly data?: unknown,
+  ) {
     super(message)
   }
 
@@ -167,7 +179,10 @@ export function toJsonRpcError(err: unknown, log?: Logger): JsonRpcErrorObject {
  */
 export class APIError extends Error {
   override name = 'APIError'
-  constructor(message: string, readonly code: number = SERVER_ERROR) {
+  constructor(
+    message: string,
+    readonly code: number = SERVER_ERROR,
+  ) {
     super(message)
   }
 }

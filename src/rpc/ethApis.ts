@@ -3,8 +3,7 @@
  * names serves (the names and their legacy aliases are in src/config.ts). The services come from
  * (coreth: internal/ethapi/backend.go GetAPIs, eth/backend.go APIs, eth/tracers/api.go APIs, node/api.go apis).
  */
-import { resolveEthApis } from '../config.js'
-import type { EthApiName } from '../config.js'
+import { resolveEthApis, type EthApiName } from '../config.js'
 import type { MethodTable } from './types.js'
 
 /**
@@ -15,34 +14,82 @@ export type ServiceTag = EthApiName | readonly EthApiName[] | 'always'
 
 // geth internal/debug/api.go HandlerT (node/api.go "debug-handler").
 const DEBUG_HANDLER = new Set([
-  'verbosity', 'vmodule', 'stacks', 'memStats', 'gcStats', 'cpuProfile', 'startCPUProfile', 'stopCPUProfile', 'goTrace',
-  'startGoTrace', 'stopGoTrace', 'blockProfile', 'setBlockProfileRate', 'writeBlockProfile', 'mutexProfile',
-  'setMutexProfileFraction', 'writeMutexProfile', 'writeMemProfile', 'freeOSMemory', 'setGCPercent',
+  'verbosity',
+  'vmodule',
+  'stacks',
+  'memStats',
+  'gcStats',
+  'cpuProfile',
+  'startCPUProfile',
+  'stopCPUProfile',
+  'goTrace',
+  'startGoTrace',
+  'stopGoTrace',
+  'blockProfile',
+  'setBlockProfileRate',
+  'writeBlockProfile',
+  'mutexProfile',
+  'setMutexProfileFraction',
+  'writeMutexProfile',
+  'writeMemProfile',
+  'freeOSMemory',
+  'setGCPercent',
 ])
 // ethapi.DebugAPI ("internal-debug").
 const INTERNAL_DEBUG = new Set(['getRawHeader', 'getRawBlock', 'getRawReceipts', 'getRawTransaction', 'printBlock'])
 
 /** geth/coreth's eth_ methods by service (internal/ethapi/api.go, api.coreth.go, api_extra.go; eth/api.go; eth/filters/api.go). */
 const ETH_SERVICES: Readonly<Record<string, readonly string[]>> = {
-  'eth': ['etherbase', 'coinbase'],
+  eth: ['etherbase', 'coinbase'],
   'eth-filter': ['newPendingTransactionFilter', 'newAcceptedTransactions', 'newBlockFilter', 'newFilter', 'getFilterChanges', 'getFilterLogs', 'uninstallFilter', 'getLogs', 'subscribe'],
   'internal-eth': ['gasPrice', 'baseFee', 'maxPriorityFeePerGas', 'feeHistory', 'syncing', 'blobBaseFee', 'suggestPriceOptions'],
   'internal-blockchain': [
-    'chainId', 'blockNumber', 'getBalance', 'getProof', 'getHeaderByNumber', 'getHeaderByHash', 'getBlockByNumber', 'getBlockByHash',
-    'getUncleByBlockNumberAndIndex', 'getUncleByBlockHashAndIndex', 'getUncleCountByBlockNumber', 'getUncleCountByBlockHash', 'getCode',
-    'getStorageAt', 'getStorageValues', 'getBlockReceipts', 'call', 'estimateGas', 'createAccessList', 'simulateV1', 'getChainConfig',
-    'callDetailed', 'getBadBlocks',
+    'chainId',
+    'blockNumber',
+    'getBalance',
+    'getProof',
+    'getHeaderByNumber',
+    'getHeaderByHash',
+    'getBlockByNumber',
+    'getBlockByHash',
+    'getUncleByBlockNumberAndIndex',
+    'getUncleByBlockHashAndIndex',
+    'getUncleCountByBlockNumber',
+    'getUncleCountByBlockHash',
+    'getCode',
+    'getStorageAt',
+    'getStorageValues',
+    'getBlockReceipts',
+    'call',
+    'estimateGas',
+    'createAccessList',
+    'simulateV1',
+    'getChainConfig',
+    'callDetailed',
+    'getBadBlocks',
   ],
   'internal-transaction': [
-    'getBlockTransactionCountByNumber', 'getBlockTransactionCountByHash', 'getTransactionByBlockNumberAndIndex',
-    'getTransactionByBlockHashAndIndex', 'getRawTransactionByBlockNumberAndIndex', 'getRawTransactionByBlockHashAndIndex',
-    'getTransactionCount', 'getTransactionByHash', 'getRawTransactionByHash', 'getTransactionReceipt', 'sendTransaction',
-    'fillTransaction', 'sendRawTransaction', 'sign', 'signTransaction', 'pendingTransactions', 'resend',
+    'getBlockTransactionCountByNumber',
+    'getBlockTransactionCountByHash',
+    'getTransactionByBlockNumberAndIndex',
+    'getTransactionByBlockHashAndIndex',
+    'getRawTransactionByBlockNumberAndIndex',
+    'getRawTransactionByBlockHashAndIndex',
+    'getTransactionCount',
+    'getTransactionByHash',
+    'getRawTransactionByHash',
+    'getTransactionReceipt',
+    'sendTransaction',
+    'fillTransaction',
+    'sendRawTransaction',
+    'sign',
+    'signTransaction',
+    'pendingTransactions',
+    'resend',
   ],
   'internal-account': ['accounts'],
 }
-const ETH_METHOD_SERVICE = new Map<string, EthApiName>(
-  Object.entries(ETH_SERVICES).flatMap(([service, names]) => names.map((n) => [n, service as EthApiName] as const)))
+const ETH_METHOD_SERVICE = new Map<string, EthApiName>(Object.entries(ETH_SERVICES).flatMap(([service, names]) => names.map((n) => [n, service as EthApiName] as const)))
 
 /**
  * The service of a method whose module did not tag it, by its wire name: geth's eth_ methods by
@@ -55,19 +102,26 @@ export function serviceByName(name: string): ServiceTag | undefined {
   const rest = name.slice(us + 1)
   if (rest === 'unsubscribe') return 'always'
   switch (ns) {
-    case 'net': return 'net'
-    case 'web3': return 'web3'
-    case 'txpool': return 'internal-tx-pool'
-    case 'personal': return 'internal-personal'
-    case 'admin': return 'admin'
-    case 'eth': return ETH_METHOD_SERVICE.get(rest)
+    case 'net':
+      return 'net'
+    case 'web3':
+      return 'web3'
+    case 'txpool':
+      return 'internal-tx-pool'
+    case 'personal':
+      return 'internal-personal'
+    case 'admin':
+      return 'admin'
+    case 'eth':
+      return ETH_METHOD_SERVICE.get(rest)
     case 'debug':
       if (INTERNAL_DEBUG.has(rest)) return 'internal-debug'
       if (rest.startsWith('standardTrace')) return 'debug-file-tracer'
       if (rest.startsWith('trace') || rest === 'intermediateRoots') return 'debug-tracer'
       if (DEBUG_HANDLER.has(rest)) return 'debug-handler'
       return 'debug'
-    default: return undefined
+    default:
+      return undefined
   }
 }
 

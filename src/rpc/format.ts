@@ -1,8 +1,6 @@
-import type { TypedTransaction } from '@ethereumjs/tx'
-import { Capability } from '@ethereumjs/tx'
+import { type TypedTransaction, Capability } from '@ethereumjs/tx'
 import type { Block } from '../engine/block.js'
-import type { Receipt } from '../engine/receipt.js'
-import { logsBloom } from '../engine/receipt.js'
+import { type Receipt, logsBloom } from '../engine/receipt.js'
 import type { FoundLog } from '../engine/logIndex.js'
 import { feeCaps } from '../engine/txPool.js'
 
@@ -28,14 +26,31 @@ export type Json = string | number | boolean | null | Json[] | { [k: string]: Js
 export function formatHeader(block: Block): Record<string, Json> {
   const h = block.header
   return {
-    number: quantity(h.number), hash: hex(block.hash), parentHash: hex(h.parentHash), nonce: hex(h.nonce),
-    mixHash: hex(h.mixHash), sha3Uncles: hex(h.uncleHash), logsBloom: hex(h.bloom), stateRoot: hex(h.stateRoot),
-    miner: hex(h.coinbase), difficulty: quantity(h.difficulty), extraData: hex(h.extraData), gasLimit: quantity(h.gasLimit),
-    gasUsed: quantity(h.gasUsed), timestamp: quantity(h.timestamp), transactionsRoot: hex(h.txRoot),
-    receiptsRoot: hex(h.receiptRoot), baseFeePerGas: quantity(h.baseFee), blobGasUsed: quantity(h.blobGasUsed),
-    excessBlobGas: quantity(h.excessBlobGas), parentBeaconBlockRoot: hex(h.parentBeaconRoot), extDataHash: hex(h.extDataHash),
-    extDataGasUsed: quantity(h.extDataGasUsed), blockGasCost: quantity(h.blockGasCost),
-    timestampMilliseconds: quantity(h.timeMilliseconds), minDelayExcess: quantity(h.minDelayExcess),
+    number: quantity(h.number),
+    hash: hex(block.hash),
+    parentHash: hex(h.parentHash),
+    nonce: hex(h.nonce),
+    mixHash: hex(h.mixHash),
+    sha3Uncles: hex(h.uncleHash),
+    logsBloom: hex(h.bloom),
+    stateRoot: hex(h.stateRoot),
+    miner: hex(h.coinbase),
+    difficulty: quantity(h.difficulty),
+    extraData: hex(h.extraData),
+    gasLimit: quantity(h.gasLimit),
+    gasUsed: quantity(h.gasUsed),
+    timestamp: quantity(h.timestamp),
+    transactionsRoot: hex(h.txRoot),
+    receiptsRoot: hex(h.receiptRoot),
+    baseFeePerGas: quantity(h.baseFee),
+    blobGasUsed: quantity(h.blobGasUsed),
+    excessBlobGas: quantity(h.excessBlobGas),
+    parentBeaconBlockRoot: hex(h.parentBeaconRoot),
+    extDataHash: hex(h.extDataHash),
+    extDataGasUsed: quantity(h.extDataGasUsed),
+    blockGasCost: quantity(h.blockGasCost),
+    timestampMilliseconds: quantity(h.timeMilliseconds),
+    minDelayExcess: quantity(h.minDelayExcess),
     // coreth: difficulty is 1 per block, so the total is the block number (BlockChainAPI).
     totalDifficulty: quantity(h.number),
   }
@@ -48,13 +63,31 @@ export function formatHeader(block: Block): Record<string, Json> {
 export function formatHeaderJSON(block: Block): Record<string, Json> {
   const h = formatHeader(block)
   return {
-    parentHash: h.parentHash!, sha3Uncles: h.sha3Uncles!, miner: h.miner!, stateRoot: h.stateRoot!,
-    transactionsRoot: h.transactionsRoot!, receiptsRoot: h.receiptsRoot!, logsBloom: h.logsBloom!, difficulty: h.difficulty!,
-    number: h.number!, gasLimit: h.gasLimit!, gasUsed: h.gasUsed!, timestamp: h.timestamp!, extraData: h.extraData!,
-    mixHash: h.mixHash!, nonce: h.nonce!, extDataHash: h.extDataHash!, baseFeePerGas: h.baseFeePerGas!,
-    extDataGasUsed: h.extDataGasUsed!, blockGasCost: h.blockGasCost!, blobGasUsed: h.blobGasUsed!,
-    excessBlobGas: h.excessBlobGas!, parentBeaconBlockRoot: h.parentBeaconBlockRoot!,
-    timestampMilliseconds: h.timestampMilliseconds!, minDelayExcess: h.minDelayExcess!, hash: h.hash!,
+    parentHash: h.parentHash!,
+    sha3Uncles: h.sha3Uncles!,
+    miner: h.miner!,
+    stateRoot: h.stateRoot!,
+    transactionsRoot: h.transactionsRoot!,
+    receiptsRoot: h.receiptsRoot!,
+    logsBloom: h.logsBloom!,
+    difficulty: h.difficulty!,
+    number: h.number!,
+    gasLimit: h.gasLimit!,
+    gasUsed: h.gasUsed!,
+    timestamp: h.timestamp!,
+    extraData: h.extraData!,
+    mixHash: h.mixHash!,
+    nonce: h.nonce!,
+    extDataHash: h.extDataHash!,
+    baseFeePerGas: h.baseFeePerGas!,
+    extDataGasUsed: h.extDataGasUsed!,
+    blockGasCost: h.blockGasCost!,
+    blobGasUsed: h.blobGasUsed!,
+    excessBlobGas: h.excessBlobGas!,
+    parentBeaconBlockRoot: h.parentBeaconBlockRoot!,
+    timestampMilliseconds: h.timestampMilliseconds!,
+    minDelayExcess: h.minDelayExcess!,
+    hash: h.hash!,
   }
 }
 
@@ -62,9 +95,7 @@ export function formatHeaderJSON(block: Block): Record<string, Json> {
 export function formatBlock(block: Block, fullTxs: boolean): Record<string, Json> {
   const out = formatHeader(block)
   out.size = quantity(block.size)
-  out.transactions = fullTxs
-    ? block.txs.map((tx, i) => formatTx(tx, { block, index: i }))
-    : block.txs.map((tx) => hex(tx.hash()))
+  out.transactions = fullTxs ? block.txs.map((tx, i) => formatTx(tx, { block, index: i })) : block.txs.map((tx) => hex(tx.hash()))
   out.uncles = []
   out.blockExtraData = hex(block.extData)
   return out
@@ -106,8 +137,9 @@ export function formatTx(tx: TypedTransaction, place?: TxPlace): Record<string, 
   out.value = quantity(tx.value)
   out.type = quantity(tx.type)
   if (tx.type !== 0) {
-    out.accessList = ((tx as unknown as { accessList: [Uint8Array, Uint8Array[]][] }).accessList).map(([address, keys]) => ({
-      address: hex(address), storageKeys: keys.map(hex),
+    out.accessList = (tx as unknown as { accessList: [Uint8Array, Uint8Array[]][] }).accessList.map(([address, keys]) => ({
+      address: hex(address),
+      storageKeys: keys.map(hex),
     }))
   }
   const chainId = (tx as { chainId?: bigint }).chainId ?? tx.common.chainId()
@@ -131,7 +163,8 @@ export function formatReceipt(block: Block, receipts: readonly Receipt[], index:
   const txHash = hex(tx.hash())
   const txIndex = quantity(index)
   return {
-    blockHash, blockNumber,
+    blockHash,
+    blockNumber,
     contractAddress: r.contractAddress ? hex(r.contractAddress) : null,
     cumulativeGasUsed: quantity(r.cumulativeGasUsed),
     effectiveGasPrice: quantity(r.effectiveGasPrice),
@@ -151,9 +184,15 @@ export function formatReceipt(block: Block, receipts: readonly Receipt[], index:
 export function formatLog(f: FoundLog, txHash?: string): Record<string, Json> {
   const block = f.block
   return {
-    address: hex(f.log.address), topics: f.log.topics.map(hex), data: hex(f.log.data),
-    blockNumber: quantity(block.header.number), transactionHash: txHash ?? hex(block.txs[f.txIndex]!.hash()),
-    transactionIndex: quantity(f.txIndex), blockHash: hex(block.hash), blockTimestamp: quantity(block.header.timestamp),
-    logIndex: quantity(f.logIndex), removed: false,
+    address: hex(f.log.address),
+    topics: f.log.topics.map(hex),
+    data: hex(f.log.data),
+    blockNumber: quantity(block.header.number),
+    transactionHash: txHash ?? hex(block.txs[f.txIndex]!.hash()),
+    transactionIndex: quantity(f.txIndex),
+    blockHash: hex(block.hash),
+    blockTimestamp: quantity(block.header.timestamp),
+    logIndex: quantity(f.logIndex),
+    removed: false,
   }
 }

@@ -8,10 +8,10 @@
 import { z } from 'zod'
 import type { Logger } from 'pino'
 import type { MethodDef, MethodTable, RequestOrigin } from './types.js'
-import { MAX_PARAMS_DEPTH, depthExceeds, isThenable } from './dispatch.js'
+import { MAX_PARAMS_DEPTH } from './dispatch.js'
+import { depthExceeds, isThenable } from './depthExceeds.js'
 import { rawIds } from './rawIds.js'
-import { RpcStats } from './stats.js'
-import type { MethodStats } from './stats.js'
+import { RpcStats, type MethodStats } from './stats.js'
 import { INVALID_REQUEST, PARSE_ERROR, SERVER_ERROR, toGorillaError } from './errors.js'
 
 export { APIError } from './errors.js'
@@ -22,7 +22,10 @@ export const ERR_INVALID_ARG = "couldn't unmarshal an argument. Ensure arguments
 export const ERR_UPPERCASE_METHOD = 'method must start with a non-uppercase letter'
 
 /** A Go `string` field: absent or null is the zero value "". */
-export const GoString = z.string().nullish().transform((v) => v ?? '')
+export const GoString = z
+  .string()
+  .nullish()
+  .transform((v) => v ?? '')
 
 interface Entry {
   readonly def: MethodDef
@@ -78,7 +81,10 @@ export class GorillaDispatcher {
    * `unknownMethodCode`: the code of `rpc: can't find method` (gorilla: -32000). The P-Chain answers
    * its out-of-scope staking, subnet and validator methods -32601, as issue 7 asks.
    */
-  constructor(table: MethodTable, private readonly opts: { log: Logger; stats?: RpcStats; unknownMethodCode?: number }) {
+  constructor(
+    table: MethodTable,
+    private readonly opts: { log: Logger; stats?: RpcStats; unknownMethodCode?: number },
+  ) {
     this.stats = opts.stats ?? new RpcStats()
     for (const name of Object.keys(table)) {
       const dot = name.indexOf('.')
@@ -111,7 +117,7 @@ export class GorillaDispatcher {
     }
     const req = msg as Obj
     // gorilla keeps the id as json.RawMessage: numbers are echoed as written (1e400, 1.0, 2^64).
-    const rawId = typeof req.id === 'number' ? rawIds(body)[0] ?? String(req.id) : undefined
+    const rawId = typeof req.id === 'number' ? (rawIds(body)[0] ?? String(req.id)) : undefined
     for (const field of ['jsonrpc', 'method'] as const) {
       const v = req[field]
       if (v !== undefined && v !== null && typeof v !== 'string') {
@@ -124,8 +130,7 @@ export class GorillaDispatcher {
       return this.envelopeError(INVALID_REQUEST, 'jsonrpc must be 2.0', req, rawId)
     }
     // gorilla echoes the raw id token; null or absent = a notification, answered with no body.
-    const idText = req.id === undefined || req.id === null ? undefined
-      : rawId ?? goJson(req.id)
+    const idText = req.id === undefined || req.id === null ? undefined : (rawId ?? goJson(req.id))
     const name = typeof req.method === 'string' ? req.method : ''
     const debug = this.opts.log.isLevelEnabled('debug')
     const t0 = performance.now()

@@ -23,9 +23,12 @@ function skipValue(s: string, i: number): number {
   if (c === 0x22) return skipString(s, i)
   if (c === 0x5b || c === 0x7b) {
     let depth = 0
-    for (let j = i; j < s.length;) {
+    for (let j = i; j < s.length; ) {
       const d = s.charCodeAt(j)
-      if (d === 0x22) { j = skipString(s, j); continue }
+      if (d === 0x22) {
+        j = skipString(s, j)
+        continue
+      }
       if (d === 0x5b || d === 0x7b) depth++
       else if ((d === 0x5d || d === 0x7d) && --depth === 0) return j + 1
       j++

@@ -28,9 +28,7 @@ function goType(v: unknown): string {
  * `... into Go struct field <Struct>.<field> of type <T>` (encoding/json adds the context).
  */
 function typeError(what: string, goTypeName: string, field?: string): string {
-  return field === undefined
-    ? `json: cannot unmarshal ${what} into Go value of type ${goTypeName}`
-    : `json: cannot unmarshal ${what} into Go struct field ${field} of type ${goTypeName}`
+  return field === undefined ? `json: cannot unmarshal ${what} into Go value of type ${goTypeName}` : `json: cannot unmarshal ${what} into Go struct field ${field} of type ${goTypeName}`
 }
 
 const HEX_CHARS = /^[0-9a-fA-F]*$/
@@ -60,7 +58,8 @@ function data(length: number | undefined, goTypeName: string, field?: string) {
     const bad = (what: string): never => fail(ctx, v, typeError(what, goTypeName, field))
     if (typeof v !== 'string') return bad('non-string')
     let body = ''
-    if (v !== '') { // geth checkText: an empty string is allowed (no bytes)
+    if (v !== '') {
+      // geth checkText: an empty string is allowed (no bytes)
       if (!has0x(v)) return bad('hex string without 0x prefix')
       body = v.slice(2)
       if (body.length % 2 === 1) return bad('hex string of odd length')
@@ -150,7 +149,7 @@ type NumberOrTag = Exclude<BlockRefValue, { blockHash: Uint8Array }>
 /** geth rpc.BlockNumber.UnmarshalJSON: tags, or a hex number up to int64 (the raw JSON text when not a string). */
 function blockNumberFrom(v: unknown, ctx: Ctx, tooHigh = 'block number larger than int64'): NumberOrTag {
   if (typeof v === 'string' && TAGS.has(v)) return (v === 'accepted' ? 'latest' : v) as NumberOrTag
-  const n = decodeUint64(typeof v === 'string' ? v : JSON.stringify(v) ?? '')
+  const n = decodeUint64(typeof v === 'string' ? v : (JSON.stringify(v) ?? ''))
   if (typeof n === 'string') return fail(ctx, v, n)
   return n > 0x7fffffffffffffffn ? fail(ctx, v, tooHigh) : n
 }
@@ -193,78 +192,87 @@ export const BlockRef = z.unknown().transform((v, ctx): BlockRefValue => {
   return blockNumberFrom(v, ctx, 'blocknumber too high')
 })
 
-const AccessList = z.array(z.object({ address: Address, storageKeys: z.array(Hash32).nullish() }))
-  .transform((l) => l.map((i) => ({ address: i.address, storageKeys: i.storageKeys ?? [] })))
+const AccessList = z.array(z.object({ address: Address, storageKeys: z.array(Hash32).nullish() })).transform((l) => l.map((i) => ({ address: i.address, storageKeys: i.storageKeys ?? [] })))
 
 const ARGS = 'TransactionArgs'
 
 /** geth TransactionArgs for eth_call / eth_estimateGas / eth_createAccessList / eth_fillTransaction. */
-export const CallRequest = z.object({
-  from: data(20, 'common.Address', `${ARGS}.from`).nullish(),
-  to: data(20, 'common.Address', `${ARGS}.to`).nullish(),
-  gas: quantity(64, 'hexutil.Uint64', `${ARGS}.gas`).nullish(),
-  gasPrice: quantity(256, '*hexutil.Big', `${ARGS}.gasPrice`).nullish(),
-  maxFeePerGas: quantity(256, '*hexutil.Big', `${ARGS}.maxFeePerGas`).nullish(),
-  maxPriorityFeePerGas: quantity(256, '*hexutil.Big', `${ARGS}.maxPriorityFeePerGas`).nullish(),
-  value: quantity(256, '*hexutil.Big', `${ARGS}.value`).nullish(),
-  nonce: quantity(64, 'hexutil.Uint64', `${ARGS}.nonce`).nullish(),
-  data: data(undefined, 'hexutil.Bytes', `${ARGS}.data`).nullish(),
-  input: data(undefined, 'hexutil.Bytes', `${ARGS}.input`).nullish(),
-  chainId: quantity(256, '*hexutil.Big', `${ARGS}.chainId`).nullish(),
-  accessList: AccessList.nullish(),
-  type: quantity(64, 'hexutil.Uint64', `${ARGS}.type`).nullish(),
-}, { error: (i) => (i.code === 'invalid_type' ? `json: cannot unmarshal ${goType(i.input)} into Go value of type ethapi.TransactionArgs` : undefined) }).transform((r, ctx): CallRequestValue => {
-  if (r.input != null && r.data != null && Buffer.compare(r.input, r.data) !== 0) {
-    return fail(ctx, r, 'both "data" and "input" are set and not equal. Please use "input" to pass transaction call data')
-  }
-  if (r.gasPrice != null && (r.maxFeePerGas != null || r.maxPriorityFeePerGas != null)) {
-    return fail(ctx, r, 'both gasPrice and (maxFeePerGas or maxPriorityFeePerGas) specified')
-  }
-  const out: CallRequestValue = {}
-  if (r.from != null) out.from = r.from
-  if (r.to != null) out.to = r.to
-  if (r.gas != null) out.gas = r.gas
-  if (r.gasPrice != null) out.gasPrice = r.gasPrice
-  if (r.maxFeePerGas != null) out.maxFeePerGas = r.maxFeePerGas
-  if (r.maxPriorityFeePerGas != null) out.maxPriorityFeePerGas = r.maxPriorityFeePerGas
-  if (r.value != null) out.value = r.value
-  if (r.nonce != null) out.nonce = r.nonce
-  const input = r.input ?? r.data
-  if (input != null) out.input = input
-  if (r.chainId != null) out.chainId = r.chainId
-  if (r.accessList != null) out.accessList = r.accessList
-  if (r.type != null) out.type = r.type
-  return out
-})
+export const CallRequest = z
+  .object(
+    {
+      from: data(20, 'common.Address', `${ARGS}.from`).nullish(),
+      to: data(20, 'common.Address', `${ARGS}.to`).nullish(),
+      gas: quantity(64, 'hexutil.Uint64', `${ARGS}.gas`).nullish(),
+      gasPrice: quantity(256, '*hexutil.Big', `${ARGS}.gasPrice`).nullish(),
+      maxFeePerGas: quantity(256, '*hexutil.Big', `${ARGS}.maxFeePerGas`).nullish(),
+      maxPriorityFeePerGas: quantity(256, '*hexutil.Big', `${ARGS}.maxPriorityFeePerGas`).nullish(),
+      value: quantity(256, '*hexutil.Big', `${ARGS}.value`).nullish(),
+      nonce: quantity(64, 'hexutil.Uint64', `${ARGS}.nonce`).nullish(),
+      data: data(undefined, 'hexutil.Bytes', `${ARGS}.data`).nullish(),
+      input: data(undefined, 'hexutil.Bytes', `${ARGS}.input`).nullish(),
+      chainId: quantity(256, '*hexutil.Big', `${ARGS}.chainId`).nullish(),
+      accessList: AccessList.nullish(),
+      type: quantity(64, 'hexutil.Uint64', `${ARGS}.type`).nullish(),
+    },
+    { error: (i) => (i.code === 'invalid_type' ? `json: cannot unmarshal ${goType(i.input)} into Go value of type ethapi.TransactionArgs` : undefined) },
+  )
+  .transform((r, ctx): CallRequestValue => {
+    if (r.input != null && r.data != null && Buffer.compare(r.input, r.data) !== 0) {
+      return fail(ctx, r, 'both "data" and "input" are set and not equal. Please use "input" to pass transaction call data')
+    }
+    if (r.gasPrice != null && (r.maxFeePerGas != null || r.maxPriorityFeePerGas != null)) {
+      return fail(ctx, r, 'both gasPrice and (maxFeePerGas or maxPriorityFeePerGas) specified')
+    }
+    const out: CallRequestValue = {}
+    if (r.from != null) out.from = r.from
+    if (r.to != null) out.to = r.to
+    if (r.gas != null) out.gas = r.gas
+    if (r.gasPrice != null) out.gasPrice = r.gasPrice
+    if (r.maxFeePerGas != null) out.maxFeePerGas = r.maxFeePerGas
+    if (r.maxPriorityFeePerGas != null) out.maxPriorityFeePerGas = r.maxPriorityFeePerGas
+    if (r.value != null) out.value = r.value
+    if (r.nonce != null) out.nonce = r.nonce
+    const input = r.input ?? r.data
+    if (input != null) out.input = input
+    if (r.chainId != null) out.chainId = r.chainId
+    if (r.accessList != null) out.accessList = r.accessList
+    if (r.type != null) out.type = r.type
+    return out
+  })
 
 const StorageMap = z.record(z.string(), Hash32).superRefine((m, ctx) => {
   for (const k of Object.keys(m)) if (!/^0x[0-9a-fA-F]{64}$/.test(k)) ctx.addIssue({ code: 'custom', message: `invalid storage key ${k}`, input: k })
 })
 
 /** geth StateOverride: address -> { balance, nonce, code, state | stateDiff }. */
-export const StateOverride = z.record(z.string(), z.object({
-  balance: Quantity.nullish(),
-  nonce: Uint64.nullish(),
-  code: Data.nullish(),
-  state: StorageMap.nullish(),
-  stateDiff: StorageMap.nullish(),
-  movePrecompileToAddress: Address.nullish(),
-})).transform((m, ctx): StateOverrideValue => {
-  const out: StateOverrideValue = {}
-  for (const [addr, o] of Object.entries(m)) {
-    if (!/^0x[0-9a-fA-F]{40}$/.test(addr)) return fail(ctx, m, `hex string has length ${Math.max(0, addr.length - 2)}, want 40 for common.Address`)
-    if (o.state != null && o.stateDiff != null) return fail(ctx, m, `account ${addr} has both 'state' and 'stateDiff'`)
-    const entry: StateOverrideValue[string] = {}
-    if (o.balance != null) entry.balance = o.balance
-    if (o.nonce != null) entry.nonce = o.nonce
-    if (o.code != null) entry.code = o.code
-    if (o.state != null) entry.state = o.state
-    if (o.stateDiff != null) entry.stateDiff = o.stateDiff
-    if (o.movePrecompileToAddress != null) entry.movePrecompileToAddress = o.movePrecompileToAddress
-    out[addr.toLowerCase()] = entry
-  }
-  return out
-})
+export const StateOverride = z
+  .record(
+    z.string(),
+    z.object({
+      balance: Quantity.nullish(),
+      nonce: Uint64.nullish(),
+      code: Data.nullish(),
+      state: StorageMap.nullish(),
+      stateDiff: StorageMap.nullish(),
+      movePrecompileToAddress: Address.nullish(),
+    }),
+  )
+  .transform((m, ctx): StateOverrideValue => {
+    const out: StateOverrideValue = {}
+    for (const [addr, o] of Object.entries(m)) {
+      if (!/^0x[0-9a-fA-F]{40}$/.test(addr)) return fail(ctx, m, `hex string has length ${Math.max(0, addr.length - 2)}, want 40 for common.Address`)
+      if (o.state != null && o.stateDiff != null) return fail(ctx, m, `account ${addr} has both 'state' and 'stateDiff'`)
+      const entry: StateOverrideValue[string] = {}
+      if (o.balance != null) entry.balance = o.balance
+      if (o.nonce != null) entry.nonce = o.nonce
+      if (o.code != null) entry.code = o.code
+      if (o.state != null) entry.state = o.state
+      if (o.stateDiff != null) entry.stateDiff = o.stateDiff
+      if (o.movePrecompileToAddress != null) entry.movePrecompileToAddress = o.movePrecompileToAddress
+      out[addr.toLowerCase()] = entry
+    }
+    return out
+  })
 
 /** A boolean flag (geth's json bool). */
 export const Bool = z.union([z.boolean(), z.null().transform(() => false)], { error: (i) => `json: cannot unmarshal ${goType(i.input)} into Go value of type bool` })
@@ -309,58 +317,65 @@ function topicFrom(v: unknown): Uint8Array | string {
 }
 
 /** geth FilterCriteria.UnmarshalJSON, with its error texts, under the given size limits. */
-export const logFilterSchema = (limits: LogFilterLimits) => z.unknown().transform((v, ctx): LogFilterRequest => {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return fail(ctx, v, `json: cannot unmarshal ${goType(v)} into Go value of type filters.FilterCriteria`)
-  const o = v as Record<string, unknown>
-  const out: LogFilterRequest = { addresses: [], topics: [] }
-  if (o.blockHash != null) {
-    if (o.fromBlock != null || o.toBlock != null) return fail(ctx, v, 'cannot specify both BlockHash and FromBlock/ToBlock, choose one or the other')
-    const h = Hash32.safeParse(o.blockHash)
-    if (!h.success) return fail(ctx, v, h.error.issues[0]!.message)
-    out.blockHash = h.data
-  }
-  for (const key of ['fromBlock', 'toBlock'] as const) {
-    if (o[key] == null) continue
-    const b = BlockTag.safeParse(o[key])
-    if (!b.success) return fail(ctx, v, b.error.issues[0]!.message)
-    out[key] = b.data
-  }
-  if (o.address != null) {
-    const list = typeof o.address === 'string' ? [o.address] : Array.isArray(o.address) ? o.address : undefined
-    if (list === undefined) return fail(ctx, v, 'invalid addresses in query')
-    if (list.length > limits.maxAddresses) return fail(ctx, v, 'exceed max addresses')
-    for (let i = 0; i < list.length; i++) {
-      const a = typeof list[i] === 'string' ? filterHex(list[i] as string, 20, 'address') : 'invalid address'
-      if (typeof a === 'string') return fail(ctx, v, typeof o.address === 'string' ? `invalid address: ${a}` : `invalid address at index ${i}: ${a}`)
-      out.addresses.push(a)
+export const logFilterSchema = (limits: LogFilterLimits) =>
+  z.unknown().transform((v, ctx): LogFilterRequest => {
+    if (v === null || typeof v !== 'object' || Array.isArray(v)) return fail(ctx, v, `json: cannot unmarshal ${goType(v)} into Go value of type filters.FilterCriteria`)
+    const o = v as Record<string, unknown>
+    const out: LogFilterRequest = { addresses: [], topics: [] }
+    if (o.blockHash != null) {
+      if (o.fromBlock != null || o.toBlock != null) return fail(ctx, v, 'cannot specify both BlockHash and FromBlock/ToBlock, choose one or the other')
+      const h = Hash32.safeParse(o.blockHash)
+      if (!h.success) return fail(ctx, v, h.error.issues[0]!.message)
+      out.blockHash = h.data
     }
-  }
-  if (o.topics != null) {
-    if (!Array.isArray(o.topics)) return fail(ctx, v, 'invalid topic(s)')
-    if (o.topics.length > MAX_FILTER_TOPICS) return fail(ctx, v, 'exceed max topics')
-    for (const position of o.topics) {
-      if (position === null) { out.topics.push(null); continue }
-      if (typeof position === 'string') {
-        const t = topicFrom(position)
-        if (typeof t === 'string') return fail(ctx, v, t)
-        out.topics.push([t])
-        continue
-      }
-      if (!Array.isArray(position)) return fail(ctx, v, 'invalid topic(s)')
-      if (position.length > limits.maxTopicAlternatives) return fail(ctx, v, 'exceed max topics')
-      let alternatives: Uint8Array[] | null = []
-      for (const alt of position) {
-        // A null alternative matches anything in that position (geth).
-        if (alt === null) { alternatives = null; break }
-        const t = topicFrom(alt)
-        if (typeof t === 'string') return fail(ctx, v, t)
-        alternatives.push(t)
-      }
-      out.topics.push(alternatives)
+    for (const key of ['fromBlock', 'toBlock'] as const) {
+      if (o[key] == null) continue
+      const b = BlockTag.safeParse(o[key])
+      if (!b.success) return fail(ctx, v, b.error.issues[0]!.message)
+      out[key] = b.data
     }
-  }
-  return out
-})
+    if (o.address != null) {
+      const list = typeof o.address === 'string' ? [o.address] : Array.isArray(o.address) ? o.address : undefined
+      if (list === undefined) return fail(ctx, v, 'invalid addresses in query')
+      if (list.length > limits.maxAddresses) return fail(ctx, v, 'exceed max addresses')
+      for (let i = 0; i < list.length; i++) {
+        const a = typeof list[i] === 'string' ? filterHex(list[i] as string, 20, 'address') : 'invalid address'
+        if (typeof a === 'string') return fail(ctx, v, typeof o.address === 'string' ? `invalid address: ${a}` : `invalid address at index ${i}: ${a}`)
+        out.addresses.push(a)
+      }
+    }
+    if (o.topics != null) {
+      if (!Array.isArray(o.topics)) return fail(ctx, v, 'invalid topic(s)')
+      if (o.topics.length > MAX_FILTER_TOPICS) return fail(ctx, v, 'exceed max topics')
+      for (const position of o.topics) {
+        if (position === null) {
+          out.topics.push(null)
+          continue
+        }
+        if (typeof position === 'string') {
+          const t = topicFrom(position)
+          if (typeof t === 'string') return fail(ctx, v, t)
+          out.topics.push([t])
+          continue
+        }
+        if (!Array.isArray(position)) return fail(ctx, v, 'invalid topic(s)')
+        if (position.length > limits.maxTopicAlternatives) return fail(ctx, v, 'exceed max topics')
+        let alternatives: Uint8Array[] | null = []
+        for (const alt of position) {
+          // A null alternative matches anything in that position (geth).
+          if (alt === null) {
+            alternatives = null
+            break
+          }
+          const t = topicFrom(alt)
+          if (typeof t === 'string') return fail(ctx, v, t)
+          alternatives.push(t)
+        }
+        out.topics.push(alternatives)
+      }
+    }
+    return out
+  })
 
 /** A filter or subscription id as geth issues them (rpc.ID, "0x" + hex). */
 export const FilterId = z.string({ error: (i) => `json: cannot unmarshal ${goType(i.input)} into Go value of type rpc.ID` })

@@ -5,8 +5,7 @@
  */
 import type { TypedTransaction } from '@ethereumjs/tx'
 import { keccak256 } from '../util/crypto.js'
-import { hex, quantity } from './format.js'
-import type { Json } from './format.js'
+import { hex, quantity, type Json } from './format.js'
 
 /** geth isProtectedV: a legacy V other than 0, 1, 27 and 28 carries the chain ID (EIP-155). */
 const isProtectedV = (v: bigint): boolean => v > 255n || (v !== 0n && v !== 1n && v !== 27n && v !== 28n)

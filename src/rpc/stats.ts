@@ -33,7 +33,7 @@ export class RpcStats {
   /** The stats object of one method, created on first use. */
   method(name: string): MethodStats {
     let s = this.methods.get(name)
-    if (s === undefined) this.methods.set(name, s = new MethodStats())
+    if (s === undefined) this.methods.set(name, (s = new MethodStats()))
     return s
   }
 

@@ -25,7 +25,13 @@ export class Subscription<T = unknown> {
   /** Notifications held until the subscribe answer is written; undefined once active. */
   private held: string[] | undefined = []
 
-  constructor(readonly id: string, readonly conn: Connection, readonly topic: Topic<T>, readonly data: T, namespace: string) {
+  constructor(
+    readonly id: string,
+    readonly conn: Connection,
+    readonly topic: Topic<T>,
+    readonly data: T,
+    namespace: string,
+  ) {
     this.head = `{"jsonrpc":"2.0","method":"${namespace}_subscription","params":{"subscription":"${id}","result":`
   }
 
@@ -52,7 +58,10 @@ export class Subscription<T = unknown> {
 export class Topic<T = unknown> {
   readonly subscribers = new Set<Subscription<T>>()
 
-  constructor(readonly name: string, private readonly onActive?: (active: boolean) => void) {}
+  constructor(
+    readonly name: string,
+    private readonly onActive?: (active: boolean) => void,
+  ) {}
 
   get size(): number {
     return this.subscribers.size

@@ -1,13 +1,13 @@
 import type { AddressInfo } from 'node:net'
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify'
 import websocket from '@fastify/websocket'
-import type { RawData, WebSocket } from 'ws'
+import type { WebSocket } from 'ws'
 import type { Logger } from 'pino'
 import type { Dispatcher } from '../rpc/dispatch.js'
 import type { GorillaDispatcher } from '../rpc/gorilla.js'
 import type { HealthKind, HealthReply } from '../healthReporter.js'
-import type { Connection } from '../rpc/types.js'
 import { createHostCheck, createOriginCheck } from './hostCheck.js'
+import { serveWsConnection } from './wsConnection.js'
 
 /** HTTP body and WS message limit (docs/SECURITY.md, L1, W1; geth/coreth 5 MiB). */
 export const DEFAULT_BODY_LIMIT = 5 * 1024 * 1024
@@ -23,7 +23,6 @@ export const WS_PING_INTERVAL_MS = 30_000
 const JSON_RPC_TYPES = ['application/json', 'application/json-rpc', 'application/jsonrequest']
 const JSON_CT = 'application/json'
 const TEXT_CT = 'text/plain; charset=utf-8'
-const WS_OPEN = 1
 
 /**
  * What /ext/bc/<chain>/rpc, /ws and /admin serve for one chain. `admin` only when the admin API is
@@ -102,11 +101,17 @@ function gorillaContentType(header: string | undefined): string {
 function chainFault(reply: FastifyReply, chains: Map<string, ChainRoute>, chain: string): Dispatcher | undefined {
   const route = chains.get(chain)
   if (route === undefined) {
-    reply.code(404).header('content-type', JSON_CT).send(JSON.stringify({ error: `unknown blockchain ${JSON.stringify(chain)}: no EVM chain of this node has that ID or alias` }))
+    reply
+      .code(404)
+      .header('content-type', JSON_CT)
+      .send(JSON.stringify({ error: `unknown blockchain ${JSON.stringify(chain)}: no EVM chain of this node has that ID or alias` }))
     return undefined
   }
   if (route.rpc === undefined) {
-    reply.code(503).header('content-type', JSON_CT).send(JSON.stringify({ error: route.unavailable }))
+    reply
+      .code(503)
+      .header('content-type', JSON_CT)
+      .send(JSON.stringify({ error: route.unavailable }))
     return undefined
   }
   return route.rpc
@@ -167,7 +172,10 @@ export function createServer(opts: ServerOptions): Server {
     }
     const status = err.statusCode !== undefined && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 500
     if (status === 500) log.error({ err }, 'http request failed')
-    reply.code(status).header('content-type', TEXT_CT).send(status === 500 ? 'internal error\n' : err.message + '\n')
+    reply
+      .code(status)
+      .header('content-type', TEXT_CT)
+      .send(status === 500 ? 'internal error\n' : err.message + '\n')
   })
 
   /**
@@ -190,7 +198,9 @@ export function createServer(opts: ServerOptions): Server {
       return
     }
     rpc.handle(body).then(
-      (out) => { reply.header('content-type', JSON_CT).send(out ?? '') },
+      (out) => {
+        reply.header('content-type', JSON_CT).send(out ?? '')
+      },
       (err: unknown) => {
         log.error({ err }, 'dispatcher failed')
         reply.code(500).header('content-type', TEXT_CT).send('internal error\n')
@@ -201,7 +211,9 @@ export function createServer(opts: ServerOptions): Server {
   fastify.route({
     method: ['GET', 'PUT', 'DELETE', 'PATCH'],
     url: '/ext/bc/:chain/rpc',
-    handler: (_req, reply) => { reply.code(405).header('allow', 'POST, OPTIONS').header('content-type', TEXT_CT).send('method not allowed\n') },
+    handler: (_req, reply) => {
+      reply.code(405).header('allow', 'POST, OPTIONS').header('content-type', TEXT_CT).send('method not allowed\n')
+    },
   })
   fastify.options('/ext/bc/:chain/rpc', (req, reply) => {
     cors(req, reply)
@@ -217,21 +229,24 @@ export function createServer(opts: ServerOptions): Server {
    * that the router would still match (percent-encoding) is 404 (docs/SECURITY.md, N7).
    */
   const gorillaRoute = (url: string, rpc: GorillaDispatcher, opts: { get?: (req: FastifyRequest, reply: FastifyReply) => void; exact?: boolean } = {}): void => {
-    const onRequest = opts.exact === true
-      ? (req: FastifyRequest, reply: FastifyReply, done: () => void) => {
-        const q = req.raw.url?.indexOf('?') ?? -1
-        if ((q === -1 ? req.raw.url : req.raw.url!.slice(0, q)) !== url) {
-          reply.code(404).header('content-type', TEXT_CT).send('404 page not found\n')
-          return
-        }
-        done()
-      }
-      : undefined
+    const onRequest =
+      opts.exact === true
+        ? (req: FastifyRequest, reply: FastifyReply, done: () => void) => {
+            const q = req.raw.url?.indexOf('?') ?? -1
+            if ((q === -1 ? req.raw.url : req.raw.url!.slice(0, q)) !== url) {
+              reply.code(404).header('content-type', TEXT_CT).send('404 page not found\n')
+              return
+            }
+            done()
+          }
+        : undefined
     fastify.post(url, { config: GORILLA, ...(onRequest && { onRequest }) }, (req, reply) => {
       const ct = gorillaContentType(req.headers['content-type'])
       if (ct.toLowerCase() !== JSON_CT || typeof req.body !== 'string') return gorillaFault(reply, 415, 'rpc: unrecognized Content-Type: ' + ct)
       rpc.handle(req.body, { remoteAddress: req.ip }).then(
-        (out) => { reply.header('content-type', 'application/json; charset=utf-8').header('x-content-type-options', 'nosniff').send(out) },
+        (out) => {
+          reply.header('content-type', 'application/json; charset=utf-8').header('x-content-type-options', 'nosniff').send(out)
+        },
         (err: unknown) => {
           log.error({ err }, 'api dispatcher failed')
           reply.code(500).header('content-type', TEXT_CT).send('internal error\n')
@@ -240,7 +255,10 @@ export function createServer(opts: ServerOptions): Server {
     })
     const others = opts.get === undefined ? ['GET', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'] : ['PUT', 'DELETE', 'PATCH', 'OPTIONS']
     fastify.route({
-      method: others, url, config: GORILLA, ...(onRequest && { onRequest }),
+      method: others,
+      url,
+      config: GORILLA,
+      ...(onRequest && { onRequest }),
       handler: (req, reply) => gorillaFault(reply, 405, 'rpc: POST method required, received ' + req.method),
     })
     if (opts.get !== undefined) fastify.get(url, { config: GORILLA, ...(onRequest && { onRequest }) }, opts.get)
@@ -255,11 +273,16 @@ export function createServer(opts: ServerOptions): Server {
   const health = api.health
   if (health !== undefined) {
     // GET answers 200 when healthy, 503 when not, with the report as body (api/health/handler.go).
-    const getHealth = (kind: HealthKind) => (req: FastifyRequest, reply: FastifyReply): void => {
-      const tag = (req.query as Record<string, string | string[] | undefined>).tag
-      const report = health.report(kind, tag === undefined ? [] : Array.isArray(tag) ? tag : [tag])
-      reply.code(report.healthy ? 200 : 503).header('content-type', JSON_CT).send(JSON.stringify(report) + '\n')
-    }
+    const getHealth =
+      (kind: HealthKind) =>
+      (req: FastifyRequest, reply: FastifyReply): void => {
+        const tag = (req.query as Record<string, string | string[] | undefined>).tag
+        const report = health.report(kind, tag === undefined ? [] : Array.isArray(tag) ? tag : [tag])
+        reply
+          .code(report.healthy ? 200 : 503)
+          .header('content-type', JSON_CT)
+          .send(JSON.stringify(report) + '\n')
+      }
     gorillaRoute('/ext/health', health.rpc, { get: getHealth('health') })
     for (const kind of ['health', 'readiness', 'liveness'] as const) fastify.get(`/ext/health/${kind}`, getHealth(kind))
   }
@@ -267,7 +290,9 @@ export function createServer(opts: ServerOptions): Server {
   if (metrics !== undefined) {
     fastify.get('/ext/metrics', (_req, reply) => {
       metrics.text().then(
-        (text) => { reply.header('content-type', metrics.contentType).send(text) },
+        (text) => {
+          reply.header('content-type', metrics.contentType).send(text)
+        },
         (err: unknown) => {
           log.error({ err }, 'metrics collection failed')
           reply.code(500).header('content-type', TEXT_CT).send('internal error\n')
@@ -275,8 +300,11 @@ export function createServer(opts: ServerOptions): Server {
       )
     })
     fastify.route({
-      method: ['POST', 'PUT', 'DELETE', 'PATCH'], url: '/ext/metrics',
-      handler: (_req, reply) => { reply.code(405).header('allow', 'GET').header('content-type', TEXT_CT).send('method not allowed\n') },
+      method: ['POST', 'PUT', 'DELETE', 'PATCH'],
+      url: '/ext/metrics',
+      handler: (_req, reply) => {
+        reply.code(405).header('allow', 'GET').header('content-type', TEXT_CT).send('method not allowed\n')
+      },
     })
   }
 
@@ -285,77 +313,41 @@ export function createServer(opts: ServerOptions): Server {
   let wsSeq = 0
   fastify.register(async (app) => {
     await app.register(websocket, { options: { maxPayload: bodyLimit, perMessageDeflate: false } })
-    app.get('/ext/bc/:chain/ws', {
-      websocket: true,
-      preValidation: (req: ChainRequest, reply, done) => {
-        if (chainFault(reply, chains, req.params.chain) === undefined) return
-        if (wsCount >= maxWsConnections) {
-          reply.code(503).header('content-type', TEXT_CT).send('too many websocket connections\n')
-          return
-        }
-        done()
-      },
-    }, (socket: WebSocket, req: ChainRequest) => {
-      const rpc = chains.get(req.params.chain)!.rpc!
-      wsCount++
-      let alive = true
-      let closed = false
-      /** Frames handed to ws and not yet written to the socket. */
-      let pending = 0
-      let closeCallbacks: (() => void)[] = []
-      const ping = setInterval(() => {
-        if (!alive) { socket.terminate(); return }
-        alive = false
-        socket.ping()
-      }, pingInterval)
-      ping.unref()
-      // On close, error or a slow-consumer drop: every subscription and per-connection state goes (docs/SECURITY.md, W6).
-      const cleanup = (): void => {
-        if (closed) return
-        closed = true
-        wsCount--
-        clearInterval(ping)
-        const callbacks = closeCallbacks
-        closeCallbacks = []
-        for (const cb of callbacks) {
-          try { cb() } catch (err) { log.error({ err }, 'websocket close callback failed') }
-        }
-      }
-      const written = (): void => { pending-- }
-      // Answers and notifications alike pass the slow-consumer check (docs/SECURITY.md, W5).
-      const send = (text: string): boolean => {
-        if (closed || socket.readyState !== WS_OPEN) return false
-        if (socket.bufferedAmount > maxWsBuffered || pending >= maxWsPending) {
-          socket.close(1008, 'send queue full')
-          cleanup()
-          return false
-        }
-        pending++
-        socket.send(text, written)
-        return true
-      }
-      const conn: Connection = {
-        id: ++wsSeq,
-        get closed() { return closed },
-        send,
-        onClose(cb) {
-          if (closed) cb()
-          else closeCallbacks.push(cb)
+    app.get(
+      '/ext/bc/:chain/ws',
+      {
+        websocket: true,
+        preValidation: (req: ChainRequest, reply, done) => {
+          if (chainFault(reply, chains, req.params.chain) === undefined) return
+          if (wsCount >= maxWsConnections) {
+            reply.code(503).header('content-type', TEXT_CT).send('too many websocket connections\n')
+            return
+          }
+          done()
         },
-      }
-      socket.on('pong', () => { alive = true })
-      socket.on('message', (data: RawData) => {
-        const text = Buffer.isBuffer(data) ? data.toString() : Array.isArray(data) ? Buffer.concat(data).toString() : Buffer.from(data).toString()
-        rpc.handle(text, conn).catch((err: unknown) => log.error({ err }, 'dispatcher failed'))
-      })
-      socket.on('close', cleanup)
-      socket.on('error', cleanup)
-    })
+      },
+      (socket: WebSocket, req: ChainRequest) => {
+        const rpc = chains.get(req.params.chain)!.rpc!
+        wsCount++
+        serveWsConnection(socket, rpc, {
+          id: ++wsSeq,
+          pingInterval,
+          maxBuffered: maxWsBuffered,
+          maxPending: maxWsPending,
+          log,
+          onClosed: () => {
+            wsCount--
+          },
+        })
+      },
+    )
   })
 
   return {
     fastify,
-    get wsConnections() { return wsCount },
+    get wsConnections() {
+      return wsCount
+    },
     async listen() {
       await fastify.listen({ host: opts.host, port: opts.port })
       const addr = fastify.server.address() as AddressInfo

@@ -1,5 +1,4 @@
-import type { BatchOp, Database } from './db.js'
-import { writeSynced } from './db.js'
+import { type BatchOp, type Database, writeSynced } from './db.js'
 import { META_GENESIS, META_HEAD, PREFIX, bloomKey, canonicalKey, metaKey, prefixed, u64 } from './keys.js'
 
 /** Location of a transaction: canonical block number and index in it. */

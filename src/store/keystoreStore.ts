@@ -1,5 +1,4 @@
-import type { BatchOp, Database } from './db.js'
-import { writeSynced } from './db.js'
+import { type BatchOp, type Database, writeSynced } from './db.js'
 import { PREFIX } from './keys.js'
 
 /** One stored (still sealed) entry of a user: its key inside the user's space and the sealed value. */
@@ -84,7 +83,10 @@ export class KeystoreStore {
   /** Adds or replaces entries of an existing user (one synced batch). */
   async putEntries(username: string, entries: readonly KeystoreEntry[]): Promise<void> {
     const data = userPrefix(PREFIX.keystoreData, username)
-    await writeSynced(this.deps.db, entries.map((e) => ({ type: 'put', key: concat(data, e.key), value: e.value })))
+    await writeSynced(
+      this.deps.db,
+      entries.map((e) => ({ type: 'put', key: concat(data, e.key), value: e.value })),
+    )
   }
 
   /** Removes the user's record and every entry in one synced batch. */

@@ -1,7 +1,6 @@
 import type { BatchOp, Database } from './db.js'
 import { META_P_FEE_STATE, META_P_HEIGHT, PREFIX, metaKey } from './keys.js'
-import type { LedgerLayout, StoredXUTXO } from './xchainStore.js'
-import { XChainStore } from './xchainStore.js'
+import { type LedgerLayout, type StoredXUTXO, XChainStore } from './xchainStore.js'
 
 /** The P-Chain ledger's place on the node's LevelDB. */
 export const P_LEDGER: LedgerLayout = { utxo: PREFIX.pUTXO, tx: PREFIX.pTx, heightKey: META_P_HEIGHT }
@@ -18,7 +17,10 @@ export interface StoredFeeState {
  * X-Chain's) and the fee state saved with each accepted tx.
  */
 export class PChainStore {
-  private constructor(readonly ledger: XChainStore, private readonly db: Database) {}
+  private constructor(
+    readonly ledger: XChainStore,
+    private readonly db: Database,
+  ) {}
 
   /** Opens the ledger; the first open writes `genesis` at height 0. */
   static async open(db: Database, genesis: readonly StoredXUTXO[]): Promise<PChainStore> {

@@ -6,8 +6,7 @@
  * from X = (X -> C), outbound to X = (C -> X). Records live on LevelDB; the per-address index is kept
  * in memory and rebuilt at open.
  */
-import type { BatchOp, Database } from './db.js'
-import { writeSynced } from './db.js'
+import { type BatchOp, type Database, writeSynced } from './db.js'
 import { PREFIX } from './keys.js'
 
 /** inbound: a peer chain exported it to the C-Chain; outbound: the C-Chain exported it to the peer. */
@@ -116,7 +115,10 @@ export class SharedMemory {
   private readonly spaces = new Map<string, Space>()
   private nextSeq = 1n
 
-  private constructor(private readonly db: Database, private readonly cChainID: Uint8Array) {}
+  private constructor(
+    private readonly db: Database,
+    private readonly cChainID: Uint8Array,
+  ) {}
 
   /**
    * Loads every live record and builds the address index; `cChainID` is the chain the C-relative
@@ -163,9 +165,7 @@ export class SharedMemory {
   /** The (source, destination) pair a space reference names. */
   private pair(ref: SpaceRef): ChainPairSpace {
     if ('sourceChain' in ref) return ref
-    return ref.direction === 'inbound'
-      ? { sourceChain: ref.peerChain, destinationChain: this.cChainID }
-      : { sourceChain: this.cChainID, destinationChain: ref.peerChain }
+    return ref.direction === 'inbound' ? { sourceChain: ref.peerChain, destinationChain: this.cChainID } : { sourceChain: this.cChainID, destinationChain: ref.peerChain }
   }
 
   private spaceID(ref: SpaceRef): string {
@@ -188,7 +188,10 @@ export class SharedMemory {
     for (const t of new Set(entry.traits.map(hexOf))) {
       let list = space.byTrait.get(t)
       if (list === undefined) space.byTrait.set(t, (list = []))
-      if (!sorted) { list.push(entry); continue }
+      if (!sorted) {
+        list.push(entry)
+        continue
+      }
       // Newest first; a value prepared earlier but written later still goes by its seq.
       let i = 0
       while (i < list.length && list[i]!.seq > entry.seq) i++

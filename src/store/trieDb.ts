@@ -1,7 +1,5 @@
-import type { BatchDBOp, DB } from '@ethereumjs/util'
-import { hexToBytes } from '@ethereumjs/util'
-import type { BatchOp, Database } from './db.js'
-import { writeSynced } from './db.js'
+import { type BatchDBOp, type DB, hexToBytes } from '@ethereumjs/util'
+import { type BatchOp, type Database, writeSynced } from './db.js'
 import { PREFIX, prefixed } from './keys.js'
 
 /**
@@ -78,7 +76,10 @@ export class TrieDB implements DB<string, string | Uint8Array> {
 
   /** Forgets pending writes that drain() handed out and that are now on disk. */
   commitDrained(ops: BatchOp[]): void {
-    if (ops.length === this.pending.size) { this.pending.clear(); return }
+    if (ops.length === this.pending.size) {
+      this.pending.clear()
+      return
+    }
     for (const op of ops) this.pending.delete(Buffer.from(op.key.subarray(1)).toString('hex'))
   }
 
@@ -93,7 +94,10 @@ export class TrieDB implements DB<string, string | Uint8Array> {
     let kept = 0
     for await (const dbKey of this.db.keys(STATE_RANGE)) {
       const key = Buffer.from(dbKey.buffer, dbKey.byteOffset + 1, dbKey.byteLength - 1).toString('hex')
-      if (isLive(key) || this.pending.has(key)) { kept++; continue }
+      if (isLive(key) || this.pending.has(key)) {
+        kept++
+        continue
+      }
       ops.push({ type: 'del', key: dbKey })
       dead.push(key)
     }

@@ -4,8 +4,7 @@
  * height. The per-address index is kept in memory and rebuilt at open. Every accept is one synced batch,
  * shared-memory effects included.
  */
-import type { BatchOp, Database } from './db.js'
-import { writeSynced } from './db.js'
+import { type BatchOp, type Database, writeSynced } from './db.js'
 import { META_X_HEIGHT, PREFIX, metaKey, prefixed, u64 } from './keys.js'
 
 /** A UTXO as the store keeps it: its input ID, codec bytes and owner addresses. */
@@ -63,7 +62,10 @@ export class XChainStore {
   private readonly byAddr = new Map<string, string[]>()
   private _height = 0n
 
-  private constructor(private readonly db: Database, private readonly layout: LedgerLayout) {}
+  private constructor(
+    private readonly db: Database,
+    private readonly layout: LedgerLayout,
+  ) {}
 
   /** Opens the ledger; the first open writes the genesis UTXOs at height 0 (one synced batch). */
   static async open(db: Database, genesis: readonly StoredXUTXO[], layout: LedgerLayout = X_LEDGER): Promise<XChainStore> {
@@ -94,7 +96,10 @@ export class XChainStore {
     for (const a of new Set(u.owners.map(hexOf))) {
       let list = this.byAddr.get(a)
       if (list === undefined) this.byAddr.set(a, (list = []))
-      if (!sorted) { list.push(id); continue }
+      if (!sorted) {
+        list.push(id)
+        continue
+      }
       let i = 0
       while (i < list.length && list[i]! < id) i++
       list.splice(i, 0, id)

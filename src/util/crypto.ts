@@ -28,7 +28,10 @@ const nativeKeccak = loadNative<KeccakFactory>('keccak')
 
 /** keccak-256, native when the prebuild loaded. */
 export const keccak256: (data: Uint8Array) => Uint8Array = nativeKeccak
-  ? (data) => nativeKeccak('keccak256').update(Buffer.isBuffer(data) ? data : Buffer.from(data.buffer, data.byteOffset, data.byteLength)).digest()
+  ? (data) =>
+      nativeKeccak('keccak256')
+        .update(Buffer.isBuffer(data) ? data : Buffer.from(data.buffer, data.byteOffset, data.byteLength))
+        .digest()
   : (data) => keccak_256(data)
 
 /** sha256(bytes), avalanchego's hashing.ComputeHash256. */

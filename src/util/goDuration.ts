@@ -6,7 +6,10 @@ export function parseGoDuration(text: string): number {
   const quoted = JSON.stringify(text)
   let s = text
   let sign = 1
-  if (s.startsWith('-') || s.startsWith('+')) { sign = s[0] === '-' ? -1 : 1; s = s.slice(1) }
+  if (s.startsWith('-') || s.startsWith('+')) {
+    sign = s[0] === '-' ? -1 : 1
+    s = s.slice(1)
+  }
   if (s === '0') return 0
   if (s === '') throw new Error(`time: invalid duration ${quoted}`)
   let ms = 0
@@ -24,7 +27,7 @@ export function parseGoDuration(text: string): number {
   return sign * ms
 }
 
-const UNITS: Record<string, number> = { ns: 1e-6, us: 1e-3, 'µs': 1e-3, 'μs': 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 }
+const UNITS: Record<string, number> = { ns: 1e-6, us: 1e-3, µs: 1e-3, μs: 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 }
 
 /** A duration in ms as Go's time.Duration.String() prints it: "5s", "1.5s", "300ms", "1m30s", "1h0m0s". */
 export function formatGoDuration(ms: number): string {

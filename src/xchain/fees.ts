@@ -29,9 +29,12 @@ function fail(message: string): never {
 /** The input groups and output groups avax.VerifyTx sees for each tx kind. */
 export function avmFlowGroups(utx: AVMUnsignedTx): { ins: TransferableInput[][]; outs: TransferableOutput[][] } {
   switch (utx.typeID) {
-    case AVM_TYPE_ID.ImportTx: return { ins: [utx.ins, utx.importedIns], outs: [utx.outs] }
-    case AVM_TYPE_ID.ExportTx: return { ins: [utx.ins], outs: [utx.outs, utx.exportedOuts] }
-    default: return { ins: [utx.ins], outs: [utx.outs] }
+    case AVM_TYPE_ID.ImportTx:
+      return { ins: [utx.ins, utx.importedIns], outs: [utx.outs] }
+    case AVM_TYPE_ID.ExportTx:
+      return { ins: [utx.ins], outs: [utx.outs, utx.exportedOuts] }
+    default:
+      return { ins: [utx.ins], outs: [utx.outs] }
   }
 }
 

@@ -50,15 +50,16 @@ function outputBytes(out: TransferOutput): Uint8Array {
 
 /** The genesis CreateAssetTx's outputs in UTXO order. */
 export function genesisOutputs(allocations: readonly XAllocation[]): TransferOutput[] {
-  return allocations.filter((a) => a.initialAmount > 0n).map(holderOutput)
+  return allocations
+    .filter((a) => a.initialAmount > 0n)
+    .map(holderOutput)
     .sort((a, b) => compareBytes(outputBytes(a), outputBytes(b)))
 }
 
 /** Signed-tx bytes of the genesis CreateAssetTx (no credentials), whose sha256 is the AVAX asset ID. */
 export function genesisAssetTxBytes(networkID: number, allocations: readonly XAllocation[]): Uint8Array {
   // xAllocations are sorted by (initialAmount, avaxAddr) before their EVM addresses form the memo.
-  const sorted = allocations.filter((a) => a.initialAmount > 0n)
-    .sort((a, b) => (a.initialAmount < b.initialAmount ? -1 : a.initialAmount > b.initialAmount ? 1 : compareBytes(a.avaxAddr, b.avaxAddr)))
+  const sorted = allocations.filter((a) => a.initialAmount > 0n).sort((a, b) => (a.initialAmount < b.initialAmount ? -1 : a.initialAmount > b.initialAmount ? 1 : compareBytes(a.avaxAddr, b.avaxAddr)))
   const memo = Buffer.concat(sorted.map((a) => a.ethAddr))
   const outs = genesisOutputs(allocations)
   return marshal((w) => {

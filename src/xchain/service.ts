@@ -10,13 +10,11 @@ import { AvalancheError, VerifyError } from '../avalanche/errors.js'
 import { verifySpend } from '../avalanche/spend.js'
 import { sha256 } from '../util/crypto.js'
 import type { TransferableInput, UTXO, Verifiable } from '../avalanche/types.js'
-import type { SharedMemory, SharedMemoryWrite, SharedRequests } from '../store/sharedMemory.js'
-import { SharedMemoryError } from '../store/sharedMemory.js'
+import { type SharedMemory, type SharedMemoryWrite, type SharedRequests, SharedMemoryError } from '../store/sharedMemory.js'
 import type { StoredXUTXO, XChainStore } from '../store/xchainStore.js'
 import { AVM_TYPE_ID } from './codec.js'
 import { X_TX_FEE, verifyAVMFlow } from './fees.js'
-import type { ParsedAVMTx } from './tx.js'
-import { MAX_MEMO_SIZE, avmExportedUTXOs, avmProducedUTXOs, decodeAVMUTXO, encodeAVMUTXO, parseAVMTx } from './tx.js'
+import { type ParsedAVMTx, MAX_MEMO_SIZE, avmExportedUTXOs, avmProducedUTXOs, decodeAVMUTXO, encodeAVMUTXO, parseAVMTx } from './tx.js'
 
 export interface XChainOptions {
   networkID: number
@@ -57,7 +55,10 @@ export class XChainService {
   /** Issues run one at a time: verification sees every earlier accept. */
   private queue: Promise<unknown> = Promise.resolve()
 
-  constructor(readonly opts: XChainOptions, private readonly deps: XChainDeps) {
+  constructor(
+    readonly opts: XChainOptions,
+    private readonly deps: XChainDeps,
+  ) {
     this.txFee = opts.txFee ?? X_TX_FEE
   }
 
@@ -100,7 +101,8 @@ export class XChainService {
       requests.push({ ...space, removes: ids })
     } else if (utx.typeID === AVM_TYPE_ID.ExportTx) {
       requests.push({
-        sourceChain: this.opts.xChainID, destinationChain: utx.destinationChain,
+        sourceChain: this.opts.xChainID,
+        destinationChain: utx.destinationChain,
         puts: avmExportedUTXOs(tx).map((u) => ({ key: utxoInputID(u.utxoID), value: encodeAVMUTXO(u), traits: u.out.addrs })),
       })
     }

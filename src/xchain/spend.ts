@@ -3,8 +3,7 @@
  * which UTXOs a keychain spends for given amounts per asset, as sorted inputs with their signers.
  */
 import { cb58Encode } from '../avalanche/cb58.js'
-import { matchOwners } from '../avalanche/keychain.js'
-import type { KeyPair } from '../avalanche/keychain.js'
+import { matchOwners, type KeyPair } from '../avalanche/keychain.js'
 import { WalletError, payTo } from '../avalanche/wallet.js'
 import type { TransferableInput, TransferableOutput, UTXO } from '../avalanche/types.js'
 import { compareTransferableInputs } from '../avalanche/compare.js'

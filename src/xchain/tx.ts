@@ -14,8 +14,7 @@ import { cb58Encode } from '../avalanche/cb58.js'
 import { type CodecReader, type CodecWriter, unmarshal } from '../avalanche/codec.js'
 import { CodecError } from '../avalanche/errors.js'
 import { readCredential, readTransferInput, readTransferOutput, writeCredential, writeTransferInput, writeTransferOutput } from '../avalanche/secp256k1fx.js'
-import { signedTxCodec } from '../avalanche/signedTxCodec.js'
-import type { ParsedSignedTx, SignedTx } from '../avalanche/signedTxCodec.js'
+import { signedTxCodec, type ParsedSignedTx, type SignedTx } from '../avalanche/signedTxCodec.js'
 import type { TransferableInput, TransferableOutput, UTXO } from '../avalanche/types.js'
 import { AVM_GO_TYPE_NAMES, AVM_INTERFACES, AVM_TYPE_ID, type AVMCredentialTypeID } from './codec.js'
 
@@ -140,7 +139,10 @@ function writeCred(w: CodecWriter, c: AVMCredential): void {
 }
 
 const codec = signedTxCodec<AVMUnsignedTx, AVMCredential>({
-  readUnsigned: readUnsignedTx, writeUnsigned: writeUnsignedTx, readCred, writeCred,
+  readUnsigned: readUnsignedTx,
+  writeUnsigned: writeUnsignedTx,
+  readCred,
+  writeCred,
   signatures: (c) => c.sigs,
   credential: (sigs) => ({ typeID: AVM_TYPE_ID.Credential, sigs }),
 })

@@ -10,34 +10,46 @@ import { utxoInputID } from '../avalanche/avax.js'
 import { cb58Decode, cb58Encode } from '../avalanche/cb58.js'
 import type { KeyPair } from '../avalanche/keychain.js'
 import { lookupChainAlias } from '../avalanche/networks.js'
-import { ChainWallet, MAX_IMPORT_UTXOS, WalletError, inContext, payTo, withKeys } from '../avalanche/wallet.js'
-import type { SpendHeader, UserArgs } from '../avalanche/wallet.js'
+import { ChainWallet, MAX_IMPORT_UTXOS, WalletError, inContext, payTo, withKeys, type SpendHeader, type UserArgs } from '../avalanche/wallet.js'
 import type { TransferableInput, TransferableOutput, UTXO } from '../avalanche/types.js'
 import { compareTransferableOutputs } from '../avalanche/compare.js'
 import { shown } from '../keystore/errors.js'
 import type { KeystoreCaller } from '../keystore/keystore.js'
-import { userKeys } from '../keystore/userKeys.js'
-import type { KeystoreWalletOptions } from '../keystore/userKeys.js'
+import { userKeys, type KeystoreWalletOptions } from '../keystore/userKeys.js'
 import { goQuote } from '../util/goQuote.js'
 import { AVM_TYPE_ID } from './codec.js'
 import { AVAX_SYMBOL } from './genesis.js'
 import type { XChainService } from './service.js'
-import { assetKey, changeOutputs, outputsTo, spend, spendAll } from './spend.js'
-import type { AssetAmounts, Spent } from './spend.js'
-import { MAX_MEMO_SIZE, decodeAVMUTXO, signAVMTx } from './tx.js'
-import type { AVMUnsignedTx } from './tx.js'
+import { assetKey, changeOutputs, outputsTo, spend, spendAll, type AssetAmounts, type Spent } from './spend.js'
+import { MAX_MEMO_SIZE, decodeAVMUTXO, signAVMTx, type AVMUnsignedTx } from './tx.js'
 
 const UINT64_MAX = 0xffffffffffffffffn
 
-export interface SendArgs extends SpendHeader { amount: bigint; assetID: string; to: string; memo: string }
-export interface ExportArgs extends SpendHeader { amount: bigint; targetChain: string; to: string; assetID: string }
-export interface ImportArgs extends UserArgs { sourceChain: string; to: string }
+export interface SendArgs extends SpendHeader {
+  amount: bigint
+  assetID: string
+  to: string
+  memo: string
+}
+export interface ExportArgs extends SpendHeader {
+  amount: bigint
+  targetChain: string
+  to: string
+  assetID: string
+}
+export interface ImportArgs extends UserArgs {
+  sourceChain: string
+  to: string
+}
 
 /** Builds, signs and issues the keystore-backed X-Chain transactions of one node. */
 export class XWallet extends ChainWallet {
   private readonly avax: string
 
-  constructor(private readonly x: XChainService, private readonly opts: KeystoreWalletOptions) {
+  constructor(
+    private readonly x: XChainService,
+    private readonly opts: KeystoreWalletOptions,
+  ) {
     super(opts, opts.chains.xChainID)
     this.avax = assetKey(opts.avaxAssetID)
   }
@@ -79,10 +91,15 @@ export class XWallet extends ChainWallet {
         need.set(assetKey(assetID), args.amount)
       }
       const s = spend(this.userUTXOs(keys), keys, need, this.now())
-      const txID = await this.issue({
-        typeID: AVM_TYPE_ID.ExportTx, ...this.base(changeOutputs(s.spent, need, change), s.ins),
-        destinationChain: chainID, exportedOuts: [{ assetID, out: payTo(args.amount, to) }],
-      }, s.signers)
+      const txID = await this.issue(
+        {
+          typeID: AVM_TYPE_ID.ExportTx,
+          ...this.base(changeOutputs(s.spent, need, change), s.ins),
+          destinationChain: chainID,
+          exportedOuts: [{ assetID, out: payTo(args.amount, to) }],
+        },
+        s.signers,
+      )
       return { txID, changeAddr: this.formatAddr(change) }
     })
   }
@@ -94,9 +111,20 @@ export class XWallet extends ChainWallet {
     const keys = await this.keys(args, [], caller)
     return withKeys(keys, async () => {
       const fee = this.x.txFee
-      const atomic = keys.length === 0 ? [] : inContext("problem retrieving user's atomic UTXOs: ", () => this.x.getAtomicUTXOs(
-        sourceChain, keys.map((k) => k.shortAddress), new Uint8Array(20), new Uint8Array(32), MAX_IMPORT_UTXOS,
-      ).utxos.map(decodeAVMUTXO))
+      const atomic =
+        keys.length === 0
+          ? []
+          : inContext("problem retrieving user's atomic UTXOs: ", () =>
+              this.x
+                .getAtomicUTXOs(
+                  sourceChain,
+                  keys.map((k) => k.shortAddress),
+                  new Uint8Array(20),
+                  new Uint8Array(32),
+                  MAX_IMPORT_UTXOS,
+                )
+                .utxos.map(decodeAVMUTXO),
+            )
       const t = this.now()
       const imported = spendAll(atomic, keys, t)
       const amounts = new Map(imported.spent)
@@ -108,9 +136,15 @@ export class XWallet extends ChainWallet {
         for (const [asset, amount] of local.spent) amounts.set(asset, (amounts.get(asset) ?? 0n) + amount)
       }
       amounts.set(this.avax, (amounts.get(this.avax) ?? 0n) - fee)
-      const txID = await this.issue({
-        typeID: AVM_TYPE_ID.ImportTx, ...this.base(outputsTo(amounts, to), local.ins), sourceChain, importedIns: imported.ins,
-      }, [...local.signers, ...imported.signers])
+      const txID = await this.issue(
+        {
+          typeID: AVM_TYPE_ID.ImportTx,
+          ...this.base(outputsTo(amounts, to), local.ins),
+          sourceChain,
+          importedIns: imported.ins,
+        },
+        [...local.signers, ...imported.signers],
+      )
       return { txID }
     })
   }

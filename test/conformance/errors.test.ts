@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { EWOQ_ADDRESS, startTestNode } from '../helpers/testNode.js'
-import type { TestNode } from '../helpers/testNode.js'
+import { EWOQ_ADDRESS, startTestNode, type TestNode } from '../helpers/testNode.js'
 
 /*
  * geth's -32602 texts for malformed arguments, derived from its decoders (common/hexutil/json.go
@@ -16,7 +15,11 @@ const CASES: [string, unknown[], string][] = [
   ['eth_getBalance', ['0x8db97c'], 'invalid argument 0: hex string has length 6, want 40 for common.Address'],
   ['eth_getBalance', ['0x' + 'zz'.repeat(20)], 'invalid argument 0: json: cannot unmarshal invalid hex string into Go value of type common.Address'],
   ['eth_getBalance', [42], 'invalid argument 0: json: cannot unmarshal non-string into Go value of type common.Address'],
-  ['eth_getTransactionByHash', ['1000000000000000000000000000000000000000000000000000000000000001'], 'invalid argument 0: json: cannot unmarshal hex string without 0x prefix into Go value of type common.Hash'],
+  [
+    'eth_getTransactionByHash',
+    ['1000000000000000000000000000000000000000000000000000000000000001'],
+    'invalid argument 0: json: cannot unmarshal hex string without 0x prefix into Go value of type common.Hash',
+  ],
   ['eth_getBlockByHash', ['0x1234', false], 'invalid argument 0: hex string has length 4, want 64 for common.Hash'],
   // rpc.BlockNumber: hexutil.DecodeUint64's texts, unwrapped.
   ['eth_getBlockByNumber', ['2', false], 'invalid argument 0: hex string without 0x prefix'],
@@ -50,7 +53,9 @@ const CASES: [string, unknown[], string][] = [
 
 describe('geth -32602 wording of argument decoding', () => {
   let node: TestNode
-  beforeAll(async () => { node = await startTestNode() })
+  beforeAll(async () => {
+    node = await startTestNode()
+  })
   afterAll(() => node?.close())
 
   for (const [method, params, message] of CASES) {

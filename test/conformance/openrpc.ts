@@ -1,8 +1,7 @@
 import { existsSync, readFileSync, readdirSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { Ajv } from 'ajv'
-import type { ErrorObject, ValidateFunction } from 'ajv'
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv'
 
 /*
  * The execution-apis OpenRPC document (test/fixtures/execution-apis, dereferenced) as result

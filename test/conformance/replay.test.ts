@@ -1,10 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { Wallet } from 'ethers'
 import { send } from '../helpers/chain.js'
-import { startTestNode } from '../helpers/testNode.js'
-import type { TestNode } from '../helpers/testNode.js'
-import { loadVectors, SPEC_METHODS, validateResult } from './openrpc.js'
-import type { Exchange, Vector } from './openrpc.js'
+import { startTestNode, type TestNode } from '../helpers/testNode.js'
+import { loadVectors, SPEC_METHODS, validateResult, type Exchange, type Vector } from './openrpc.js'
 
 /*
  * Replays the recorded geth vectors (test/fixtures/execution-apis/execution-apis-tests) that do not
@@ -157,7 +155,10 @@ const DECISIONS: [string, Mode][] = [
   ['eth_simulateV1/ethSimulate-use-as-many-features-as-possible', skip(SIM_TIME)],
   ['eth_simulateV1/ethSimulate-empty-with-block-num-set-current', skip(HIVE_BLOCKNUM)],
   ['eth_simulateV1/ethSimulate-empty-with-block-num-set-minusone', skip(HIVE_BLOCKNUM)],
-  ['eth_simulateV1/ethSimulate-run-out-of-gas-in-block-38015', skip("geth's own answer fails the schema (a failed call's -32015 message is 'out of gas', the schema wants '^vm execution error'); the node answers as geth (eth.simulate tests)")],
+  [
+    'eth_simulateV1/ethSimulate-run-out-of-gas-in-block-38015',
+    skip("geth's own answer fails the schema (a failed call's -32015 message is 'out of gas', the schema wants '^vm execution error'); the node answers as geth (eth.simulate tests)"),
+  ],
   ['eth_simulateV1/', schema],
   ['eth_syncing/', exact], // a single node is never syncing: false
   ['net_version/', schema], // chain-specific value: shape only

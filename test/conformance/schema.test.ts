@@ -3,8 +3,7 @@ import { Wallet, zeroPadValue, id as topicOf } from 'ethers'
 import WebSocket from 'ws'
 import { buildMethodTable } from '../../src/node.js'
 import { CHAIN_ID, deploy, ewoq, iface, nonceOf, send, sign, waitReceipt } from '../helpers/chain.js'
-import { EWOQ_ADDRESS, startTestNode } from '../helpers/testNode.js'
-import type { TestNode } from '../helpers/testNode.js'
+import { EWOQ_ADDRESS, startTestNode, type TestNode } from '../helpers/testNode.js'
 import { compileSchema, SPEC_METHODS, validateResult, validateWith } from './openrpc.js'
 
 /*
@@ -58,22 +57,38 @@ const CASES: Record<string, (f: Fixture) => Case[]> = {
   eth_getTransactionCount: (f) => [{ params: [EWOQ_ADDRESS] }, ...refs(f).map((r) => ({ params: [EWOQ_ADDRESS, r] })), { params: [UNKNOWN_ADDR, 'pending'] }],
   eth_getCode: (f) => [{ params: [f.probe] }, ...refs(f).map((r) => ({ params: [f.token, r] })), { params: [UNKNOWN_ADDR, 'latest'] }, { params: [EWOQ_ADDRESS, 'latest'] }],
   eth_getStorageAt: (f) => [
-    { params: [f.probe, '0x0'] }, { params: [f.probe, '0x0000000000000000000000000000000000000000000000000000000000000000', 'latest'] },
-    ...refs(f).map((r) => ({ params: [f.token, '0x2', r] })), { params: [UNKNOWN_ADDR, '0x1', 'pending'] }, { params: [f.probe, '1'] },
+    { params: [f.probe, '0x0'] },
+    { params: [f.probe, '0x0000000000000000000000000000000000000000000000000000000000000000', 'latest'] },
+    ...refs(f).map((r) => ({ params: [f.token, '0x2', r] })),
+    { params: [UNKNOWN_ADDR, '0x1', 'pending'] },
+    { params: [f.probe, '1'] },
   ],
   eth_getStorageValues: (f) => [
     { params: [{ [f.probe]: ['0x0000000000000000000000000000000000000000000000000000000000000000'] }] },
     { params: [{ [f.probe]: ['0x0000000000000000000000000000000000000000000000000000000000000000'], [UNKNOWN_ADDR]: [UNKNOWN_HASH] }, 'latest'] },
   ],
   eth_simulateV1: (f) => [
-    { params: [{ blockStateCalls: [{ calls: [call(f.probe, iface('Probe').encodeFunctionData('set', [5n])), call(f.probe, iface('Probe').encodeFunctionData('fail', ['x']))] }, {}] }, 'latest'], label: 'two blocks, a revert' },
-    { params: [{ blockStateCalls: [{ calls: [{ from: EWOQ_ADDRESS, to: UNKNOWN_ADDR, value: '0x1' }] }], traceTransfers: true, returnFullTransactions: true }], label: 'full transactions, traced transfer' },
+    {
+      params: [{ blockStateCalls: [{ calls: [call(f.probe, iface('Probe').encodeFunctionData('set', [5n])), call(f.probe, iface('Probe').encodeFunctionData('fail', ['x']))] }, {}] }, 'latest'],
+      label: 'two blocks, a revert',
+    },
+    {
+      params: [{ blockStateCalls: [{ calls: [{ from: EWOQ_ADDRESS, to: UNKNOWN_ADDR, value: '0x1' }] }], traceTransfers: true, returnFullTransactions: true }],
+      label: 'full transactions, traced transfer',
+    },
   ],
   eth_call: (f) => [
     { params: [call(f.probe, iface('Probe').encodeFunctionData('stored'))] },
     ...refs(f).map((r) => ({ params: [call(f.token, iface('TestToken').encodeFunctionData('balanceOf', [EWOQ_ADDRESS])), r] })),
     { params: [call(f.probe, iface('Probe').encodeFunctionData('context')), 'pending'] },
-    { params: [{ to: f.probe, data: iface('Probe').encodeFunctionData('stored') }, 'latest', { [f.probe]: { stateDiff: { '0x0000000000000000000000000000000000000000000000000000000000000000': '0x000000000000000000000000000000000000000000000000000000000000002a' } } }], label: 'state override' },
+    {
+      params: [
+        { to: f.probe, data: iface('Probe').encodeFunctionData('stored') },
+        'latest',
+        { [f.probe]: { stateDiff: { '0x0000000000000000000000000000000000000000000000000000000000000000': '0x000000000000000000000000000000000000000000000000000000000000002a' } } },
+      ],
+      label: 'state override',
+    },
     { params: [{ to: UNKNOWN_ADDR }, 'latest'] },
   ],
   eth_estimateGas: (f) => [
@@ -92,36 +107,70 @@ const CASES: Record<string, (f: Fixture) => Case[]> = {
     { params: [{ from: EWOQ_ADDRESS, to: f.probe, data: iface('Probe').encodeFunctionData('set', [1]), gasPrice: '0x174876e800' }], label: 'legacy' },
   ],
   eth_feeHistory: () => [
-    { params: ['0x4', 'latest', [25, 75]] }, { params: ['0x2', 'pending', [50]] }, { params: [2, 'latest', [50]] },
+    { params: ['0x4', 'latest', [25, 75]] },
+    { params: ['0x2', 'pending', [50]] },
+    { params: [2, 'latest', [50]] },
     // No pending block (coreth, and geth without one): 'pending' drops one block, so nothing is left and
     // geth answers {oldestBlock: 0x0, gasUsedRatio: null} without baseFeePerGas — outside the schema.
     { params: ['0x1', 'pending', []], geth: { oldestBlock: '0x0', gasUsedRatio: null } },
-    { params: ['0xa', 'latest', []] }, { params: ['0x1', 'earliest', [10, 90]] }, { params: ['0x3', 'safe', [1, 50, 99]] },
+    { params: ['0xa', 'latest', []] },
+    { params: ['0x1', 'earliest', [10, 90]] },
+    { params: ['0x3', 'safe', [1, 50, 99]] },
   ],
   eth_getBlockByNumber: (f) => [
     ...TAGS.flatMap((t) => [{ params: [t, false] }, { params: [t, true] }]),
-    ...f.blocks.map((b) => ({ params: [b.number, true] })), ...f.blocks.map((b) => ({ params: [b.number, false] })),
+    ...f.blocks.map((b) => ({ params: [b.number, true] })),
+    ...f.blocks.map((b) => ({ params: [b.number, false] })),
     { params: ['0x3e8', true], nullable: true },
   ],
   eth_getBlockByHash: (f) => [...f.blocks.flatMap((b) => [{ params: [b.hash, true] }, { params: [b.hash, false] }]), { params: [UNKNOWN_HASH, true], nullable: true }],
   eth_getBlockTransactionCountByNumber: (f) => [...TAGS.map((t) => ({ params: [t] })), ...f.blocks.map((b) => ({ params: [b.number] })), { params: ['0x3e8'], nullable: true }],
   eth_getBlockTransactionCountByHash: (f) => [...f.blocks.map((b) => ({ params: [b.hash] })), { params: [UNKNOWN_HASH], nullable: true }],
-  eth_getTransactionByHash: (f) => [...Object.entries(f.txs).filter(([, h]) => h).map(([k, h]) => ({ params: [h], label: k })), { params: [UNKNOWN_HASH], nullable: true }],
-  eth_getTransactionReceipt: (f) => [...Object.entries(f.txs).filter(([, h]) => h).map(([k, h]) => ({ params: [h], label: k })), { params: [UNKNOWN_HASH], nullable: true }],
-  eth_getTransactionByBlockNumberAndIndex: (f) => [...f.blocks.map((b) => ({ params: [b.number, '0x0'] })), { params: ['latest', '0x0'] }, { params: ['latest', '0x63'], nullable: true }, { params: ['0x3e8', '0x0'], nullable: true }],
-  eth_getTransactionByBlockHashAndIndex: (f) => [...f.blocks.map((b) => ({ params: [b.hash, '0x0'] })), { params: [f.blocks[0]!.hash, '0x63'], nullable: true }, { params: [UNKNOWN_HASH, '0x0'], nullable: true }],
+  eth_getTransactionByHash: (f) => [
+    ...Object.entries(f.txs)
+      .filter(([, h]) => h)
+      .map(([k, h]) => ({ params: [h], label: k })),
+    { params: [UNKNOWN_HASH], nullable: true },
+  ],
+  eth_getTransactionReceipt: (f) => [
+    ...Object.entries(f.txs)
+      .filter(([, h]) => h)
+      .map(([k, h]) => ({ params: [h], label: k })),
+    { params: [UNKNOWN_HASH], nullable: true },
+  ],
+  eth_getTransactionByBlockNumberAndIndex: (f) => [
+    ...f.blocks.map((b) => ({ params: [b.number, '0x0'] })),
+    { params: ['latest', '0x0'] },
+    { params: ['latest', '0x63'], nullable: true },
+    { params: ['0x3e8', '0x0'], nullable: true },
+  ],
+  eth_getTransactionByBlockHashAndIndex: (f) => [
+    ...f.blocks.map((b) => ({ params: [b.hash, '0x0'] })),
+    { params: [f.blocks[0]!.hash, '0x63'], nullable: true },
+    { params: [UNKNOWN_HASH, '0x0'], nullable: true },
+  ],
   eth_getBlockReceipts: (f) => [
-    ...TAGS.map((t) => ({ params: [t] })), ...f.blocks.map((b) => ({ params: [b.number] })), ...f.blocks.map((b) => ({ params: [b.hash] })),
-    { params: [{ blockHash: f.blocks[0]!.hash }] }, { params: [UNKNOWN_HASH], nullable: true }, { params: ['0x3e8'], nullable: true },
+    ...TAGS.map((t) => ({ params: [t] })),
+    ...f.blocks.map((b) => ({ params: [b.number] })),
+    ...f.blocks.map((b) => ({ params: [b.hash] })),
+    { params: [{ blockHash: f.blocks[0]!.hash }] },
+    { params: [UNKNOWN_HASH], nullable: true },
+    { params: ['0x3e8'], nullable: true },
   ],
   eth_getLogs: (f) => [
-    { params: [{ fromBlock: 'earliest', toBlock: 'latest' }] }, { params: [{}] }, { params: [{ address: f.token, fromBlock: '0x0' }] },
-    { params: [{ address: [f.token, f.probe], fromBlock: '0x1', toBlock: 'latest' }] }, { params: [{ blockHash: f.blocks[0]!.hash }] },
-    { params: [{ fromBlock: '0x0', topics: [[TRANSFER]] }] }, { params: [{ fromBlock: '0x0', topics: [null, zeroPadValue(EWOQ_ADDRESS, 32).toLowerCase()] }] },
+    { params: [{ fromBlock: 'earliest', toBlock: 'latest' }] },
+    { params: [{}] },
+    { params: [{ address: f.token, fromBlock: '0x0' }] },
+    { params: [{ address: [f.token, f.probe], fromBlock: '0x1', toBlock: 'latest' }] },
+    { params: [{ blockHash: f.blocks[0]!.hash }] },
+    { params: [{ fromBlock: '0x0', topics: [[TRANSFER]] }] },
+    { params: [{ fromBlock: '0x0', topics: [null, zeroPadValue(EWOQ_ADDRESS, 32).toLowerCase()] }] },
     { params: [{ fromBlock: '0x0', topics: [[], [UNKNOWN_HASH]] }], label: 'no match: []' },
   ],
   eth_getProof: (f) => [
-    { params: [f.probe, ['0x0'], 'latest'] }, { params: [EWOQ_ADDRESS, [], 'latest'] }, { params: [f.token, ['0x1', '0x2'], f.blocks[f.blocks.length - 1]!.hash] },
+    { params: [f.probe, ['0x0'], 'latest'] },
+    { params: [EWOQ_ADDRESS, [], 'latest'] },
+    { params: [f.token, ['0x1', '0x2'], f.blocks[f.blocks.length - 1]!.hash] },
     { params: [UNKNOWN_ADDR, [UNKNOWN_HASH]], label: 'no block argument: latest, as geth (*rpc.BlockNumberOrHash)' },
   ],
   eth_newFilter: (f) => [{ params: [{ fromBlock: 'latest' }] }, { params: [{ address: f.token, topics: [TRANSFER] }] }],
@@ -133,10 +182,16 @@ const CASES: Record<string, (f: Fixture) => Case[]> = {
   debug_getRawBlock: (f) => [{ params: ['0x0'] }, { params: ['latest'] }, { params: [f.blocks[0]!.number] }],
   debug_getRawHeader: (f) => [{ params: ['0x0'] }, { params: ['latest'] }, { params: [f.blocks[0]!.hash] }],
   debug_getRawReceipts: (f) => [{ params: ['0x0'] }, { params: ['latest'] }, { params: [f.blocks[0]!.number] }],
-  debug_getRawTransaction: (f) => [...Object.values(f.txs).filter((h) => h).map((h) => ({ params: [h] })), { params: [UNKNOWN_HASH] }],
-  debug_traceTransaction: (f) => Object.values(f.txs).filter((h) => h).flatMap((h) => [
-    { params: [h] }, { params: [h, { enableMemory: true, enableReturnData: true }] }, { params: [h, { disableStack: true, disableStorage: true }] },
-  ]),
+  debug_getRawTransaction: (f) => [
+    ...Object.values(f.txs)
+      .filter((h) => h)
+      .map((h) => ({ params: [h] })),
+    { params: [UNKNOWN_HASH] },
+  ],
+  debug_traceTransaction: (f) =>
+    Object.values(f.txs)
+      .filter((h) => h)
+      .flatMap((h) => [{ params: [h] }, { params: [h, { enableMemory: true, enableReturnData: true }] }, { params: [h, { disableStack: true, disableStorage: true }] }]),
   debug_traceBlockByNumber: (f) => f.blocks.slice(0, 3).flatMap((b) => [{ params: [b.number] }, { params: [b.number, { enableMemory: true, enableReturnData: true }] }]),
   debug_traceBlockByHash: (f) => f.blocks.slice(0, 3).map((b) => ({ params: [b.hash] })),
 }
@@ -178,7 +233,10 @@ describe('results validate against the execution-apis OpenRPC schemas', () => {
     const dynamic = await send(node, { to: probe.address, data: iface('Probe').encodeFunctionData('set', [7]), gasLimit: 100_000n })
     const legacy = await send(node, { to: other, value: 1000n, type: 0 })
     const accessList = await send(node, {
-      to: probe.address, data: iface('Probe').encodeFunctionData('set', [8]), gasLimit: 100_000n, type: 1,
+      to: probe.address,
+      data: iface('Probe').encodeFunctionData('set', [8]),
+      gasLimit: 100_000n,
+      type: 1,
       accessList: [{ address: probe.address, storageKeys: ['0x0000000000000000000000000000000000000000000000000000000000000000'] }],
     })
     const reverted = await send(node, { to: probe.address, data: iface('Probe').encodeFunctionData('fail', ['nope']), gasLimit: 100_000n })
@@ -199,7 +257,9 @@ describe('results validate against the execution-apis OpenRPC schemas', () => {
       if (!blocks.some((b) => b.hash === r.blockHash)) blocks.push({ number: r.blockNumber, hash: r.blockHash })
     }
     f = {
-      token: token.address, probe: probe.address, other,
+      token: token.address,
+      probe: probe.address,
+      other,
       txs: { create: token.hash, dynamic: dynamic.hash, legacy: legacy.hash, accessList: accessList.hash, reverted: reverted.hash, tokenTransfer: tokenTransfer.hash, unprotected },
       blocks,
     }
@@ -251,7 +311,7 @@ describe('results validate against the execution-apis OpenRPC schemas', () => {
     const blockSchema = (SPEC_METHODS.get('eth_getBlockByNumber')!.result.schema.oneOf as Record<string, unknown>[])[1]!
     // A header is a block without size / transactions / uncles (geth RPCMarshalHeader).
     const headerSchema = compileSchema({ ...blockSchema, required: (blockSchema.required as string[]).filter((k) => !['size', 'transactions', 'uncles'].includes(k)) })
-    const logSchema = compileSchema(((SPEC_METHODS.get('eth_getLogs')!.result.schema.oneOf as Record<string, unknown>[])[1]!).items)
+    const logSchema = compileSchema((SPEC_METHODS.get('eth_getLogs')!.result.schema.oneOf as Record<string, unknown>[])[1]!.items)
     const ws = await new Promise<WebSocket>((resolve, reject) => {
       const s = new WebSocket(node.wsUrl)
       s.once('open', () => resolve(s))
@@ -260,14 +320,20 @@ describe('results validate against the execution-apis OpenRPC schemas', () => {
     try {
       const messages: any[] = []
       const waiters: (() => void)[] = []
-      ws.on('message', (m) => { messages.push(JSON.parse(String(m))); waiters.splice(0).forEach((w) => w()) })
+      ws.on('message', (m) => {
+        messages.push(JSON.parse(String(m)))
+        waiters.splice(0).forEach((w) => w())
+      })
       const next = async (pred: (m: any) => boolean): Promise<any> => {
         const deadline = Date.now() + 5000
         for (;;) {
           const hit = messages.find(pred)
           if (hit !== undefined) return hit
           if (Date.now() > deadline) throw new Error('timed out waiting for a WebSocket message')
-          await new Promise<void>((r) => { waiters.push(r); setTimeout(r, 50) })
+          await new Promise<void>((r) => {
+            waiters.push(r)
+            setTimeout(r, 50)
+          })
         }
       }
       ws.send(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_subscribe', params: ['newHeads'] }))

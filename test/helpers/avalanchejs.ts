@@ -1,9 +1,7 @@
 /** Shared AvalancheJS 5.2.0 plumbing: the local Context, ewoq's key and address as AvalancheJS holds them, hashes. */
 import { createHash } from 'node:crypto'
-import { Utxo, addTxSignatures, evm, secp256k1, utils } from '@avalabs/avalanchejs'
-import type { avaxSerial } from '@avalabs/avalanchejs'
+import { Utxo, addTxSignatures, evm, secp256k1, utils, type avaxSerial, type Context } from '@avalabs/avalanchejs'
 import { expect } from 'vitest'
-import type { Context } from '@avalabs/avalanchejs'
 import { NETWORKS } from '../../src/avalanche/networks.js'
 import { feeConfigJSON } from '../../src/pchain/fees.js'
 import { AVAX, EWOQ_ADDRESS, EWOQ_C, EWOQ_KEY as EWOQ_KEY_HEX, LOCAL_C, LOCAL_P, LOCAL_X, NANO } from './constants.js'
@@ -66,13 +64,17 @@ export async function waitAtomicAccepted(api: { getAtomicTxStatus(txID: string):
  * issued and polled to Accepted); answers the signed tx and ewoq's EVM balance change (wei) as `balance` reads it.
  */
 export async function importIntoC(
-  capi: InstanceType<typeof evm.EVMApi>, ctx: Context.Context, sourceChain: 'X' | 'P', exportID: string, balance: () => Promise<bigint>,
+  capi: InstanceType<typeof evm.EVMApi>,
+  ctx: Context.Context,
+  sourceChain: 'X' | 'P',
+  exportID: string,
+  balance: () => Promise<bigint>,
 ): Promise<{ signed: avaxSerial.SignedTx; credit: bigint }> {
   const { utxos } = await capi.getUTXOs({ addresses: [EWOQ_C], sourceChain })
   const mine = utxos.filter((u) => u.utxoId.txID.toString() === exportID)
   expect(mine).toHaveLength(1)
   const before = await balance()
-  const baseFee = (await capi.getBaseFee() + NANO - 1n) / NANO
+  const baseFee = ((await capi.getBaseFee()) + NANO - 1n) / NANO
   const importTx = evm.newImportTxFromBaseFee(ctx, EWOQ_ETH, [EWOQ], mine, sourceChain === 'X' ? LOCAL_X : LOCAL_P, baseFee)
   await addTxSignatures({ unsignedTx: importTx, privateKeys: [EWOQ_KEY] })
   const signed = importTx.getSignedTx()

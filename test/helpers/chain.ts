@@ -1,7 +1,5 @@
-import { Interface, Wallet } from 'ethers'
-import type { TransactionRequest } from 'ethers'
-import { EWOQ_KEY, contracts } from './testNode.js'
-import type { TestNode } from './testNode.js'
+import { Interface, Wallet, type TransactionRequest } from 'ethers'
+import { EWOQ_KEY, contracts, type TestNode } from './testNode.js'
 
 /*
  * Transaction helpers for the integration tests: sign with ethers' Wallet (a real client's

@@ -1,5 +1,4 @@
-import { spawn } from 'node:child_process'
-import type { ChildProcess } from 'node:child_process'
+import { spawn, type ChildProcess } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { poll } from './chain.js'
@@ -29,12 +28,20 @@ export async function startChild(dataDir: string, extraArgs: string[] = []): Pro
   const proc = spawn(process.execPath, [MAIN, '--http-port', '0', '--data-dir', dataDir, '--log-level', 'error', ...extraArgs], { stdio: ['ignore', 'pipe', 'pipe'] })
   let out = ''
   let err = ''
-  proc.stdout!.on('data', (d: Buffer) => { out += d.toString() })
-  proc.stderr!.on('data', (d: Buffer) => { err += d.toString() })
-  const url = await poll(async () => {
-    if (proc.exitCode !== null) throw new Error(`node exited with ${proc.exitCode}: ${err}`)
-    return /JSON-RPC\s+(http:\/\/127\.0\.0\.1:\d+\/ext\/bc\/C\/rpc)/.exec(out)?.[1]
-  }, 'the node start line', 15_000)
+  proc.stdout!.on('data', (d: Buffer) => {
+    out += d.toString()
+  })
+  proc.stderr!.on('data', (d: Buffer) => {
+    err += d.toString()
+  })
+  const url = await poll(
+    async () => {
+      if (proc.exitCode !== null) throw new Error(`node exited with ${proc.exitCode}: ${err}`)
+      return /JSON-RPC\s+(http:\/\/127\.0\.0\.1:\d+\/ext\/bc\/C\/rpc)/.exec(out)?.[1]
+    },
+    'the node start line',
+    15_000,
+  )
   return { proc, url, banner: out }
 }
 
@@ -51,10 +58,12 @@ export async function batchAt(url: string, calls: [string, unknown[]][]): Promis
   if (calls.length === 0) return []
   const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(calls.map(([method, params], id) => ({ jsonrpc: '2.0', id, method, params }))) })
   const body = (await res.json()) as { id: number; result?: unknown; error?: { message: string } }[]
-  return body.sort((a, b) => a.id - b.id).map((r) => {
-    if (r.error) throw new Error(r.error.message)
-    return r.result
-  })
+  return body
+    .sort((a, b) => a.id - b.id)
+    .map((r) => {
+      if (r.error) throw new Error(r.error.message)
+      return r.result
+    })
 }
 
 /** Resolves once the process has exited (at once if it already has). */

@@ -25,15 +25,34 @@ export function rlpDecode(input: Uint8Array): RLPItem {
 
 function decodeAt(b: Uint8Array, pos: number): [RLPItem, number] {
   const p = b[pos]!
-  const int = (from: number, len: number) => { let n = 0; for (let i = 0; i < len; i++) n = n * 256 + b[from + i]!; return n }
+  const int = (from: number, len: number) => {
+    let n = 0
+    for (let i = 0; i < len; i++) n = n * 256 + b[from + i]!
+    return n
+  }
   if (p < 0x80) return [b.subarray(pos, pos + 1), pos + 1]
   if (p < 0xb8) return [b.subarray(pos + 1, pos + 1 + p - 0x80), pos + 1 + p - 0x80]
-  if (p < 0xc0) { const ll = p - 0xb7; const len = int(pos + 1, ll); return [b.subarray(pos + 1 + ll, pos + 1 + ll + len), pos + 1 + ll + len] }
+  if (p < 0xc0) {
+    const ll = p - 0xb7
+    const len = int(pos + 1, ll)
+    return [b.subarray(pos + 1 + ll, pos + 1 + ll + len), pos + 1 + ll + len]
+  }
   let start: number
   let end: number
-  if (p < 0xf8) { start = pos + 1; end = start + p - 0xc0 } else { const ll = p - 0xf7; start = pos + 1 + ll; end = start + int(pos + 1, ll) }
+  if (p < 0xf8) {
+    start = pos + 1
+    end = start + p - 0xc0
+  } else {
+    const ll = p - 0xf7
+    start = pos + 1 + ll
+    end = start + int(pos + 1, ll)
+  }
   const items: RLPItem[] = []
-  for (let at = start; at < end;) { const [item, next] = decodeAt(b, at); items.push(item); at = next }
+  for (let at = start; at < end; ) {
+    const [item, next] = decodeAt(b, at)
+    items.push(item)
+    at = next
+  }
   return [items, end]
 }
 
@@ -46,7 +65,12 @@ function nibbles(b: Uint8Array): number[] {
  * does not lead from the root to an answer (a node missing, or a hash that does not match).
  */
 export function verifyProof(root: string, key: Uint8Array, proof: string[]): Uint8Array | null {
-  const nodes = new Map(proof.map((h) => { const b = fromHex(h); return [toHex(keccak_256(b)), b] as const }))
+  const nodes = new Map(
+    proof.map((h) => {
+      const b = fromHex(h)
+      return [toHex(keccak_256(b)), b] as const
+    }),
+  )
   const path = nibbles(keccak_256(key))
   let ref: RLPItem = fromHex(root)
   let at = 0

@@ -12,15 +12,23 @@ export interface RawResponse {
  */
 export function rawHttp(port: number, opts: { method?: string; path?: string; headers?: Record<string, string>; body?: string }): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
-    const req = request({
-      host: '127.0.0.1', port, method: opts.method ?? 'POST', path: opts.path ?? '/ext/bc/C/rpc',
-      headers: { connection: 'close', ...opts.headers },
-    }, (res) => {
-      let body = ''
-      res.setEncoding('utf8')
-      res.on('data', (c: string) => { body += c })
-      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body }))
-    })
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port,
+        method: opts.method ?? 'POST',
+        path: opts.path ?? '/ext/bc/C/rpc',
+        headers: { connection: 'close', ...opts.headers },
+      },
+      (res) => {
+        let body = ''
+        res.setEncoding('utf8')
+        res.on('data', (c: string) => {
+          body += c
+        })
+        res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body }))
+      },
+    )
     req.on('error', reject)
     req.end(opts.body)
   })

@@ -5,8 +5,11 @@ import { EWOQ_KEY, EWOQ_PRIVATE_KEY } from './constants.js'
 
 /** The forms a leaked ewoq key would take: raw bytes, hex in either case, PrivateKey-<CB58> and the bare CB58. */
 export const EWOQ_KEY_FORMS: readonly Buffer[] = [
-  Buffer.from(EWOQ_KEY.slice(2), 'hex'), Buffer.from(EWOQ_KEY.slice(2)), Buffer.from(EWOQ_KEY.slice(2).toUpperCase()),
-  Buffer.from(EWOQ_PRIVATE_KEY), Buffer.from(EWOQ_PRIVATE_KEY.slice('PrivateKey-'.length)),
+  Buffer.from(EWOQ_KEY.slice(2), 'hex'),
+  Buffer.from(EWOQ_KEY.slice(2)),
+  Buffer.from(EWOQ_KEY.slice(2).toUpperCase()),
+  Buffer.from(EWOQ_PRIVATE_KEY),
+  Buffer.from(EWOQ_PRIVATE_KEY.slice('PrivateKey-'.length)),
 ]
 
 /** Every file under `dir`, recursively (links to files included). */

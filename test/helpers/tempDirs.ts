@@ -16,5 +16,9 @@ export function tempDirs(defaultPrefix: string): TempDirs {
     made.push(d)
     return d
   }
-  return Object.assign(make, { removeAll: () => { for (const d of made.splice(0)) rmSync(d, { recursive: true, force: true }) } })
+  return Object.assign(make, {
+    removeAll: () => {
+      for (const d of made.splice(0)) rmSync(d, { recursive: true, force: true })
+    },
+  })
 }

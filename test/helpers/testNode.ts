@@ -5,10 +5,8 @@ import { fileURLToPath } from 'node:url'
 import pino from 'pino'
 import type { Logger } from 'pino'
 import { expect } from 'vitest'
-import { parseNodeConfig } from '../../src/config.js'
-import type { ChainConfigFile, NodeConfigInput } from '../../src/config.js'
-import { buildMethodTable, createNode } from '../../src/node.js'
-import type { CChainNode } from '../../src/node.js'
+import { parseNodeConfig, type ChainConfigFile, type NodeConfigInput } from '../../src/config.js'
+import { buildMethodTable, createNode, type CChainNode } from '../../src/node.js'
 
 /** The funded ewoq key and address, for the tests that import them from here. */
 export { EWOQ_ADDRESS, EWOQ_KEY } from './constants.js'
@@ -87,14 +85,23 @@ export async function startTestNode(opts: TestNodeOptions = {}): Promise<TestNod
     await node.close()
   }
   return {
-    node, dataDir, url, port, wsUrl: `ws://127.0.0.1:${port}${chainPath}/ws`, rpc,
+    node,
+    dataDir,
+    url,
+    port,
+    wsUrl: `ws://127.0.0.1:${port}${chainPath}/ws`,
+    rpc,
     async call(method, params = []) {
       const r = await rpc(method, params)
       if (r.error) throw Object.assign(new Error(r.error.message), { code: r.error.code, data: r.error.data })
       return r.result
     },
     async api(path, method, params = {}) {
-      const res = await fetch(`http://127.0.0.1:${port}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: ++id, method, params }) })
+      const res = await fetch(`http://127.0.0.1:${port}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: ++id, method, params }),
+      })
       expect(res.status).toBe(200)
       return (await res.json()) as RpcAnswer
     },

@@ -110,7 +110,10 @@ export class WsClient {
   until(done: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
     if (done()) return Promise.resolve()
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => { this.watchers.delete(check); reject(new Error(`timed out waiting for ${what}`)) }, timeoutMs)
+      const timer = setTimeout(() => {
+        this.watchers.delete(check)
+        reject(new Error(`timed out waiting for ${what}`))
+      }, timeoutMs)
       const check = (): void => {
         if (!done()) return
         clearTimeout(timer)
@@ -173,7 +176,10 @@ export async function connectClient(node: TestNode, transport: Transport): Promi
     close = async () => {}
   }
   return {
-    transport, rpc, raw, close,
+    transport,
+    rpc,
+    raw,
+    close,
     async call(method, params) {
       const r = await rpc(method, params)
       if (r.error) throw Object.assign(new Error(r.error.message), { code: r.error.code, data: r.error.data })

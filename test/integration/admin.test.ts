@@ -5,11 +5,9 @@ import { Writable } from 'node:stream'
 import { rawHttp } from '../helpers/rawHttp.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import pino from 'pino'
-import { parseNodeConfig } from '../../src/config.js'
+import { parseNodeConfig, type NodeConfig, type NodeConfigInput } from '../../src/config.js'
 import { configFromArgs } from '../../src/configFromArgs.js'
-import type { NodeConfig, NodeConfigInput } from '../../src/config.js'
-import { createNode } from '../../src/node.js'
-import type { CChainNode } from '../../src/node.js'
+import { createNode, type CChainNode } from '../../src/node.js'
 import { CPU_PROFILE_FILE, HEAP_SNAPSHOT_FILE, LOCK_PROFILE_FILE } from '../../src/profiler.js'
 
 const http = rawHttp
@@ -27,12 +25,20 @@ interface Running {
 /** Boots the real node with a log that the test reads. */
 async function boot(config: NodeConfig, dataDir: string): Promise<Running> {
   const lines: Record<string, unknown>[] = []
-  const sink = new Writable({ write(chunk, _enc, cb) { for (const l of String(chunk).split('\n')) if (l !== '') lines.push(JSON.parse(l)); cb() } })
+  const sink = new Writable({
+    write(chunk, _enc, cb) {
+      for (const l of String(chunk).split('\n')) if (l !== '') lines.push(JSON.parse(l))
+      cb()
+    },
+  })
   const node = await createNode(config, { log: pino({ level: 'info' }, sink) })
   const { port } = await node.listen()
   let id = 0
   return {
-    node, port, dataDir, lines,
+    node,
+    port,
+    dataDir,
+    lines,
     async admin(method, params = {}, path = '/ext/bc/C/admin') {
       const res = await http(port, { path, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: ++id, method, params }) })
       expect(res.status).toBe(200)
@@ -56,7 +62,10 @@ const VARIANTS = ['/ext/bc/C/admin/', '//ext/bc/C/admin', '/ext/bc/C/%61dmin', '
 
 describe('admin API disabled (default)', () => {
   let n: Running
-  beforeAll(async () => { const d = tempDir(); n = await boot(configWith(d), d) })
+  beforeAll(async () => {
+    const d = tempDir()
+    n = await boot(configWith(d), d)
+  })
   afterAll(() => n.close())
 
   it('answers 404 at /ext/bc/C/admin, its blockchain-ID path and every path variant (docs/SECURITY.md, N7)', async () => {
@@ -74,7 +83,10 @@ describe('admin API disabled (default)', () => {
 
 describe('admin API enabled by the chain config', () => {
   let n: Running
-  beforeAll(async () => { const d = tempDir(); n = await boot(configWith(d, { 'admin-api-enabled': true }), d) })
+  beforeAll(async () => {
+    const d = tempDir()
+    n = await boot(configWith(d, { 'admin-api-enabled': true }), d)
+  })
   afterAll(() => n.close())
 
   const dir = () => join(n.dataDir, '_coreth_performance_C')
@@ -103,14 +115,25 @@ describe('admin API enabled by the chain config', () => {
   })
 
   it('admin.setLogLevel takes coreth level names and changes the live level', async () => {
-    for (const [level, pinoLevel] of [['debug', 'debug'], ['TRCE', 'trace'], ['eror', 'error'], ['crit', 'fatal'], ['Warn', 'warn'], ['info', 'info']] as const) {
+    for (const [level, pinoLevel] of [
+      ['debug', 'debug'],
+      ['TRCE', 'trace'],
+      ['eror', 'error'],
+      ['crit', 'fatal'],
+      ['Warn', 'warn'],
+      ['info', 'info'],
+    ] as const) {
       expect((await n.admin('admin.setLogLevel', { level })).result).toEqual({})
       expect(n.node.log.level, level).toBe(pinoLevel)
     }
     // The level reaches the dispatcher at once: one debug line per request, never its params.
     expect((await n.admin('admin.setLogLevel', [{ level: 'debug' }])).result).toEqual({})
     const before = n.lines.length
-    const res = await fetch(`http://127.0.0.1:${n.port}/ext/bc/C/rpc`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"jsonrpc":"2.0","id":"secret-id","method":"eth_getBalance","params":["0x8db97C7cEcE249c2b98bDC0226Cc4C2A57BF52FC","latest"]}' })
+    const res = await fetch(`http://127.0.0.1:${n.port}/ext/bc/C/rpc`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"jsonrpc":"2.0","id":"secret-id","method":"eth_getBalance","params":["0x8db97C7cEcE249c2b98bDC0226Cc4C2A57BF52FC","latest"]}',
+    })
     expect(res.status).toBe(200)
     const line = n.lines.slice(before).find((l) => l.method === 'eth_getBalance')
     expect(line).toMatchObject({ level: 20, method: 'eth_getBalance', id: '"secret-id"', ms: expect.any(Number) })
@@ -120,12 +143,14 @@ describe('admin API enabled by the chain config', () => {
 
   it('admin.setLogLevel refuses an unknown level with coreth error text', async () => {
     expect(await n.admin('admin.setLogLevel', { level: 'verbose' })).toEqual({
-      jsonrpc: '2.0', id: expect.any(Number),
+      jsonrpc: '2.0',
+      id: expect.any(Number),
       error: { code: -32000, message: 'failed to parse log level: unknown level: verbose ', data: null },
     })
     expect((await n.admin('admin.setLogLevel', {})).error?.message).toBe('failed to parse log level: unknown level:  ')
     expect((await n.admin('admin.setLogLevel', { level: 5 })).error).toEqual({
-      code: -32000, data: null,
+      code: -32000,
+      data: null,
       message: "couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls",
     })
     expect(n.node.log.level).toBe('info')
@@ -135,7 +160,12 @@ describe('admin API enabled by the chain config', () => {
     expect((await n.admin('admin.stopCPUProfiler')).error).toEqual({ code: -32000, message: "cpu profiler doesn't exist", data: null })
     expect(await n.admin('admin.startCPUProfiler')).toMatchObject({ result: {} })
     expect((await n.admin('admin.startCPUProfiler')).error).toEqual({ code: -32000, message: 'cpu profiler already running', data: null })
-    for (let i = 0; i < 20; i++) await fetch(`http://127.0.0.1:${n.port}/ext/bc/C/rpc`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"jsonrpc":"2.0","id":1,"method":"eth_getBlockByNumber","params":["latest",true]}' })
+    for (let i = 0; i < 20; i++)
+      await fetch(`http://127.0.0.1:${n.port}/ext/bc/C/rpc`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"jsonrpc":"2.0","id":1,"method":"eth_getBlockByNumber","params":["latest",true]}',
+      })
     expect(await n.admin('admin.stopCPUProfiler')).toMatchObject({ result: {} })
     const file = join(dir(), CPU_PROFILE_FILE)
     expect(file.endsWith('.cpuprofile')).toBe(true)
@@ -164,7 +194,8 @@ describe('admin API enabled by the chain config', () => {
     expect(await n.admin('admin.lockProfile')).toMatchObject({ result: {} })
     const report = JSON.parse(readFileSync(join(dir(), LOCK_PROFILE_FILE), 'utf8'))
     expect(report).toMatchObject({
-      kind: 'event-loop', windowMs: 1000,
+      kind: 'event-loop',
+      windowMs: 1000,
       eventLoopDelayMs: { samples: expect.any(Number), min: expect.any(Number), max: expect.any(Number), mean: expect.any(Number), p50: expect.any(Number), p99: expect.any(Number) },
       eventLoopUtilization: { idleMs: expect.any(Number), activeMs: expect.any(Number), utilization: expect.any(Number) },
     })

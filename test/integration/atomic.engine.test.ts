@@ -10,13 +10,11 @@ import { NETWORKS } from '../../src/avalanche/networks.js'
 import { credential } from '../../src/avalanche/secp256k1fx.js'
 import { ethAddress, publicKeyOf, shortAddress, signHash } from '../../src/avalanche/signature.js'
 import { blockAtomicTxs } from '../../src/atomic/blockAtomicTxs.js'
-import type { AtomicTx } from '../../src/atomic/tx.js'
-import { encodeAtomicTxBatch, encodeUnsignedTx, signingHash, toAtomicTx } from '../../src/atomic/tx.js'
+import { type AtomicTx, encodeAtomicTxBatch, encodeUnsignedTx, signingHash, toAtomicTx } from '../../src/atomic/tx.js'
 import type { UnsignedAtomicTx, UnsignedExportTx, UnsignedImportTx } from '../../src/atomic/types.js'
 import type { UTXO } from '../../src/avalanche/types.js'
 import { keccak256 } from '../../src/util/crypto.js'
-import { EWOQ_KEY, startTestNode } from '../helpers/testNode.js'
-import type { TestNode } from '../helpers/testNode.js'
+import { EWOQ_KEY, startTestNode, type TestNode } from '../helpers/testNode.js'
 
 const local = NETWORKS.local
 const AVAX = local.avaxAssetID
@@ -38,7 +36,10 @@ function gasOf(utx: UnsignedAtomicTx): bigint {
 /** ewoq exports `amount` nAVAX to its own X (or P) address, burning `fee` nAVAX more. */
 function exportTx(o: { amount: bigint; fee: bigint; nonce: bigint; dest?: Uint8Array }): AtomicTx {
   const utx: UnsignedExportTx = {
-    typeID: TYPE_ID.ExportTx, networkID: local.networkID, blockchainID: local.cChainID, destinationChain: o.dest ?? local.xChainID,
+    typeID: TYPE_ID.ExportTx,
+    networkID: local.networkID,
+    blockchainID: local.cChainID,
+    destinationChain: o.dest ?? local.xChainID,
     ins: [{ address: ETH, amount: o.amount + o.fee, assetID: AVAX, nonce: o.nonce }],
     exportedOutputs: [{ assetID: AVAX, out: { amount: o.amount, locktime: 0n, threshold: 1, addrs: [SHORT] } }],
   }
@@ -54,11 +55,17 @@ function importTx(utxos: UTXO[], to: Uint8Array, fee: bigint): AtomicTx {
   const sorted = [...utxos].sort((a, b) => Buffer.compare(a.utxoID.txID, b.utxoID.txID))
   const total = sorted.reduce((n, u) => n + u.out.amount, 0n)
   const utx: UnsignedImportTx = {
-    typeID: TYPE_ID.ImportTx, networkID: local.networkID, blockchainID: local.cChainID, sourceChain: local.xChainID,
+    typeID: TYPE_ID.ImportTx,
+    networkID: local.networkID,
+    blockchainID: local.cChainID,
+    sourceChain: local.xChainID,
     importedInputs: sorted.map((u) => ({ utxoID: u.utxoID, assetID: AVAX, in: { amount: u.out.amount, sigIndices: [0] } })),
     outs: [{ address: to, amount: total - fee, assetID: AVAX }],
   }
-  return sign(utx, sorted.map(() => [KEY]))
+  return sign(
+    utx,
+    sorted.map(() => [KEY]),
+  )
 }
 
 async function until<T>(probe: () => T | Promise<T>, ok: (v: T) => boolean, ms = 10_000): Promise<T> {
@@ -86,7 +93,9 @@ function feeFor(node: TestNode, draft: AtomicTx): bigint {
 
 describe('atomic txs through the engine (blocks built at once)', () => {
   let node: TestNode
-  beforeAll(async () => { node = await startTestNode() })
+  beforeAll(async () => {
+    node = await startTestNode()
+  })
   afterAll(() => node.close())
 
   it('accepts an export: balance falls by amount + fee, nonce + 1, the outbound UTXO exists, block JSON carries it', async () => {
@@ -98,7 +107,10 @@ describe('atomic txs through the engine (blocks built at once)', () => {
     const tx = exportTx({ amount, fee, nonce: nonce0 })
     const id = await node.node.atomic.issueTx(tx.signedBytes)
     expect(cb58Encode(id)).toBe(cb58Encode(tx.id))
-    const st = await until(() => node.node.atomic.status(id), (s) => s.status === 'Accepted')
+    const st = await until(
+      () => node.node.atomic.status(id),
+      (s) => s.status === 'Accepted',
+    )
     expect(st.status).toBe('Accepted')
     const height = st.blockHeight!
     expect(await engine.balance(ETH, 'latest')).toBe(balance0 - (amount + fee) * X2C_RATE)
@@ -134,7 +146,7 @@ describe('atomic txs through the engine (blocks built at once)', () => {
     expect(await issueError(node, huge)).toBe('insufficient funds')
     const cheap = exportTx({ amount: 1n, fee: 0n, nonce })
     expect(await issueError(node, cheap)).toBe('export tx flow check failed due to: insufficient funds')
-    expect(await issueError(node, { ...cheap, signedBytes: Uint8Array.of(0, 0, 0, 0, 0, 3) })).toBe('problem parsing transaction: couldn\'t unmarshal interface: unknown type ID 3')
+    expect(await issueError(node, { ...cheap, signedBytes: Uint8Array.of(0, 0, 0, 0, 0, 3) })).toBe("problem parsing transaction: couldn't unmarshal interface: unknown type ID 3")
   })
 
   it('imports UTXOs put in shared memory, credits the balance, and refuses a double spend', async () => {
@@ -150,7 +162,10 @@ describe('atomic txs through the engine (blocks built at once)', () => {
     const fee = feeFor(node, importTx([u1, u2], to, 0n))
     const tx = importTx([u1, u2], to, fee)
     await node.node.atomic.issueTx(tx.signedBytes)
-    const st = await until(() => node.node.atomic.status(tx.id), (s) => s.status === 'Accepted')
+    const st = await until(
+      () => node.node.atomic.status(tx.id),
+      (s) => s.status === 'Accepted',
+    )
     expect(st.status).toBe('Accepted')
     expect(await engine.balance(to, 'latest')).toBe((5_000_000_000n - fee) * X2C_RATE)
     expect(await engine.nonce(to, 'latest')).toBe(0n)
@@ -166,7 +181,10 @@ describe('atomic txs through the engine (blocks built at once)', () => {
     const nonce = await node.node.engine.nonce(ETH, 'latest')
     const tx = exportTx({ amount: 5n, fee: feeFor(node, exportTx({ amount: 5n, fee: 0n, nonce })), nonce })
     await node.node.atomic.issueTx(tx.signedBytes)
-    const st = await until(() => node.node.atomic.status(tx.id), (s) => s.status === 'Accepted')
+    const st = await until(
+      () => node.node.atomic.status(tx.id),
+      (s) => s.status === 'Accepted',
+    )
     const block = node.node.engine.findBlock(st.blockHeight!)!
     expect(block.header.extDataGasUsed).toBe(gasOf(tx.tx.unsignedTx))
   })
@@ -174,7 +192,9 @@ describe('atomic txs through the engine (blocks built at once)', () => {
 
 describe('the atomic mempool between blocks (fixed block interval)', () => {
   let node: TestNode
-  beforeEach(async () => { node = await startTestNode({ config: { blockInterval: 3_600_000 } }) })
+  beforeEach(async () => {
+    node = await startTestNode({ config: { blockInterval: 3_600_000 } })
+  })
   afterEach(() => node.close())
 
   it('replaces a conflict only for a higher gas price, drops the loser, treats a re-issue as success', async () => {

@@ -5,11 +5,9 @@ import { ContractFactory, JsonRpcProvider, Network, Wallet } from 'ethers'
 import pino from 'pino'
 import WebSocket from 'ws'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { ConfigError, parseNodeConfig } from '../../src/config.js'
+import { ConfigError, parseNodeConfig, type NodeConfigInput } from '../../src/config.js'
 import { configFromArgs } from '../../src/configFromArgs.js'
-import type { NodeConfigInput } from '../../src/config.js'
-import { createNode } from '../../src/node.js'
-import type { CChainNode } from '../../src/node.js'
+import { createNode, type CChainNode } from '../../src/node.js'
 import { bytecode, iface, poll } from '../helpers/chain.js'
 import { assertBuilt, startChild, stopChild } from '../helpers/childNode.js'
 import { tempDirs } from '../helpers/tempDirs.js'
@@ -49,7 +47,10 @@ async function startCli(dataDir: string, args: string[]): Promise<Started> {
 /** Waits for the first newHeads notification on a chain's WebSocket after `action` runs. */
 async function subscribeHeads(wsUrl: string): Promise<{ next(): Promise<any>; close(): void }> {
   const ws = new WebSocket(wsUrl)
-  await new Promise((resolve, reject) => { ws.once('open', resolve); ws.once('error', reject) })
+  await new Promise((resolve, reject) => {
+    ws.once('open', resolve)
+    ws.once('error', reject)
+  })
   const heads: any[] = []
   let subId: string | undefined
   ws.on('message', (data) => {
@@ -71,7 +72,9 @@ describe('the README example: the C-Chain and two extra chains from examples/cha
   beforeAll(() => {
     assertBuilt()
   })
-  afterEach(async () => { for (const c of children.splice(0)) await stopChild(c) })
+  afterEach(async () => {
+    for (const c of children.splice(0)) await stopChild(c)
+  })
 
   it('deploys one contract on all three with ethers, streams newHeads on each, and finds it all after a restart', async () => {
     const first = await startCli(dataDir, ['--chain-config-dir', EXAMPLE])
@@ -129,7 +132,11 @@ describe('the README example: the C-Chain and two extra chains from examples/cha
     const node = await startCli(tempDir('cchain-chains-info-'), ['--chain-config-dir', EXAMPLE])
     children.push(node.proc)
     const info = async (alias: string) => {
-      const res = await fetch(`${node.base}/ext/info`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'info.getBlockchainID', params: { alias } }) })
+      const res = await fetch(`${node.base}/ext/info`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'info.getBlockchainID', params: { alias } }),
+      })
       return ((await res.json()) as { result?: { blockchainID: string } }).result?.blockchainID
     }
     const dex = node.ids.get('dexchain')!
@@ -137,7 +144,7 @@ describe('the README example: the C-Chain and two extra chains from examples/cha
     expect(await info('dex')).toBe(dex)
     expect(await info(dex)).toBe(dex)
     expect(await info('gamechain')).toBe(node.ids.get('gamechain'))
-    const health = await (await fetch(`${node.base}/ext/health`)).json() as { healthy: boolean; checks: Record<string, any> }
+    const health = (await (await fetch(`${node.base}/ext/health`)).json()) as { healthy: boolean; checks: Record<string, any> }
     expect(health.healthy).toBe(true)
     expect(Object.keys(health.checks)).toEqual(expect.arrayContaining(['C', 'dexchain', 'gamechain']))
     expect(health.checks.dexchain.message.engine.consensus.lastAcceptedHeight).toBe(0)
@@ -145,7 +152,12 @@ describe('the README example: the C-Chain and two extra chains from examples/cha
     expect(unknown.status).toBe(404)
     expect(((await unknown.json()) as { error: string }).error).toBe('unknown blockchain "2ZZZZnotachain": no EVM chain of this node has that ID or alias')
     // Per-chain config: gamechain enables its admin API (examples/chains/gamechain/config.json); C and dexchain do not.
-    const admin = (path: string) => fetch(`${node.base}/ext/bc/${path}/admin`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"jsonrpc":"2.0","id":1,"method":"admin.setLogLevel","params":{"level":"info"}}' })
+    const admin = (path: string) =>
+      fetch(`${node.base}/ext/bc/${path}/admin`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"jsonrpc":"2.0","id":1,"method":"admin.setLogLevel","params":{"level":"info"}}',
+      })
     expect((await admin('gamechain')).status).toBe(200)
     expect((await admin('C')).status).toBe(404)
     expect((await admin('dexchain')).status).toBe(404)
@@ -165,7 +177,13 @@ describe('configuration', () => {
     return file
   }
   const startError = async (input: Partial<NodeConfigInput>): Promise<Error> => {
-    const err = await createNode(config(input), { log }).then(async (n) => { await n.close(); return undefined }, (e: Error) => e)
+    const err = await createNode(config(input), { log }).then(
+      async (n) => {
+        await n.close()
+        return undefined
+      },
+      (e: Error) => e,
+    )
     if (err === undefined) throw new Error('the node started')
     return err
   }
@@ -174,15 +192,28 @@ describe('configuration', () => {
     const err = await startError({ evmChains: [{ name: 'twin', genesisFile: genesisWith(43112) }] })
     expect(err).toBeInstanceOf(ConfigError)
     expect(err.message).toBe('chains "C" and "twin" both have EVM chain ID 43112; each EVM chain needs its own (transactions would be valid on both)')
-    const two = await startError({ evmChains: [{ name: 'a', genesisFile: genesisWith(7001) }, { name: 'b', genesisFile: genesisWith(7001) }] })
+    const two = await startError({
+      evmChains: [
+        { name: 'a', genesisFile: genesisWith(7001) },
+        { name: 'b', genesisFile: genesisWith(7001) },
+      ],
+    })
     expect(two.message).toMatch(/^chain "b": its genesis gives blockchain ID \w+, which chain "a" already has \(identical genesis\)$/)
   })
 
   it('refuses reserved names, aliases used twice and aliases-file keys that name no chain', async () => {
     expect((await startError({ evmChains: [{ name: 'evm', genesisFile: genesisWith(7002) }] })).message).toBe('chain "evm": the name is reserved for the primary network\'s chains')
     expect((await startError({ evmChains: [{ name: 'a', genesisFile: genesisWith(7003), aliases: ['X'] }] })).message).toBe('chain "a": alias "X" is reserved')
-    expect((await startError({ evmChains: [{ name: 'a', genesisFile: genesisWith(7006) }, { name: 'b', genesisFile: genesisWith(7007), aliases: ['a'] }] })).message)
-      .toBe('chain "b": alias "a" is already used by chain "a"')
+    expect(
+      (
+        await startError({
+          evmChains: [
+            { name: 'a', genesisFile: genesisWith(7006) },
+            { name: 'b', genesisFile: genesisWith(7007), aliases: ['a'] },
+          ],
+        })
+      ).message,
+    ).toBe('chain "b": alias "a" is already used by chain "a"')
     const aliases = join(tempDir('cchain-aliases-'), 'aliases.json')
     writeFileSync(aliases, JSON.stringify({ nosuchchain: ['n'] }))
     expect((await startError({ chainAliasesFile: aliases })).message).toBe(`chain aliases file ${aliases}: no chain has the ID or name "nosuchchain"`)
@@ -230,7 +261,9 @@ describe('configuration', () => {
 describe('one chain failing', () => {
   let node: CChainNode
   let base: string
-  afterAll(async () => { await node?.close() })
+  afterAll(async () => {
+    await node?.close()
+  })
 
   it('leaves the others serving; its paths answer 503 and /ext/health names it', async () => {
     const dataDir = tempDir('cchain-chains-fail-')
@@ -239,7 +272,12 @@ describe('one chain failing', () => {
     writeFileSync(genesisFile, JSON.stringify({ ...g, config: { ...g.config, chainId: 7010 } }))
     const good = join(dataDir, 'good-genesis.json')
     writeFileSync(good, JSON.stringify({ ...g, config: { ...g.config, chainId: 7011 } }))
-    const input = { evmChains: [{ name: 'broken', genesisFile }, { name: 'good', genesisFile: good }] }
+    const input = {
+      evmChains: [
+        { name: 'broken', genesisFile },
+        { name: 'good', genesisFile: good },
+      ],
+    }
     // First start creates both chains; then the broken chain's database is replaced by a file, which LevelDB cannot open.
     const first = await createNode(parseNodeConfig({ httpHost: '127.0.0.1', httpPort: 0, dataDir, logLevel: 'silent', ...input } as NodeConfigInput), { log: pino({ level: 'silent' }) })
     const brokenId = first.extraChains[0]!.spec.id
@@ -248,7 +286,10 @@ describe('one chain failing', () => {
     writeFileSync(join(dataDir, 'chains', brokenId, 'chain'), 'not a database')
     node = await createNode(parseNodeConfig({ httpHost: '127.0.0.1', httpPort: 0, dataDir, logLevel: 'silent', ...input } as NodeConfigInput), { log: pino({ level: 'silent' }) })
     base = `http://127.0.0.1:${(await node.listen()).port}`
-    expect(node.extraChains.map((c) => [c.spec.name, c.error === undefined])).toEqual([['broken', false], ['good', true]])
+    expect(node.extraChains.map((c) => [c.spec.name, c.error === undefined])).toEqual([
+      ['broken', false],
+      ['good', true],
+    ])
     expect((await rpcAt(`${base}/ext/bc/good/rpc`, 'eth_chainId')).result).toBe('0x1b63')
     expect((await rpcAt(`${base}/ext/bc/C/rpc`, 'eth_chainId')).result).toBe('0xa868')
     const res = await fetch(`${base}/ext/bc/broken/rpc`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"jsonrpc":"2.0","id":1,"method":"eth_chainId"}' })
@@ -256,7 +297,7 @@ describe('one chain failing', () => {
     expect(((await res.json()) as { error: string }).error).toMatch(new RegExp(`^chain broken \\(${brokenId}\\) failed to start: `))
     const health = await fetch(`${base}/ext/health`)
     expect(health.status).toBe(503)
-    const report = await health.json() as { checks: Record<string, { error?: string }> }
+    const report = (await health.json()) as { checks: Record<string, { error?: string }> }
     expect(report.checks.broken!.error).toMatch(/^chain failed to start: /)
     expect(report.checks.good!.error).toBeUndefined()
     expect(report.checks.C!.error).toBeUndefined()
@@ -266,16 +307,25 @@ describe('one chain failing', () => {
 describe('extra chains have their own filters, pool and atomic rules', () => {
   let node: CChainNode
   let base: string
-  afterAll(async () => { await node?.close() })
+  afterAll(async () => {
+    await node?.close()
+  })
   beforeAll(async () => {
     const dataDir = tempDir('cchain-chains-iso-')
     const g = JSON.parse(readFileSync(LOCAL_GENESIS, 'utf8'))
     const genesisFile = join(dataDir, 'genesis.json')
     writeFileSync(genesisFile, JSON.stringify({ ...g, config: { ...g.config, chainId: 7020 } }))
-    node = await createNode(parseNodeConfig({
-      httpHost: '127.0.0.1', httpPort: 0, dataDir, logLevel: 'silent', pendingNonceGuard: 0,
-      evmChains: [{ name: 'sub', genesisFile, chain: { 'eth-apis': ['eth', 'eth-filter', 'net', 'web3', 'internal-eth', 'internal-blockchain', 'internal-transaction'] } }],
-    } as NodeConfigInput), { log: pino({ level: 'silent' }) })
+    node = await createNode(
+      parseNodeConfig({
+        httpHost: '127.0.0.1',
+        httpPort: 0,
+        dataDir,
+        logLevel: 'silent',
+        pendingNonceGuard: 0,
+        evmChains: [{ name: 'sub', genesisFile, chain: { 'eth-apis': ['eth', 'eth-filter', 'net', 'web3', 'internal-eth', 'internal-blockchain', 'internal-transaction'] } }],
+      } as NodeConfigInput),
+      { log: pino({ level: 'silent' }) },
+    )
     base = `http://127.0.0.1:${(await node.listen()).port}`
   })
 
@@ -298,8 +348,14 @@ describe('extra chains have their own filters, pool and atomic rules', () => {
     expect((await gorilla(`/ext/bc/${sub.spec.id}/native`, 'native.getAtomicTxStatus', { txID: LOCAL_C })).result).toEqual({ status: 'Unknown' })
     // The X-Chain is not its peer: an export to X fails the subnet rule (coreth's verify.SameSubnet wording).
     const { verifyExportTx } = await import('../../src/atomic/verify.js')
-    expect(() => verifyExportTx(sub.chain!.atomic.ctx, {
-      networkID: 12345, blockchainID: sub.spec.idBytes, destinationChain: sub.chain!.atomic.ctx.xChainID, ins: [], exportedOutputs: [{}],
-    } as never)).toThrow('tx has wrong chain ID')
+    expect(() =>
+      verifyExportTx(sub.chain!.atomic.ctx, {
+        networkID: 12345,
+        blockchainID: sub.spec.idBytes,
+        destinationChain: sub.chain!.atomic.ctx.xChainID,
+        ins: [],
+        exportedOutputs: [{}],
+      } as never),
+    ).toThrow('tx has wrong chain ID')
   })
 })

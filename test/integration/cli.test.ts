@@ -1,5 +1,4 @@
-import { spawn } from 'node:child_process'
-import type { ChildProcess } from 'node:child_process'
+import { spawn, type ChildProcess } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { homedir } from 'node:os'
 import { join } from 'node:path'
@@ -32,8 +31,12 @@ function run(args: string[], env: NodeJS.ProcessEnv = process.env): Run {
   children.push(proc)
   let out = ''
   let err = ''
-  proc.stdout!.on('data', (d: Buffer) => { out += d.toString() })
-  proc.stderr!.on('data', (d: Buffer) => { err += d.toString() })
+  proc.stdout!.on('data', (d: Buffer) => {
+    out += d.toString()
+  })
+  proc.stderr!.on('data', (d: Buffer) => {
+    err += d.toString()
+  })
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((r) => proc.once('exit', (code, signal) => r({ code, signal })))
   return { proc, out: () => out, err: () => err, exited }
 }
@@ -41,7 +44,9 @@ function run(args: string[], env: NodeJS.ProcessEnv = process.env): Run {
 /** Resolves with the exit, or fails after `ms`. */
 async function exitWithin(r: Run, ms = 10_000): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
   let timer: NodeJS.Timeout | undefined
-  const timeout = new Promise<never>((_, reject) => { timer = setTimeout(() => reject(new Error(`process did not exit within ${ms} ms; stderr: ${r.err()}`)), ms) })
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`process did not exit within ${ms} ms; stderr: ${r.err()}`)), ms)
+  })
   try {
     return await Promise.race([r.exited, timeout])
   } finally {
@@ -74,16 +79,37 @@ describe('cchain-node --help', () => {
     expect(await exitWithin(r)).toEqual({ code: 0, signal: null })
     const lines = r.out().split('\n')
     const expected: Record<string, string> = {
-      'http-host': '127.0.0.1', 'http-port': '9650', 'data-dir': join(homedir(), '.cchain-node'), 'network-id': '12345',
-      'log-level': 'info', 'chain-config-file': '(none)', genesis: '(none)', 'block-interval': '0', 'pending-nonce-guard': '250',
-      'evm-network-id': '1', 'log-format': 'auto', 'coreth-admin-api-enabled': 'false',
-      'api-keystore-enabled': 'false', 'api-keystore-allow-remote': 'false',
-      'chain-config-dir': '(none)', 'chain-aliases-file': '(none)', 'config-file': '(none)',
-      'http-allowed-hosts': '(none)', 'http-allowed-origins': '(none)', 'http-read-header-timeout': '10s', 'http-read-timeout': '30s',
-      'http-idle-timeout': '72s', 'http-max-body-size': '5242880', 'http-max-connections': '512', 'ws-ping-interval': '30s',
+      'http-host': '127.0.0.1',
+      'http-port': '9650',
+      'data-dir': join(homedir(), '.cchain-node'),
+      'network-id': '12345',
+      'log-level': 'info',
+      'chain-config-file': '(none)',
+      genesis: '(none)',
+      'block-interval': '0',
+      'pending-nonce-guard': '250',
+      'evm-network-id': '1',
+      'log-format': 'auto',
+      'coreth-admin-api-enabled': 'false',
+      'api-keystore-enabled': 'false',
+      'api-keystore-allow-remote': 'false',
+      'chain-config-dir': '(none)',
+      'chain-aliases-file': '(none)',
+      'config-file': '(none)',
+      'http-allowed-hosts': '(none)',
+      'http-allowed-origins': '(none)',
+      'http-read-header-timeout': '10s',
+      'http-read-timeout': '30s',
+      'http-idle-timeout': '72s',
+      'http-max-body-size': '5242880',
+      'http-max-connections': '512',
+      'ws-ping-interval': '30s',
       'ws-max-pending-messages': '10000',
-      'keystore-max-username-length': '1024', 'keystore-max-password-length': '1024', 'keystore-max-failures': '5',
-      'keystore-backoff': '2s', 'keystore-max-backoff': '60s',
+      'keystore-max-username-length': '1024',
+      'keystore-max-password-length': '1024',
+      'keystore-max-failures': '5',
+      'keystore-backoff': '2s',
+      'keystore-max-backoff': '60s',
     }
     expect(Object.keys(FLAGS).sort()).toEqual(Object.keys(expected).sort())
     for (const [flag, def] of Object.entries(expected)) {
@@ -125,10 +151,14 @@ describe('cchain-node on --http-port 0', () => {
   it('prints where it listens, answers, refuses a second process on its data dir, and stops with 0 on SIGTERM', async () => {
     const dataDir = tempDir()
     const first = run(['--http-port', '0', '--data-dir', dataDir, '--log-level', 'error'])
-    const url = await poll(async () => {
-      if (first.proc.exitCode !== null) throw new Error(`node exited with ${first.proc.exitCode}: ${first.err()}`)
-      return /JSON-RPC\s+(http:\/\/127\.0\.0\.1:(\d+)\/ext\/bc\/C\/rpc)\n/.exec(first.out())?.[1]
-    }, 'the start lines', 10_000)
+    const url = await poll(
+      async () => {
+        if (first.proc.exitCode !== null) throw new Error(`node exited with ${first.proc.exitCode}: ${first.err()}`)
+        return /JSON-RPC\s+(http:\/\/127\.0\.0\.1:(\d+)\/ext\/bc\/C\/rpc)\n/.exec(first.out())?.[1]
+      },
+      'the start lines',
+      10_000,
+    )
     await poll(async () => (/ info /.test(first.out()) ? true : undefined), 'the last start line', 2_000)
     const port = Number(new URL(url).port)
     expect(port).toBeGreaterThan(0)

@@ -1,13 +1,11 @@
 import { execFile } from 'node:child_process'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
-import { ContractFactory, JsonRpcProvider, Wallet, isError, parseEther } from 'ethers'
-import type { Contract } from 'ethers'
+import { ContractFactory, JsonRpcProvider, Wallet, isError, parseEther, type Contract } from 'ethers'
 import { BaseError, ContractFunctionRevertedError, createPublicClient, createWalletClient, defineChain, http } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { EWOQ_ADDRESS, EWOQ_KEY, contracts, startTestNode } from '../helpers/testNode.js'
-import type { TestNode } from '../helpers/testNode.js'
+import { EWOQ_ADDRESS, EWOQ_KEY, contracts, startTestNode, type TestNode } from '../helpers/testNode.js'
 
 /*
  * Real clients against the real node, with no special options beyond fast polling.
@@ -93,12 +91,18 @@ describe('ethers v6', () => {
   it('parses a custom error revert (InsufficientBalance) from eth_call and from gas estimation', async () => {
     const poor = Wallet.createRandom().connect(provider)
     const asPoor = token.connect(poor) as Contract
-    const viaCall = await asPoor.getFunction('transfer').staticCall(bob, 5n).catch((e: unknown) => e)
+    const viaCall = await asPoor
+      .getFunction('transfer')
+      .staticCall(bob, 5n)
+      .catch((e: unknown) => e)
     expect(isError(viaCall, 'CALL_EXCEPTION')).toBe(true)
     if (!isError(viaCall, 'CALL_EXCEPTION')) return
     expect(viaCall.revert?.name).toBe('InsufficientBalance')
     expect([...(viaCall.revert?.args ?? [])]).toEqual([0n, 5n])
-    const viaEstimate = await asPoor.getFunction('transfer').estimateGas(bob, 5n).catch((e: unknown) => e)
+    const viaEstimate = await asPoor
+      .getFunction('transfer')
+      .estimateGas(bob, 5n)
+      .catch((e: unknown) => e)
     expect(isError(viaEstimate, 'CALL_EXCEPTION')).toBe(true)
     // ethers decodes only Error(string) at the provider level; the revert data is there to decode.
     if (isError(viaEstimate, 'CALL_EXCEPTION')) expect(token.interface.parseError(viaEstimate.data!)?.name).toBe('InsufficientBalance')
@@ -106,7 +110,10 @@ describe('ethers v6', () => {
 
   it('parses a require reason', async () => {
     const probe = (await (await new ContractFactory(PROBE.abi, PROBE.bytecode, wallet).deploy()).waitForDeployment()) as Contract
-    const err = await probe.getFunction('fail').staticCall('nope').catch((e: unknown) => e)
+    const err = await probe
+      .getFunction('fail')
+      .staticCall('nope')
+      .catch((e: unknown) => e)
     expect(isError(err, 'CALL_EXCEPTION') && err.reason).toBe('nope')
   })
 
@@ -123,12 +130,16 @@ describe('ethers v6', () => {
 
 describe('viem', () => {
   let node: TestNode
-  beforeAll(async () => { node = await startTestNode() })
+  beforeAll(async () => {
+    node = await startTestNode()
+  })
   afterAll(() => node.close())
 
   it('deployContract, writeContract, readContract, waitForTransactionReceipt, simulateContract reverts', async () => {
     const chain = defineChain({
-      id: 43112, name: 'Avalanche Local C-Chain', nativeCurrency: { name: 'Avalanche', symbol: 'AVAX', decimals: 18 },
+      id: 43112,
+      name: 'Avalanche Local C-Chain',
+      nativeCurrency: { name: 'Avalanche', symbol: 'AVAX', decimals: 18 },
       rpcUrls: { default: { http: [node.url] } },
     })
     const account = privateKeyToAccount(EWOQ_KEY)
@@ -171,7 +182,9 @@ describe('viem', () => {
 describe('Foundry cast', () => {
   let node: TestNode
   const cast = async (...args: string[]) => (await run(CAST, args, { timeout: 20_000 })).stdout.trim()
-  beforeAll(async () => { node = await startTestNode() })
+  beforeAll(async () => {
+    node = await startTestNode()
+  })
   afterAll(() => node.close())
 
   it('send, receipt, balance, call, estimate, block-number', async () => {

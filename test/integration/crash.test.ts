@@ -5,8 +5,7 @@ import { join } from 'node:path'
 import { Transaction, Wallet, id as keccakText } from 'ethers'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ewoq, poll, sign } from '../helpers/chain.js'
-import { assertBuilt, batchAt, exited, rpcAt, startChild, stopChild } from '../helpers/childNode.js'
-import type { ChildNode } from '../helpers/childNode.js'
+import { assertBuilt, batchAt, exited, rpcAt, startChild, stopChild, type ChildNode } from '../helpers/childNode.js'
 
 /*
  * docs/SECURITY.md, D-a/D-b/D-c: kill -9 the real node (dist/src/main.js) in the middle of a stream of
@@ -21,7 +20,12 @@ const SENDERS = [ewoq, ...[1, 2, 3].map((i) => new Wallet(keccakText(`crash-test
 const RECIPIENTS = [1, 2, 3, 4, 5].map((i) => new Wallet(keccakText(`crash-test-recipient-${i}`)).address)
 const PER_SENDER = 40
 
-interface Sent { raw: string; hash: string; value: bigint; nonce: number }
+interface Sent {
+  raw: string
+  hash: string
+  value: bigint
+  nonce: number
+}
 
 describe('kill -9 mid-stream, ten times on one data directory', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'cchain-crash-'))
@@ -57,21 +61,33 @@ describe('kill -9 mid-stream, ten times on one data directory', () => {
       }
       // Every receipt the node ever returned is still there, unchanged (same block hash and number).
       const hashes = [...recordedAll.keys()]
-      const now = await batchAt(node.url, hashes.map((h) => ['eth_getTransactionReceipt', [h]]))
+      const now = await batchAt(
+        node.url,
+        hashes.map((h) => ['eth_getTransactionReceipt', [h]]),
+      )
       now.forEach((r, i) => expect(r, `receipt of ${hashes[i]}`).toEqual(recordedAll.get(hashes[i]!)))
       // Head: its parent link and at least as high as the highest block a receipt named.
       const head = Number(await rpcAt(node.url, 'eth_blockNumber'))
       const highest = Math.max(0, ...[...recordedAll.values()].map((r) => Number(r.blockNumber)))
       expect(head).toBeGreaterThanOrEqual(highest)
-      const [top, parent] = await batchAt(node.url, [['eth_getBlockByNumber', ['0x' + head.toString(16), false]], ['eth_getBlockByNumber', ['0x' + Math.max(0, head - 1).toString(16), false]]])
+      const [top, parent] = await batchAt(node.url, [
+        ['eth_getBlockByNumber', ['0x' + head.toString(16), false]],
+        ['eth_getBlockByNumber', ['0x' + Math.max(0, head - 1).toString(16), false]],
+      ])
       if (head > 0) expect(top.parentHash).toBe(parent.hash)
       // Per sender, the mined transactions are a prefix of what it streamed before the kill.
       if (last !== undefined) {
-        const after = await batchAt(node.url, SENDERS.map((w) => ['eth_getTransactionCount', [w.address, 'latest']]))
+        const after = await batchAt(
+          node.url,
+          SENDERS.map((w) => ['eth_getTransactionCount', [w.address, 'latest']]),
+        )
         for (const [s, stream] of last.streams.entries()) {
           const mined = Number(after[s]) - Number(last.nonces[s])
           expect(mined).toBeGreaterThanOrEqual(0)
-          const receipts = await batchAt(node.url, stream.map((tx) => ['eth_getTransactionReceipt', [tx.hash]]))
+          const receipts = await batchAt(
+            node.url,
+            stream.map((tx) => ['eth_getTransactionReceipt', [tx.hash]]),
+          )
           receipts.forEach((r, k) => {
             expect(r === null, `sender ${s} tx ${k}: mined ${mined}`).toBe(k >= mined)
             if (r !== null) {
@@ -83,12 +99,18 @@ describe('kill -9 mid-stream, ten times on one data directory', () => {
         }
       }
       // Balances: the recipients hold exactly what the mined transfers paid.
-      const balances = await batchAt(node.url, RECIPIENTS.map((a) => ['eth_getBalance', [a, 'latest']]))
+      const balances = await batchAt(
+        node.url,
+        RECIPIENTS.map((a) => ['eth_getBalance', [a, 'latest']]),
+      )
       expect(balances.reduce((s: bigint, b: string) => s + BigInt(b), 0n)).toBe(paid)
       if (round === ROUNDS) break
 
       // Pre-sign a stream per sender with explicit nonces from the recovered state.
-      const nonces = await batchAt(node.url, SENDERS.map((w) => ['eth_getTransactionCount', [w.address, 'latest']]))
+      const nonces = await batchAt(
+        node.url,
+        SENDERS.map((w) => ['eth_getTransactionCount', [w.address, 'latest']]),
+      )
       const streams: Sent[][] = SENDERS.map(() => [])
       for (const [s, w] of SENDERS.entries()) {
         for (let k = 0; k < PER_SENDER; k++) {
@@ -113,28 +135,29 @@ describe('kill -9 mid-stream, ten times on one data directory', () => {
         killed = true
         node.proc.kill('SIGKILL')
       }
-      await Promise.all(streams.map(async (stream, s) => {
-        for (const tx of stream.slice(s === 0 ? 1 : 0)) {
-          if (killed) return
-          try {
-            const hash = await rpcAt(node.url, 'eth_sendRawTransaction', [tx.raw])
-            expect(hash).toBe(tx.hash)
-            const receipt = await poll(() => rpcAt(node.url, 'eth_getTransactionReceipt', [hash]), 'receipt', 10_000)
-            if (killed) return // answered after the kill was decided: not counted as returned before it
-            recordedAll.set(hash, receipt)
-            if (++recorded >= target) kill()
-          } catch (err) {
-            if (killed) return // the node is gone
-            throw err
+      await Promise.all(
+        streams.map(async (stream, s) => {
+          for (const tx of stream.slice(s === 0 ? 1 : 0)) {
+            if (killed) return
+            try {
+              const hash = await rpcAt(node.url, 'eth_sendRawTransaction', [tx.raw])
+              expect(hash).toBe(tx.hash)
+              const receipt = await poll(() => rpcAt(node.url, 'eth_getTransactionReceipt', [hash]), 'receipt', 10_000)
+              if (killed) return // answered after the kill was decided: not counted as returned before it
+              recordedAll.set(hash, receipt)
+              if (++recorded >= target) kill()
+            } catch (err) {
+              if (killed) return // the node is gone
+              throw err
+            }
           }
-        }
-      }))
+        }),
+      )
       kill()
       await exited(node.proc)
       expect(node.proc.signalCode).toBe('SIGKILL')
       stats.push(recorded)
       last = { streams, nonces }
-
     }
     // Receipts recorded before each kill, per round (the first of each round included).
     if (process.env.CRASH_VERBOSE !== undefined) console.log(`receipts returned before each kill: ${stats.join(' ')}; ${recordedAll.size} receipts recorded, ${minedAll} streamed transfers mined`)

@@ -1,8 +1,7 @@
 import { Wallet, getAddress } from 'ethers'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { deploy, ewoq, iface, send } from '../helpers/chain.js'
-import { startTestNode } from '../helpers/testNode.js'
-import type { TestNode } from '../helpers/testNode.js'
+import { startTestNode, type TestNode } from '../helpers/testNode.js'
 
 /*
  * debug_trace*: geth's struct logger, callTracer, prestateTracer and the tracing API's errors
@@ -15,8 +14,7 @@ const word = (n: bigint | number) => '0x' + n.toString(16).padStart(64, '0')
 
 /** Runtime code that forwards its calldata to `target`, logs the success flag (LOG1), and returns or reverts with the callee's data. */
 function forwarder(target: string): string {
-  const pre = '3660006000' + '37' + '6000' + '6000' + '36' + '6000' + '6000' + '73' + target.slice(2).toLowerCase() + '5a' + 'f1' +
-    '80' + '6000' + '6000' + 'a1' + '3d' + '6000' + '6000' + '3e'
+  const pre = '3660006000' + '37' + '6000' + '6000' + '36' + '6000' + '6000' + '73' + target.slice(2).toLowerCase() + '5a' + 'f1' + '80' + '6000' + '6000' + 'a1' + '3d' + '6000' + '6000' + '3e'
   const dest = pre.length / 2 + 2 + 1 + 4
   const runtime = pre + '60' + dest.toString(16).padStart(2, '0') + '57' + '3d6000fd' + '5b' + '3d6000f3'
   const len = runtime.length / 2
@@ -120,7 +118,7 @@ describe('debug_trace*', () => {
     expect(call.output).toBeUndefined()
   })
 
-  it('callTracer: nested calls with logs and their positions; gasUsed is the receipt\'s', async () => {
+  it("callTracer: nested calls with logs and their positions; gasUsed is the receipt's", async () => {
     const r = await node.call('debug_traceTransaction', [nestedTx.hash, { tracer: 'callTracer', tracerConfig: { withLog: true } }])
     const inner = probe.encodeFunctionData('set', [7n])
     expect(Object.keys(r)).toEqual(['from', 'gas', 'gasUsed', 'to', 'input', 'calls', 'logs', 'value', 'type'])
@@ -130,10 +128,15 @@ describe('debug_trace*', () => {
     expect(c).toMatchObject({ from: fwdAddr.toLowerCase(), to: probeAddr.toLowerCase(), input: inner, value: '0x0', type: 'CALL' })
     expect(BigInt(c.gasUsed)).toBeLessThan(BigInt(c.gas))
     expect(c.output).toBeUndefined() // set() returns nothing
-    expect(c.logs).toEqual([{
-      address: probeAddr.toLowerCase(), topics: [probe.getEvent('Stored')!.topicHash, '0x' + fwdAddr.slice(2).toLowerCase().padStart(64, '0')],
-      data: word(7), index: '0x0', position: '0x0',
-    }])
+    expect(c.logs).toEqual([
+      {
+        address: probeAddr.toLowerCase(),
+        topics: [probe.getEvent('Stored')!.topicHash, '0x' + fwdAddr.slice(2).toLowerCase().padStart(64, '0')],
+        data: word(7),
+        index: '0x0',
+        position: '0x0',
+      },
+    ])
     expect(r.logs).toEqual([{ address: fwdAddr.toLowerCase(), topics: [word(1)], data: '0x', index: '0x1', position: '0x1' }])
     // The struct logs agree: a CALL's cost includes the gas it hands over, which the callee starts with.
     const logs = (await node.call('debug_traceTransaction', [nestedTx.hash])).structLogs as any[]
@@ -171,8 +174,9 @@ describe('debug_trace*', () => {
     expect(diff.pre[probeAddr.toLowerCase()]).toEqual({ balance: '0x0', code: p.code, codeHash: p.codeHash, nonce: 1 })
     expect(diff.post[sender].nonce).toBe(diff.pre[sender].nonce + 1)
     expect(BigInt(diff.post[sender].balance)).toBeLessThan(BigInt(diff.pre[sender].balance))
-    expect(await node.rpc('debug_traceTransaction', [setTx.hash, { tracer: 'prestateTracer', tracerConfig: { diffMode: true, includeEmpty: true } }]))
-      .toMatchObject({ error: { code: -32000, message: 'cannot use diffMode with includeEmpty' } })
+    expect(await node.rpc('debug_traceTransaction', [setTx.hash, { tracer: 'prestateTracer', tracerConfig: { diffMode: true, includeEmpty: true } }])).toMatchObject({
+      error: { code: -32000, message: 'cannot use diffMode with includeEmpty' },
+    })
   })
 
   it('traceCall with state overrides and block overrides', async () => {
@@ -181,7 +185,11 @@ describe('debug_trace*', () => {
     expect(r.failed).toBe(false)
     expect(r.returnValue).toBe(word(99))
     expect(r.structLogs.find((l: any) => l.op === 'SLOAD').storage).toEqual({ [word(0)]: word(99) })
-    const ctx = await node.call('debug_traceCall', [{ to: probeAddr, data: probe.encodeFunctionData('context') }, 'latest', { tracer: 'callTracer', blockOverrides: { number: '0x1234', feeRecipient: bob } }])
+    const ctx = await node.call('debug_traceCall', [
+      { to: probeAddr, data: probe.encodeFunctionData('context') },
+      'latest',
+      { tracer: 'callTracer', blockOverrides: { number: '0x1234', feeRecipient: bob } },
+    ])
     const [, number, , , coinbase] = probe.decodeFunctionResult('context', ctx.output)
     expect(number).toBe(0x1234n)
     expect(coinbase).toBe(getAddress(bob))

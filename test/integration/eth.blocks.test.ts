@@ -1,8 +1,7 @@
 import { Wallet } from 'ethers'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { deploy, ewoq, iface, nonceOf, sign, waitReceipt } from '../helpers/chain.js'
-import { startTestNode } from '../helpers/testNode.js'
-import type { TestNode } from '../helpers/testNode.js'
+import { startTestNode, type TestNode } from '../helpers/testNode.js'
 
 const ZERO_HASH = '0x' + '00'.repeat(32)
 const UNKNOWN_HASH = '0x' + 'ab'.repeat(32)
@@ -59,9 +58,32 @@ describe('blocks, headers, per-block transactions and uncles', () => {
   })
 
   it('block JSON has geth fields plus the Avalanche header fields', async () => {
-    for (const key of ['number', 'hash', 'parentHash', 'nonce', 'mixHash', 'sha3Uncles', 'logsBloom', 'stateRoot', 'miner', 'difficulty',
-      'extraData', 'gasLimit', 'gasUsed', 'timestamp', 'transactionsRoot', 'receiptsRoot', 'baseFeePerGas', 'size', 'uncles',
-      'extDataHash', 'extDataGasUsed', 'blockGasCost', 'blockExtraData', 'totalDifficulty']) {
+    for (const key of [
+      'number',
+      'hash',
+      'parentHash',
+      'nonce',
+      'mixHash',
+      'sha3Uncles',
+      'logsBloom',
+      'stateRoot',
+      'miner',
+      'difficulty',
+      'extraData',
+      'gasLimit',
+      'gasUsed',
+      'timestamp',
+      'transactionsRoot',
+      'receiptsRoot',
+      'baseFeePerGas',
+      'size',
+      'uncles',
+      'extDataHash',
+      'extDataGasUsed',
+      'blockGasCost',
+      'blockExtraData',
+      'totalDifficulty',
+    ]) {
       expect(block, key).toHaveProperty(key)
     }
     expect(block.uncles).toEqual([])

@@ -1,8 +1,7 @@
 import { AbiCoder, Wallet, id, toBeHex, zeroPadValue } from 'ethers'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { deploy, ewoq, iface, send } from '../helpers/chain.js'
-import { EWOQ_ADDRESS, contracts, startTestNode } from '../helpers/testNode.js'
-import type { TestNode } from '../helpers/testNode.js'
+import { EWOQ_ADDRESS, contracts, startTestNode, type TestNode } from '../helpers/testNode.js'
 
 const probeIface = iface('Probe')
 const tokenIface = iface('TestToken')
@@ -122,7 +121,7 @@ describe('eth_call, eth_estimateGas, eth_createAccessList', () => {
       expect(await node.call('eth_estimateGas', [{ from: EWOQ_ADDRESS, to: stranger, value: '0x1' }])).toBe('0x5208')
     })
 
-    it('Probe.burn: the estimate is enough on chain and within geth\'s 1.5% of the true minimum', async () => {
+    it("Probe.burn: the estimate is enough on chain and within geth's 1.5% of the true minimum", async () => {
       const data = probeIface.encodeFunctionData('burn', [30n])
       const estimate = BigInt(await node.call('eth_estimateGas', [{ from: EWOQ_ADDRESS, to: probe, data }]))
       // The true minimum, by bisection with eth_call (which charges gas as a transaction does).
@@ -171,8 +170,7 @@ describe('eth_call, eth_estimateGas, eth_createAccessList', () => {
       const intrinsic = 21_000n + [...Buffer.from(data.slice(2), 'hex')].reduce((s, b) => s + (b === 0 ? 4n : 16n), 0n)
       const atGenesis = BigInt(await node.call('eth_estimateGas', [{ from: EWOQ_ADDRESS, to: probe, data }, '0x0']))
       expect(atGenesis >= intrinsic && Number(atGenesis - intrinsic) / Number(atGenesis) < 0.015).toBe(true)
-      const withOverride = BigInt(await node.call('eth_estimateGas', [{ from: EWOQ_ADDRESS, to: stranger, data }, 'latest',
-        { [stranger]: { code: contracts.contracts.Probe.deployedBytecode } }]))
+      const withOverride = BigInt(await node.call('eth_estimateGas', [{ from: EWOQ_ADDRESS, to: stranger, data }, 'latest', { [stranger]: { code: contracts.contracts.Probe.deployedBytecode } }]))
       // Writing a fresh slot (0 -> 1) costs more than overwriting 42 -> 1.
       expect(withOverride > atLatest).toBe(true)
     })

@@ -1,25 +1,47 @@
 import { keccak256, toUtf8Bytes } from 'ethers'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startTestNode } from '../helpers/testNode.js'
-import type { TestNode } from '../helpers/testNode.js'
+import { startTestNode, type TestNode } from '../helpers/testNode.js'
 
 /** eth_getChainConfig of a current (v1.14.x) local node, exactly (coreth: internal/ethapi/api_extra.go). */
 const LOCAL_CHAIN_CONFIG = {
-  apricotPhase1BlockTimestamp: 1607144400, apricotPhase2BlockTimestamp: 1607144400,
-  apricotPhase3BlockTimestamp: 1607144400, apricotPhase4BlockTimestamp: 1607144400,
-  apricotPhase5BlockTimestamp: 1607144400, apricotPhase6BlockTimestamp: 1607144400,
-  apricotPhasePost6BlockTimestamp: 1607144400, apricotPhasePre6BlockTimestamp: 1607144400,
-  banffBlockTimestamp: 1607144400, berlinBlock: 0, byzantiumBlock: 0, cancunTime: 1607144400,
-  chainId: 43112, constantinopleBlock: 0, cortinaBlockTimestamp: 1607144400, daoForkBlock: 0,
-  daoForkSupport: true, durangoBlockTimestamp: 1607144400, eip150Block: 0, eip155Block: 0,
-  eip158Block: 0, etnaTimestamp: 1607144400, fortunaTimestamp: 1607144400,
-  graniteTimestamp: 1607144400, heliconTimestamp: 253399622400, homesteadBlock: 0,
-  istanbulBlock: 0, londonBlock: 0, muirGlacierBlock: 0, petersburgBlock: 0, shanghaiTime: 1607144400,
+  apricotPhase1BlockTimestamp: 1607144400,
+  apricotPhase2BlockTimestamp: 1607144400,
+  apricotPhase3BlockTimestamp: 1607144400,
+  apricotPhase4BlockTimestamp: 1607144400,
+  apricotPhase5BlockTimestamp: 1607144400,
+  apricotPhase6BlockTimestamp: 1607144400,
+  apricotPhasePost6BlockTimestamp: 1607144400,
+  apricotPhasePre6BlockTimestamp: 1607144400,
+  banffBlockTimestamp: 1607144400,
+  berlinBlock: 0,
+  byzantiumBlock: 0,
+  cancunTime: 1607144400,
+  chainId: 43112,
+  constantinopleBlock: 0,
+  cortinaBlockTimestamp: 1607144400,
+  daoForkBlock: 0,
+  daoForkSupport: true,
+  durangoBlockTimestamp: 1607144400,
+  eip150Block: 0,
+  eip155Block: 0,
+  eip158Block: 0,
+  etnaTimestamp: 1607144400,
+  fortunaTimestamp: 1607144400,
+  graniteTimestamp: 1607144400,
+  heliconTimestamp: 253399622400,
+  homesteadBlock: 0,
+  istanbulBlock: 0,
+  londonBlock: 0,
+  muirGlacierBlock: 0,
+  petersburgBlock: 0,
+  shanghaiTime: 1607144400,
 }
 
 describe('chain identity and node status (eth_, net_, web3_)', () => {
   let node: TestNode
-  beforeAll(async () => { node = await startTestNode() })
+  beforeAll(async () => {
+    node = await startTestNode()
+  })
   afterAll(() => node.close())
 
   it('eth_chainId is 0xa868 (43112, the local C-Chain)', async () => {

@@ -1,15 +1,16 @@
 import { Wallet } from 'ethers'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { FEE_CAP, send } from '../helpers/chain.js'
-import { startTestNode } from '../helpers/testNode.js'
-import type { TestNode } from '../helpers/testNode.js'
+import { startTestNode, type TestNode } from '../helpers/testNode.js'
 
 const GWEI = 10n ** 9n
 const hexq = (n: bigint) => '0x' + n.toString(16)
 
 describe('fee methods on an idle chain (coreth: internal/ethapi/api.go, eth/gasprice/gasprice.go)', () => {
   let node: TestNode
-  beforeAll(async () => { node = await startTestNode() })
+  beforeAll(async () => {
+    node = await startTestNode()
+  })
   afterAll(() => node.close())
 
   it('eth_baseFee is the ACP-176 floor 0x1, eth_maxPriorityFeePerGas is tx-pool-price-limit 0x1, eth_gasPrice their sum', async () => {
@@ -57,11 +58,13 @@ describe('fee methods after transactions with known tips', () => {
     expect(h.baseFeePerGas).toEqual(blocks.map((b) => b.baseFeePerGas))
     expect(h.gasUsedRatio).toEqual(blocks.map((b) => 21000 / Number(BigInt(b.gasLimit))))
     // One transaction per block: every percentile is that transaction's effective tip.
-    expect(h.reward).toEqual(tips.map((t, i) => {
-      const room = FEE_CAP - BigInt(blocks[i].baseFeePerGas)
-      const eff = room < t ? room : t
-      return [hexq(eff), hexq(eff), hexq(eff)]
-    }))
+    expect(h.reward).toEqual(
+      tips.map((t, i) => {
+        const room = FEE_CAP - BigInt(blocks[i].baseFeePerGas)
+        const eff = room < t ? room : t
+        return [hexq(eff), hexq(eff), hexq(eff)]
+      }),
+    )
   })
 
   it('eth_feeHistory: a block number as last block, decimal block counts, pending, empty blocks, count 0', async () => {

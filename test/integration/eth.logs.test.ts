@@ -2,8 +2,7 @@ import { Wallet, zeroPadValue } from 'ethers'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { deploy, ewoq, iface, nonceOf, send, sign, waitReceipt } from '../helpers/chain.js'
 import { SkipClock } from '../helpers/clock.js'
-import { startTestNode } from '../helpers/testNode.js'
-import type { TestNode } from '../helpers/testNode.js'
+import { startTestNode, type TestNode } from '../helpers/testNode.js'
 
 const token = iface('TestToken')
 const probe = iface('Probe')
@@ -45,7 +44,7 @@ describe('eth_getLogs and filters', () => {
     expect(both[3].topics).toEqual([STORED, topicOf(ewoq.address)])
   })
 
-  it('log objects have geth\'s fields and agree with the receipt', async () => {
+  it("log objects have geth's fields and agree with the receipt", async () => {
     const [log] = await logs({ fromBlock: blocks.alice, toBlock: blocks.alice })
     const receipt = await node.call('eth_getTransactionReceipt', [log.transactionHash])
     expect(log).toEqual(receipt.logs[0])
@@ -144,7 +143,7 @@ describe('eth_getLogs and filters', () => {
 })
 
 describe('eth_getLogs block limit', () => {
-  it('answers coreth\'s error past api-max-blocks-per-request', async () => {
+  it("answers coreth's error past api-max-blocks-per-request", async () => {
     const node = await startTestNode({ chain: { 'api-max-blocks-per-request': 2 } })
     try {
       for (let i = 0; i < 3; i++) await send(node, { to: Wallet.createRandom().address, value: 1n })

@@ -1,12 +1,10 @@
 import { Wallet, keccak256 } from 'ethers'
 import WebSocket from 'ws'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { iface, send } from '../helpers/chain.js'
+import { iface, send, deploy } from '../helpers/chain.js'
 import { fromHex, verifyAccount, verifyStorage } from '../helpers/mptVerify.js'
 import { SLOT_WRITER_INIT, slotWrites } from '../helpers/slotWriter.js'
-import { EWOQ_ADDRESS, startTestNode } from '../helpers/testNode.js'
-import type { TestNode } from '../helpers/testNode.js'
-import { deploy } from '../helpers/chain.js'
+import { EWOQ_ADDRESS, startTestNode, type TestNode } from '../helpers/testNode.js'
 
 const ZERO_HASH = '0x' + '00'.repeat(32)
 const EMPTY_CODE_HASH = '0xc5d2460186f7233c927e7db2dcc703c0e500b653ca82273b7bfad8045d85a470'
@@ -106,7 +104,10 @@ describe('eth_getProof (EIP-1186, archival node)', () => {
   it('an account that does not exist: zero hashes (geth), a proof of absence against the state root', async () => {
     const p = await node.call('eth_getProof', [absent, [ZERO_HASH, '0x5'], 'latest'])
     expect(p).toMatchObject({ address: absent, balance: '0x0', nonce: '0x0', codeHash: ZERO_HASH, storageHash: ZERO_HASH })
-    expect(p.storageProof).toEqual([{ key: ZERO_HASH, value: '0x0', proof: [] }, { key: '0x5', value: '0x0', proof: [] }])
+    expect(p.storageProof).toEqual([
+      { key: ZERO_HASH, value: '0x0', proof: [] },
+      { key: '0x5', value: '0x0', proof: [] },
+    ])
     expect(p.accountProof.length).toBeGreaterThan(0)
     expect(verifyAccount((await block('latest')).stateRoot, absent, p.accountProof)).toBeNull()
     expectVerified(p, (await block('latest')).stateRoot)
@@ -115,7 +116,7 @@ describe('eth_getProof (EIP-1186, archival node)', () => {
     expect((await node.call('eth_getProof', [absent, null, 'latest'])).storageProof).toEqual([])
   })
 
-  it('old blocks: each proof verifies against that block\'s state root (by number, hash, EIP-1898, earliest)', async () => {
+  it("old blocks: each proof verifies against that block's state root (by number, hash, EIP-1898, earliest)", async () => {
     const before = await node.call('eth_getProof', [probe, ['0x0'], beforeDeploy.number])
     expect(before).toMatchObject({ codeHash: ZERO_HASH, storageHash: ZERO_HASH, storageProof: [{ key: '0x0', value: '0x0', proof: [] }] })
     expectVerified(before, beforeDeploy.stateRoot)
@@ -138,7 +139,7 @@ describe('eth_getProof (EIP-1186, archival node)', () => {
     }
   })
 
-  it('geth\'s errors: bad keys (-32000), bad argument types (-32602), unknown blocks', async () => {
+  it("geth's errors: bad keys (-32000), bad argument types (-32602), unknown blocks", async () => {
     expect((await node.rpc('eth_getProof', [probe, ['0xzz'], 'latest'])).error).toEqual({ code: -32000, message: 'hex string invalid' })
     expect((await node.rpc('eth_getProof', [probe, ['0x' + '11'.repeat(33)], 'latest'])).error).toEqual({ code: -32000, message: 'hex string too long, want at most 32 bytes' })
     expect((await node.rpc('eth_getProof', [probe, '0x0', 'latest'])).error).toEqual({ code: -32602, message: 'invalid argument 1: json: cannot unmarshal string into Go value of type []string' })
@@ -148,14 +149,16 @@ describe('eth_getProof (EIP-1186, archival node)', () => {
     expect(await node.call('eth_getProof', [probe, ['0x0']])).toEqual(await node.call('eth_getProof', [probe, ['0x0'], 'latest']))
     expect((await node.rpc('eth_getProof', [probe, [], '0x3e8'])).error).toEqual({ code: -32000, message: 'header not found' })
     // The window check comes first and looks the hash up (coreth api_extra.go).
-    expect((await node.rpc('eth_getProof', [probe, [], UNKNOWN_HASH])).error)
-      .toEqual({ code: -32000, message: `historical proof query not allowed: block from hash ${UNKNOWN_HASH} doesn't exist` })
+    expect((await node.rpc('eth_getProof', [probe, [], UNKNOWN_HASH])).error).toEqual({ code: -32000, message: `historical proof query not allowed: block from hash ${UNKNOWN_HASH} doesn't exist` })
   })
 
   it('answers the same over WebSocket', async () => {
     const ws = new WebSocket(node.wsUrl)
     const answer = new Promise<any>((resolve) => ws.once('message', (d) => resolve(JSON.parse(d.toString()))))
-    await new Promise<void>((resolve, reject) => { ws.once('open', () => resolve()); ws.once('error', reject) })
+    await new Promise<void>((resolve, reject) => {
+      ws.once('open', () => resolve())
+      ws.once('error', reject)
+    })
     const params = [writer, ['0x1', '0x2'], written.number]
     ws.send(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_getProof', params }))
     expect((await answer).result).toEqual(await node.call('eth_getProof', params))

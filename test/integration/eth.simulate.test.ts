@@ -1,10 +1,8 @@
 import { AbiCoder, Wallet, getAddress, id, toBeHex, zeroPadValue } from 'ethers'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { deploy, ewoq, iface } from '../helpers/chain.js'
-import { startTestNode } from '../helpers/testNode.js'
-import type { TestNode } from '../helpers/testNode.js'
-import { connectClient } from '../helpers/transport.js'
-import type { RpcClient } from '../helpers/transport.js'
+import { startTestNode, type TestNode } from '../helpers/testNode.js'
+import { connectClient, type RpcClient } from '../helpers/transport.js'
 import { validateResult } from '../conformance/openrpc.js'
 
 const probeIface = iface('Probe')
@@ -67,14 +65,16 @@ describe.each(['http', 'ws'] as const)('eth_simulateV1 over %s', (transport) => 
   it('runs contract calls with logs, full transactions with `from`, and block overrides the EVM sees', async () => {
     const coinbase = Wallet.createRandom().address.toLowerCase()
     const r = await simulate({
-      blockStateCalls: [{
-        blockOverrides: { time: hex(2_000_000_000), gasLimit: '0x1c9c380', feeRecipient: coinbase, baseFeePerGas: '0x7' },
-        calls: [
-          { from: sender, to: probe, input: probeIface.encodeFunctionData('set', [7n]), maxFeePerGas: '0x7' },
-          { from: sender, to: probe, input: probeIface.encodeFunctionData('context'), maxFeePerGas: '0x7' },
-          { from: sender, to: token, input: tokenIface.encodeFunctionData('transfer', [alice, 5n]), maxFeePerGas: '0x7' },
-        ],
-      }],
+      blockStateCalls: [
+        {
+          blockOverrides: { time: hex(2_000_000_000), gasLimit: '0x1c9c380', feeRecipient: coinbase, baseFeePerGas: '0x7' },
+          calls: [
+            { from: sender, to: probe, input: probeIface.encodeFunctionData('set', [7n]), maxFeePerGas: '0x7' },
+            { from: sender, to: probe, input: probeIface.encodeFunctionData('context'), maxFeePerGas: '0x7' },
+            { from: sender, to: token, input: tokenIface.encodeFunctionData('transfer', [alice, 5n]), maxFeePerGas: '0x7' },
+          ],
+        },
+      ],
       returnFullTransactions: true,
     })
     expect(r.error).toBeUndefined()
@@ -96,13 +96,15 @@ describe.each(['http', 'ws'] as const)('eth_simulateV1 over %s', (transport) => 
 
   it('reports reverts and VM errors inside the call results (code 3 with data, -32015), not as request errors', async () => {
     const r = await simulate({
-      blockStateCalls: [{
-        calls: [
-          { from: sender, to: probe, input: probeIface.encodeFunctionData('fail', ['nope']) },
-          { from: sender, to: probe, input: probeIface.encodeFunctionData('burn', [1000n]), gas: '0x7530' },
-          { from: sender, to: probe, input: probeIface.encodeFunctionData('stored') },
-        ],
-      }],
+      blockStateCalls: [
+        {
+          calls: [
+            { from: sender, to: probe, input: probeIface.encodeFunctionData('fail', ['nope']) },
+            { from: sender, to: probe, input: probeIface.encodeFunctionData('burn', [1000n]), gas: '0x7530' },
+            { from: sender, to: probe, input: probeIface.encodeFunctionData('stored') },
+          ],
+        },
+      ],
     })
     expect(r.error).toBeUndefined()
     const [reverted, oog, ok] = (r.result as any[])[0].calls
@@ -132,10 +134,15 @@ describe.each(['http', 'ws'] as const)('eth_simulateV1 over %s', (transport) => 
   it('moves a precompile with movePrecompileToAddress', async () => {
     const moved = '0x0000000000000000000000000000000000123456'
     const r = await simulate({
-      blockStateCalls: [{
-        stateOverrides: { '0x0000000000000000000000000000000000000004': { movePrecompileToAddress: moved } },
-        calls: [{ to: moved, input: '0x1234' }, { to: '0x0000000000000000000000000000000000000004', input: '0x1234' }],
-      }],
+      blockStateCalls: [
+        {
+          stateOverrides: { '0x0000000000000000000000000000000000000004': { movePrecompileToAddress: moved } },
+          calls: [
+            { to: moved, input: '0x1234' },
+            { to: '0x0000000000000000000000000000000000000004', input: '0x1234' },
+          ],
+        },
+      ],
     })
     expect(r.error).toBeUndefined()
     expect((r.result as any[])[0].calls.map((c: any) => c.returnData)).toEqual(['0x1234', '0x'])
@@ -149,45 +156,65 @@ describe.each(['http', 'ws'] as const)('eth_simulateV1 over %s', (transport) => 
     expect(r.error).toBeUndefined()
     const [log] = (r.result as any[])[0].calls[0].logs
     expect(log).toMatchObject({
-      address: ETH_ADDRESS, topics: [TRANSFER_TOPIC, zeroPadValue(alice, 32), zeroPadValue(bob, 32)], data: word(1000), logIndex: '0x0',
+      address: ETH_ADDRESS,
+      topics: [TRANSFER_TOPIC, zeroPadValue(alice, 32), zeroPadValue(bob, 32)],
+      data: word(1000),
+      logIndex: '0x0',
     })
     const quiet = await simulate({ blockStateCalls: [{ stateOverrides: { [alice]: { balance: '0x7d0' } }, calls: [{ from: alice, to: bob, value: '0x3e8' }] }] })
     expect((quiet.result as any[])[0].calls[0].logs).toEqual([])
   })
 
-  it('answers geth\'s validation errors and codes', async () => {
+  it("answers geth's validation errors and codes", async () => {
     const err = async (payload: unknown, block?: unknown) => (await simulate(payload, block)).error
     expect(await err({ blockStateCalls: [] })).toEqual({ code: -32602, message: 'empty input' })
     expect(await err({ blockStateCalls: Array(257).fill({}) })).toEqual({ code: -38026, message: 'too many blocks' })
     expect(await err({ blockStateCalls: [{ blockOverrides: { number: '0x1000' } }] })).toEqual({ code: -38026, message: 'too many blocks' })
     const head = BigInt(await node.call('eth_blockNumber'))
-    expect(await err({ blockStateCalls: [{ blockOverrides: { number: hex(head + 3n) } }, { blockOverrides: { number: hex(head + 2n) } }] }))
-      .toEqual({ code: -38020, message: `block numbers must be in order: ${head + 2n} <= ${head + 3n}` })
+    expect(await err({ blockStateCalls: [{ blockOverrides: { number: hex(head + 3n) } }, { blockOverrides: { number: hex(head + 2n) } }] })).toEqual({
+      code: -38020,
+      message: `block numbers must be in order: ${head + 2n} <= ${head + 3n}`,
+    })
     expect(await err({ blockStateCalls: [{ blockOverrides: { time: '0x1' } }] })).toMatchObject({ code: -38021 })
-    expect(await err({ blockStateCalls: [{ calls: [{ from: alice, to: bob, value: '0x1' }] }] }))
-      .toEqual({ code: -38014, message: `err: insufficient funds for gas * price + value: address ${getAddress(alice)} have 0 want 1 (supplied gas 50000000)` })
-    expect(await err({ blockStateCalls: [{ calls: [{ from: alice, to: bob, gas: '0x0' }] }] }))
-      .toEqual({ code: -38013, message: 'err: intrinsic gas too low: have 0, want 21000 (supplied gas 0)' })
-    expect(await err({ blockStateCalls: [{ blockOverrides: { gasLimit: '0x5208' }, calls: [{ from: alice, to: bob }, { from: alice, to: bob, gas: '0x5208' }] }] }))
-      .toEqual({ code: -38015, message: 'block gas limit reached: remaining: 0, required: 21000' })
-    expect(await err({ blockStateCalls: [{ calls: [{ from: sender, to: bob, nonce: '0x0' }] }], validation: true }))
-      .toMatchObject({ code: -38010 })
-    expect(await err({ blockStateCalls: [{ calls: [{ from: sender, to: bob, nonce: '0xffff' }] }], validation: true }))
-      .toMatchObject({ code: -38011 })
-    expect(await err({ blockStateCalls: [{ calls: [{ from: sender, to: bob }] }], validation: true }))
-      .toMatchObject({ code: -38012, message: expect.stringContaining('max fee per gas less than block base fee') })
-    expect(await err({ blockStateCalls: [{ stateOverrides: { [alice]: { movePrecompileToAddress: bob } } }] }))
-      .toEqual({ code: -32000, message: `account ${getAddress(alice)} is not a precompile` })
+    expect(await err({ blockStateCalls: [{ calls: [{ from: alice, to: bob, value: '0x1' }] }] })).toEqual({
+      code: -38014,
+      message: `err: insufficient funds for gas * price + value: address ${getAddress(alice)} have 0 want 1 (supplied gas 50000000)`,
+    })
+    expect(await err({ blockStateCalls: [{ calls: [{ from: alice, to: bob, gas: '0x0' }] }] })).toEqual({ code: -38013, message: 'err: intrinsic gas too low: have 0, want 21000 (supplied gas 0)' })
+    expect(
+      await err({
+        blockStateCalls: [
+          {
+            blockOverrides: { gasLimit: '0x5208' },
+            calls: [
+              { from: alice, to: bob },
+              { from: alice, to: bob, gas: '0x5208' },
+            ],
+          },
+        ],
+      }),
+    ).toEqual({ code: -38015, message: 'block gas limit reached: remaining: 0, required: 21000' })
+    expect(await err({ blockStateCalls: [{ calls: [{ from: sender, to: bob, nonce: '0x0' }] }], validation: true })).toMatchObject({ code: -38010 })
+    expect(await err({ blockStateCalls: [{ calls: [{ from: sender, to: bob, nonce: '0xffff' }] }], validation: true })).toMatchObject({ code: -38011 })
+    expect(await err({ blockStateCalls: [{ calls: [{ from: sender, to: bob }] }], validation: true })).toMatchObject({
+      code: -38012,
+      message: expect.stringContaining('max fee per gas less than block base fee'),
+    })
+    expect(await err({ blockStateCalls: [{ stateOverrides: { [alice]: { movePrecompileToAddress: bob } } }] })).toEqual({ code: -32000, message: `account ${getAddress(alice)} is not a precompile` })
     expect(await err({ blockStateCalls: [{}] }, '0xffffff')).toEqual({ code: -32000, message: 'header not found' })
   })
 
   it('with validation: base fee from the fee state, nonces checked and carried across calls', async () => {
     const nonce = BigInt(await node.call('eth_getTransactionCount', [sender, 'latest']))
     const r = await simulate({
-      blockStateCalls: [{ calls: [
-        { from: sender, to: bob, value: '0x1', maxFeePerGas: '0x174876e800', nonce: hex(nonce) },
-        { from: sender, to: bob, value: '0x1', maxFeePerGas: '0x174876e800' },
-      ] }],
+      blockStateCalls: [
+        {
+          calls: [
+            { from: sender, to: bob, value: '0x1', maxFeePerGas: '0x174876e800', nonce: hex(nonce) },
+            { from: sender, to: bob, value: '0x1', maxFeePerGas: '0x174876e800' },
+          ],
+        },
+      ],
       validation: true,
     })
     expect(r.error).toBeUndefined()

@@ -1,8 +1,7 @@
 import { Wallet, zeroPadValue, toBeHex } from 'ethers'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { bytecode, deploy, ewoq, iface, send } from '../helpers/chain.js'
-import { EWOQ_ADDRESS, contracts, startTestNode } from '../helpers/testNode.js'
-import type { TestNode } from '../helpers/testNode.js'
+import { EWOQ_ADDRESS, contracts, startTestNode, type TestNode } from '../helpers/testNode.js'
 
 const GENESIS_BALANCE = 0x295be96e64066972000000n
 const UNKNOWN_HASH = '0x' + 'ab'.repeat(32)
@@ -101,7 +100,8 @@ describe('account state at a block (eth_getBalance, eth_getTransactionCount, eth
     const zero = '0x' + '00'.repeat(32)
     const one = '0x' + '00'.repeat(31) + '01'
     expect(await node.call('eth_getStorageValues', [{ [probe]: [zero, one], [bob]: [zero] }, 'latest'])).toEqual({
-      [probe.toLowerCase()]: [zeroPadValue(toBeHex(42), 32), zero], [bob.toLowerCase()]: [zero],
+      [probe.toLowerCase()]: [zeroPadValue(toBeHex(42), 32), zero],
+      [bob.toLowerCase()]: [zero],
     })
     const before = '0x' + (BigInt(setBlock.number) - 1n).toString(16)
     expect(await node.call('eth_getStorageValues', [{ [probe]: [zero] }, before])).toEqual({ [probe.toLowerCase()]: [zero] })

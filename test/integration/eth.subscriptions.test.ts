@@ -1,8 +1,7 @@
 import { Wallet, zeroPadValue } from 'ethers'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { deploy, ewoq, iface, nonceOf, send, sign, waitReceipt } from '../helpers/chain.js'
-import { startTestNode } from '../helpers/testNode.js'
-import type { TestNode } from '../helpers/testNode.js'
+import { startTestNode, type TestNode } from '../helpers/testNode.js'
 import { WsClient } from '../helpers/transport.js'
 
 const token = iface('TestToken')
@@ -27,10 +26,12 @@ describe('eth_subscribe over WebSocket', () => {
     node = await startTestNode()
     tokenAddr = (await deploy(node, 'TestToken', [1_000_000n])).address
   })
-  afterEach(async () => { await Promise.all(clients.splice(0).map((c) => c.close())) })
+  afterEach(async () => {
+    await Promise.all(clients.splice(0).map((c) => c.close()))
+  })
   afterAll(() => node.close())
 
-  it('newHeads: geth\'s header JSON for each new block, the id answered first', async () => {
+  it("newHeads: geth's header JSON for each new block, the id answered first", async () => {
     const ws = await connect()
     const id = await ws.subscribe('newHeads')
     expect(id).toMatch(/^0x[1-9a-f][0-9a-f]{0,31}$/)
@@ -67,7 +68,7 @@ describe('eth_subscribe over WebSocket', () => {
     expect(ws.received(byTopic)).toEqual([])
   })
 
-  it('logs: null filter means every log; missing filter, pending and bad ranges are geth\'s errors', async () => {
+  it("logs: null filter means every log; missing filter, pending and bad ranges are geth's errors", async () => {
     const ws = await connect()
     expect(await ws.subscribe('logs', null)).toMatch(/^0x/)
     expect((await ws.rpc('eth_subscribe', ['logs'])).error).toEqual({ code: -32602, message: 'missing value for required argument 1' })
@@ -93,10 +94,12 @@ describe('eth_subscribe over WebSocket', () => {
     const full = await ws.subscribe('newPendingTransactions', true)
     const nonce = await nonceOf(node, ewoq.address)
     const raw = await sign({ to: Wallet.createRandom().address, value: 1n, nonce })
-    const answer = await ws.raw(JSON.stringify([
-      { jsonrpc: '2.0', id: 1, method: 'eth_subscribe', params: ['newPendingTransactions'] },
-      { jsonrpc: '2.0', id: 2, method: 'eth_sendRawTransaction', params: [raw] },
-    ]))
+    const answer = await ws.raw(
+      JSON.stringify([
+        { jsonrpc: '2.0', id: 1, method: 'eth_subscribe', params: ['newPendingTransactions'] },
+        { jsonrpc: '2.0', id: 2, method: 'eth_sendRawTransaction', params: [raw] },
+      ]),
+    )
     const hashes = answer[0].result as string
     const txHash = answer[1].result as string
     expect(await ws.waitFor(hashes)).toEqual([txHash])
@@ -104,8 +107,7 @@ describe('eth_subscribe over WebSocket', () => {
     const [tx] = await ws.waitFor(full)
     expect(tx).toMatchObject({ hash: txHash, from: ewoq.address.toLowerCase(), nonce: '0x' + nonce.toString(16), blockHash: null, blockNumber: null })
     await waitReceipt(node, txHash)
-    expect((await ws.rpc('eth_subscribe', ['newPendingTransactions', 'yes'])).error)
-      .toEqual({ code: -32602, message: 'invalid argument 1: json: cannot unmarshal string into Go value of type bool' })
+    expect((await ws.rpc('eth_subscribe', ['newPendingTransactions', 'yes'])).error).toEqual({ code: -32602, message: 'invalid argument 1: json: cannot unmarshal string into Go value of type bool' })
   })
 
   it('newAcceptedTransactions (coreth) and syncing (never syncing: an id, no notification)', async () => {
@@ -117,7 +119,7 @@ describe('eth_subscribe over WebSocket', () => {
     expect(ws.received(syncing)).toEqual([])
   })
 
-  it('unknown names and malformed params: geth\'s codes and messages', async () => {
+  it("unknown names and malformed params: geth's codes and messages", async () => {
     const ws = await connect()
     expect((await ws.rpc('eth_subscribe', ['foo'])).error).toEqual({ code: -32601, message: 'no "foo" subscription in eth namespace' })
     expect((await ws.rpc('eth_subscribe', [])).error).toEqual({ code: -32602, message: 'expected subscription name as first argument' })
@@ -191,7 +193,9 @@ describe('200 subscribers, 1,000 transactions (issue 3, "How it is judged")', ()
   const SENDERS = 4
   const PER_SENDER = 250
   let node: TestNode
-  beforeAll(async () => { node = await startTestNode() })
+  beforeAll(async () => {
+    node = await startTestNode()
+  })
   afterAll(() => node.close())
 
   it('every subscriber gets every head and every matching log, in order, none lost; all is freed after', async () => {
@@ -202,38 +206,43 @@ describe('200 subscribers, 1,000 transactions (issue 3, "How it is judged")', ()
       await send(node, { to: tokenAddr, data: token.encodeFunctionData('transfer', [w.address, 10_000n]), gasLimit: 100_000n })
     }
     const recipient = Wallet.createRandom().address
-    const raws = await Promise.all(senders.map(async (w) => {
-      const out: string[] = []
-      for (let nonce = 0; nonce < PER_SENDER; nonce++) {
-        out.push(await sign({ to: tokenAddr, data: token.encodeFunctionData('transfer', [recipient, 1n]), gasLimit: 100_000n, nonce }, w))
-      }
-      return out
-    }))
+    const raws = await Promise.all(
+      senders.map(async (w) => {
+        const out: string[] = []
+        for (let nonce = 0; nonce < PER_SENDER; nonce++) {
+          out.push(await sign({ to: tokenAddr, data: token.encodeFunctionData('transfer', [recipient, 1n]), gasLimit: 100_000n, nonce }, w))
+        }
+        return out
+      }),
+    )
 
     const baseline = { heads: node.node.engine.headEvents.listenerCount('head') }
     const clients = await Promise.all(Array.from({ length: SUBSCRIBERS }, () => WsClient.connect(node.wsUrl)))
-    const subs = await Promise.all(clients.map(async (c) => ({
-      heads: await c.subscribe('newHeads'),
-      logs: await c.subscribe('logs', { address: tokenAddr, topics: [TRANSFER] }),
-    })))
+    const subs = await Promise.all(
+      clients.map(async (c) => ({
+        heads: await c.subscribe('newHeads'),
+        logs: await c.subscribe('logs', { address: tokenAddr, topics: [TRANSFER] }),
+      })),
+    )
     expect(node.node.subscriptions.size).toBe(2 * SUBSCRIBERS)
     const start = BigInt(await node.call('eth_blockNumber'))
 
     const t0 = Date.now()
-    const last = await Promise.all(raws.map(async (list) => {
-      let hash = ''
-      for (const raw of list) hash = await node.call('eth_sendRawTransaction', [raw])
-      return hash
-    }))
+    const last = await Promise.all(
+      raws.map(async (list) => {
+        let hash = ''
+        for (const raw of list) hash = await node.call('eth_sendRawTransaction', [raw])
+        return hash
+      }),
+    )
     for (const hash of last) await waitReceipt(node, hash, 20_000)
     const end = BigInt(await node.call('eth_blockNumber'))
     const expectedLogs = await node.call('eth_getLogs', [{ fromBlock: '0x' + (start + 1n).toString(16), toBlock: '0x' + end.toString(16), address: tokenAddr, topics: [TRANSFER] }])
     expect(expectedLogs).toHaveLength(SENDERS * PER_SENDER)
     const endHex = '0x' + end.toString(16)
-    await Promise.all(clients.map((c, i) => c.until(
-      () => c.received(subs[i]!.heads).at(-1)?.number === endHex && c.received(subs[i]!.logs).length >= expectedLogs.length,
-      `subscriber ${i} to catch up`, 20_000,
-    )))
+    await Promise.all(
+      clients.map((c, i) => c.until(() => c.received(subs[i]!.heads).at(-1)?.number === endHex && c.received(subs[i]!.logs).length >= expectedLogs.length, `subscriber ${i} to catch up`, 20_000)),
+    )
     const elapsed = Date.now() - t0
 
     const numbers = Array.from({ length: Number(end - start) }, (_, i) => '0x' + (start + 1n + BigInt(i)).toString(16))
@@ -242,8 +251,14 @@ describe('200 subscribers, 1,000 transactions (issue 3, "How it is judged")', ()
     const expectedLogKeys = expectedLogs.map((l: any) => `${l.blockNumber}:${l.logIndex}:${l.transactionHash}`)
     for (let i = 0; i < clients.length; i++) {
       const c = clients[i]!
-      expect(c.received(subs[i]!.heads).map((h) => `${h.number}:${h.hash}`), `heads of subscriber ${i}`).toEqual(expectedHeads)
-      expect(c.received(subs[i]!.logs).map((l) => `${l.blockNumber}:${l.logIndex}:${l.transactionHash}`), `logs of subscriber ${i}`).toEqual(expectedLogKeys)
+      expect(
+        c.received(subs[i]!.heads).map((h) => `${h.number}:${h.hash}`),
+        `heads of subscriber ${i}`,
+      ).toEqual(expectedHeads)
+      expect(
+        c.received(subs[i]!.logs).map((l) => `${l.blockNumber}:${l.logIndex}:${l.transactionHash}`),
+        `logs of subscriber ${i}`,
+      ).toEqual(expectedLogKeys)
     }
     expect(clients[0]!.received(subs[0]!.logs)).toEqual(expectedLogs)
     expect(elapsed).toBeLessThan(30_000)
@@ -259,7 +274,9 @@ describe('200 subscribers, 1,000 transactions (issue 3, "How it is judged")', ()
 
 describe('a reader that stops reading (docs/SECURITY.md, W5)', () => {
   let node: TestNode
-  beforeAll(async () => { node = await startTestNode({ chain: { 'ws-max-buffered-bytes': 64 * 1024 } }) })
+  beforeAll(async () => {
+    node = await startTestNode({ chain: { 'ws-max-buffered-bytes': 64 * 1024 } })
+  })
   afterAll(() => node.close())
 
   it('is closed with 1008 once its send queue passes ws-max-buffered-bytes, and its subscriptions are freed', async () => {

@@ -1,8 +1,7 @@
 import { Transaction, Wallet, decodeRlp } from 'ethers'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { CHAIN_ID, FEE_CAP, TIP, ewoq, fundedWallet, nonceOf, send, sign, waitReceipt } from '../helpers/chain.js'
-import { startTestNode } from '../helpers/testNode.js'
-import type { TestNode } from '../helpers/testNode.js'
+import { startTestNode, type TestNode } from '../helpers/testNode.js'
 
 const AVAX = 10n ** 18n
 const UNKNOWN_HASH = '0x' + 'cd'.repeat(32)
@@ -12,7 +11,9 @@ describe('eth_sendRawTransaction and transaction lookups', () => {
   const bob = Wallet.createRandom().address
   const sendRaw = (raw: string) => node.rpc('eth_sendRawTransaction', [raw])
 
-  beforeAll(async () => { node = await startTestNode() })
+  beforeAll(async () => {
+    node = await startTestNode()
+  })
   afterAll(() => node.close())
 
   describe('accepted transaction types', () => {
@@ -25,15 +26,36 @@ describe('eth_sendRawTransaction and transaction lookups', () => {
       const block = await node.call('eth_getBlockByHash', [receipt.blockHash, false])
       const effective = BigInt(block.baseFeePerGas) + TIP < FEE_CAP ? BigInt(block.baseFeePerGas) + TIP : FEE_CAP
       expect(receipt).toMatchObject({
-        status: '0x1', type: '0x2', gasUsed: '0x5208', cumulativeGasUsed: '0x5208', from: ewoq.address.toLowerCase(),
-        to: bob.toLowerCase(), contractAddress: null, logs: [], transactionIndex: '0x0', transactionHash: hash,
+        status: '0x1',
+        type: '0x2',
+        gasUsed: '0x5208',
+        cumulativeGasUsed: '0x5208',
+        from: ewoq.address.toLowerCase(),
+        to: bob.toLowerCase(),
+        contractAddress: null,
+        logs: [],
+        transactionIndex: '0x0',
+        transactionHash: hash,
         effectiveGasPrice: '0x' + effective.toString(16),
       })
       const tx = await node.call('eth_getTransactionByHash', [hash])
       expect(tx).toMatchObject({
-        hash, type: '0x2', chainId: '0xa868', nonce: '0x' + n.toString(16), from: ewoq.address.toLowerCase(), to: bob.toLowerCase(),
-        value: '0x5', gas: '0x5208', input: '0x', maxFeePerGas: '0x' + FEE_CAP.toString(16), maxPriorityFeePerGas: '0x' + TIP.toString(16),
-        gasPrice: '0x' + effective.toString(16), accessList: [], blockHash: receipt.blockHash, blockNumber: receipt.blockNumber, transactionIndex: '0x0',
+        hash,
+        type: '0x2',
+        chainId: '0xa868',
+        nonce: '0x' + n.toString(16),
+        from: ewoq.address.toLowerCase(),
+        to: bob.toLowerCase(),
+        value: '0x5',
+        gas: '0x5208',
+        input: '0x',
+        maxFeePerGas: '0x' + FEE_CAP.toString(16),
+        maxPriorityFeePerGas: '0x' + TIP.toString(16),
+        gasPrice: '0x' + effective.toString(16),
+        accessList: [],
+        blockHash: receipt.blockHash,
+        blockNumber: receipt.blockNumber,
+        transactionIndex: '0x0',
       })
       const parsed = Transaction.from(raw)
       expect(tx.r).toBe('0x' + BigInt(parsed.signature!.r).toString(16))
@@ -190,7 +212,16 @@ describe('eth_sendRawTransaction and transaction lookups', () => {
     const r = await node.call('eth_fillTransaction', [{ from: ewoq.address, to: bob, value: '0x1' }])
     const n = await nonceOf(node, ewoq.address)
     const tip = BigInt(await node.call('eth_maxPriorityFeePerGas'))
-    expect(r.tx).toMatchObject({ type: '0x2', chainId: '0xa868', nonce: '0x' + n.toString(16), to: bob.toLowerCase(), gas: '0x5208', value: '0x1', input: '0x', maxPriorityFeePerGas: '0x' + tip.toString(16) })
+    expect(r.tx).toMatchObject({
+      type: '0x2',
+      chainId: '0xa868',
+      nonce: '0x' + n.toString(16),
+      to: bob.toLowerCase(),
+      gas: '0x5208',
+      value: '0x1',
+      input: '0x',
+      maxPriorityFeePerGas: '0x' + tip.toString(16),
+    })
     expect(BigInt(r.tx.maxFeePerGas) >= tip + BigInt(await node.call('eth_baseFee'))).toBe(true)
     // geth's raw form: the typed envelope with v, r, s all zero.
     expect(r.raw.startsWith('0x02')).toBe(true)
@@ -204,7 +235,9 @@ describe('eth_sendRawTransaction and transaction lookups', () => {
 
 describe('eth_sendRawTransaction with tx-pool-price-limit 0 and allow-unprotected-txs', () => {
   let node: TestNode
-  beforeAll(async () => { node = await startTestNode({ chain: { 'tx-pool-price-limit': 0, 'allow-unprotected-txs': true } }) })
+  beforeAll(async () => {
+    node = await startTestNode({ chain: { 'tx-pool-price-limit': 0, 'allow-unprotected-txs': true } })
+  })
   afterAll(() => node.close())
 
   it('max fee per gas less than block base fee', async () => {
@@ -228,7 +261,9 @@ describe('eth_sendRawTransaction with tx-pool-price-limit 0 and allow-unprotecte
 
 describe('raw transaction size (tx-max-size)', () => {
   let node: TestNode
-  beforeAll(async () => { node = await startTestNode({ chain: { 'tx-max-size': 300 } }) })
+  beforeAll(async () => {
+    node = await startTestNode({ chain: { 'tx-max-size': 300 } })
+  })
   afterAll(() => node.close())
 
   it('a raw transaction over the configured size is -32000 "oversized data"', async () => {

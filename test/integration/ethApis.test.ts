@@ -3,11 +3,9 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import pino from 'pino'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ConfigError, parseNodeConfig, readChainConfigFile } from '../../src/config.js'
+import { ConfigError, parseNodeConfig, readChainConfigFile, DEFAULT_ETH_APIS, ETH_API_NAMES, LEGACY_ETH_API_NAMES, resolveEthApis } from '../../src/config.js'
 import { createNode } from '../../src/node.js'
-import { DEFAULT_ETH_APIS, ETH_API_NAMES, LEGACY_ETH_API_NAMES, resolveEthApis } from '../../src/config.js'
-import { methodNames, startTestNode } from '../helpers/testNode.js'
-import type { TestNode } from '../helpers/testNode.js'
+import { methodNames, startTestNode, type TestNode } from '../helpers/testNode.js'
 import { WsClient } from '../helpers/transport.js'
 
 /*
@@ -17,28 +15,57 @@ import { WsClient } from '../helpers/transport.js'
 
 /** Which service serves each method, as coreth registers them (the spec this test holds the node to). */
 const EXPECTED: Record<string, string[]> = {
-  'eth': ['eth_coinbase'],
+  eth: ['eth_coinbase'],
   'eth-filter': ['eth_getLogs', 'eth_newFilter', 'eth_newBlockFilter', 'eth_newPendingTransactionFilter', 'eth_getFilterChanges', 'eth_getFilterLogs', 'eth_uninstallFilter'],
-  'net': ['net_version', 'net_listening', 'net_peerCount'],
-  'web3': ['web3_clientVersion', 'web3_sha3'],
+  net: ['net_version', 'net_listening', 'net_peerCount'],
+  web3: ['web3_clientVersion', 'web3_sha3'],
   'internal-eth': ['eth_gasPrice', 'eth_maxPriorityFeePerGas', 'eth_baseFee', 'eth_blobBaseFee', 'eth_feeHistory', 'eth_syncing'],
   'internal-blockchain': [
-    'eth_chainId', 'eth_blockNumber', 'eth_getBalance', 'eth_getProof', 'eth_getHeaderByNumber', 'eth_getHeaderByHash', 'eth_getBlockByNumber',
-    'eth_getBlockByHash', 'eth_getUncleByBlockNumberAndIndex', 'eth_getUncleByBlockHashAndIndex', 'eth_getUncleCountByBlockNumber',
-    'eth_getUncleCountByBlockHash', 'eth_getCode', 'eth_getStorageAt', 'eth_getStorageValues', 'eth_getBlockReceipts', 'eth_call',
-    'eth_estimateGas', 'eth_createAccessList', 'eth_getChainConfig',
+    'eth_chainId',
+    'eth_blockNumber',
+    'eth_getBalance',
+    'eth_getProof',
+    'eth_getHeaderByNumber',
+    'eth_getHeaderByHash',
+    'eth_getBlockByNumber',
+    'eth_getBlockByHash',
+    'eth_getUncleByBlockNumberAndIndex',
+    'eth_getUncleByBlockHashAndIndex',
+    'eth_getUncleCountByBlockNumber',
+    'eth_getUncleCountByBlockHash',
+    'eth_getCode',
+    'eth_getStorageAt',
+    'eth_getStorageValues',
+    'eth_getBlockReceipts',
+    'eth_call',
+    'eth_estimateGas',
+    'eth_createAccessList',
+    'eth_getChainConfig',
   ],
   'internal-transaction': [
-    'eth_getBlockTransactionCountByNumber', 'eth_getBlockTransactionCountByHash', 'eth_getTransactionByBlockNumberAndIndex',
-    'eth_getTransactionByBlockHashAndIndex', 'eth_getTransactionCount', 'eth_getTransactionByHash', 'eth_getTransactionReceipt',
-    'eth_sendRawTransaction', 'eth_fillTransaction',
+    'eth_getBlockTransactionCountByNumber',
+    'eth_getBlockTransactionCountByHash',
+    'eth_getTransactionByBlockNumberAndIndex',
+    'eth_getTransactionByBlockHashAndIndex',
+    'eth_getTransactionCount',
+    'eth_getTransactionByHash',
+    'eth_getTransactionReceipt',
+    'eth_sendRawTransaction',
+    'eth_fillTransaction',
   ],
   'internal-tx-pool': ['txpool_content', 'txpool_contentFrom', 'txpool_status', 'txpool_inspect'],
   'internal-debug': ['debug_getRawHeader', 'debug_getRawBlock', 'debug_getRawReceipts', 'debug_getRawTransaction'],
   'internal-account': [],
   'internal-personal': [
-    'personal_listAccounts', 'personal_newAccount', 'personal_importRawKey', 'personal_unlockAccount', 'personal_lockAccount',
-    'personal_sendTransaction', 'personal_signTransaction', 'personal_sign', 'personal_ecRecover',
+    'personal_listAccounts',
+    'personal_newAccount',
+    'personal_importRawKey',
+    'personal_unlockAccount',
+    'personal_lockAccount',
+    'personal_sendTransaction',
+    'personal_signTransaction',
+    'personal_sign',
+    'personal_ecRecover',
   ],
 }
 /** Served whatever the list says (geth answers any `<ns>_unsubscribe`; eth_accounts is `[]` without internal-account). */
@@ -57,7 +84,7 @@ describe('eth-apis: which methods each coreth service enables', () => {
   })
   afterAll(() => node.close())
 
-  it('each service alone serves its methods and no other service\'s', () => {
+  it("each service alone serves its methods and no other service's", () => {
     const everything = Object.values(EXPECTED).flat()
     for (const service of ETH_API_NAMES) {
       const served = table([service])
@@ -69,7 +96,7 @@ describe('eth-apis: which methods each coreth service enables', () => {
     }
   })
 
-  it('eth_subscribe belongs to eth-filter; without it geth\'s rpc layer still answers (no such subscription)', () => {
+  it("eth_subscribe belongs to eth-filter; without it geth's rpc layer still answers (no such subscription)", () => {
     expect(table(['eth-filter'])).toContain('eth_subscribe')
     expect(table(['eth'])).toContain('eth_subscribe')
   })
@@ -92,7 +119,7 @@ describe('eth-apis: which methods each coreth service enables', () => {
     expect(table(['debug-tracer'])).not.toContain('debug_getRawBlock')
   })
 
-  it('the default list is coreth\'s plus internal-tx-pool, debug-tracer and internal-debug', () => {
+  it("the default list is coreth's plus internal-tx-pool, debug-tracer and internal-debug", () => {
     expect(DEFAULT_ETH_APIS).toEqual(['eth', 'eth-filter', 'net', 'web3', 'internal-eth', 'internal-blockchain', 'internal-transaction', 'internal-tx-pool', 'debug-tracer', 'internal-debug'])
     expect(parseNodeConfig({}).chain['eth-apis']).toEqual(DEFAULT_ETH_APIS)
     const served = table(DEFAULT_ETH_APIS)
@@ -116,10 +143,12 @@ describe('eth-apis: which methods each coreth service enables', () => {
 
 describe('eth-apis over the wire', () => {
   let node: TestNode
-  beforeAll(async () => { node = await startTestNode({ chain: { 'eth-apis': ['eth', 'net'] } }) })
+  beforeAll(async () => {
+    node = await startTestNode({ chain: { 'eth-apis': ['eth', 'net'] } })
+  })
   afterAll(() => node.close())
 
-  it('a method of a disabled service answers -32601 with geth\'s text', async () => {
+  it("a method of a disabled service answers -32601 with geth's text", async () => {
     for (const m of ['eth_chainId', 'eth_blockNumber', 'eth_gasPrice', 'eth_getLogs', 'eth_sendRawTransaction', 'web3_clientVersion', 'txpool_status', 'debug_getRawHeader', 'personal_listAccounts']) {
       expect((await node.rpc(m, [])).error, m).toEqual(notAvailable(m))
     }

@@ -4,14 +4,12 @@ import { MerklePatriciaTrie } from '@ethereumjs/mpt'
 import { Transaction, Wallet, encodeRlp, getBytes, getCreateAddress, keccak256, toBeHex, zeroPadValue } from 'ethers'
 import pino from 'pino'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { parseNodeConfig } from '../../src/config.js'
-import type { NodeConfigInput } from '../../src/config.js'
+import { parseNodeConfig, type NodeConfigInput } from '../../src/config.js'
 import { decodeFeeState, desiredTargetExcess, maxCapacity } from '../../src/engine/feeState.js'
 import { createNode } from '../../src/node.js'
 import { bytecode, ewoq, iface, sign } from '../helpers/chain.js'
 import { tempDirs } from '../helpers/tempDirs.js'
-import { EWOQ_ADDRESS, startTestNode } from '../helpers/testNode.js'
-import type { TestNode } from '../helpers/testNode.js'
+import { EWOQ_ADDRESS, startTestNode, type TestNode } from '../helpers/testNode.js'
 
 /*
  * The genesis block and the header of built blocks as coreth makes them
@@ -32,12 +30,34 @@ const q = (hex: string) => (BigInt(hex) === 0n ? '0x' : toBeHex(BigInt(hex)))
 
 /** keccak256(rlp(header)) from a block's JSON, fields in coreth's order. */
 function hashFromJson(b: any): string {
-  return keccak256(encodeRlp([
-    b.parentHash, b.sha3Uncles, b.miner, b.stateRoot, b.transactionsRoot, b.receiptsRoot, b.logsBloom,
-    q(b.difficulty), q(b.number), q(b.gasLimit), q(b.gasUsed), q(b.timestamp), b.extraData, b.mixHash, b.nonce,
-    b.extDataHash, q(b.baseFeePerGas), q(b.extDataGasUsed), q(b.blockGasCost), q(b.blobGasUsed), q(b.excessBlobGas),
-    b.parentBeaconBlockRoot, q(b.timestampMilliseconds), q(b.minDelayExcess),
-  ]))
+  return keccak256(
+    encodeRlp([
+      b.parentHash,
+      b.sha3Uncles,
+      b.miner,
+      b.stateRoot,
+      b.transactionsRoot,
+      b.receiptsRoot,
+      b.logsBloom,
+      q(b.difficulty),
+      q(b.number),
+      q(b.gasLimit),
+      q(b.gasUsed),
+      q(b.timestamp),
+      b.extraData,
+      b.mixHash,
+      b.nonce,
+      b.extDataHash,
+      q(b.baseFeePerGas),
+      q(b.extDataGasUsed),
+      q(b.blockGasCost),
+      q(b.blobGasUsed),
+      q(b.excessBlobGas),
+      b.parentBeaconBlockRoot,
+      q(b.timestampMilliseconds),
+      q(b.minDelayExcess),
+    ]),
+  )
 }
 
 /** Root of the trie of rlp(index) -> value, built with @ethereumjs/mpt. */
@@ -64,10 +84,7 @@ function bloomOf(logs: { address: string; topics: string[] }[]): Uint8Array {
 
 /** EIP-2718 consensus encoding of a receipt from its eth_getBlockReceipts JSON. */
 function consensusReceipt(r: any): string {
-  const body = encodeRlp([
-    r.status === '0x1' ? '0x01' : '0x', q(r.cumulativeGasUsed), r.logsBloom,
-    r.logs.map((l: any) => [l.address, l.topics, l.data]),
-  ])
+  const body = encodeRlp([r.status === '0x1' ? '0x01' : '0x', q(r.cumulativeGasUsed), r.logsBloom, r.logs.map((l: any) => [l.address, l.topics, l.data])])
   return Number(r.type) === 0 ? body : '0x' + Number(r.type).toString(16).padStart(2, '0') + body.slice(2)
 }
 
@@ -81,15 +98,33 @@ describe('the local genesis block', () => {
   })
   afterAll(() => node?.close())
 
-  it('has the header of coreth\'s local C-Chain genesis', () => {
+  it("has the header of coreth's local C-Chain genesis", () => {
     expect(genesis).toMatchObject({
-      number: '0x0', timestamp: '0x5fcb13d0', gasLimit: '0x5f5e100', gasUsed: '0x0', baseFeePerGas: '0x34630b8a00',
-      extraData: '0x00', difficulty: '0x0', nonce: '0x0000000000000000', mixHash: ZERO32, parentHash: ZERO32,
-      miner: '0x0000000000000000000000000000000000000000', sha3Uncles: EMPTY_UNCLES,
-      transactionsRoot: EMPTY_TRIE_ROOT, receiptsRoot: EMPTY_TRIE_ROOT, logsBloom: '0x' + '00'.repeat(256),
-      extDataHash: ZERO32, extDataGasUsed: '0x0', blockGasCost: '0x0', blobGasUsed: '0x0', excessBlobGas: '0x0',
-      parentBeaconBlockRoot: ZERO32, timestampMilliseconds: '0x17631456480', minDelayExcess: '0x799d4c',
-      transactions: [], uncles: [],
+      number: '0x0',
+      timestamp: '0x5fcb13d0',
+      gasLimit: '0x5f5e100',
+      gasUsed: '0x0',
+      baseFeePerGas: '0x34630b8a00',
+      extraData: '0x00',
+      difficulty: '0x0',
+      nonce: '0x0000000000000000',
+      mixHash: ZERO32,
+      parentHash: ZERO32,
+      miner: '0x0000000000000000000000000000000000000000',
+      sha3Uncles: EMPTY_UNCLES,
+      transactionsRoot: EMPTY_TRIE_ROOT,
+      receiptsRoot: EMPTY_TRIE_ROOT,
+      logsBloom: '0x' + '00'.repeat(256),
+      extDataHash: ZERO32,
+      extDataGasUsed: '0x0',
+      blockGasCost: '0x0',
+      blobGasUsed: '0x0',
+      excessBlobGas: '0x0',
+      parentBeaconBlockRoot: ZERO32,
+      timestampMilliseconds: '0x17631456480',
+      minDelayExcess: '0x799d4c',
+      transactions: [],
+      uncles: [],
     })
   })
 
@@ -97,7 +132,7 @@ describe('the local genesis block', () => {
     expect(genesis.hash).toBe(hashFromJson(genesis))
   })
 
-  it('holds ewoq\'s allocation and the Warp precompile account (nonce 1, code 0x01)', async () => {
+  it("holds ewoq's allocation and the Warp precompile account (nonce 1, code 0x01)", async () => {
     expect(await node.call('eth_getBalance', [EWOQ_ADDRESS, '0x0'])).toBe('0x295be96e64066972000000')
     expect(await node.call('eth_getCode', [WARP, '0x0'])).toBe('0x01')
     expect(await node.call('eth_getTransactionCount', [WARP, '0x0'])).toBe('0x1')
@@ -148,12 +183,23 @@ describe('a built block', () => {
     expect(receipts.flatMap((r) => r.logs)).toHaveLength(2)
   })
 
-  it('has coreth\'s Granite header values', () => {
+  it("has coreth's Granite header values", () => {
     expect(block).toMatchObject({
-      difficulty: '0x1', miner: '0x0100000000000000000000000000000000000000', gasLimit: '0xbebc200',
-      blockGasCost: '0x0', extDataGasUsed: '0x0', extDataHash: EMPTY_TRIE_ROOT, nonce: '0x0000000000000000',
-      mixHash: ZERO32, sha3Uncles: EMPTY_UNCLES, blobGasUsed: '0x0', excessBlobGas: '0x0', parentBeaconBlockRoot: ZERO32,
-      baseFeePerGas: '0x1', blockExtraData: '0x', uncles: [],
+      difficulty: '0x1',
+      miner: '0x0100000000000000000000000000000000000000',
+      gasLimit: '0xbebc200',
+      blockGasCost: '0x0',
+      extDataGasUsed: '0x0',
+      extDataHash: EMPTY_TRIE_ROOT,
+      nonce: '0x0000000000000000',
+      mixHash: ZERO32,
+      sha3Uncles: EMPTY_UNCLES,
+      blobGasUsed: '0x0',
+      excessBlobGas: '0x0',
+      parentBeaconBlockRoot: ZERO32,
+      baseFeePerGas: '0x1',
+      blockExtraData: '0x',
+      uncles: [],
     })
     expect(BigInt(block.timestampMilliseconds) / 1000n).toBe(BigInt(block.timestamp))
     expect(BigInt(block.gasUsed)).toBe(receipts.reduce((s, r) => s + BigInt(r.gasUsed), 0n))
@@ -176,8 +222,14 @@ describe('a built block', () => {
     // The JSON objects describe exactly these signed bytes.
     for (const tx of block.transactions) {
       const fields: Record<string, unknown> = {
-        type: Number(tx.type), chainId: BigInt(tx.chainId), nonce: Number(tx.nonce), gasLimit: BigInt(tx.gas), to: tx.to,
-        value: BigInt(tx.value), data: tx.input, signature: { r: tx.r, s: tx.s, v: BigInt(tx.v) },
+        type: Number(tx.type),
+        chainId: BigInt(tx.chainId),
+        nonce: Number(tx.nonce),
+        gasLimit: BigInt(tx.gas),
+        to: tx.to,
+        value: BigInt(tx.value),
+        data: tx.input,
+        signature: { r: tx.r, s: tx.s, v: BigInt(tx.v) },
       }
       if (tx.type === '0x2') Object.assign(fields, { maxFeePerGas: BigInt(tx.maxFeePerGas), maxPriorityFeePerGas: BigInt(tx.maxPriorityFeePerGas), accessList: tx.accessList })
       else Object.assign(fields, { gasPrice: BigInt(tx.gasPrice) }, tx.type === '0x1' ? { accessList: tx.accessList } : {})
@@ -186,11 +238,11 @@ describe('a built block', () => {
     expect(block.transactionsRoot).toBe(await listRoot(ordered))
   })
 
-  it('receiptsRoot is the trie root of the receipts\' consensus encodings', async () => {
+  it("receiptsRoot is the trie root of the receipts' consensus encodings", async () => {
     expect(block.receiptsRoot).toBe(await listRoot(receipts.map(consensusReceipt)))
   })
 
-  it('each receipt\'s bloom is its logs\' bloom, and logsBloom is their OR', () => {
+  it("each receipt's bloom is its logs' bloom, and logsBloom is their OR", () => {
     const or = new Uint8Array(256)
     for (const r of receipts) {
       const bloom = bloomOf(r.logs)
@@ -220,18 +272,27 @@ describe('a custom genesis file', () => {
   const CONTRACT = '0x' + 'c0'.repeat(20)
   const holder = Wallet.createRandom().address
   const file = join(tempDir(), 'genesis.json')
-  writeFileSync(file, JSON.stringify({
-    config: { chainId: 777, homesteadBlock: 0, eip150Block: 0, eip155Block: 0, eip158Block: 0, byzantiumBlock: 0 },
-    nonce: '0x0', timestamp: '0x5fcb13d0', extraData: '0x00', gasLimit: '0x1312d00', difficulty: '0x0',
-    alloc: {
-      [holder.slice(2)]: { balance: '0xde0b6b3a7640000', nonce: '0x5' },
-      [CONTRACT]: { balance: 7, code: '0x6001600055', storage: { '0x01': '0x2a', '0x0000000000000000000000000000000000000000000000000000000000000002': '0xbeef' } },
-    },
-  }))
+  writeFileSync(
+    file,
+    JSON.stringify({
+      config: { chainId: 777, homesteadBlock: 0, eip150Block: 0, eip155Block: 0, eip158Block: 0, byzantiumBlock: 0 },
+      nonce: '0x0',
+      timestamp: '0x5fcb13d0',
+      extraData: '0x00',
+      gasLimit: '0x1312d00',
+      difficulty: '0x0',
+      alloc: {
+        [holder.slice(2)]: { balance: '0xde0b6b3a7640000', nonce: '0x5' },
+        [CONTRACT]: { balance: 7, code: '0x6001600055', storage: { '0x01': '0x2a', '0x0000000000000000000000000000000000000000000000000000000000000002': '0xbeef' } },
+      },
+    }),
+  )
 
   let node: TestNode
   const dataDir = tempDir()
-  beforeAll(async () => { node = await startTestNode({ dataDir, config: { genesisFile: file } }) })
+  beforeAll(async () => {
+    node = await startTestNode({ dataDir, config: { genesisFile: file } })
+  })
   afterAll(() => node?.stop())
 
   it('is served: chain ID, header, and the allocation (balance, nonce, code, storage)', async () => {
@@ -255,7 +316,13 @@ describe('a custom genesis file', () => {
   it('a data directory keeps its genesis: starting it with another one fails with a clear message', async () => {
     const custom = (await node.call('eth_getBlockByNumber', ['0x0', false])).hash
     await node.stop()
-    const err = await startTestNode({ dataDir }).then(async (n) => { await n.stop(); return undefined }, (e: unknown) => e as Error)
+    const err = await startTestNode({ dataDir }).then(
+      async (n) => {
+        await n.stop()
+        return undefined
+      },
+      (e: unknown) => e as Error,
+    )
     expect(err).toBeInstanceOf(Error)
     expect(err!.message).toContain(custom)
     expect(err!.message).toMatch(/genesis/)
@@ -272,7 +339,14 @@ describe('public network chain IDs', () => {
     const file = join(tempDir(), `genesis-${chainId}.json`)
     writeFileSync(file, JSON.stringify({ config: { chainId }, gasLimit: '0x5f5e100', timestamp: '0x5fcb13d0', alloc: {} }))
     const lines: any[] = []
-    const log = pino({ level: 'info' }, { write: (s: string) => { lines.push(JSON.parse(s)) } })
+    const log = pino(
+      { level: 'info' },
+      {
+        write: (s: string) => {
+          lines.push(JSON.parse(s))
+        },
+      },
+    )
     const config = parseNodeConfig({ httpPort: 0, dataDir: tempDir(), genesisFile: file } as NodeConfigInput)
     const node = await createNode(config, { log })
     try {

@@ -2,8 +2,7 @@ import { rawHttp } from '../helpers/rawHttp.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import WebSocket from 'ws'
 import { LOCAL_C, LOCAL_P, LOCAL_X } from '../helpers/constants.js'
-import { startTestNode } from '../helpers/testNode.js'
-import type { TestNode } from '../helpers/testNode.js'
+import { startTestNode, type TestNode } from '../helpers/testNode.js'
 
 let t: TestNode
 
@@ -19,7 +18,9 @@ async function api(path: string, method: string, params?: unknown, id: unknown =
 }
 const info = async (method: string, params?: unknown) => (await api('/ext/info', method, params)).result
 
-beforeAll(async () => { t = await startTestNode() })
+beforeAll(async () => {
+  t = await startTestNode()
+})
 afterAll(() => t.close())
 
 describe('/ext/info (avalanchego api/info/service.go shapes)', () => {
@@ -29,7 +30,15 @@ describe('/ext/info (avalanchego api/info/service.go shapes)', () => {
   })
 
   it('info.getBlockchainID resolves C, X, P, their VM aliases and the IDs themselves', async () => {
-    for (const [alias, id] of [['C', LOCAL_C], ['evm', LOCAL_C], [LOCAL_C, LOCAL_C], ['X', LOCAL_X], ['avm', LOCAL_X], ['P', LOCAL_P], ['platform', LOCAL_P]]) {
+    for (const [alias, id] of [
+      ['C', LOCAL_C],
+      ['evm', LOCAL_C],
+      [LOCAL_C, LOCAL_C],
+      ['X', LOCAL_X],
+      ['avm', LOCAL_X],
+      ['P', LOCAL_P],
+      ['platform', LOCAL_P],
+    ]) {
       expect(await info('info.getBlockchainID', { alias }), alias).toEqual({ blockchainID: id })
     }
     expect(await info('info.getBlockchainID', [{ alias: 'C' }])).toEqual({ blockchainID: LOCAL_C })
@@ -48,7 +57,12 @@ describe('/ext/info (avalanchego api/info/service.go shapes)', () => {
   it('info.getNodeVersion', async () => {
     const r = await info('info.getNodeVersion')
     expect(Object.keys(r)).toEqual(['version', 'databaseVersion', 'rpcProtocolVersion', 'gitCommit', 'vmVersions'])
-    expect(r).toMatchObject({ version: expect.stringMatching(/^avalanchego\/\d+\.\d+\.\d+$/), databaseVersion: 'v1.4.5', rpcProtocolVersion: expect.stringMatching(/^\d+$/), gitCommit: expect.any(String) })
+    expect(r).toMatchObject({
+      version: expect.stringMatching(/^avalanchego\/\d+\.\d+\.\d+$/),
+      databaseVersion: 'v1.4.5',
+      rpcProtocolVersion: expect.stringMatching(/^\d+$/),
+      gitCommit: expect.any(String),
+    })
     expect(Object.keys(r.vmVersions)).toEqual(['avm', 'evm', 'platform'])
     expect(r.vmVersions.evm).toMatch(/^v\d+\.\d+\.\d+$/)
   })
@@ -75,9 +89,15 @@ describe('/ext/info (avalanchego api/info/service.go shapes)', () => {
     })
     const up = await info('info.upgrades')
     expect(up).toMatchObject({
-      apricotPhase1Time: '2020-12-05T05:00:00Z', apricotPhase4MinPChainHeight: 0, durangoTime: '2020-12-05T05:00:00Z',
-      etnaTime: '2020-12-05T05:00:00Z', fortunaTime: '2020-12-05T05:00:00Z', graniteTime: '2020-12-05T05:00:00Z',
-      graniteEpochDuration: 30_000_000_000, heliconTime: '9999-12-01T00:00:00Z', cortinaXChainStopVertexID: LOCAL_P,
+      apricotPhase1Time: '2020-12-05T05:00:00Z',
+      apricotPhase4MinPChainHeight: 0,
+      durangoTime: '2020-12-05T05:00:00Z',
+      etnaTime: '2020-12-05T05:00:00Z',
+      fortunaTime: '2020-12-05T05:00:00Z',
+      graniteTime: '2020-12-05T05:00:00Z',
+      graniteEpochDuration: 30_000_000_000,
+      heliconTime: '9999-12-01T00:00:00Z',
+      cortinaXChainStopVertexID: LOCAL_P,
     })
     expect(Object.keys(up)).toHaveLength(18)
   })
@@ -113,7 +133,8 @@ describe('/ext/health', () => {
     expect(Object.keys(r.checks).sort()).toEqual(['C', 'bootstrapped', 'database'])
     expect(r.checks.C).toMatchObject({
       message: { engine: { consensus: { lastAcceptedHeight: expect.any(Number), lastAcceptedID: expect.any(String), longestProcessingBlock: '0s', processingBlocks: 0 }, vm: null } },
-      timestamp: expect.any(String), duration: expect.any(Number),
+      timestamp: expect.any(String),
+      duration: expect.any(Number),
     })
     expect(r.checks.C.error).toBeUndefined()
     expect(r.checks.bootstrapped.message).toEqual([])
@@ -151,7 +172,10 @@ function parseMetrics(text: string): { types: Map<string, string>; samples: { na
   for (const line of text.split('\n')) {
     if (line === '') continue
     const type = /^# TYPE ([a-zA-Z_:][a-zA-Z0-9_:]*) (counter|gauge|histogram|summary|untyped)$/.exec(line)
-    if (type) { types.set(type[1]!, type[2]!); continue }
+    if (type) {
+      types.set(type[1]!, type[2]!)
+      continue
+    }
     if (line.startsWith('# HELP ')) continue
     const m = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})? (-?(?:\d+(?:\.\d+)?(?:e[+-]?\d+)?|[Nn]a[Nn]|\+Inf|-Inf))(?: \d+)?$/.exec(line)
     if (!m) throw new Error(`not a Prometheus sample line: ${line}`)
@@ -174,9 +198,19 @@ describe('/ext/metrics', () => {
 
   it('parses as Prometheus text and moves with requests', async () => {
     const before = await scrape()
-    for (const [name, type] of [['cchain_rpc_requests_total', 'counter'], ['cchain_rpc_request_duration_seconds', 'histogram'], ['cchain_rpc_errors_total', 'counter'],
-      ['cchain_head_block_number', 'gauge'], ['cchain_txpool_pending', 'gauge'], ['cchain_txpool_queued', 'gauge'], ['cchain_ws_connections', 'gauge'],
-      ['cchain_ws_subscriptions', 'gauge'], ['cchain_db_size_bytes', 'gauge'], ['process_cpu_user_seconds_total', 'counter'], ['nodejs_eventloop_lag_seconds', 'gauge']]) {
+    for (const [name, type] of [
+      ['cchain_rpc_requests_total', 'counter'],
+      ['cchain_rpc_request_duration_seconds', 'histogram'],
+      ['cchain_rpc_errors_total', 'counter'],
+      ['cchain_head_block_number', 'gauge'],
+      ['cchain_txpool_pending', 'gauge'],
+      ['cchain_txpool_queued', 'gauge'],
+      ['cchain_ws_connections', 'gauge'],
+      ['cchain_ws_subscriptions', 'gauge'],
+      ['cchain_db_size_bytes', 'gauge'],
+      ['process_cpu_user_seconds_total', 'counter'],
+      ['nodejs_eventloop_lag_seconds', 'gauge'],
+    ]) {
       expect(before.types.get(name), name).toBe(type)
     }
     expect(value(before, 'cchain_db_size_bytes')).toBeGreaterThan(0)
@@ -186,7 +220,10 @@ describe('/ext/metrics', () => {
     await t.rpc('eth_noSuchMethod')
     await t.rpc('eth_getBalance', ['0x12'])
     const ws = new WebSocket(t.wsUrl)
-    await new Promise((resolve, reject) => { ws.once('open', resolve); ws.once('error', reject) })
+    await new Promise((resolve, reject) => {
+      ws.once('open', resolve)
+      ws.once('error', reject)
+    })
     const subscribed = new Promise<void>((resolve) => ws.once('message', () => resolve()))
     ws.send('{"jsonrpc":"2.0","id":1,"method":"eth_subscribe","params":["newHeads"]}')
     await subscribed
@@ -221,13 +258,13 @@ describe('/ext/health when the database is gone', () => {
       await n.node.engine['chain'].db.close()
       const res = await fetch(`http://127.0.0.1:${n.port}/ext/health`)
       expect(res.status).toBe(503)
-      const report = await res.json() as any
+      const report = (await res.json()) as any
       expect(report.healthy).toBe(false)
       expect(report.checks.database).toMatchObject({ error: 'database is closed', contiguousFailures: 1, timeOfFirstFailure: expect.any(String) })
       expect(report.checks.C.error).toBe('database is closed')
       expect(report.checks.bootstrapped.error).toBeUndefined()
       const post = await fetch(`http://127.0.0.1:${n.port}/ext/health`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"jsonrpc":"2.0","id":1,"method":"health.health"}' })
-      const body = await post.json() as any
+      const body = (await post.json()) as any
       expect(post.status).toBe(200)
       expect(body.result.healthy).toBe(false)
       expect(body.result.checks.database.contiguousFailures).toBe(2)

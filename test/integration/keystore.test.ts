@@ -3,16 +3,14 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import pino from 'pino'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ConfigError, parseNodeConfig } from '../../src/config.js'
+import { ConfigError, parseNodeConfig, type NodeConfigInput } from '../../src/config.js'
 import { configFromArgs } from '../../src/configFromArgs.js'
-import type { NodeConfigInput } from '../../src/config.js'
 import { createNode } from '../../src/node.js'
 import { SkipClock } from '../helpers/clock.js'
 import { rawHttp } from '../helpers/rawHttp.js'
 import { capturedLog } from '../helpers/log.js'
 import { EWOQ_KEY_FORMS, expectNoSecrets } from '../helpers/secrets.js'
-import { EWOQ_KEY, startTestNode } from '../helpers/testNode.js'
-import type { RpcAnswer, TestNode } from '../helpers/testNode.js'
+import { EWOQ_KEY, startTestNode, type RpcAnswer, type TestNode } from '../helpers/testNode.js'
 
 const PW = 'Keystore-Test-Passphrase-9731'
 const EWOQ = Buffer.from(EWOQ_KEY.slice(2), 'hex')
@@ -38,12 +36,18 @@ async function boot(config: Partial<NodeConfigInput> = {}, now?: () => number): 
 
 describe('keystore API disabled (default)', () => {
   let n: Running
-  beforeAll(async () => { n = await boot() })
+  beforeAll(async () => {
+    n = await boot()
+  })
   afterAll(() => n.close())
 
   it('/ext/keystore does not exist: 404, as avalanchego without --api-keystore-enabled', async () => {
     expect(n.node.config.keystoreEnabled).toBe(false)
-    const res = await rawHttp(n.port, { path: '/ext/keystore', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'keystore.listUsers', params: {} }) })
+    const res = await rawHttp(n.port, {
+      path: '/ext/keystore',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'keystore.listUsers', params: {} }),
+    })
     expect(res.status).toBe(404)
     expect(n.node.keystore).toBeUndefined()
   })
@@ -76,7 +80,10 @@ describe('keystore API enabled', () => {
     a = await boot({ keystoreEnabled: true })
     b = await boot({ keystoreEnabled: true })
   })
-  afterAll(async () => { await a.close(); await b.close() })
+  afterAll(async () => {
+    await a.close()
+    await b.close()
+  })
 
   it('createUser / listUsers / deleteUser with avalanchego results and errors', async () => {
     expect(await a.ks('keystore.listUsers')).toEqual({ jsonrpc: '2.0', result: { users: [] }, id: 1 })
@@ -119,7 +126,9 @@ describe('keystore API enabled', () => {
 
     expect((await b.ks('keystore.importUser', { username: 'alice2', password: 'Wrong-Password-1', user: exp.result.user })).error?.message).toBe('incorrect password: user "alice2"')
     expect((await b.ks('keystore.importUser', { username: 'alice2', password: PW, user: 'zz' })).error?.message).toBe("couldn't decode 'user' to bytes: missing 0x prefix to hex encoding")
-    expect((await b.ks('keystore.importUser', { username: 'alice2', password: PW, user: exp.result.user.slice(0, -2) + '00' })).error?.message).toBe("couldn't decode 'user' to bytes: invalid input checksum")
+    expect((await b.ks('keystore.importUser', { username: 'alice2', password: PW, user: exp.result.user.slice(0, -2) + '00' })).error?.message).toBe(
+      "couldn't decode 'user' to bytes: invalid input checksum",
+    )
     expect((await b.ks('keystore.listUsers')).result.users).toEqual([])
     expect((await b.ks('keystore.importUser', { username: 'alice2', password: PW, user: exp.result.user })).result).toEqual({})
     expect((await b.ks('keystore.importUser', { username: 'alice2', password: PW, user: exp.result.user })).error?.message).toBe('user already exists: alice2')
@@ -172,7 +181,11 @@ describe('keystore API enabled', () => {
   })
 
   it('logs "deprecated API called" once per method, with the replacement', () => {
-    const lines = a.logText().split('\n').filter((l) => l.includes('deprecated API called')).map((l) => JSON.parse(l) as { method: string; replacement: string })
+    const lines = a
+      .logText()
+      .split('\n')
+      .filter((l) => l.includes('deprecated API called'))
+      .map((l) => JSON.parse(l) as { method: string; replacement: string })
     const methods = lines.map((l) => l.method).sort()
     expect(methods).toEqual(['keystore.createUser', 'keystore.deleteUser', 'keystore.exportUser', 'keystore.listUsers'])
     expect(lines[0]!.replacement).toMatch(/avax\.issueTx/)

@@ -1,8 +1,7 @@
 import { Wallet } from 'ethers'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { send } from '../helpers/chain.js'
-import { EWOQ_ADDRESS, startTestNode } from '../helpers/testNode.js'
-import type { TestNode } from '../helpers/testNode.js'
+import { EWOQ_ADDRESS, startTestNode, type TestNode } from '../helpers/testNode.js'
 
 /*
  * Leaks the soak (scripts/soak.ts) found, pinned down: state that must not grow with the number of
@@ -10,7 +9,9 @@ import type { TestNode } from '../helpers/testNode.js'
  */
 describe('no per-call or per-block leaks', () => {
   let node: TestNode
-  beforeAll(async () => { node = await startTestNode() })
+  beforeAll(async () => {
+    node = await startTestNode()
+  })
   afterAll(() => node.close())
 
   it('eth_call, eth_estimateGas, debug_traceCall and eth_simulateV1 at new heads leave no listener on the shared Common', async () => {
@@ -29,7 +30,7 @@ describe('no per-call or per-block leaks', () => {
     expect(common.events.listenerCount('hardforkChanged')).toBe(before)
   })
 
-  it('keeps at most 512 blocks and 512 blocks\' receipts cached however many are committed', async () => {
+  it("keeps at most 512 blocks and 512 blocks' receipts cached however many are committed", async () => {
     const chain = node.node.engine['chain'] as unknown as { receiptCache: Map<string, unknown>; blockCache: Map<string, unknown> }
     const engine = node.node.engine
     while (engine.head.header.number < 600n) await engine.buildBlock()

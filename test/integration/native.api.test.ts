@@ -7,8 +7,7 @@ import { createHash } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { EMPTY_ID, EWOQ_C, EWOQ_P, EWOQ_X, LOCAL_C, LOCAL_X } from '../helpers/constants.js'
 import { rawHttp } from '../helpers/rawHttp.js'
-import { startTestNode } from '../helpers/testNode.js'
-import type { TestNode } from '../helpers/testNode.js'
+import { startTestNode, type TestNode } from '../helpers/testNode.js'
 
 const EWOQ_SHORT_CB58 = '6Y3kysjF9jnHnYkdS9yGAuoHyae2eNmeV'
 const ARG_ERROR = "couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls"
@@ -20,7 +19,9 @@ const apiHex = (hex: string): string => '0x' + hex + createHash('sha256').update
 
 let tn: TestNode
 
-beforeAll(async () => { tn = await startTestNode() })
+beforeAll(async () => {
+  tn = await startTestNode()
+})
 afterAll(() => tn?.close())
 
 const SERVICES = [
@@ -102,7 +103,7 @@ for (const { service, path } of SERVICES) {
       expect(res.status).toBe(403)
     })
 
-    it('unknown, upper-case and ill-formed method names; the keystore methods under each service\'s own names', async () => {
+    it("unknown, upper-case and ill-formed method names; the keystore methods under each service's own names", async () => {
       expect(await errorOf('foo')).toBe(`rpc: can't find method "${service}.Foo"`)
       expect(await errorOf('GetUTXOs')).toBe('method must start with a non-uppercase letter')
       const own = service === 'native' ? ['exportNative', 'importNative'] : ['exportAVAX', 'importAVAX']
@@ -168,15 +169,15 @@ for (const { service, path } of SERVICES) {
       expect((await call('getUTXOs', utxos({ addresses: [EWOQ_SHORT_CB58] }))).result?.endIndex.address).toBe(EWOQ_C)
       expect((await call('getUTXOs', utxos({ addresses: [`${LOCAL_C}-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96u`] }))).result?.numFetched).toBe('0')
       expect((await call('getUTXOs', utxos({ addresses: ['evm-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96u'] }))).result?.numFetched).toBe('0')
-      expect(await errorOf('getUTXOs', utxos({ addresses: [EWOQ_X] })))
-        .toBe(`couldn't parse address "${EWOQ_X}": expected chainID to be "${LOCAL_C}" but was "${LOCAL_X}"`)
+      expect(await errorOf('getUTXOs', utxos({ addresses: [EWOQ_X] }))).toBe(`couldn't parse address "${EWOQ_X}": expected chainID to be "${LOCAL_C}" but was "${LOCAL_X}"`)
       const p = EWOQ_P
       expect(await errorOf('getUTXOs', utxos({ addresses: [p] }))).toBe(`couldn't parse address "${p}": expected chainID to be "${LOCAL_C}" but was "${EMPTY_ID}"`)
       const fuji = 'C-fuji18jma8ppw3nhx5r4ap8clazz0dps7rv5u6wmu4t'
       expect(await errorOf('getUTXOs', utxos({ addresses: [fuji] }))).toBe(`couldn't parse address "${fuji}": expected hrp "local" but got "fuji"`)
       expect(await errorOf('getUTXOs', utxos({ addresses: ['foo'] }))).toBe('couldn\'t parse address "foo": no separator found in address')
-      expect(await errorOf('getUTXOs', utxos({ addresses: ['Q-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96u'] })))
-        .toBe('couldn\'t parse address "Q-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96u": there is no ID with alias: Q')
+      expect(await errorOf('getUTXOs', utxos({ addresses: ['Q-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96u'] }))).toBe(
+        'couldn\'t parse address "Q-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96u": there is no ID with alias: Q',
+      )
       expect(await errorOf('getUTXOs', utxos({ addresses: [EWOQ_C, 'bad"\n'] }))).toBe('couldn\'t parse address "bad\\"\\n": no separator found in address')
     })
 
@@ -194,16 +195,13 @@ for (const { service, path } of SERVICES) {
       expect((await call('getUTXOs', utxos({ startIndex: null }))).result?.numFetched).toBe('0')
       expect((await call('getUTXOs', utxos({ startIndex: { address: EWOQ_C, utxo: EMPTY_ID } }))).result?.numFetched).toBe('0')
       expect((await call('getUTXOs', utxos({ startIndex: { Address: EWOQ_C, UTXO: UNKNOWN_ID } }))).result?.numFetched).toBe('0')
-      expect(await errorOf('getUTXOs', utxos({ startIndex: { address: EWOQ_C, utxo: '' } })))
-        .toBe("couldn't parse start index utxo: base58 decoding error: zero length string")
-      expect(await errorOf('getUTXOs', utxos({ startIndex: { address: EWOQ_C, utxo: EWOQ_SHORT_CB58 } })))
-        .toBe("couldn't parse start index utxo: invalid hash length: expected 32 bytes but got 20")
-      expect(await errorOf('getUTXOs', utxos({ startIndex: { address: EWOQ_C, utxo: 'abc' } })))
-        .toBe("couldn't parse start index utxo: input string is smaller than the checksum size")
-      expect(await errorOf('getUTXOs', utxos({ startIndex: { address: '', utxo: UNKNOWN_ID } })))
-        .toBe('couldn\'t parse start index address "": no separator found in address')
-      expect(await errorOf('getUTXOs', utxos({ startIndex: { address: EWOQ_X, utxo: UNKNOWN_ID } })))
-        .toBe(`couldn't parse start index address "${EWOQ_X}": expected chainID to be "${LOCAL_C}" but was "${LOCAL_X}"`)
+      expect(await errorOf('getUTXOs', utxos({ startIndex: { address: EWOQ_C, utxo: '' } }))).toBe("couldn't parse start index utxo: base58 decoding error: zero length string")
+      expect(await errorOf('getUTXOs', utxos({ startIndex: { address: EWOQ_C, utxo: EWOQ_SHORT_CB58 } }))).toBe("couldn't parse start index utxo: invalid hash length: expected 32 bytes but got 20")
+      expect(await errorOf('getUTXOs', utxos({ startIndex: { address: EWOQ_C, utxo: 'abc' } }))).toBe("couldn't parse start index utxo: input string is smaller than the checksum size")
+      expect(await errorOf('getUTXOs', utxos({ startIndex: { address: '', utxo: UNKNOWN_ID } }))).toBe('couldn\'t parse start index address "": no separator found in address')
+      expect(await errorOf('getUTXOs', utxos({ startIndex: { address: EWOQ_X, utxo: UNKNOWN_ID } }))).toBe(
+        `couldn't parse start index address "${EWOQ_X}": expected chainID to be "${LOCAL_C}" but was "${LOCAL_X}"`,
+      )
       expect(await errorOf('getUTXOs', utxos({ startIndex: 'x' }))).toBe(ARG_ERROR)
       expect(await errorOf('getUTXOs', utxos({ startIndex: { address: 1 } }))).toBe(ARG_ERROR)
     })

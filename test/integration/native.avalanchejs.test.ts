@@ -11,19 +11,14 @@
  */
 import { randomBytes } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import {
-  BigIntPr, Id, Int, OutputOwners, TransferOutput, Utxo, addTxSignatures, avaxSerial, evm, evmSerial, utils,
-} from '@avalabs/avalanchejs'
-import type { Context } from '@avalabs/avalanchejs'
+import { BigIntPr, Id, Int, OutputOwners, TransferOutput, Utxo, addTxSignatures, avaxSerial, evm, evmSerial, utils, type Context } from '@avalabs/avalanchejs'
 
 const { EVMApi } = evm
 type EVMApi = InstanceType<typeof EVMApi>
 import { EWOQ as ewoqShort, EWOQ_ETH as ewoqEth, EWOQ_KEY as privateKey, cb58, sha256 } from '../helpers/avalanchejs.js'
 import { AVAX, EWOQ_ADDRESS, EWOQ_C, EWOQ_P, EWOQ_X, LOCAL_C, LOCAL_P, LOCAL_X, NANO } from '../helpers/constants.js'
-import { startTestNode } from '../helpers/testNode.js'
-import type { TestNode } from '../helpers/testNode.js'
+import { startTestNode, type TestNode } from '../helpers/testNode.js'
 import type { AtomicService, GetUTXOsResult } from '../../src/atomic/service.js'
-
 
 /** What a developer would get from getContextFromURI on a local network, written out (avalanchego: genesis/genesis_local.json). */
 const context = Object.freeze({
@@ -107,9 +102,14 @@ const CLIENTS = [
 
 describe.each(CLIENTS)('AvalancheJS EVMApi over $name', ({ make }) => {
   let api: EVMApi
-  beforeAll(() => { api = make(baseURL) })
+  beforeAll(() => {
+    api = make(baseURL)
+  })
 
-  for (const dest of [{ alias: 'X', chainID: LOCAL_X, to: EWOQ_X }, { alias: 'P', chainID: LOCAL_P, to: EWOQ_P }]) {
+  for (const dest of [
+    { alias: 'X', chainID: LOCAL_X, to: EWOQ_X },
+    { alias: 'P', chainID: LOCAL_P, to: EWOQ_P },
+  ]) {
     it(`exports C -> ${dest.alias}: accepted, fetched and decoded; balance falls by amount + fee, nonce + 1; the exported UTXO is in shared memory`, async () => {
       const amount = 250_000_000n // 0.25 AVAX in nAVAX
       const [balBefore, nonceBefore] = [await balance(), await nonce()]
@@ -225,7 +225,9 @@ describe.each(CLIENTS)('AvalancheJS EVMApi over $name', ({ make }) => {
     const secondID = cb58(sha256(second.getSignedTx().toBytes()))
     if (results[1]!.status === 'rejected') {
       // Either still in the mempool beside the first (conflict) or after the first's block (UTXO gone).
-      expect(String((results[1] as PromiseRejectedResult).reason.message)).toMatch(/^(conflict present: issued tx \(\w+\) gas price \d+ <= conflict tx \(\w+\) gas price \d+ \(1 total conflicts in mempool\)|failed to fetch import UTXOs from .* due to: not found)$/)
+      expect(String((results[1] as PromiseRejectedResult).reason.message)).toMatch(
+        /^(conflict present: issued tx \(\w+\) gas price \d+ <= conflict tx \(\w+\) gas price \d+ \(1 total conflicts in mempool\)|failed to fetch import UTXOs from .* due to: not found)$/,
+      )
     } else {
       // Admitted before the first was built: it can never be accepted.
       expect(['Dropped', 'Unknown', 'Processing']).toContain((await api.getAtomicTxStatus(secondID)).status)

@@ -18,8 +18,7 @@ import { parseTx } from '../../src/atomic/tx.js'
 import { EWOQ as ewoqShort } from '../helpers/avalanchejs.js'
 import { capturedLog } from '../helpers/log.js'
 import { EWOQ_KEY_FORMS, expectNoSecrets } from '../helpers/secrets.js'
-import { startTestNode } from '../helpers/testNode.js'
-import type { TestNode } from '../helpers/testNode.js'
+import { startTestNode, type TestNode } from '../helpers/testNode.js'
 import { AVAX, EWOQ_ADDRESS, EWOQ_C, EWOQ_KEY, EWOQ_P, EWOQ_PRIVATE_KEY, EWOQ_X, NANO } from '../helpers/constants.js'
 
 const PW = 'Curl-User-Passphrase-4821'
@@ -31,7 +30,7 @@ type Running = TestNode & { logText(): string }
 
 async function boot(config: Partial<NodeConfigInput> = {}): Promise<Running> {
   const logged = capturedLog('trace')
-  return { ...await startTestNode({ config: { logLevel: 'trace', ...config }, log: logged.log }), logText: logged.text }
+  return { ...(await startTestNode({ config: { logLevel: 'trace', ...config }, log: logged.log })), logText: logged.text }
 }
 
 /** A UTXO of `amount` nAVAX for ewoq, as the X-Chain would have exported it (AvalancheJS's codec). */
@@ -45,7 +44,9 @@ function fakeUTXO(amount: bigint): Uint8Array {
 }
 
 let n: Running
-beforeAll(async () => { n = await boot({ keystoreEnabled: true }) })
+beforeAll(async () => {
+  n = await boot({ keystoreEnabled: true })
+})
 afterAll(() => n?.close())
 
 const rpc = async (method: string, params: unknown[]) => (await n.api('/ext/bc/C/rpc', method, params)).result
@@ -95,7 +96,10 @@ describe.each(['avax', 'native'] as const)('keystore-backed methods over /ext/bc
     }
   })
 
-  for (const dest of [{ alias: 'X', to: EWOQ_X, chainID: NETWORKS.local.xChainID }, { alias: 'P', to: EWOQ_P, chainID: NETWORKS.local.pChainID }]) {
+  for (const dest of [
+    { alias: 'X', to: EWOQ_X, chainID: NETWORKS.local.xChainID },
+    { alias: 'P', to: EWOQ_P, chainID: NETWORKS.local.pChainID },
+  ]) {
     it(`export C -> ${dest.alias} with the suggested base fee: Accepted; balance falls by (amount + fee) * 1e9, nonce + 1`, async () => {
       const amount = 123_456_789n
       const [bal0, nonce0] = [await balance(), await nonce()]
@@ -116,7 +120,7 @@ describe.each(['avax', 'native'] as const)('keystore-backed methods over /ext/bc
       const fee = utx.ins[0]!.amount - amount
       // The suggested base fee is eth_baseFee * 11 / 10 at the time of the call (the fee can only have moved up slightly).
       const gas = gasUsed(utx, tx.unsignedBytes.length)
-      expect(fee).toBeGreaterThanOrEqual(calculateDynamicFee(gas, baseFee * 11n / 10n))
+      expect(fee).toBeGreaterThanOrEqual(calculateDynamicFee(gas, (baseFee * 11n) / 10n))
       expect(await balance()).toBe(bal0 - (amount + fee) * NANO)
       expect(await nonce()).toBe(nonce0 + 1n)
     })
@@ -163,7 +167,12 @@ describe.each(['avax', 'native'] as const)('keystore-backed methods over /ext/bc
   const exportAlias = service === 'avax' ? 'exportAVAX' : 'exportNative'
   const importAlias = service === 'avax' ? 'importAVAX' : 'importNative'
   it(`${exportAlias} / ${importAlias} (deprecated) work, ignore \`from\`/\`changeAddr\`, and warn once naming the replacement`, async () => {
-    const warnings = () => n.logText().split('\n').filter((l) => l.includes('deprecated API called')).map((l) => JSON.parse(l) as { method: string; replacement?: string })
+    const warnings = () =>
+      n
+        .logText()
+        .split('\n')
+        .filter((l) => l.includes('deprecated API called'))
+        .map((l) => JSON.parse(l) as { method: string; replacement?: string })
     const before = warnings().length
     for (let i = 0; i < 2; i++) {
       const bal0 = await balance()
@@ -241,7 +250,9 @@ describe('at rest and in the logs', () => {
 
 describe('keystore off (default): the methods answer as avalanchego over an empty keystore', () => {
   let off: Running
-  beforeAll(async () => { off = await boot() })
+  beforeAll(async () => {
+    off = await boot()
+  })
   afterAll(() => off?.close())
 
   it.each(['avax', 'native'] as const)('over /ext/bc/C/%s: every user is unknown, nothing changes', async (service) => {

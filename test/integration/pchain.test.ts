@@ -7,18 +7,15 @@
 import { rmSync } from 'node:fs'
 import { randomBytes } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { Context, TransferableOutput, addTxSignatures, avm, evm, pvm, secp256k1, utils } from '@avalabs/avalanchejs'
-import type { UnsignedTx, Utxo } from '@avalabs/avalanchejs'
+import { Context, TransferableOutput, addTxSignatures, avm, evm, pvm, secp256k1, utils, type UnsignedTx, type Utxo } from '@avalabs/avalanchejs'
 import { EWOQ as ewoqShort, EWOQ_ETH as ewoqEth, EWOQ_KEY as privateKey, cb58, importIntoC, sha256, waitAtomicAccepted } from '../helpers/avalanchejs.js'
 import { AVAX, EWOQ_ADDRESS, EWOQ_P, EWOQ_X, LOCAL_C, LOCAL_P, LOCAL_X, NANO } from '../helpers/constants.js'
-import { startTestNode } from '../helpers/testNode.js'
-import type { TestNode } from '../helpers/testNode.js'
+import { startTestNode, type TestNode } from '../helpers/testNode.js'
 import { parsePVMTx } from '../../src/pchain/tx.js'
 import { LOCAL_FEE_CONFIG, toGas, txComplexity } from '../../src/pchain/fees.js'
 
 const P_GENESIS = 30_000_000_000_000_000n
 const X_FEE = 1_000_000n
-
 
 let tn: TestNode
 let baseURL: string
@@ -35,12 +32,10 @@ async function gorilla(path: string, method: string, params?: unknown): Promise<
 }
 
 const pBalance = async (address = EWOQ_P): Promise<bigint> => (await papi.getBalance({ addresses: [address] })).balance
-const xBalance = async (): Promise<bigint> => BigInt((await xapi.getBalance({ address: EWOQ_X, assetID: AVAX } as never) as unknown as { balance: string }).balance)
+const xBalance = async (): Promise<bigint> => BigInt(((await xapi.getBalance({ address: EWOQ_X, assetID: AVAX } as never)) as unknown as { balance: string }).balance)
 const cBalance = async (): Promise<bigint> => BigInt(await tn.call('eth_getBalance', [EWOQ_ADDRESS, 'latest']))
-const pUTXOs = async (address = EWOQ_P, sourceChain?: string): Promise<Utxo[]> =>
-  (await papi.getUTXOs({ addresses: [address], ...(sourceChain !== undefined && { sourceChain }) })).utxos
-const xUTXOs = async (sourceChain?: string): Promise<Utxo[]> =>
-  (await xapi.getUTXOs({ addresses: [EWOQ_X], ...(sourceChain !== undefined && { sourceChain }) })).utxos
+const pUTXOs = async (address = EWOQ_P, sourceChain?: string): Promise<Utxo[]> => (await papi.getUTXOs({ addresses: [address], ...(sourceChain !== undefined && { sourceChain }) })).utxos
+const xUTXOs = async (sourceChain?: string): Promise<Utxo[]> => (await xapi.getUTXOs({ addresses: [EWOQ_X], ...(sourceChain !== undefined && { sourceChain }) })).utxos
 
 /** The Etna fee of a signed P tx at price `price`: gas (the node's complexity model) × price. */
 const pFee = (bytes: Uint8Array, price: bigint): bigint => toGas(txComplexity(parsePVMTx(bytes).tx.unsignedTx), LOCAL_FEE_CONFIG.weights) * price
@@ -64,7 +59,7 @@ async function issueX(unsignedTx: UnsignedTx): Promise<string> {
 }
 
 async function cExport(amount: bigint, destination: string): Promise<string> {
-  const baseFee = (await capi.getBaseFee() + NANO - 1n) / NANO
+  const baseFee = ((await capi.getBaseFee()) + NANO - 1n) / NANO
   const exportTx = evm.newExportTxFromBaseFee(context, baseFee, amount, destination, ewoqEth, [ewoqShort], BigInt(await tn.call('eth_getTransactionCount', [EWOQ_ADDRESS, 'latest'])))
   await addTxSignatures({ unsignedTx: exportTx, privateKeys: [privateKey] })
   const { txID } = await capi.issueSignedTx(exportTx.getSignedTx())
@@ -106,7 +101,7 @@ describe('P-Chain with AvalancheJS', () => {
     expect((await gorilla('/ext/bc/P', 'platform.getHeight')).result).toEqual({ height: '0' })
   })
 
-  it('answers staking methods -32601 (out of scope, issue 7) with gorilla\'s missing-method text', async () => {
+  it("answers staking methods -32601 (out of scope, issue 7) with gorilla's missing-method text", async () => {
     const r = await gorilla('/ext/bc/P', 'platform.getCurrentValidators', {})
     expect(r.error).toEqual({ code: -32601, message: 'rpc: can\'t find method "platform.GetCurrentValidators"', data: null })
   })
@@ -124,7 +119,10 @@ describe('P-Chain with AvalancheJS', () => {
     expect(page.result.numFetched).toBe('2')
     expect(page.result.endIndex.address).toBe(EWOQ_P)
     // codec version(2) ‖ txID(32) ‖ index(4) ‖ assetID(32) ‖ output type ID: 7 TransferOutput, 22 StakeableLockOut
-    const types = (page.result.utxos as string[]).map((h) => utils.hexToBuffer(h)).map((b) => new DataView(b.buffer, b.byteOffset).getUint32(70)).sort()
+    const types = (page.result.utxos as string[])
+      .map((h) => utils.hexToBuffer(h))
+      .map((b) => new DataView(b.buffer, b.byteOffset).getUint32(70))
+      .sort()
     expect(types).toEqual([22, 7].sort())
   })
 
@@ -181,7 +179,10 @@ describe('P-Chain with AvalancheJS', () => {
     const amount = 3_000_000_000n
     const before = await pBalance()
     const feeState = await papi.getFeeState()
-    const exportTx = pvm.e.newExportTx({ feeState, fromAddressesBytes: [ewoqShort], destinationChainId: LOCAL_C, outputs: [TransferableOutput.fromNative(AVAX, amount, [ewoqShort])], utxos: await pUTXOs() }, context)
+    const exportTx = pvm.e.newExportTx(
+      { feeState, fromAddressesBytes: [ewoqShort], destinationChainId: LOCAL_C, outputs: [TransferableOutput.fromNative(AVAX, amount, [ewoqShort])], utxos: await pUTXOs() },
+      context,
+    )
     const { txID: exportID, bytes } = await issueP(exportTx)
     expect(await pBalance()).toBe(before - amount - pFee(bytes, feeState.price))
 
@@ -210,7 +211,12 @@ describe('P-Chain with AvalancheJS', () => {
     const amount = 5_000_000_000n
     const before = await pBalance()
     const feeState = await papi.getFeeState()
-    const { txID: exportID, bytes } = await issueP(pvm.e.newExportTx({ feeState, fromAddressesBytes: [ewoqShort], destinationChainId: LOCAL_X, outputs: [TransferableOutput.fromNative(AVAX, amount, [ewoqShort])], utxos: await pUTXOs() }, context))
+    const { txID: exportID, bytes } = await issueP(
+      pvm.e.newExportTx(
+        { feeState, fromAddressesBytes: [ewoqShort], destinationChainId: LOCAL_X, outputs: [TransferableOutput.fromNative(AVAX, amount, [ewoqShort])], utxos: await pUTXOs() },
+        context,
+      ),
+    )
     expect(await pBalance()).toBe(before - amount - pFee(bytes, feeState.price))
     const atomic = await xUTXOs('P')
     expect(atomic.map((u) => u.utxoId.txID.toString())).toEqual([exportID])

@@ -6,8 +6,7 @@ import { Wallet } from 'ethers'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { deploy, ewoq, iface, poll, send, sign } from '../helpers/chain.js'
 import { assertBuilt, exited, rpcAt, startChild, stopChild } from '../helpers/childNode.js'
-import { EWOQ_ADDRESS, startTestNode } from '../helpers/testNode.js'
-import type { TestNode } from '../helpers/testNode.js'
+import { EWOQ_ADDRESS, startTestNode, type TestNode } from '../helpers/testNode.js'
 
 const GENESIS_BALANCE = 0x295be96e64066972000000n
 
@@ -32,7 +31,8 @@ describe('restart on the same data directory (SIGTERM-style stop)', () => {
       const blocks = []
       for (let n = 0; n <= Number(head); n++) blocks.push(await node.call('eth_getBlockByNumber', ['0x' + n.toString(16), true]))
       return {
-        head, blocks,
+        head,
+        blocks,
         latest: await node.call('eth_getBlockByNumber', ['latest', false]),
         txs: await Promise.all(hashes.map((h) => node.call('eth_getTransactionByHash', [h]))),
         receipts: await Promise.all(hashes.map((h) => node.call('eth_getTransactionReceipt', [h]))),
@@ -42,7 +42,7 @@ describe('restart on the same data directory (SIGTERM-style stop)', () => {
         code: await node.call('eth_getCode', [probe.address, 'latest']),
         storage: await node.call('eth_getStorageAt', [probe.address, '0x0', 'latest']),
         call: await node.call('eth_call', [{ to: probe.address, data: iface('Probe').encodeFunctionData('stored') }, 'latest']),
-        baseFee: (await node.call('eth_feeHistory', ['0x4', 'latest', [50]])),
+        baseFee: await node.call('eth_feeHistory', ['0x4', 'latest', [50]]),
       }
     }
     const before = await snapshot()
@@ -90,10 +90,13 @@ describe('kill -9 in the middle of a stream of transactions', () => {
       }
     })()
     const deadline = Date.now() + 20_000
-    for (let i = 0; !killed && Date.now() < deadline;) {
+    for (let i = 0; !killed && Date.now() < deadline; ) {
       const hash = hashes[i]
       const receipt = hash === undefined ? null : await rpcAt(first.url, 'eth_getTransactionReceipt', [hash]).catch(() => null)
-      if (receipt === null) { await new Promise((r) => setTimeout(r, 2)); continue }
+      if (receipt === null) {
+        await new Promise((r) => setTimeout(r, 2))
+        continue
+      }
       recorded.set(hash!, receipt)
       i++
       if (recorded.size === 60) {

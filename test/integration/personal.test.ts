@@ -5,8 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { DEFAULT_ETH_APIS } from '../../src/config.js'
 import { waitReceipt } from '../helpers/chain.js'
 import { SkipClock } from '../helpers/clock.js'
-import { EWOQ_ADDRESS, EWOQ_KEY, startTestNode } from '../helpers/testNode.js'
-import type { TestNode } from '../helpers/testNode.js'
+import { EWOQ_ADDRESS, EWOQ_KEY, startTestNode, type TestNode } from '../helpers/testNode.js'
 
 const WITH_ACCOUNTS = [...DEFAULT_ETH_APIS, 'internal-account', 'internal-personal']
 const EWOQ = EWOQ_ADDRESS.toLowerCase()
@@ -19,16 +18,25 @@ const serverError = (message: string) => ({ code: -32000, message })
 
 describe('personal_ and account methods: off by default (docs/SECURITY.md, E9)', () => {
   let node: TestNode
-  beforeAll(async () => { node = await startTestNode() })
+  beforeAll(async () => {
+    node = await startTestNode()
+  })
   afterAll(() => node.close())
 
-  it('answers -32601 with geth\'s text for personal_ and the signing methods', async () => {
+  it("answers -32601 with geth's text for personal_ and the signing methods", async () => {
     for (const [m, params] of [
-      ['personal_listAccounts', []], ['personal_newAccount', ['pw']], ['personal_importRawKey', [EWOQ_KEY.slice(2), 'pw']],
-      ['personal_unlockAccount', [EWOQ, 'pw']], ['personal_lockAccount', [EWOQ]], ['personal_sign', [MESSAGE, EWOQ, 'pw']],
-      ['personal_ecRecover', [MESSAGE, '0x' + '00'.repeat(65)]], ['personal_sendTransaction', [{ from: EWOQ }, 'pw']],
-      ['personal_signTransaction', [{ from: EWOQ }, 'pw']], ['eth_sign', [EWOQ, MESSAGE]],
-      ['eth_signTransaction', [{ from: EWOQ }]], ['eth_sendTransaction', [{ from: EWOQ, to: STRANGER }]],
+      ['personal_listAccounts', []],
+      ['personal_newAccount', ['pw']],
+      ['personal_importRawKey', [EWOQ_KEY.slice(2), 'pw']],
+      ['personal_unlockAccount', [EWOQ, 'pw']],
+      ['personal_lockAccount', [EWOQ]],
+      ['personal_sign', [MESSAGE, EWOQ, 'pw']],
+      ['personal_ecRecover', [MESSAGE, '0x' + '00'.repeat(65)]],
+      ['personal_sendTransaction', [{ from: EWOQ }, 'pw']],
+      ['personal_signTransaction', [{ from: EWOQ }, 'pw']],
+      ['eth_sign', [EWOQ, MESSAGE]],
+      ['eth_signTransaction', [{ from: EWOQ }]],
+      ['eth_sendTransaction', [{ from: EWOQ, to: STRANGER }]],
     ] as const) {
       expect((await node.rpc(m, params)).error, m).toEqual(notAvailable(m))
     }
@@ -73,7 +81,7 @@ describe('personal_ and account methods with internal-personal and internal-acco
     expect(wallet.privateKey).toBe(EWOQ_KEY)
   }, 60_000)
 
-  it('refuses a locked account, a wrong password and an unknown account with geth\'s wording', async () => {
+  it("refuses a locked account, a wrong password and an unknown account with geth's wording", async () => {
     expect((await node.rpc('eth_sign', [EWOQ, MESSAGE])).error).toEqual(serverError('authentication needed: password or unlock'))
     expect((await node.rpc('eth_sendTransaction', [{ from: EWOQ, to: STRANGER, value: '0x1' }])).error).toEqual(serverError('authentication needed: password or unlock'))
     expect((await node.rpc('personal_unlockAccount', [EWOQ, 'wrong'])).error).toEqual(serverError('could not decrypt key with given password'))
@@ -115,7 +123,7 @@ describe('personal_ and account methods with internal-personal and internal-acco
     expect((await node.rpc('personal_ecRecover', [MESSAGE, '0x1234'])).error).toEqual(serverError('signature must be 65 bytes long'))
   }, 30_000)
 
-  it('eth_sendTransaction fills geth\'s defaults, signs with the unlocked key and the transaction is mined', async () => {
+  it("eth_sendTransaction fills geth's defaults, signs with the unlocked key and the transaction is mined", async () => {
     expect(await node.call('personal_unlockAccount', [EWOQ, PASSWORD])).toBe(true)
     const hash = await node.call('eth_sendTransaction', [{ from: EWOQ, to: created, value: '0xde0b6b3a7640000' }])
     const receipt = await waitReceipt(node, hash)

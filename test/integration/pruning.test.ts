@@ -2,8 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { poll, send, sign } from '../helpers/chain.js'
 import { verifyAccount, verifyStorage } from '../helpers/mptVerify.js'
 import { SLOT_WRITER_INIT, SLOT_WRITER_RUNTIME, slotWrites } from '../helpers/slotWriter.js'
-import { EWOQ_ADDRESS, startTestNode } from '../helpers/testNode.js'
-import type { TestNode } from '../helpers/testNode.js'
+import { EWOQ_ADDRESS, startTestNode, type TestNode } from '../helpers/testNode.js'
 
 const BLOCKS = 300
 const KEYS = 64
@@ -90,7 +89,8 @@ describe('pruning-enabled: state of the last state-history blocks only, disk sta
     // window but its state is gone, head-31 proves.
     const oldest = s.head - HISTORY
     expect((await node.rpc('eth_getProof', [s.writer, [], hexN(oldest - 1)])).error).toEqual({
-      code: -32000, message: `historical proof query not allowed: block number ${oldest - 1} is before the oldest allowed block number ${oldest} (window of ${HISTORY} blocks)`,
+      code: -32000,
+      message: `historical proof query not allowed: block number ${oldest - 1} is before the oldest allowed block number ${oldest} (window of ${HISTORY} blocks)`,
     })
     expect((await node.rpc('eth_getProof', [s.writer, [], hexN(oldest)])).error).toEqual(missing(await stateRoot(oldest)))
     const p = await node.call('eth_getProof', [s.writer, ['0x3'], hexN(oldest + 1)])

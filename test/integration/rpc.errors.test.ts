@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { EWOQ_ADDRESS, startTestNode } from '../helpers/testNode.js'
-import type { TestNode } from '../helpers/testNode.js'
+import { EWOQ_ADDRESS, startTestNode, type TestNode } from '../helpers/testNode.js'
 
 /** POSTs a raw body; returns HTTP status and the parsed JSON answer. */
 async function post(url: string, body: string): Promise<{ status: number; json: any }> {
@@ -13,7 +12,9 @@ const req = (id: unknown, method: string, params: unknown[] = []) => ({ jsonrpc:
 
 describe('JSON-RPC envelope errors (docs/SECURITY.md, L2-L8)', () => {
   let node: TestNode
-  beforeAll(async () => { node = await startTestNode() })
+  beforeAll(async () => {
+    node = await startTestNode()
+  })
   afterAll(() => node.close())
 
   it('-32700 for a body that is not JSON, HTTP 200, id null', async () => {
@@ -25,9 +26,16 @@ describe('JSON-RPC envelope errors (docs/SECURITY.md, L2-L8)', () => {
   })
 
   it('-32600 for JSON that is not a request', async () => {
-    const cases = ['null', '42', '"eth_chainId"', '{"jsonrpc":"2.0","id":1}', '{"jsonrpc":"1.0","id":1,"method":"eth_chainId"}',
-      '{"jsonrpc":"2.0","id":{"a":1},"method":"eth_chainId"}', '{"jsonrpc":"2.0","id":[1],"method":"eth_chainId"}',
-      '{"jsonrpc":"2.0","id":1,"method":"eth_chainId","params":"x"}']
+    const cases = [
+      'null',
+      '42',
+      '"eth_chainId"',
+      '{"jsonrpc":"2.0","id":1}',
+      '{"jsonrpc":"1.0","id":1,"method":"eth_chainId"}',
+      '{"jsonrpc":"2.0","id":{"a":1},"method":"eth_chainId"}',
+      '{"jsonrpc":"2.0","id":[1],"method":"eth_chainId"}',
+      '{"jsonrpc":"2.0","id":1,"method":"eth_chainId","params":"x"}',
+    ]
     for (const body of cases) {
       const r = await post(node.url, body)
       expect(r.status, body).toBe(200)
@@ -86,14 +94,20 @@ describe('JSON-RPC envelope errors (docs/SECURITY.md, L2-L8)', () => {
       const one = await fetch(node.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: `{"jsonrpc":"2.0","id": ${tok},"method":"eth_chainId"}` })
       expect(await one.text()).toBe(`{"jsonrpc":"2.0","id":${tok},"result":"0xa868"}`)
     }
-    const batch = await fetch(node.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '[{"jsonrpc":"2.0","id":7,"method":"eth_chainId"},{"jsonrpc":"2.0","id":1e2,"method":"eth_chainId"}]' })
+    const batch = await fetch(node.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '[{"jsonrpc":"2.0","id":7,"method":"eth_chainId"},{"jsonrpc":"2.0","id":1e2,"method":"eth_chainId"}]',
+    })
     expect(await batch.text()).toBe('[{"jsonrpc":"2.0","id":7,"result":"0xa868"},{"jsonrpc":"2.0","id":1e2,"result":"0xa868"}]')
   })
 })
 
 describe('JSON-RPC batches', () => {
   let node: TestNode
-  beforeAll(async () => { node = await startTestNode({ chain: { 'batch-request-limit': 3 } }) })
+  beforeAll(async () => {
+    node = await startTestNode({ chain: { 'batch-request-limit': 3 } })
+  })
   afterAll(() => node.close())
 
   it('answers every item in request order, each with its own result or error', async () => {

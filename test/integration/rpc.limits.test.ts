@@ -1,8 +1,7 @@
 import { Wallet } from 'ethers'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { send } from '../helpers/chain.js'
-import { EWOQ_ADDRESS, startTestNode } from '../helpers/testNode.js'
-import type { TestNode } from '../helpers/testNode.js'
+import { EWOQ_ADDRESS, startTestNode, type TestNode } from '../helpers/testNode.js'
 
 /** JUMPDEST PUSH1 0 JUMP: a loop only gas ends. */
 const LOOP_CODE = '0x5b600056'
@@ -13,9 +12,15 @@ const overrides = { [LOOP]: { code: LOOP_CODE } }
 /** Calls eth_chainId and friends until `busy` settles; every answer must come within 1 s (docs/SECURITY.md, E3). */
 async function staysLive(node: TestNode, busy: Promise<unknown>): Promise<number> {
   let done = false
-  void busy.finally(() => { done = true })
+  void busy.finally(() => {
+    done = true
+  })
   let answered = 0
-  const methods: [string, unknown[]][] = [['eth_chainId', []], ['eth_blockNumber', []], ['eth_getBalance', [EWOQ_ADDRESS, 'latest']]]
+  const methods: [string, unknown[]][] = [
+    ['eth_chainId', []],
+    ['eth_blockNumber', []],
+    ['eth_getBalance', [EWOQ_ADDRESS, 'latest']],
+  ]
   while (!done) {
     const [method, params] = methods[answered % methods.length]!
     const t0 = performance.now()
@@ -32,8 +37,7 @@ async function stillWorks(node: TestNode): Promise<void> {
   expect(await node.call('eth_chainId')).toBe('0xa868')
   const { receipt } = await send(node, { to: Wallet.createRandom().address, value: 1n })
   expect(receipt.status).toBe('0x1')
-  expect(await node.call('eth_call', [{ to: LOOP, data: '0x' }, 'latest', { [LOOP]: { code: '0x602a60005260206000f3' } }]))
-    .toBe('0x' + '2a'.padStart(64, '0'))
+  expect(await node.call('eth_call', [{ to: LOOP, data: '0x' }, 'latest', { [LOOP]: { code: '0x602a60005260206000f3' } }])).toBe('0x' + '2a'.padStart(64, '0'))
 }
 
 // Real time on purpose (no SkipClock): these limits stop an EVM loop that really runs, and the
@@ -45,7 +49,7 @@ describe('EVM wall-time limit (rpc-evm-timeout) and isolation', () => {
   })
   afterAll(() => node.close())
 
-  it('eth_call of an endless loop answers geth\'s timeout error while other requests and mining go on', async () => {
+  it("eth_call of an endless loop answers geth's timeout error while other requests and mining go on", async () => {
     const call = node.rpc('eth_call', [loopCall, 'latest', overrides])
     const mined = send(node, { to: Wallet.createRandom().address, value: 1n })
     expect(await staysLive(node, call)).toBeGreaterThan(0)
@@ -90,7 +94,8 @@ describe('request deadline (api-max-duration)', () => {
   it('answers -32002 and cancels the EVM work; a batch keeps the answers made in time', async () => {
     expect(await node.rpc('eth_call', [loopCall, 'latest', overrides])).toEqual({ jsonrpc: '2.0', id: expect.any(Number), error: { code: -32002, message: 'request timed out' } })
     const res = await fetch(node.url, {
-      method: 'POST', headers: { 'content-type': 'application/json' },
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
       body: JSON.stringify([
         { jsonrpc: '2.0', id: 'a', method: 'eth_chainId', params: [] },
         { jsonrpc: '2.0', id: 'b', method: 'eth_call', params: [loopCall, 'latest', overrides] },
@@ -107,7 +112,9 @@ describe('request deadline (api-max-duration)', () => {
 
 describe('method name length and params depth (rpc-max-method-name-length, rpc-max-params-depth)', () => {
   let node: TestNode
-  beforeAll(async () => { node = await startTestNode({ chain: { 'rpc-max-method-name-length': 16, 'rpc-max-params-depth': 3 } }) })
+  beforeAll(async () => {
+    node = await startTestNode({ chain: { 'rpc-max-method-name-length': 16, 'rpc-max-params-depth': 3 } })
+  })
   afterAll(() => node.close())
 
   it('a name over the configured length is -32601 "method name too long"', async () => {
@@ -117,7 +124,9 @@ describe('method name length and params depth (rpc-max-method-name-length, rpc-m
 
   it('params nested deeper than configured are -32600', async () => {
     expect((await node.rpc('eth_call', [{ to: LOOP, data: '0x' }, 'latest', { [LOOP]: { code: '0x00' } }])).result).toBe('0x') // depth 3
-    expect((await node.rpc('eth_call', [{ to: LOOP, data: '0x' }, 'latest', { [LOOP]: { stateDiff: { ['0x' + '0'.repeat(64)]: ['0x'] } } }])).error)
-      .toEqual({ code: -32600, message: 'params nested too deeply' })
+    expect((await node.rpc('eth_call', [{ to: LOOP, data: '0x' }, 'latest', { [LOOP]: { stateDiff: { ['0x' + '0'.repeat(64)]: ['0x'] } } }])).error).toEqual({
+      code: -32600,
+      message: 'params nested too deeply',
+    })
   })
 })

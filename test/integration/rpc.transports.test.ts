@@ -1,10 +1,8 @@
 import { Interface, Wallet } from 'ethers'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { deploy, iface } from '../helpers/chain.js'
-import { EWOQ_ADDRESS, startTestNode } from '../helpers/testNode.js'
-import type { TestNode } from '../helpers/testNode.js'
-import { connectClient } from '../helpers/transport.js'
-import type { RpcClient, Transport } from '../helpers/transport.js'
+import { EWOQ_ADDRESS, startTestNode, type TestNode } from '../helpers/testNode.js'
+import { connectClient, type RpcClient, type Transport } from '../helpers/transport.js'
 
 const probe = iface('Probe')
 const errorString = (reason: string) => new Interface(['error Error(string)']).encodeErrorResult('Error', [reason])
@@ -33,7 +31,9 @@ const REQUESTS: [string, () => unknown[]][] = [
 
 describe.each(['http', 'ws'] as Transport[])('JSON-RPC over %s', (transport) => {
   let client: RpcClient
-  beforeAll(async () => { client = await connectClient(node, transport) })
+  beforeAll(async () => {
+    client = await connectClient(node, transport)
+  })
   afterAll(() => client.close())
 
   it('eth_chainId', async () => {
@@ -56,7 +56,7 @@ describe.each(['http', 'ws'] as Transport[])('JSON-RPC over %s', (transport) => 
     expect(r.error).toEqual({ code: 3, message: 'execution reverted: boom', data: errorString('boom') })
   })
 
-  it('invalid params: -32602 with geth\'s wording', async () => {
+  it("invalid params: -32602 with geth's wording", async () => {
     const r = await client.rpc('eth_getBalance', [EWOQ_ADDRESS, 'latest', 'extra'])
     expect(r.error).toEqual({ code: -32602, message: 'too many arguments, want at most 2' })
   })

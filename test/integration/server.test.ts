@@ -10,10 +10,13 @@ import { method } from '../../src/rpc/types.js'
 import { createServer, type Server } from '../../src/server/server.js'
 
 const log = pino({ level: 'silent' })
-const rpc = new Dispatcher({
-  eth_chainId: method(z.tuple([]), () => '0xa868'),
-  echo: method(z.tuple([z.string()]), ([s]) => s),
-}, { batchRequestLimit: 1000, batchResponseMaxSize: 25_000_000, log })
+const rpc = new Dispatcher(
+  {
+    eth_chainId: method(z.tuple([]), () => '0xa868'),
+    echo: method(z.tuple([z.string()]), ([s]) => s),
+  },
+  { batchRequestLimit: 1000, batchResponseMaxSize: 25_000_000, log },
+)
 
 const BODY_LIMIT = 1024
 const CHAIN_ID_CALL = '{"jsonrpc":"2.0","id":1,"method":"eth_chainId","params":[]}'
@@ -24,7 +27,16 @@ const http = (opts: Parameters<typeof rawHttp>[1]) => rawHttp(port, opts)
 const post = (body: string, contentType = 'application/json', path?: string) => http({ body, path, headers: { 'content-type': contentType } })
 
 beforeAll(async () => {
-  server = createServer({ host: '127.0.0.1', port: 0, bodyLimit: BODY_LIMIT, log, chains: new Map([['C', { rpc }], ['2q9e4r6Mu3U68nU1fYjgbR6JvwrRx36CohpAX5UQxse55x1Q5', { rpc }]]) })
+  server = createServer({
+    host: '127.0.0.1',
+    port: 0,
+    bodyLimit: BODY_LIMIT,
+    log,
+    chains: new Map([
+      ['C', { rpc }],
+      ['2q9e4r6Mu3U68nU1fYjgbR6JvwrRx36CohpAX5UQxse55x1Q5', { rpc }],
+    ]),
+  })
   port = (await server.listen()).port
 })
 afterAll(() => server.close())
@@ -81,10 +93,12 @@ describe('POST /ext/bc/:chain/rpc', () => {
   })
 
   it('CORS only for loopback origins: the origin echoed, never *, no credentials; none for others', async () => {
-    const withOrigin = (origin: string, method = 'POST') => http({
-      method, body: method === 'POST' ? CHAIN_ID_CALL : undefined,
-      headers: { origin, 'content-type': 'application/json', 'access-control-request-method': 'POST' },
-    })
+    const withOrigin = (origin: string, method = 'POST') =>
+      http({
+        method,
+        body: method === 'POST' ? CHAIN_ID_CALL : undefined,
+        headers: { origin, 'content-type': 'application/json', 'access-control-request-method': 'POST' },
+      })
     const local = await withOrigin('http://localhost:5173')
     expect(local.status).toBe(200)
     expect(local.headers['access-control-allow-origin']).toBe('http://localhost:5173')
@@ -106,8 +120,13 @@ describe('transport limits from the options (--http-allowed-hosts, --http-allowe
   let customPort: number
   beforeAll(async () => {
     custom = createServer({
-      host: '127.0.0.1', port: 0, bodyLimit: 64, log, chains: new Map([['C', { rpc }]]),
-      allowedHosts: ['node.test'], allowedOrigins: ['https://app.example'],
+      host: '127.0.0.1',
+      port: 0,
+      bodyLimit: 64,
+      log,
+      chains: new Map([['C', { rpc }]]),
+      allowedHosts: ['node.test'],
+      allowedOrigins: ['https://app.example'],
       http: { headersTimeoutMs: 2_000, requestTimeoutMs: 3_000, keepAliveTimeoutMs: 1_000, maxConnections: 16 },
     })
     customPort = (await custom.listen()).port
@@ -132,10 +151,14 @@ describe('slow clients (docs/SECURITY.md, L9, L10)', () => {
     const t0 = Date.now()
     const socket = connect(port, '127.0.0.1')
     let answer = ''
-    socket.on('data', (d: Buffer) => { answer += d.toString() })
+    socket.on('data', (d: Buffer) => {
+      answer += d.toString()
+    })
     await once(socket, 'connect')
     socket.write('POST /ext/bc/C/rpc HTTP/1.1\r\nHost: 127.0.0.1\r\n')
-    const drip = setInterval(() => { if (!socket.destroyed) socket.write('X-Slow: 1\r\n') }, 1000)
+    const drip = setInterval(() => {
+      if (!socket.destroyed) socket.write('X-Slow: 1\r\n')
+    }, 1000)
     await once(socket, 'close')
     clearInterval(drip)
     expect(answer.split('\r\n')[0]).toBe('HTTP/1.1 408 Request Timeout')

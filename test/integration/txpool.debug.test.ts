@@ -1,13 +1,14 @@
 import { Wallet, decodeRlp, getAddress, keccak256 } from 'ethers'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ewoq, nonceOf, sign, waitReceipt } from '../helpers/chain.js'
-import { startTestNode } from '../helpers/testNode.js'
-import type { TestNode } from '../helpers/testNode.js'
+import { startTestNode, type TestNode } from '../helpers/testNode.js'
 
 describe('txpool_ with a held pool (blocks only on demand)', () => {
   let node: TestNode
   const bob = Wallet.createRandom().address
-  beforeAll(async () => { node = await startTestNode({ config: { blockInterval: 3_600_000 } }) })
+  beforeAll(async () => {
+    node = await startTestNode({ config: { blockInterval: 3_600_000 } })
+  })
   afterAll(() => node.close())
 
   it('content, contentFrom, status and inspect show pending and queued by checksummed sender and nonce', async () => {

@@ -6,16 +6,13 @@
 import { rmSync } from 'node:fs'
 import { randomBytes } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { TransferableOutput, addTxSignatures, avm, evm, info, secp256k1, utils } from '@avalabs/avalanchejs'
-import type { Context, Utxo } from '@avalabs/avalanchejs'
+import { TransferableOutput, addTxSignatures, avm, evm, info, secp256k1, utils, type Context, type Utxo } from '@avalabs/avalanchejs'
 import { EWOQ as ewoqShort, EWOQ_ETH as ewoqEth, EWOQ_KEY as privateKey, cb58, importIntoC, sha256, waitAtomicAccepted } from '../helpers/avalanchejs.js'
 import { AVAX, EWOQ_ADDRESS, EWOQ_X, LOCAL_C, LOCAL_P, LOCAL_X, NANO } from '../helpers/constants.js'
-import { startTestNode } from '../helpers/testNode.js'
-import type { TestNode } from '../helpers/testNode.js'
+import { startTestNode, type TestNode } from '../helpers/testNode.js'
 
 const GENESIS = 300_000_000_000_000_000n
 const FEE = 1_000_000n
-
 
 let tn: TestNode
 let baseURL: string
@@ -28,10 +25,9 @@ async function gorilla(path: string, method: string, params: unknown): Promise<{
   return (await res.json()) as { result?: any; error?: { code: number; message: string } }
 }
 
-const xBalance = async (address = EWOQ_X): Promise<bigint> => BigInt((await xapi.getBalance({ address, assetID: AVAX } as never) as unknown as { balance: string }).balance)
+const xBalance = async (address = EWOQ_X): Promise<bigint> => BigInt(((await xapi.getBalance({ address, assetID: AVAX } as never)) as unknown as { balance: string }).balance)
 const cBalance = async (): Promise<bigint> => BigInt(await tn.call('eth_getBalance', [EWOQ_ADDRESS, 'latest']))
-const xUTXOs = async (address = EWOQ_X, sourceChain?: string): Promise<Utxo[]> =>
-  (await xapi.getUTXOs({ addresses: [address], ...(sourceChain !== undefined && { sourceChain }) })).utxos
+const xUTXOs = async (address = EWOQ_X, sourceChain?: string): Promise<Utxo[]> => (await xapi.getUTXOs({ addresses: [address], ...(sourceChain !== undefined && { sourceChain }) })).utxos
 
 const waitCAccepted = (txID: string): Promise<void> => waitAtomicAccepted(capi, txID)
 
@@ -55,8 +51,15 @@ beforeAll(async () => {
   const infoApi = new info.InfoApi(baseURL)
   const { blockchainID: x } = await infoApi.getBlockchainId('X')
   context = Object.freeze({
-    networkID: 12345, hrp: 'local', xBlockchainID: x, pBlockchainID: LOCAL_P, cBlockchainID: LOCAL_C,
-    avaxAssetID: assetID, baseTxFee: txFee, createAssetTxFee, platformFeeConfig: {} as Context.Context['platformFeeConfig'],
+    networkID: 12345,
+    hrp: 'local',
+    xBlockchainID: x,
+    pBlockchainID: LOCAL_P,
+    cBlockchainID: LOCAL_C,
+    avaxAssetID: assetID,
+    baseTxFee: txFee,
+    createAssetTxFee,
+    platformFeeConfig: {} as Context.Context['platformFeeConfig'],
   }) as Context.Context
 })
 afterAll(async () => {
@@ -118,7 +121,7 @@ describe('X-Chain with AvalancheJS', () => {
 
   it('C -> X: EVM export, then avm.newImportTx credits X; a second import of the UTXO is refused', async () => {
     const amount = 500_000_000n
-    const baseFee = (await capi.getBaseFee() + NANO - 1n) / NANO
+    const baseFee = ((await capi.getBaseFee()) + NANO - 1n) / NANO
     const exportTx = evm.newExportTxFromBaseFee(context, baseFee, amount, LOCAL_X, ewoqEth, [ewoqShort], BigInt(await tn.call('eth_getTransactionCount', [EWOQ_ADDRESS, 'latest'])))
     await addTxSignatures({ unsignedTx: exportTx, privateKeys: [privateKey] })
     const { txID: exportID } = await capi.issueSignedTx(exportTx.getSignedTx())

@@ -6,8 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { poll } from '../helpers/chain.js'
 import { EWOQ_ADDRESS, EWOQ_C, EWOQ_P, EWOQ_PRIVATE_KEY, EWOQ_X } from '../helpers/constants.js'
-import { startTestNode } from '../helpers/testNode.js'
-import type { RpcAnswer, TestNode } from '../helpers/testNode.js'
+import { startTestNode, type RpcAnswer, type TestNode } from '../helpers/testNode.js'
 
 const FRESH_X = 'X-local1qqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqljssag'
 const X_FEE = 1_000_000n
@@ -22,7 +21,7 @@ async function ok(path: string, method: string, params: unknown = {}): Promise<a
 }
 const xBalance = async (address = EWOQ_X): Promise<bigint> => BigInt((await ok('/ext/bc/X', 'avm.getBalance', { address, assetID: 'AVAX' })).balance)
 const pBalance = async (): Promise<bigint> => BigInt((await ok('/ext/bc/P', 'platform.getBalance', { addresses: [EWOQ_P] })).unlocked)
-const cBalance = async (): Promise<bigint> => BigInt((await ok('/ext/bc/C/rpc', 'eth_getBalance', [EWOQ_ADDRESS, 'latest'])))
+const cBalance = async (): Promise<bigint> => BigInt(await ok('/ext/bc/C/rpc', 'eth_getBalance', [EWOQ_ADDRESS, 'latest']))
 const xStatus = async (txID: string): Promise<string> => (await ok('/ext/bc/X', 'avm.getTxStatus', { txID })).status
 const cStatus = async (txID: string): Promise<string> => (await ok('/ext/bc/C/avax', 'avax.getAtomicTxStatus', { txID })).status
 const until = (check: () => Promise<boolean>): Promise<true> => poll(async () => (await check()) || undefined, 'the status', 5_000)
@@ -70,7 +69,7 @@ describe('keystore-backed X-Chain and P-Chain methods', () => {
     const cBefore = await cBalance()
     const imp = await ok('/ext/bc/C/native', 'native.import', { ...auth, sourceChain: 'X', to: EWOQ_ADDRESS })
     await until(async () => (await cStatus(imp.txID)) === 'Accepted')
-    const gained = await cBalance() - cBefore
+    const gained = (await cBalance()) - cBefore
     // amount (nAVAX) x 1e9 wei, less the import's dynamic fee
     expect(gained > 0n && gained < amount * 1_000_000_000n).toBe(true)
     const again = await post('/ext/bc/C/native', 'native.import', { ...auth, sourceChain: 'X', to: EWOQ_ADDRESS })
@@ -83,7 +82,7 @@ describe('keystore-backed X-Chain and P-Chain methods', () => {
     const exp = await ok('/ext/bc/P', 'platform.exportAVAX', { ...auth, amount: Number(amount), to: EWOQ_X })
     expect(exp.changeAddr).toBe(EWOQ_P)
     expect((await ok('/ext/bc/P', 'platform.getTxStatus', { txID: exp.txID })).status).toBe('Committed')
-    const pFee = pBefore - amount - await pBalance()
+    const pFee = pBefore - amount - (await pBalance())
     expect(pFee > 0n && pFee < 1_000_000n).toBe(true)
     const before = await xBalance()
     const imp = await ok('/ext/bc/X', 'avm.import', { ...auth, sourceChain: 'P', to: EWOQ_X })
@@ -101,7 +100,7 @@ describe('keystore-backed X-Chain and P-Chain methods', () => {
     const imp = await ok('/ext/bc/P', 'platform.importAVAX', { ...auth, sourceChain: 'X', to: EWOQ_P })
     expect(imp.changeAddr).toBe(EWOQ_P)
     expect((await ok('/ext/bc/P', 'platform.getTxStatus', { txID: imp.txID })).status).toBe('Committed')
-    const gained = await pBalance() - pBefore
+    const gained = (await pBalance()) - pBefore
     expect(gained > amount - 1_000_000n && gained < amount).toBe(true)
     const again = await post('/ext/bc/P', 'platform.importAVAX', { ...auth, sourceChain: 'X', to: EWOQ_P })
     expect(again.error?.message).toBe("couldn't create tx: no spendable funds were found")

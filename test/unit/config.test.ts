@@ -42,7 +42,7 @@ describe('configFromArgs: defaults', () => {
     expect(c.genesisFile).toBeUndefined()
   })
 
-  it('the chain config defaults are coreth\'s', () => {
+  it("the chain config defaults are coreth's", () => {
     const { chain } = configFromArgs([])
     expect(chain['rpc-gas-cap']).toBe(50_000_000)
     expect(chain['rpc-tx-fee-cap']).toBe(100)
@@ -58,8 +58,22 @@ describe('configFromArgs: defaults', () => {
 
 describe('configFromArgs: flag syntax', () => {
   it('accepts `--name value`', () => {
-    const c = configFromArgs(['--http-host', '0.0.0.0', '--http-port', '8545', '--network-id', '1', '--log-level', 'debug',
-      '--block-interval', '500', '--pending-nonce-guard', '0', '--evm-network-id', '43112'])
+    const c = configFromArgs([
+      '--http-host',
+      '0.0.0.0',
+      '--http-port',
+      '8545',
+      '--network-id',
+      '1',
+      '--log-level',
+      'debug',
+      '--block-interval',
+      '500',
+      '--pending-nonce-guard',
+      '0',
+      '--evm-network-id',
+      '43112',
+    ])
     expect(c).toMatchObject({ httpHost: '0.0.0.0', httpPort: 8545, networkId: 1, logLevel: 'debug', blockInterval: 500, pendingNonceGuard: 0, evmNetworkId: 43112 })
   })
 
@@ -176,9 +190,14 @@ describe('helpText', () => {
       const line = lines.find((l) => l.trimStart().startsWith(`--${name} `))
       expect(line, `--${name}`).toBeDefined()
       const value = defaults[flag.key]
-      const def = flag.key === 'adminApiEnabled' ? 'false'
-        : flag.key === 'chainConfigFile' || value === undefined || (Array.isArray(value) && value.length === 0) ? '(none)'
-          : flag.type === 'duration' ? `${Number(value) / 1000}s` : String(value)
+      const def =
+        flag.key === 'adminApiEnabled'
+          ? 'false'
+          : flag.key === 'chainConfigFile' || value === undefined || (Array.isArray(value) && value.length === 0)
+            ? '(none)'
+            : flag.type === 'duration'
+              ? `${Number(value) / 1000}s`
+              : String(value)
       expect(line, `--${name}`).toContain(`(default: ${def})`)
     }
   })
@@ -215,7 +234,10 @@ describe('helpText', () => {
 
   it('lists every chain config key, those without a schema default too', () => {
     for (const key of Object.keys(ChainConfigFile.shape)) {
-      expect(lines.some((l) => l.trimStart().startsWith(`${key} `)), key).toBe(true)
+      expect(
+        lines.some((l) => l.trimStart().startsWith(`${key} `)),
+        key,
+      ).toBe(true)
     }
   })
 })
@@ -223,18 +245,48 @@ describe('helpText', () => {
 describe('transport limit flags (docs/SECURITY.md, N2, N3, L1, L9, L10, L12, W5, W7)', () => {
   it('default to the docs/SECURITY.md values', () => {
     expect(configFromArgs([])).toMatchObject({
-      httpAllowedHosts: [], httpAllowedOrigins: [], httpReadHeaderTimeout: 10_000, httpReadTimeout: 30_000, httpIdleTimeout: 72_000,
-      httpMaxBodyBytes: 5 * 1024 * 1024, httpMaxConnections: 512, wsPingInterval: 30_000, wsMaxPendingMessages: 10_000,
+      httpAllowedHosts: [],
+      httpAllowedOrigins: [],
+      httpReadHeaderTimeout: 10_000,
+      httpReadTimeout: 30_000,
+      httpIdleTimeout: 72_000,
+      httpMaxBodyBytes: 5 * 1024 * 1024,
+      httpMaxConnections: 512,
+      wsPingInterval: 30_000,
+      wsMaxPendingMessages: 10_000,
     })
   })
 
   it('parse lists, Go durations and numbers', () => {
-    const c = configFromArgs(['--http-allowed-hosts', 'node.test, other.test', '--http-allowed-origins=https://app.example',
-      '--http-read-header-timeout', '2s', '--http-read-timeout', '1m30s', '--http-idle-timeout', '1500', '--http-max-body-size', '1048576',
-      '--http-max-connections', '64', '--ws-ping-interval', '10s', '--ws-max-pending-messages', '500'])
+    const c = configFromArgs([
+      '--http-allowed-hosts',
+      'node.test, other.test',
+      '--http-allowed-origins=https://app.example',
+      '--http-read-header-timeout',
+      '2s',
+      '--http-read-timeout',
+      '1m30s',
+      '--http-idle-timeout',
+      '1500',
+      '--http-max-body-size',
+      '1048576',
+      '--http-max-connections',
+      '64',
+      '--ws-ping-interval',
+      '10s',
+      '--ws-max-pending-messages',
+      '500',
+    ])
     expect(c).toMatchObject({
-      httpAllowedHosts: ['node.test', 'other.test'], httpAllowedOrigins: ['https://app.example'], httpReadHeaderTimeout: 2_000,
-      httpReadTimeout: 90_000, httpIdleTimeout: 1_500, httpMaxBodyBytes: 1_048_576, httpMaxConnections: 64, wsPingInterval: 10_000, wsMaxPendingMessages: 500,
+      httpAllowedHosts: ['node.test', 'other.test'],
+      httpAllowedOrigins: ['https://app.example'],
+      httpReadHeaderTimeout: 2_000,
+      httpReadTimeout: 90_000,
+      httpIdleTimeout: 1_500,
+      httpMaxBodyBytes: 1_048_576,
+      httpMaxConnections: 64,
+      wsPingInterval: 10_000,
+      wsMaxPendingMessages: 500,
     })
     expect(configError(['--http-read-timeout', '5d']).message).toBe('flag --http-read-timeout: time: unknown unit "d" in duration "5d"')
     expect(configError(['--http-read-timeout', '0']).message).toMatch(/^--http-read-timeout: /)
@@ -244,10 +296,23 @@ describe('transport limit flags (docs/SECURITY.md, N2, N3, L1, L9, L10, L12, W5,
 describe('keystore limit flags (docs/SECURITY.md, K2, K5)', () => {
   it('default to the docs/SECURITY.md values and parse numbers and Go durations', () => {
     expect(configFromArgs([])).toMatchObject({
-      keystoreMaxUsernameLength: 1024, keystoreMaxPasswordLength: 1024, keystoreMaxFailures: 5, keystoreBackoff: 2_000, keystoreMaxBackoff: 60_000,
+      keystoreMaxUsernameLength: 1024,
+      keystoreMaxPasswordLength: 1024,
+      keystoreMaxFailures: 5,
+      keystoreBackoff: 2_000,
+      keystoreMaxBackoff: 60_000,
     })
-    const c = configFromArgs(['--keystore-max-username-length', '64', '--keystore-max-password-length=256', '--keystore-max-failures', '3',
-      '--keystore-backoff', '500ms', '--keystore-max-backoff', '1m'])
+    const c = configFromArgs([
+      '--keystore-max-username-length',
+      '64',
+      '--keystore-max-password-length=256',
+      '--keystore-max-failures',
+      '3',
+      '--keystore-backoff',
+      '500ms',
+      '--keystore-max-backoff',
+      '1m',
+    ])
     expect(c).toMatchObject({ keystoreMaxUsernameLength: 64, keystoreMaxPasswordLength: 256, keystoreMaxFailures: 3, keystoreBackoff: 500, keystoreMaxBackoff: 60_000 })
     expect(configError(['--keystore-max-failures', '0']).message).toMatch(/^--keystore-max-failures: /)
   })
@@ -256,9 +321,16 @@ describe('keystore limit flags (docs/SECURITY.md, K2, K5)', () => {
 describe('request and query limit chain keys (docs/SECURITY.md, L4, L8, E4-E7)', () => {
   it('default to the docs/SECURITY.md values', () => {
     expect(ChainConfigFile.parse({})).toMatchObject({
-      'rpc-max-method-name-length': 2048, 'rpc-max-params-depth': 128, 'logs-max-addresses': 1000, 'logs-max-topic-alternatives': 1000,
-      'logs-max-results': 10_000, 'filter-timeout': '5m', 'filter-max-count': 1000, 'fee-history-max-blocks': 1024,
-      'fee-history-max-percentiles': 100, 'tx-max-size': 131_072,
+      'rpc-max-method-name-length': 2048,
+      'rpc-max-params-depth': 128,
+      'logs-max-addresses': 1000,
+      'logs-max-topic-alternatives': 1000,
+      'logs-max-results': 10_000,
+      'filter-timeout': '5m',
+      'filter-max-count': 1000,
+      'fee-history-max-blocks': 1024,
+      'fee-history-max-percentiles': 100,
+      'tx-max-size': 131_072,
     })
     expect(ChainConfigFile.safeParse({ 'filter-timeout': '5 minutes' }).success).toBe(false)
   })

@@ -12,8 +12,18 @@ describe('log', () => {
   })
 
   it('pinoLevel: coreth names (graft/evm/log LvlFromString), case-insensitive', () => {
-    expect(['trace', 'trce', 'debug', 'dbug', 'info', 'warn', 'error', 'eror', 'crit', 'CRIT'].map(pinoLevel))
-      .toEqual(['trace', 'trace', 'debug', 'debug', 'info', 'warn', 'error', 'error', 'fatal', 'fatal'])
+    expect(['trace', 'trce', 'debug', 'dbug', 'info', 'warn', 'error', 'eror', 'crit', 'CRIT'].map(pinoLevel)).toEqual([
+      'trace',
+      'trace',
+      'debug',
+      'debug',
+      'info',
+      'warn',
+      'error',
+      'error',
+      'fatal',
+      'fatal',
+    ])
     expect(pinoLevel('verbo')).toBeUndefined()
   })
 })

@@ -69,8 +69,7 @@ describe.each(allTxs.map((v) => [v.id, v] as [string, any]))('vector %s', (_id, 
     expect((burn - fee).toString()).toBe(g.overpaidNAVAX)
     expect(effectiveGasPrice(burn, gas)).toBe((burn * 1_000_000_000n) / gas)
     verifyFlow(parsed.tx.unsignedTx, cb58Decode(v.avaxAssetID), fee)
-    expect(() => verifyFlow(parsed.tx.unsignedTx, cb58Decode(v.avaxAssetID), burn + 1n))
-      .toThrow(`${v.kind === 'ImportTx' ? 'import' : 'export'} tx flow check failed due to: insufficient funds`)
+    expect(() => verifyFlow(parsed.tx.unsignedTx, cb58Decode(v.avaxAssetID), burn + 1n)).toThrow(`${v.kind === 'ImportTx' ? 'import' : 'export'} tx flow check failed due to: insufficient funds`)
   })
 
   it('passes syntactic verification on its network', () => {
@@ -118,14 +117,23 @@ describe.each(allTxs.map((v) => [v.id, v] as [string, any]))('vector %s', (_id, 
         const utxo = utxos.find((u: UTXO) => hex(utxoInputID(u.utxoID)) === hex(utxoInputID(input.utxoID)))
         verifySpend(hash, input.in, parsed.tx.creds[i]!, utxo.out, 0n)
       })
-      expect(utx.outs.map((o) => ({ address: toChecksumAddress(o.address), assetID: cb58Encode(o.assetID), amountNAVAX: o.amount.toString(), creditWei: (o.amount * 1_000_000_000n).toString() })))
-        .toEqual(v.expected.evmOutputs)
+      expect(
+        utx.outs.map((o) => ({ address: toChecksumAddress(o.address), assetID: cb58Encode(o.assetID), amountNAVAX: o.amount.toString(), creditWei: (o.amount * 1_000_000_000n).toString() })),
+      ).toEqual(v.expected.evmOutputs)
     })
   } else {
     const utx = parsed.tx.unsignedTx as UnsignedExportTx
     it('has the EVM inputs, conflict keys and exported UTXOs', () => {
-      expect(utx.ins.map((i) => ({ address: toChecksumAddress(i.address), assetID: cb58Encode(i.assetID), amountNAVAX: i.amount.toString(), debitWei: (i.amount * 1_000_000_000n).toString(), requiredNonce: i.nonce.toString(), nonceAfter: (i.nonce + 1n).toString() })))
-        .toEqual(v.expected.evmInputs)
+      expect(
+        utx.ins.map((i) => ({
+          address: toChecksumAddress(i.address),
+          assetID: cb58Encode(i.assetID),
+          amountNAVAX: i.amount.toString(),
+          debitWei: (i.amount * 1_000_000_000n).toString(),
+          requiredNonce: i.nonce.toString(),
+          nonceAfter: (i.nonce + 1n).toString(),
+        })),
+      ).toEqual(v.expected.evmInputs)
       expect(inputUTXOs(utx).map(hex)).toEqual(v.expected.evmInputConflictIDsHex)
       const hash = signingHash(parsed.unsignedBytes)
       utx.ins.forEach((input, i) => verifyEVMInputCredential(hash, input, parsed.tx.creds[i]!))

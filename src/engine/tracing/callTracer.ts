@@ -8,7 +8,13 @@ export interface CallTracerConfig {
   withLog: boolean
 }
 
-interface CallLog { address: Uint8Array; topics: Uint8Array[]; data: Uint8Array; index: number; position: number }
+interface CallLog {
+  address: Uint8Array
+  topics: Uint8Array[]
+  data: Uint8Array
+  index: number
+  position: number
+}
 
 interface CallFrame {
   type: FrameType
@@ -46,8 +52,16 @@ export class CallTracer implements Tracer {
     this.depth = f.depth
     if (this.cfg.onlyTopCall && f.depth > 0) return
     this.stack.push({
-      type: f.type, from: f.from, to: f.to, input: f.input, gas: f.depth === 0 ? this.gasLimit : f.gas, gasUsed: 0n,
-      value: f.value, calls: [], logs: [], reverted: false,
+      type: f.type,
+      from: f.from,
+      to: f.to,
+      input: f.input,
+      gas: f.depth === 0 ? this.gasLimit : f.gas,
+      gasUsed: 0n,
+      value: f.value,
+      calls: [],
+      logs: [],
+      reverted: false,
     })
   }
 
@@ -119,7 +133,11 @@ function frameJSON(f: CallFrame): Record<string, unknown> {
   if (f.calls.length > 0) out.calls = f.calls.map(frameJSON)
   if (f.logs.length > 0) {
     out.logs = f.logs.map((l) => ({
-      address: bytesToHex(l.address), topics: l.topics.map(bytesToHex), data: bytesToHex(l.data), index: hexQ(l.index), position: hexQ(l.position),
+      address: bytesToHex(l.address),
+      topics: l.topics.map(bytesToHex),
+      data: bytesToHex(l.data),
+      index: hexQ(l.index),
+      position: hexQ(l.position),
     }))
   }
   if (f.value !== undefined) out.value = hexQ(f.value)

@@ -3,8 +3,7 @@ import { EngineError } from '../errors.js'
 import { CallTracer } from './callTracer.js'
 import { PrestateTracer } from './prestateTracer.js'
 import { FourByteTracer, NoopTracer } from './simpleTracers.js'
-import { StructLogger } from './structLogger.js'
-import type { StructLoggerConfig } from './structLogger.js'
+import { StructLogger, type StructLoggerConfig } from './structLogger.js'
 import type { Tracer } from './types.js'
 
 /** geth's TraceConfig (eth/tracers/api.go): the struct logger's options, or a named tracer. */
@@ -33,8 +32,10 @@ export function createTracer(opts: TraceOptions): Tracer {
       if (c.diffMode! && c.includeEmpty!) throw new EngineError('cannot use diffMode with includeEmpty')
       return new PrestateTracer({ diffMode: c.diffMode!, disableCode: c.disableCode!, disableStorage: c.disableStorage!, includeEmpty: c.includeEmpty! })
     }
-    case '4byteTracer': return new FourByteTracer()
-    case 'noopTracer': return new NoopTracer()
+    case '4byteTracer':
+      return new FourByteTracer()
+    case 'noopTracer':
+      return new NoopTracer()
     default:
       // geth evaluates any other name as JavaScript tracer code (goja); a bare name is then an
       // undefined identifier. JavaScript tracers are not run here.

@@ -1,7 +1,6 @@
 import type { EVMResult, InterpreterStep, Message } from '@ethereumjs/evm'
 import type { MerkleStateManager } from '@ethereumjs/statemanager'
-import type { Address } from '@ethereumjs/util'
-import { bigIntToBytes, setLengthLeft } from '@ethereumjs/util'
+import { type Address, bigIntToBytes, setLengthLeft } from '@ethereumjs/util'
 import { OP, isCallOp, opName, stackOverflow, stackUnderflow } from './opcodes.js'
 import type { FrameType, Tracer } from './types.js'
 
@@ -21,7 +20,11 @@ interface EventSource {
   off(event: string, fn: (...args: never[]) => void): unknown
 }
 
-interface LastStep { op: number; stack: bigint[]; returnDataLength: number }
+interface LastStep {
+  op: number
+  stack: bigint[]
+  returnDataLength: number
+}
 
 interface Frame {
   depth: number
@@ -34,7 +37,12 @@ interface Frame {
 }
 
 /** A CALL/CREATE-family step whose message has not started yet. */
-interface Pending { depth: number; op: number; step: InterpreterStep; callGas: bigint }
+interface Pending {
+  depth: number
+  op: number
+  step: InterpreterStep
+  callGas: bigint
+}
 
 /** What attachTracer returns: detach() afterwards, then check timedOut / failure. */
 export interface AttachedTracer {
@@ -64,8 +72,13 @@ export function attachTracer(evm: { events?: unknown }, tracer: Tracer, opts: { 
     const stipend = !create && value !== undefined && value > 0n ? 2300n : 0n
     const depth = p.depth + 1
     tracer.onEnter?.({
-      depth, type: opName(p.op) as FrameType, from: p.step.address.bytes, to: create ? undefined : word20(s[n - 2]!),
-      input: memorySlice(p.step.memory, inOff, inLen), gas: p.callGas + stipend, value,
+      depth,
+      type: opName(p.op) as FrameType,
+      from: p.step.address.bytes,
+      to: create ? undefined : word20(s[n - 2]!),
+      input: memorySlice(p.step.memory, inOff, inLen),
+      gas: p.callGas + stipend,
+      value,
     })
     tracer.onExit?.({ depth, output: EMPTY, gasUsed: 0n, error: p.depth >= MAX_DEPTH ? 'max call depth exceeded' : 'insufficient balance for transfer' })
   }
@@ -152,17 +165,34 @@ export function attachTracer(evm: { events?: unknown }, tracer: Tracer, opts: { 
     const work: Promise<void>[] = []
     if (op === OP.SELFDESTRUCT && frame !== undefined && stack.length > 0) {
       const state = ev.stateManager as MerkleStateManager
-      work.push(state.getAccount(ev.address).then((a) => {
-        frame.selfdestruct = { from: ev.address.bytes, to: word20(stack[stack.length - 1]!), value: a?.balance ?? 0n }
-      }))
+      work.push(
+        state.getAccount(ev.address).then((a) => {
+          frame.selfdestruct = { from: ev.address.bytes, to: word20(stack[stack.length - 1]!), value: a?.balance ?? 0n }
+        }),
+      )
     }
     const r = tracer.onOpcode?.({
-      pc: ev.pc, op, gas: ev.gasLeft, cost, depth: ev.depth + 1, stack, memory: ev.memory, address: ev.address.bytes,
-      refund: ev.gasRefund, returnData, state: ev.stateManager as MerkleStateManager,
+      pc: ev.pc,
+      op,
+      gas: ev.gasLeft,
+      cost,
+      depth: ev.depth + 1,
+      stack,
+      memory: ev.memory,
+      address: ev.address.bytes,
+      refund: ev.gasRefund,
+      returnData,
+      state: ev.stateManager as MerkleStateManager,
     })
     if (r instanceof Promise) work.push(r)
     if (work.length === 0) return done()
-    Promise.all(work).then(() => done(), (err: unknown) => { failure ??= err; done() })
+    Promise.all(work).then(
+      () => done(),
+      (err: unknown) => {
+        failure ??= err
+        done()
+      },
+    )
   }
 
   events.on('beforeMessage', onBefore as never)
@@ -176,8 +206,12 @@ export function attachTracer(evm: { events?: unknown }, tracer: Tracer, opts: { 
       events.off('afterMessage', onAfter as never)
       events.off('step', onStep as never)
     },
-    get timedOut() { return timedOut },
-    get failure() { return failure },
+    get timedOut() {
+      return timedOut
+    },
+    get failure() {
+      return failure
+    },
   }
 }
 
@@ -190,11 +224,16 @@ function vmError(name: string, last: LastStep | undefined): { text: string; befo
         return { text: 'return data out of bounds', beforeRun: false }
       }
       return { text: 'out of gas', beforeRun: last !== undefined }
-    case 'stack underflow': return { text: stackUnderflow(last?.op ?? 0, n), beforeRun: last !== undefined }
-    case 'stack overflow': return { text: stackOverflow(last?.op ?? 0, n), beforeRun: last !== undefined }
-    case 'invalid opcode': return { text: `invalid opcode: ${opName(last?.op ?? 0xfe)}`, beforeRun: false }
-    case 'revert': return { text: 'execution reverted', beforeRun: false }
-    default: return { text: VM_ERRORS[name] ?? name, beforeRun: false }
+    case 'stack underflow':
+      return { text: stackUnderflow(last?.op ?? 0, n), beforeRun: last !== undefined }
+    case 'stack overflow':
+      return { text: stackOverflow(last?.op ?? 0, n), beforeRun: last !== undefined }
+    case 'invalid opcode':
+      return { text: `invalid opcode: ${opName(last?.op ?? 0xfe)}`, beforeRun: false }
+    case 'revert':
+      return { text: 'execution reverted', beforeRun: false }
+    default:
+      return { text: VM_ERRORS[name] ?? name, beforeRun: false }
   }
 }
 

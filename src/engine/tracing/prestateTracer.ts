@@ -1,8 +1,5 @@
 import type { MerkleStateManager } from '@ethereumjs/statemanager'
-import {
-  Address, KECCAK256_NULL, bigIntToBytes, bigIntToUnpaddedBytes, bytesToHex, equalsBytes, generateAddress, generateAddress2,
-  setLengthLeft,
-} from '@ethereumjs/util'
+import { Address, KECCAK256_NULL, bigIntToBytes, bigIntToUnpaddedBytes, bytesToHex, equalsBytes, generateAddress, generateAddress2, setLengthLeft } from '@ethereumjs/util'
 import { memorySlice, word20 } from './evmHooks.js'
 import { OP, isCallOp } from './opcodes.js'
 import type { OpStep, Tracer, TxEnd, TxStart } from './types.js'
@@ -120,14 +117,26 @@ export class PrestateTracer implements Tracer {
       const post: Account = { nonce: 0n, storage: new Map() }
       let modified = false
       const balance = now?.balance ?? 0n
-      if (balance !== pre.balance) { modified = true; post.balance = balance }
+      if (balance !== pre.balance) {
+        modified = true
+        post.balance = balance
+      }
       const nonce = now?.nonce ?? 0n
-      if (nonce !== pre.nonce) { modified = true; post.nonce = nonce }
+      if (nonce !== pre.nonce) {
+        modified = true
+        post.nonce = nonce
+      }
       const codeHash = now?.codeHash ?? KECCAK256_NULL
-      if (!equalsBytes(codeHash, pre.codeHash ?? KECCAK256_NULL)) { modified = true; post.codeHash = codeHash }
+      if (!equalsBytes(codeHash, pre.codeHash ?? KECCAK256_NULL)) {
+        modified = true
+        post.codeHash = codeHash
+      }
       if (!this.cfg.disableCode) {
         const code = await state.getCode(a)
-        if (!equalsBytes(code, pre.code ?? new Uint8Array())) { modified = true; post.code = code }
+        if (!equalsBytes(code, pre.code ?? new Uint8Array())) {
+          modified = true
+          post.code = code
+        }
       }
       if (!this.cfg.disableStorage && pre.storage !== undefined) {
         for (const [slot, value] of [...pre.storage]) {

@@ -1,5 +1,4 @@
-import { bytesToHex, setLengthLeft, bigIntToBytes } from '@ethereumjs/util'
-import { Address } from '@ethereumjs/util'
+import { bytesToHex, setLengthLeft, bigIntToBytes, Address } from '@ethereumjs/util'
 import { OP, opName } from './opcodes.js'
 import type { Exit, OpStep, Tracer, TxEnd } from './types.js'
 
@@ -47,9 +46,7 @@ export class StructLogger implements Tracer {
     const n = step.stack.length
     if (!this.cfg.disableStorage && ((step.op === OP.SLOAD && n >= 1) || (step.op === OP.SSTORE && n >= 2))) {
       const key = setLengthLeft(bigIntToBytes(step.stack[n - 1]!), 32)
-      const value = step.op === OP.SLOAD
-        ? setLengthLeft(await step.state.getStorage(new Address(step.address), key), 32)
-        : setLengthLeft(bigIntToBytes(step.stack[n - 2]!), 32)
+      const value = step.op === OP.SLOAD ? setLengthLeft(await step.state.getStorage(new Address(step.address), key), 32) : setLengthLeft(bigIntToBytes(step.stack[n - 2]!), 32)
       const addr = bytesToHex(step.address)
       let slots = this.storage.get(addr)
       if (slots === undefined) this.storage.set(addr, (slots = new Map()))

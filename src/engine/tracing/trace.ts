@@ -1,19 +1,15 @@
 import type { MerkleStateManager } from '@ethereumjs/statemanager'
 import type { TypedTransaction } from '@ethereumjs/tx'
 import { bytesToHex } from '@ethereumjs/util'
-import { createVM, runTx } from '@ethereumjs/vm'
-import type { RunTxResult, VM } from '@ethereumjs/vm'
+import { createVM, runTx, type RunTxResult, type VM } from '@ethereumjs/vm'
 import type { Block } from '../block.js'
 import type { Chain } from '../chain.js'
 import type { Engine } from '../engine.js'
 import { EngineError, ExecutionAbortedError, ExecutionFailedError, NotFoundError } from '../errors.js'
-import { EvmGuard } from '../evmGuard.js'
-import type { Cancellation, RunLimit } from '../evmGuard.js'
-import { Executor } from '../executor.js'
-import type { CallOutcome } from '../executor.js'
+import { EvmGuard, type Cancellation, type RunLimit } from '../evmGuard.js'
+import { Executor, type CallOutcome } from '../executor.js'
 import type { BlockRef, CallRequest, StateOverride } from '../types.js'
-import { createTracer, traceTimeoutMs } from './config.js'
-import type { TraceOptions } from './config.js'
+import { createTracer, traceTimeoutMs, type TraceOptions } from './config.js'
 import { attachTracer } from './evmHooks.js'
 import type { TxStart } from './types.js'
 
@@ -120,8 +116,12 @@ function withOverrides(block: Block, o: BlockOverrides | undefined): Block {
   return {
     ...block,
     header: {
-      ...h, number: o.number ?? h.number, timestamp: o.time ?? h.timestamp, gasLimit: o.gasLimit ?? h.gasLimit,
-      coinbase: o.feeRecipient ?? h.coinbase, baseFee: o.baseFeePerGas ?? h.baseFee,
+      ...h,
+      number: o.number ?? h.number,
+      timestamp: o.time ?? h.timestamp,
+      gasLimit: o.gasLimit ?? h.gasLimit,
+      coinbase: o.feeRecipient ?? h.coinbase,
+      baseFee: o.baseFeePerGas ?? h.baseFee,
     },
   }
 }
@@ -131,7 +131,12 @@ class Replay {
   private gasUsed = 0n
   private logs = 0
 
-  private constructor(private readonly block: Block, private readonly vm: VM, private readonly sm: MerkleStateManager, private readonly guard: EvmGuard) {}
+  private constructor(
+    private readonly block: Block,
+    private readonly vm: VM,
+    private readonly sm: MerkleStateManager,
+    private readonly guard: EvmGuard,
+  ) {}
 
   static async start(chain: Chain, block: Block): Promise<Replay> {
     if (block.header.number === 0n) throw new EngineError('genesis is not traceable')
@@ -144,8 +149,11 @@ class Replay {
     const vm = await createVM({ common: chain.common.copy(), stateManager: sm, blockchain: chain.blockHashes as never, evmOpts: { customOpcodes: guard.opcodes } })
     const replay = new Replay(block, vm, sm, guard)
     replay.env = chain.envBlock({
-      number: block.header.number, timestamp: block.header.timestamp, gasLimit: block.header.gasLimit,
-      baseFee: block.header.baseFee, coinbase: block.header.coinbase,
+      number: block.header.number,
+      timestamp: block.header.timestamp,
+      gasLimit: block.header.gasLimit,
+      baseFee: block.header.baseFee,
+      coinbase: block.header.coinbase,
     })
     return replay
   }

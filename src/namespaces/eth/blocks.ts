@@ -2,16 +2,14 @@ import { z } from 'zod'
 import type { Block } from '../../engine/block.js'
 import { formatBlock, formatHeader, formatReceipt, formatTx, quantity } from '../../rpc/format.js'
 import { BlockRef, BlockTag, Bool, Hash32, Uint } from '../../rpc/schemas.js'
-import type { MethodTable, RpcContext } from '../../rpc/types.js'
-import { inService, method } from '../../rpc/types.js'
+import { type MethodTable, type RpcContext, inService, method } from '../../rpc/types.js'
 
 /** Blocks, headers, uncles and per-block transaction access. */
 export function ethBlockMethods(ctx: Pick<RpcContext, 'engine'>): MethodTable {
   const { engine } = ctx
   const byHash = (hash: Uint8Array) => engine.findBlock({ blockHash: hash })
   const byNumber = (ref: ReturnType<typeof BlockTag.parse>) => engine.findBlock(ref)
-  const txAt = (block: Block | undefined, index: bigint) =>
-    block === undefined || index >= BigInt(block.txs.length) ? null : formatTx(block.txs[Number(index)]!, { block, index: Number(index) })
+  const txAt = (block: Block | undefined, index: bigint) => (block === undefined || index >= BigInt(block.txs.length) ? null : formatTx(block.txs[Number(index)]!, { block, index: Number(index) }))
   return inService('internal-blockchain', {
     /** Handler for `eth_blockNumber`. */
     eth_blockNumber: method(z.tuple([]), () => quantity(engine.head.header.number)),

@@ -1,8 +1,7 @@
 import { z } from 'zod'
 import { hex, quantity } from '../../rpc/format.js'
 import { BlockRef, CallRequest, StateOverride } from '../../rpc/schemas.js'
-import type { MethodTable, RpcContext } from '../../rpc/types.js'
-import { inService, method } from '../../rpc/types.js'
+import { type MethodTable, type RpcContext, inService, method } from '../../rpc/types.js'
 
 /** Execution without a transaction: call, estimate, access list. */
 export function ethCallMethods(ctx: Pick<RpcContext, 'engine'>): MethodTable {
@@ -10,10 +9,12 @@ export function ethCallMethods(ctx: Pick<RpcContext, 'engine'>): MethodTable {
   return inService('internal-blockchain', {
     /** Handler for `eth_call` (block tag, hash or EIP-1898 object; state overrides). */
     eth_call: method(z.tuple([CallRequest, BlockRef.optional(), StateOverride.optional()]), async ([req, ref, overrides], _call, _origin, cancel) =>
-      hex(await engine.call(req, ref ?? 'latest', overrides, cancel))),
+      hex(await engine.call(req, ref ?? 'latest', overrides, cancel)),
+    ),
     /** Handler for `eth_estimateGas`. */
     eth_estimateGas: method(z.tuple([CallRequest, BlockRef.optional(), StateOverride.optional()]), async ([req, ref, overrides], _call, _origin, cancel) =>
-      quantity(await engine.estimateGas(req, ref ?? 'latest', overrides, cancel))),
+      quantity(await engine.estimateGas(req, ref ?? 'latest', overrides, cancel)),
+    ),
     /** Handler for `eth_createAccessList`. */
     eth_createAccessList: method(z.tuple([CallRequest, BlockRef.optional()]), async ([req, ref], _call, _origin, cancel) => {
       const r = await engine.createAccessList(req, ref ?? 'latest', cancel)

@@ -1,8 +1,7 @@
 import { z } from 'zod'
 import { chainConfigJSON } from '../../engine/genesis.js'
 import { hex, quantity } from '../../rpc/format.js'
-import type { MethodTable, RpcContext } from '../../rpc/types.js'
-import { inServiceOne, method } from '../../rpc/types.js'
+import { type MethodTable, type RpcContext, inServiceOne, method } from '../../rpc/types.js'
 import { BLACKHOLE } from '../../engine/chain.js'
 
 /** Chain identity and node status methods of `eth_`. */
@@ -13,12 +12,24 @@ export function ethChainMethods(ctx: Pick<RpcContext, 'engine'>): MethodTable {
   const coinbase = hex(BLACKHOLE)
   return {
     /** Handler for `eth_chainId`. */
-    eth_chainId: inServiceOne('internal-blockchain', method(z.tuple([]), () => chainId)),
+    eth_chainId: inServiceOne(
+      'internal-blockchain',
+      method(z.tuple([]), () => chainId),
+    ),
     /** Handler for `eth_syncing`: a single node is always in sync. */
-    eth_syncing: inServiceOne('internal-eth', method(z.tuple([]), () => false)),
+    eth_syncing: inServiceOne(
+      'internal-eth',
+      method(z.tuple([]), () => false),
+    ),
     /** Handler for `eth_coinbase`: coreth's etherbase, the fee blackhole. */
-    eth_coinbase: inServiceOne('eth', method(z.tuple([]), () => coinbase)),
+    eth_coinbase: inServiceOne(
+      'eth',
+      method(z.tuple([]), () => coinbase),
+    ),
     /** Handler for `eth_getChainConfig` (Avalanche extension; coreth: internal/ethapi/api_extra.go, libevm params/json.libevm.go). */
-    eth_getChainConfig: inServiceOne('internal-blockchain', method(z.tuple([]), () => chainConfig)),
+    eth_getChainConfig: inServiceOne(
+      'internal-blockchain',
+      method(z.tuple([]), () => chainConfig),
+    ),
   }
 }

@@ -2,14 +2,12 @@ import { z } from 'zod'
 import { InvalidParamsError } from '../../engine/errors.js'
 import { quantity } from '../../rpc/format.js'
 import { BlockTag, Percentiles } from '../../rpc/schemas.js'
-import type { MethodTable, RpcContext } from '../../rpc/types.js'
-import { inService, method } from '../../rpc/types.js'
+import { type MethodTable, type RpcContext, inService, method } from '../../rpc/types.js'
 
 /** geth math.HexOrDecimal64: eth_feeHistory's block count comes as hex string or number. */
-const BlockCount = z.union([
-  z.number().int().nonnegative(),
-  z.string().regex(/^(0x[0-9a-fA-F]+|\d+)$/, 'invalid hex or decimal integer'),
-], { error: 'json: cannot unmarshal into Go value of type math.HexOrDecimal64' }).transform((v) => BigInt(v))
+const BlockCount = z
+  .union([z.number().int().nonnegative(), z.string().regex(/^(0x[0-9a-fA-F]+|\d+)$/, 'invalid hex or decimal integer')], { error: 'json: cannot unmarshal into Go value of type math.HexOrDecimal64' })
+  .transform((v) => BigInt(v))
 
 /** Fee suggestions and history (coreth: eth/gasprice/gasprice.go, internal/ethapi/api.go). */
 export function ethFeeMethods(ctx: Pick<RpcContext, 'engine'>): MethodTable {

@@ -1,9 +1,7 @@
 import { z } from 'zod'
 import { formatLog, hex } from '../../rpc/format.js'
-import { FilterId, logFilterSchema } from '../../rpc/schemas.js'
-import type { LogFilterRequest } from '../../rpc/schemas.js'
-import type { MethodTable, RpcContext } from '../../rpc/types.js'
-import { inService, method } from '../../rpc/types.js'
+import { FilterId, logFilterSchema, type LogFilterRequest } from '../../rpc/schemas.js'
+import { type MethodTable, type RpcContext, inService, method } from '../../rpc/types.js'
 import type { ChainConfigFile } from '../../config.js'
 import type { LogQuery } from '../../engine/logQuery.js'
 

@@ -1,5 +1,4 @@
-import type { MethodTable, RpcContext } from '../../rpc/types.js'
-import { mergeTables } from '../../rpc/types.js'
+import { type MethodTable, type RpcContext, mergeTables } from '../../rpc/types.js'
 import { ethBlockMethods } from './blocks.js'
 import { ethCallMethods } from './call.js'
 import { ethChainMethods } from './chainInfo.js'
@@ -13,5 +12,16 @@ import { ethTransactionMethods } from './transactions.js'
 
 /** The `eth_` namespace. */
 export function ethMethods(ctx: Pick<RpcContext, 'engine' | 'subscriptions' | 'config'>): MethodTable {
-  return mergeTables(ethChainMethods(ctx), ethBlockMethods(ctx), ethStateMethods(ctx), ethCallMethods(ctx), ethTransactionMethods(ctx), ethFeeMethods(ctx), ethProofMethods(ctx), ethFilterMethods(ctx), ethSubscriptionMethods(ctx), ethSimulateMethods(ctx))
+  return mergeTables(
+    ethChainMethods(ctx),
+    ethBlockMethods(ctx),
+    ethStateMethods(ctx),
+    ethCallMethods(ctx),
+    ethTransactionMethods(ctx),
+    ethFeeMethods(ctx),
+    ethProofMethods(ctx),
+    ethFilterMethods(ctx),
+    ethSubscriptionMethods(ctx),
+    ethSimulateMethods(ctx),
+  )
 }

@@ -1,8 +1,7 @@
 import { z } from 'zod'
 import { hex, quantity } from '../../rpc/format.js'
 import { Address, BlockRef } from '../../rpc/schemas.js'
-import type { MethodTable, RpcContext } from '../../rpc/types.js'
-import { inService, method } from '../../rpc/types.js'
+import { type MethodTable, type RpcContext, inService, method } from '../../rpc/types.js'
 
 /**
  * geth's `storageKeys []string`: any strings (decoded by the handler after the proof window

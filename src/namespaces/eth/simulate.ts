@@ -1,11 +1,9 @@
 import { z } from 'zod'
 import type { SimBlockResult, SimulateOptions } from '../../engine/simulateOptions.js'
 import { EXECUTION_REVERTED, VM_ERROR } from '../../rpc/errors.js'
-import { formatBlock, formatLog, hex, quantity } from '../../rpc/format.js'
-import type { Json } from '../../rpc/format.js'
+import { formatBlock, formatLog, hex, quantity, type Json } from '../../rpc/format.js'
 import { Address, BlockRef, Bool, CallRequest, Hash32, Quantity, StateOverride, Uint64 } from '../../rpc/schemas.js'
-import type { MethodTable, RpcContext } from '../../rpc/types.js'
-import { inService, method } from '../../rpc/types.js'
+import { type MethodTable, type RpcContext, inService, method } from '../../rpc/types.js'
 
 /** geth override.BlockOverrides as eth_simulateV1 accepts them (beaconRoot and withdrawals are not C-Chain fields). */
 const BlockOverrides = z.object({
@@ -20,25 +18,33 @@ const BlockOverrides = z.object({
 })
 
 /** geth simOpts: blockStateCalls [{ blockOverrides, stateOverrides, calls }], traceTransfers, validation, returnFullTransactions. */
-const SimulatePayload = z.object({
-  blockStateCalls: z.array(z.object({
-    blockOverrides: BlockOverrides.nullish(),
-    stateOverrides: StateOverride.nullish(),
-    calls: z.array(CallRequest).nullish(),
-  })).nullish(),
-  traceTransfers: Bool.nullish(),
-  validation: Bool.nullish(),
-  returnFullTransactions: Bool.nullish(),
-}).transform((p): SimulateOptions => ({
-  blockStateCalls: (p.blockStateCalls ?? []).map((b) => {
-    const o = b.blockOverrides ?? {}
-    const blockOverrides = Object.fromEntries(Object.entries(o).filter(([, v]) => v != null))
-    return { blockOverrides, ...(b.stateOverrides == null ? {} : { stateOverrides: b.stateOverrides }), calls: b.calls ?? [] }
-  }),
-  traceTransfers: p.traceTransfers === true,
-  validation: p.validation === true,
-  returnFullTransactions: p.returnFullTransactions === true,
-}))
+const SimulatePayload = z
+  .object({
+    blockStateCalls: z
+      .array(
+        z.object({
+          blockOverrides: BlockOverrides.nullish(),
+          stateOverrides: StateOverride.nullish(),
+          calls: z.array(CallRequest).nullish(),
+        }),
+      )
+      .nullish(),
+    traceTransfers: Bool.nullish(),
+    validation: Bool.nullish(),
+    returnFullTransactions: Bool.nullish(),
+  })
+  .transform(
+    (p): SimulateOptions => ({
+      blockStateCalls: (p.blockStateCalls ?? []).map((b) => {
+        const o = b.blockOverrides ?? {}
+        const blockOverrides = Object.fromEntries(Object.entries(o).filter(([, v]) => v != null))
+        return { blockOverrides, ...(b.stateOverrides == null ? {} : { stateOverrides: b.stateOverrides }), calls: b.calls ?? [] }
+      }),
+      traceTransfers: p.traceTransfers === true,
+      validation: p.validation === true,
+      returnFullTransactions: p.returnFullTransactions === true,
+    }),
+  )
 
 /** One simulated block as geth's simBlockResult marshals it: the block object plus `calls`. */
 function formatSimBlock(r: SimBlockResult, fullTxs: boolean): Record<string, Json> {
@@ -52,9 +58,7 @@ function formatSimBlock(r: SimBlockResult, fullTxs: boolean): Record<string, Jso
       status: quantity(c.status),
     }
     if (c.error !== undefined) {
-      call.error = c.error.kind === 'reverted'
-        ? { message: c.error.message, code: EXECUTION_REVERTED, data: hex(c.error.data ?? new Uint8Array()) }
-        : { message: c.error.message, code: VM_ERROR }
+      call.error = c.error.kind === 'reverted' ? { message: c.error.message, code: EXECUTION_REVERTED, data: hex(c.error.data ?? new Uint8Array()) } : { message: c.error.message, code: VM_ERROR }
     }
     return call
   })

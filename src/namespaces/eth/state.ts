@@ -3,8 +3,7 @@ import { hex, quantity } from '../../rpc/format.js'
 import { InvalidParamsError } from '../../engine/errors.js'
 import { CLIENT_LIMIT_EXCEEDED, RpcError } from '../../rpc/errors.js'
 import { Address, BlockRef, StorageRequests, StorageSlot, decodeStorageKey } from '../../rpc/schemas.js'
-import type { MethodTable, RpcContext } from '../../rpc/types.js'
-import { inService, inServiceOne, method } from '../../rpc/types.js'
+import { type MethodTable, type RpcContext, inService, inServiceOne, method } from '../../rpc/types.js'
 
 /** geth maxGetStorageSlots: the most slots one eth_getStorageValues may read. */
 export const MAX_GET_STORAGE_SLOTS = 1024
@@ -14,14 +13,14 @@ export function ethStateMethods(ctx: Pick<RpcContext, 'engine'>): MethodTable {
   const { engine } = ctx
   return inService('internal-blockchain', {
     /** Handler for `eth_getBalance`. */
-    eth_getBalance: method(z.tuple([Address, BlockRef.optional()]), async ([address, ref]) =>
-      quantity(await engine.balance(address, ref ?? 'latest'))),
+    eth_getBalance: method(z.tuple([Address, BlockRef.optional()]), async ([address, ref]) => quantity(await engine.balance(address, ref ?? 'latest'))),
     /** Handler for `eth_getTransactionCount`; `pending` counts the pool (coreth's TransactionAPI). */
-    eth_getTransactionCount: inServiceOne('internal-transaction', method(z.tuple([Address, BlockRef.optional()]), async ([address, ref]) =>
-      quantity(await engine.nonce(address, ref ?? 'latest')))),
+    eth_getTransactionCount: inServiceOne(
+      'internal-transaction',
+      method(z.tuple([Address, BlockRef.optional()]), async ([address, ref]) => quantity(await engine.nonce(address, ref ?? 'latest'))),
+    ),
     /** Handler for `eth_getCode`. */
-    eth_getCode: method(z.tuple([Address, BlockRef.optional()]), async ([address, ref]) =>
-      hex(await engine.code(address, ref ?? 'latest'))),
+    eth_getCode: method(z.tuple([Address, BlockRef.optional()]), async ([address, ref]) => hex(await engine.code(address, ref ?? 'latest'))),
     /** Handler for `eth_getStorageAt`. */
     eth_getStorageAt: method(z.tuple([Address, StorageSlot, BlockRef.optional()]), async ([address, key, ref]) => {
       const slot = decodeStorageKey(key)

@@ -1,18 +1,15 @@
 import { z } from 'zod'
 import type { Block } from '../../engine/block.js'
 import type { BlockRef } from '../../engine/types.js'
-import type { LogCriteria } from '../../engine/logFilter.js'
-import { logMatches } from '../../engine/logFilter.js'
+import { type LogCriteria, logMatches } from '../../engine/logFilter.js'
 import type { Receipt } from '../../engine/receipt.js'
 import type { PoolTx } from '../../engine/txPool.js'
 import { invalidParams, notificationsUnsupported, unknownSubscription } from '../../rpc/errors.js'
 import { formatHeaderJSON, formatLog, formatTx, hex } from '../../rpc/format.js'
-import { Bool, FilterId } from '../../rpc/schemas.js'
+import { Bool, FilterId, type LogFilterRequest } from '../../rpc/schemas.js'
 import { chainLogFilter } from './filters.js'
-import type { LogFilterRequest } from '../../rpc/schemas.js'
 import { Topic } from '../../rpc/subscriptions.js'
-import type { MethodTable, RpcContext } from '../../rpc/types.js'
-import { inServiceOne, method } from '../../rpc/types.js'
+import { type MethodTable, type RpcContext, inServiceOne, method } from '../../rpc/types.js'
 
 /** A `logs` subscription's filter; numbered bounds restrict delivered logs (geth filters.filterLogs). */
 interface LogSubscription {
@@ -30,12 +27,19 @@ const PENDING = -1n
 
 function blockNumberOf(ref: Exclude<BlockRef, { blockHash: Uint8Array }> | undefined): bigint {
   switch (ref) {
-    case undefined: case 'latest': return LATEST
-    case 'pending': return PENDING
-    case 'safe': return SAFE
-    case 'finalized': return FINALIZED
-    case 'earliest': return EARLIEST
-    default: return ref
+    case undefined:
+    case 'latest':
+      return LATEST
+    case 'pending':
+      return PENDING
+    case 'safe':
+      return SAFE
+    case 'finalized':
+      return FINALIZED
+    case 'earliest':
+      return EARLIEST
+    default:
+      return ref
   }
 }
 
@@ -141,20 +145,23 @@ export function ethSubscriptionMethods(ctx: Pick<RpcContext, 'engine' | 'subscri
   // biome-ignore lint/suspicious/noExplicitAny: each kind opens a topic of its own payload type
   const kinds = new Map<string, { arity: number; open: (params: readonly unknown[]) => [Topic<any>, unknown] }>([
     ['newHeads', { arity: 0, open: () => [newHeads, null] }],
-    ['logs', {
-      arity: 1,
-      open: (params) => {
-        // geth: the filter is a non-pointer argument, so it is required ({} or null for "all logs").
-        if (params.length < 2) throw invalidParams('missing value for required argument 1')
-        let f: LogFilterRequest | undefined
-        if (params[1] !== undefined) {
-          const parsed = LogFilter.safeParse(params[1])
-          if (!parsed.success) throw invalidParams(`invalid argument 1: ${parsed.error.issues[0]!.message}`)
-          f = parsed.data
-        }
-        return [logs, logSubscription(f)]
+    [
+      'logs',
+      {
+        arity: 1,
+        open: (params) => {
+          // geth: the filter is a non-pointer argument, so it is required ({} or null for "all logs").
+          if (params.length < 2) throw invalidParams('missing value for required argument 1')
+          let f: LogFilterRequest | undefined
+          if (params[1] !== undefined) {
+            const parsed = LogFilter.safeParse(params[1])
+            if (!parsed.success) throw invalidParams(`invalid argument 1: ${parsed.error.issues[0]!.message}`)
+            f = parsed.data
+          }
+          return [logs, logSubscription(f)]
+        },
       },
-    }],
+    ],
     ['newPendingTransactions', { arity: 1, open: (params) => [pending, fullTxFlag(params)] }],
     ['newAcceptedTransactions', { arity: 1, open: (params) => [accepted, fullTxFlag(params)] }],
     ['syncing', { arity: 0, open: () => [syncing, null] }],
@@ -165,18 +172,24 @@ export function ethSubscriptionMethods(ctx: Pick<RpcContext, 'engine' | 'subscri
      * Handler for `eth_subscribe`. Arguments are checked in geth's order (rpc/handler.go
      * handleSubscribe): transport, name, then the named subscription's own arguments.
      */
-    eth_subscribe: inServiceOne('eth-filter', method(z.tuple([z.unknown().optional()], z.unknown()), (params, call) => {
-      if (call === undefined) throw notificationsUnsupported()
-      const name = params[0]
-      if (typeof name !== 'string') throw invalidParams('expected subscription name as first argument')
-      const kind = kinds.get(name)
-      if (kind === undefined) throw unknownSubscription('eth', name)
-      if (params.length > kind.arity + 1) throw invalidParams(`too many arguments, want at most ${kind.arity + 1}`)
-      const [topic, data] = kind.open(params)
-      return subscriptions.open(call, topic, data)
-    })),
+    eth_subscribe: inServiceOne(
+      'eth-filter',
+      method(z.tuple([z.unknown().optional()], z.unknown()), (params, call) => {
+        if (call === undefined) throw notificationsUnsupported()
+        const name = params[0]
+        if (typeof name !== 'string') throw invalidParams('expected subscription name as first argument')
+        const kind = kinds.get(name)
+        if (kind === undefined) throw unknownSubscription('eth', name)
+        if (params.length > kind.arity + 1) throw invalidParams(`too many arguments, want at most ${kind.arity + 1}`)
+        const [topic, data] = kind.open(params)
+        return subscriptions.open(call, topic, data)
+      }),
+    ),
     /** Handler for `eth_unsubscribe`: true, or -32000 `subscription not found` (also over HTTP, as geth). */
-    eth_unsubscribe: inServiceOne('always', method(z.tuple([FilterId]), ([id], call) => subscriptions.cancel(call?.conn, id))),
+    eth_unsubscribe: inServiceOne(
+      'always',
+      method(z.tuple([FilterId]), ([id], call) => subscriptions.cancel(call?.conn, id)),
+    ),
   }
 }
 
@@ -187,11 +200,14 @@ export function ethSubscriptionMethods(ctx: Pick<RpcContext, 'engine' | 'subscri
 export function ethSubscribeDisabled(): MethodTable {
   return {
     /** Handler for `eth_subscribe` without the eth-filter service. */
-    eth_subscribe: inServiceOne('always', method(z.tuple([z.unknown().optional()], z.unknown()), (params, call) => {
-      if (call === undefined) throw notificationsUnsupported()
-      const name = params[0]
-      if (typeof name !== 'string') throw invalidParams('expected subscription name as first argument')
-      throw unknownSubscription('eth', name)
-    })),
+    eth_subscribe: inServiceOne(
+      'always',
+      method(z.tuple([z.unknown().optional()], z.unknown()), (params, call) => {
+        if (call === undefined) throw notificationsUnsupported()
+        const name = params[0]
+        if (typeof name !== 'string') throw invalidParams('expected subscription name as first argument')
+        throw unknownSubscription('eth', name)
+      }),
+    ),
   }
 }

@@ -3,8 +3,7 @@ import { fillTransaction } from '../../engine/fillTransaction.js'
 import { formatReceipt, formatTx } from '../../rpc/format.js'
 import { CallRequest, Data, Hash32 } from '../../rpc/schemas.js'
 import { signTxResult } from '../../rpc/signTxResult.js'
-import type { MethodTable, RpcContext } from '../../rpc/types.js'
-import { inService, method } from '../../rpc/types.js'
+import { type MethodTable, type RpcContext, inService, method } from '../../rpc/types.js'
 
 /** Sending and looking up transactions. */
 export function ethTransactionMethods(ctx: Pick<RpcContext, 'engine'>): MethodTable {

@@ -5,8 +5,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import { decodeUTXO, encodeUTXO, utxoInputID } from '../../../src/avalanche/avax.js'
-import type { SigningKey } from '../../../src/atomic/builder.js'
-import { buildExportTx, buildImportTx } from '../../../src/atomic/builder.js'
+import { type SigningKey, buildExportTx, buildImportTx } from '../../../src/atomic/builder.js'
 import { TYPE_ID } from '../../../src/avalanche/codec.js'
 import { AtomicError } from '../../../src/atomic/errors.js'
 import { EVM_OUTPUT_GAS, X2C_RATE, calculateDynamicFee, gasUsed } from '../../../src/atomic/fees.js'
@@ -37,7 +36,9 @@ function utxo(amount: bigint, addrs: Uint8Array[], opts: { threshold?: number; l
 
 function verify(tx: AtomicTx, utxos: Uint8Array[] = []): void {
   semanticVerify(tx, {
-    ctx, baseFee: BASE_FEE, nowUnix: 1000n,
+    ctx,
+    baseFee: BASE_FEE,
+    nowUnix: 1000n,
     fetchUTXOs: (_chain, ids) => ids.map((id) => utxos.find((u) => compareBytes(id, utxoIDOf(u)) === 0)),
   })
 }
@@ -48,7 +49,13 @@ const utxoIDOf = (bytes: Uint8Array) => utxoInputID(decodeUTXO(bytes).utxoID)
 describe('buildExportTx', () => {
   it('spends keys in stored order, skips one whose balance does not cover its marginal fee, sorts inputs, state nonces', async () => {
     const keys = [key(1), key(2), key(3)]
-    const balances = new Map([[keys[0]!, 10n], [keys[1]!, 600_000n], [keys[2]!, 5_000_000n]].map(([k, nAVAX]) => [Buffer.from((k as SigningKey).ethAddress).toString('hex'), (nAVAX as bigint) * X2C_RATE]))
+    const balances = new Map(
+      [
+        [keys[0]!, 10n],
+        [keys[1]!, 600_000n],
+        [keys[2]!, 5_000_000n],
+      ].map(([k, nAVAX]) => [Buffer.from((k as SigningKey).ethAddress).toString('hex'), (nAVAX as bigint) * X2C_RATE]),
+    )
     const state = {
       balance: async (a: Uint8Array) => balances.get(Buffer.from(a).toString('hex')) ?? 0n,
       nonce: async (a: Uint8Array) => BigInt(a[0]!),

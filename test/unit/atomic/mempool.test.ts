@@ -7,8 +7,7 @@ import { AtomicMempool, MempoolFullError } from '../../../src/atomic/mempool.js'
 import { NETWORKS } from '../../../src/avalanche/networks.js'
 import { credential } from '../../../src/avalanche/secp256k1fx.js'
 import { ethAddress, publicKeyOf, signHash } from '../../../src/avalanche/signature.js'
-import type { AtomicTx } from '../../../src/atomic/tx.js'
-import { encodeUnsignedTx, signingHash, toAtomicTx } from '../../../src/atomic/tx.js'
+import { type AtomicTx, encodeUnsignedTx, signingHash, toAtomicTx } from '../../../src/atomic/tx.js'
 import type { UnsignedExportTx } from '../../../src/atomic/types.js'
 
 /* coreth's atomic mempool rules (txpool/mempool.go, txs.go): states, duplicates, conflicts, capacity. */
@@ -21,7 +20,10 @@ const ETH = ethAddress(publicKeyOf(KEY))
 /** An export from `ETH` at `nonce` (the conflict key) burning `fee` nAVAX; `salt` changes the tx ID only. */
 function tx(nonce: bigint, fee: bigint, salt = 1n): AtomicTx {
   const utx: UnsignedExportTx = {
-    typeID: TYPE_ID.ExportTx, networkID: local.networkID, blockchainID: local.cChainID, destinationChain: local.xChainID,
+    typeID: TYPE_ID.ExportTx,
+    networkID: local.networkID,
+    blockchainID: local.cChainID,
+    destinationChain: local.xChainID,
     ins: [{ address: ETH, amount: salt + fee, assetID: AVAX, nonce }],
     exportedOutputs: [{ assetID: AVAX, out: { amount: salt, locktime: 0n, threshold: 1, addrs: [new Uint8Array(20).fill(2)] } }],
   }
@@ -92,7 +94,8 @@ describe('AtomicMempool', () => {
     await m.addLocalTx(a)
     const pa = priceOf(a, 100_000n)
     expect(await message(m.addLocalTx(same))).toBe(
-      `conflict present: issued tx (${id(same)}) gas price ${priceOf(same, 100_000n)} <= conflict tx (${id(a)}) gas price ${pa} (1 total conflicts in mempool)`)
+      `conflict present: issued tx (${id(same)}) gas price ${priceOf(same, 100_000n)} <= conflict tx (${id(a)}) gas price ${pa} (1 total conflicts in mempool)`,
+    )
     expect(m.getTx(same.id)).toBeUndefined()
     await m.addLocalTx(better)
     expect(m.getTx(a.id)).toEqual({ tx: a, discarded: true })
@@ -121,7 +124,12 @@ describe('AtomicMempool', () => {
 
   it('does not remember a local tx that fails verification; a remote one becomes Discarded', async () => {
     const bad = tx(0n, 1000n)
-    const m = new AtomicMempool({ avaxAssetID: AVAX, verify: (t) => { if (t === bad) throw new AtomicError('invalid nonce') } })
+    const m = new AtomicMempool({
+      avaxAssetID: AVAX,
+      verify: (t) => {
+        if (t === bad) throw new AtomicError('invalid nonce')
+      },
+    })
     expect(await message(m.addLocalTx(bad))).toBe('invalid nonce')
     expect(m.getTx(bad.id)).toBeUndefined()
     expect(await message(m.addRemoteTx(bad))).toBe('invalid nonce')

@@ -54,33 +54,168 @@ describe('UnsignedImportTx.Verify (coreth: plugin/evm/atomic/import_tx.go)', () 
   it('accepts the vector', () => expect(importError(() => {})).toBe('ok'))
 
   it.each<[string, (tx: UnsignedImportTx) => void, string]>([
-    ['no inputs', (tx) => { tx.importedInputs = []; tx.networkID = 1 }, 'tx has no imported inputs'],
-    ['other network', (tx) => { tx.networkID = 1; tx.outs = [] }, 'tx was issued with a different network ID'],
-    ['other blockchain', (tx) => { tx.blockchainID = local.xChainID; tx.outs = [] }, 'tx has wrong chain ID'],
-    ['no outputs', (tx) => { tx.outs = []; tx.sourceChain = local.cChainID }, 'tx has no EVM outputs'],
-    ['source is this chain', (tx) => { tx.sourceChain = local.cChainID }, 'tx has wrong chain ID'],
-    ['source unknown', (tx) => { tx.sourceChain = otherAsset }, 'tx has wrong chain ID'],
-    ['output amount 0', (tx) => { tx.outs[0]!.amount = 0n; tx.outs[0]!.assetID = zeroID }, 'EVM Output failed verification: output has no value'],
-    ['output empty asset', (tx) => { tx.outs[0]!.assetID = zeroID }, 'EVM Output failed verification: empty asset ID is not valid'],
-    ['output non-AVAX', (tx) => { tx.outs[0]!.assetID = otherAsset; tx.importedInputs[0]!.in.amount = 0n }, 'import output cannot contain non-AVAX in Banff'],
-    ['input empty asset', (tx) => { tx.importedInputs[0]!.assetID = zeroID; tx.importedInputs[0]!.in.amount = 0n }, 'atomic input failed verification: empty asset ID is not valid'],
-    ['input amount 0', (tx) => { tx.importedInputs[0]!.in.amount = 0n }, 'atomic input failed verification: input has no value'],
-    ['input sig indices unsorted', (tx) => { tx.importedInputs[0]!.in.sigIndices = [1, 0] }, 'atomic input failed verification: address indices not sorted and unique'],
-    ['input sig indices repeated', (tx) => { tx.importedInputs[0]!.in.sigIndices = [0, 0] }, 'atomic input failed verification: address indices not sorted and unique'],
-    ['input non-AVAX', (tx) => { tx.importedInputs[1]!.assetID = otherAsset }, 'import input cannot contain non-AVAX in Banff'],
-    ['inputs unsorted', (tx) => { tx.importedInputs.reverse() }, 'inputs not sorted and unique'],
-    ['inputs repeated', (tx) => { tx.importedInputs[1] = tx.importedInputs[0]! }, 'inputs not sorted and unique'],
-    ['outputs repeated', (tx) => { tx.outs.push({ ...tx.outs[0]! }) }, 'outputs not sorted and unique'],
-    ['outputs unsorted', (tx) => { tx.outs.unshift({ ...tx.outs[0]!, address: new Uint8Array(20).fill(0xff) }) }, 'outputs not sorted and unique'],
+    [
+      'no inputs',
+      (tx) => {
+        tx.importedInputs = []
+        tx.networkID = 1
+      },
+      'tx has no imported inputs',
+    ],
+    [
+      'other network',
+      (tx) => {
+        tx.networkID = 1
+        tx.outs = []
+      },
+      'tx was issued with a different network ID',
+    ],
+    [
+      'other blockchain',
+      (tx) => {
+        tx.blockchainID = local.xChainID
+        tx.outs = []
+      },
+      'tx has wrong chain ID',
+    ],
+    [
+      'no outputs',
+      (tx) => {
+        tx.outs = []
+        tx.sourceChain = local.cChainID
+      },
+      'tx has no EVM outputs',
+    ],
+    [
+      'source is this chain',
+      (tx) => {
+        tx.sourceChain = local.cChainID
+      },
+      'tx has wrong chain ID',
+    ],
+    [
+      'source unknown',
+      (tx) => {
+        tx.sourceChain = otherAsset
+      },
+      'tx has wrong chain ID',
+    ],
+    [
+      'output amount 0',
+      (tx) => {
+        tx.outs[0]!.amount = 0n
+        tx.outs[0]!.assetID = zeroID
+      },
+      'EVM Output failed verification: output has no value',
+    ],
+    [
+      'output empty asset',
+      (tx) => {
+        tx.outs[0]!.assetID = zeroID
+      },
+      'EVM Output failed verification: empty asset ID is not valid',
+    ],
+    [
+      'output non-AVAX',
+      (tx) => {
+        tx.outs[0]!.assetID = otherAsset
+        tx.importedInputs[0]!.in.amount = 0n
+      },
+      'import output cannot contain non-AVAX in Banff',
+    ],
+    [
+      'input empty asset',
+      (tx) => {
+        tx.importedInputs[0]!.assetID = zeroID
+        tx.importedInputs[0]!.in.amount = 0n
+      },
+      'atomic input failed verification: empty asset ID is not valid',
+    ],
+    [
+      'input amount 0',
+      (tx) => {
+        tx.importedInputs[0]!.in.amount = 0n
+      },
+      'atomic input failed verification: input has no value',
+    ],
+    [
+      'input sig indices unsorted',
+      (tx) => {
+        tx.importedInputs[0]!.in.sigIndices = [1, 0]
+      },
+      'atomic input failed verification: address indices not sorted and unique',
+    ],
+    [
+      'input sig indices repeated',
+      (tx) => {
+        tx.importedInputs[0]!.in.sigIndices = [0, 0]
+      },
+      'atomic input failed verification: address indices not sorted and unique',
+    ],
+    [
+      'input non-AVAX',
+      (tx) => {
+        tx.importedInputs[1]!.assetID = otherAsset
+      },
+      'import input cannot contain non-AVAX in Banff',
+    ],
+    [
+      'inputs unsorted',
+      (tx) => {
+        tx.importedInputs.reverse()
+      },
+      'inputs not sorted and unique',
+    ],
+    [
+      'inputs repeated',
+      (tx) => {
+        tx.importedInputs[1] = tx.importedInputs[0]!
+      },
+      'inputs not sorted and unique',
+    ],
+    [
+      'outputs repeated',
+      (tx) => {
+        tx.outs.push({ ...tx.outs[0]! })
+      },
+      'outputs not sorted and unique',
+    ],
+    [
+      'outputs unsorted',
+      (tx) => {
+        tx.outs.unshift({ ...tx.outs[0]!, address: new Uint8Array(20).fill(0xff) })
+      },
+      'outputs not sorted and unique',
+    ],
   ])('%s', (_name, mutate, message) => expect(importError(mutate)).toBe(message))
 
   it('applies the older phases', () => {
     const ap1 = { ...ctx, rules: { ...CURRENT_RULES, isApricotPhase2: false, isApricotPhase3: false, isApricotPhase5: false, isBanff: false } }
-    expect(importError((tx) => { tx.outs.push({ ...tx.outs[0]! }) }, ap1)).toBe('ok')
-    expect(importError((tx) => { tx.outs.unshift({ ...tx.outs[0]!, address: new Uint8Array(20).fill(0xff) }) }, ap1)).toBe('tx outputs not sorted')
-    expect(importError((tx) => { tx.outs = [] }, ap1)).toBe('ok')
-    expect(importError((tx) => { tx.sourceChain = local.pChainID }, ap1)).toBe('tx has wrong chain ID')
-    expect(importError((tx) => { tx.sourceChain = local.pChainID })).toBe('ok')
+    expect(
+      importError((tx) => {
+        tx.outs.push({ ...tx.outs[0]! })
+      }, ap1),
+    ).toBe('ok')
+    expect(
+      importError((tx) => {
+        tx.outs.unshift({ ...tx.outs[0]!, address: new Uint8Array(20).fill(0xff) })
+      }, ap1),
+    ).toBe('tx outputs not sorted')
+    expect(
+      importError((tx) => {
+        tx.outs = []
+      }, ap1),
+    ).toBe('ok')
+    expect(
+      importError((tx) => {
+        tx.sourceChain = local.pChainID
+      }, ap1),
+    ).toBe('tx has wrong chain ID')
+    expect(
+      importError((tx) => {
+        tx.sourceChain = local.pChainID
+      }),
+    ).toBe('ok')
   })
 })
 
@@ -88,31 +223,160 @@ describe('UnsignedExportTx.Verify (coreth: plugin/evm/atomic/export_tx.go)', () 
   it('accepts the vector', () => expect(exportError(() => {})).toBe('ok'))
 
   it.each<[string, (tx: UnsignedExportTx) => void, string]>([
-    ['no outputs', (tx) => { tx.exportedOutputs = []; tx.networkID = 1 }, 'tx has no export outputs'],
-    ['other network', (tx) => { tx.networkID = 5 }, 'tx was issued with a different network ID'],
-    ['other blockchain', (tx) => { tx.blockchainID = zeroID }, 'tx has wrong chain ID'],
-    ['destination is this chain', (tx) => { tx.destinationChain = local.cChainID }, 'tx has wrong chain ID'],
-    ['input amount 0', (tx) => { tx.ins[0]!.amount = 0n; tx.ins[0]!.assetID = zeroID }, 'input has no value'],
-    ['input empty asset', (tx) => { tx.ins[0]!.assetID = zeroID }, 'empty asset ID is not valid'],
-    ['input non-AVAX', (tx) => { tx.ins[0]!.assetID = otherAsset }, 'export input cannot contain non-AVAX in Banff'],
-    ['output empty asset', (tx) => { tx.exportedOutputs[0]!.assetID = zeroID; tx.exportedOutputs[0]!.out.amount = 0n }, 'empty asset ID is not valid'],
-    ['output amount 0', (tx) => { tx.exportedOutputs[0]!.out.amount = 0n }, 'output has no value'],
-    ['output unspendable', (tx) => { tx.exportedOutputs[0]!.out.threshold = 3 }, 'output is unspendable'],
-    ['output unoptimized', (tx) => { tx.exportedOutputs[0]!.out.threshold = 0 }, 'output representation should be optimized'],
-    ['owners unsorted', (tx) => { tx.exportedOutputs[0]!.out.addrs.reverse() }, 'addresses not sorted and unique'],
-    ['owners repeated', (tx) => { const a = tx.exportedOutputs[0]!.out.addrs; a[1] = a[0]! }, 'addresses not sorted and unique'],
-    ['nil output', (tx) => { (tx.exportedOutputs as unknown[])[0] = undefined }, 'nil transferable output is not valid'],
-    ['non-AVAX to P', (tx) => { tx.destinationChain = local.pChainID; tx.exportedOutputs[0]!.assetID = otherAsset }, 'tx has wrong chain ID'],
-    ['non-AVAX to X', (tx) => { tx.exportedOutputs[0]!.assetID = otherAsset }, 'export output cannot contain non-AVAX in Banff'],
-    ['outputs unsorted', (tx) => { const o = tx.exportedOutputs[0]!; tx.exportedOutputs = [{ ...o, out: { ...o.out, amount: 2n } }, { ...o, out: { ...o.out, amount: 1n } }] }, 'tx outputs not sorted'],
-    ['inputs repeated', (tx) => { tx.ins.push({ ...tx.ins[0]! }) }, 'inputs not sorted and unique'],
+    [
+      'no outputs',
+      (tx) => {
+        tx.exportedOutputs = []
+        tx.networkID = 1
+      },
+      'tx has no export outputs',
+    ],
+    [
+      'other network',
+      (tx) => {
+        tx.networkID = 5
+      },
+      'tx was issued with a different network ID',
+    ],
+    [
+      'other blockchain',
+      (tx) => {
+        tx.blockchainID = zeroID
+      },
+      'tx has wrong chain ID',
+    ],
+    [
+      'destination is this chain',
+      (tx) => {
+        tx.destinationChain = local.cChainID
+      },
+      'tx has wrong chain ID',
+    ],
+    [
+      'input amount 0',
+      (tx) => {
+        tx.ins[0]!.amount = 0n
+        tx.ins[0]!.assetID = zeroID
+      },
+      'input has no value',
+    ],
+    [
+      'input empty asset',
+      (tx) => {
+        tx.ins[0]!.assetID = zeroID
+      },
+      'empty asset ID is not valid',
+    ],
+    [
+      'input non-AVAX',
+      (tx) => {
+        tx.ins[0]!.assetID = otherAsset
+      },
+      'export input cannot contain non-AVAX in Banff',
+    ],
+    [
+      'output empty asset',
+      (tx) => {
+        tx.exportedOutputs[0]!.assetID = zeroID
+        tx.exportedOutputs[0]!.out.amount = 0n
+      },
+      'empty asset ID is not valid',
+    ],
+    [
+      'output amount 0',
+      (tx) => {
+        tx.exportedOutputs[0]!.out.amount = 0n
+      },
+      'output has no value',
+    ],
+    [
+      'output unspendable',
+      (tx) => {
+        tx.exportedOutputs[0]!.out.threshold = 3
+      },
+      'output is unspendable',
+    ],
+    [
+      'output unoptimized',
+      (tx) => {
+        tx.exportedOutputs[0]!.out.threshold = 0
+      },
+      'output representation should be optimized',
+    ],
+    [
+      'owners unsorted',
+      (tx) => {
+        tx.exportedOutputs[0]!.out.addrs.reverse()
+      },
+      'addresses not sorted and unique',
+    ],
+    [
+      'owners repeated',
+      (tx) => {
+        const a = tx.exportedOutputs[0]!.out.addrs
+        a[1] = a[0]!
+      },
+      'addresses not sorted and unique',
+    ],
+    [
+      'nil output',
+      (tx) => {
+        ;(tx.exportedOutputs as unknown[])[0] = undefined
+      },
+      'nil transferable output is not valid',
+    ],
+    [
+      'non-AVAX to P',
+      (tx) => {
+        tx.destinationChain = local.pChainID
+        tx.exportedOutputs[0]!.assetID = otherAsset
+      },
+      'tx has wrong chain ID',
+    ],
+    [
+      'non-AVAX to X',
+      (tx) => {
+        tx.exportedOutputs[0]!.assetID = otherAsset
+      },
+      'export output cannot contain non-AVAX in Banff',
+    ],
+    [
+      'outputs unsorted',
+      (tx) => {
+        const o = tx.exportedOutputs[0]!
+        tx.exportedOutputs = [
+          { ...o, out: { ...o.out, amount: 2n } },
+          { ...o, out: { ...o.out, amount: 1n } },
+        ]
+      },
+      'tx outputs not sorted',
+    ],
+    [
+      'inputs repeated',
+      (tx) => {
+        tx.ins.push({ ...tx.ins[0]! })
+      },
+      'inputs not sorted and unique',
+    ],
   ])('%s', (_name, mutate, message) => expect(exportError(mutate)).toBe(message))
 
   it('allows equal outputs and, before AP1, repeated inputs', () => {
-    expect(exportError((tx) => { tx.exportedOutputs.push(tx.exportedOutputs[0]!) })).toBe('ok')
+    expect(
+      exportError((tx) => {
+        tx.exportedOutputs.push(tx.exportedOutputs[0]!)
+      }),
+    ).toBe('ok')
     const ap0 = { ...ctx, rules: { isApricotPhase1: false, isApricotPhase2: false, isApricotPhase3: false, isApricotPhase5: false, isBanff: false } }
-    expect(exportError((tx) => { tx.ins.push({ ...tx.ins[0]! }) }, ap0)).toBe('ok')
-    expect(exportError((tx) => { tx.destinationChain = local.pChainID }, ap0)).toBe('tx has wrong chain ID')
+    expect(
+      exportError((tx) => {
+        tx.ins.push({ ...tx.ins[0]! })
+      }, ap0),
+    ).toBe('ok')
+    expect(
+      exportError((tx) => {
+        tx.destinationChain = local.pChainID
+      }, ap0),
+    ).toBe('tx has wrong chain ID')
   })
 })
 
@@ -124,11 +388,18 @@ describe('sorting helpers (avalanchego: vms/components/avax/transferables.go)', 
     expect(() => verifyImportTx(ctx, tx)).not.toThrow()
     const e = exp()
     const o = e.exportedOutputs[0]!
-    e.exportedOutputs = [{ ...o, out: { ...o.out, amount: 9n } }, { ...o, out: { ...o.out, amount: 3n } }, { ...o, assetID: zeroID.slice().fill(1), out: { ...o.out, amount: 5n } }]
+    e.exportedOutputs = [
+      { ...o, out: { ...o.out, amount: 9n } },
+      { ...o, out: { ...o.out, amount: 3n } },
+      { ...o, assetID: zeroID.slice().fill(1), out: { ...o.out, amount: 5n } },
+    ]
     sortTransferableOutputs(e.exportedOutputs)
     expect(e.exportedOutputs.map((x) => x.out.amount)).toEqual([5n, 3n, 9n])
     expect(compareTransferableOutputs(e.exportedOutputs[1]!, e.exportedOutputs[1]!)).toBe(0)
-    const outs = [{ address: new Uint8Array(20).fill(2), amount: 1n, assetID: otherAsset }, { address: new Uint8Array(20).fill(1), amount: 1n, assetID: otherAsset }]
+    const outs = [
+      { address: new Uint8Array(20).fill(2), amount: 1n, assetID: otherAsset },
+      { address: new Uint8Array(20).fill(1), amount: 1n, assetID: otherAsset },
+    ]
     expect(sortEVMInOuts(outs).map((x) => x.address[0])).toEqual([1, 2])
   })
 
@@ -151,23 +422,19 @@ describe('semantic building blocks (coreth: plugin/evm/atomic/vm/tx_semantic_ver
   it('accepts the multisig spend and refuses each broken variant', () => {
     verifySpend(hash, utx.importedInputs[0]!.in, cred, owners, 0n)
     expect(() => verifySpend(hash, utx.importedInputs[0]!.in, { typeID: 10, sigIndices: [] }, owners, 0n)).toThrow('wrong credential type')
-    expect(() => verifySpend(hash, { ...utx.importedInputs[0]!.in, amount: 1n }, cred, owners, 0n))
-      .toThrow(`utxo amount and input amount are not equal: ${owners.amount} != 1`)
+    expect(() => verifySpend(hash, { ...utx.importedInputs[0]!.in, amount: 1n }, cred, owners, 0n)).toThrow(`utxo amount and input amount are not equal: ${owners.amount} != 1`)
     expect(() => verifySpend(hash, utx.importedInputs[0]!.in, cred, { ...owners, locktime: 10n }, 9n)).toThrow('output is time locked')
     expect(() => verifyCredentials(hash, { sigIndices: [0, 1] }, sigs, { ...owners, threshold: 1 }, 0n)).toThrow('input has more signers than expected')
     expect(() => verifyCredentials(hash, { sigIndices: [0] }, sigs, owners, 0n)).toThrow('input has less signers than expected')
-    expect(() => verifyCredentials(hash, { sigIndices: [0, 1] }, sigs.slice(0, 1), owners, 0n))
-      .toThrow('input expected a different number of signers than provided in the credential')
+    expect(() => verifyCredentials(hash, { sigIndices: [0, 1] }, sigs.slice(0, 1), owners, 0n)).toThrow('input expected a different number of signers than provided in the credential')
     expect(() => verifyCredentials(hash, { sigIndices: [0, 2] }, sigs, owners, 0n)).toThrow('input referenced a nonexistent address in the output')
-    expect(() => verifyCredentials(hash, { sigIndices: [0, 1] }, [...sigs].reverse(), owners, 0n))
-      .toThrow(/^wrong signature: expected signature from \w+ but got from \w+$/)
+    expect(() => verifyCredentials(hash, { sigIndices: [0, 1] }, [...sigs].reverse(), owners, 0n)).toThrow(/^wrong signature: expected signature from \w+ but got from \w+$/)
   })
 
   it('checks credential counts with both wordings', () => {
     expect(() => verifyCredentialCount(utx, [])).toThrow('incorrect number of credentials: (1 vs. 0)')
     const e = exportVector(0)
-    expect(() => verifyCredentialCount(e.tx.unsignedTx, [...e.tx.creds, ...e.tx.creds]))
-      .toThrow('export tx contained incorrect number of credentials want 1 got 2')
+    expect(() => verifyCredentialCount(e.tx.unsignedTx, [...e.tx.creds, ...e.tx.creds])).toThrow('export tx contained incorrect number of credentials want 1 got 2')
   })
 
   it('checks the EVM input signature', () => {
@@ -177,10 +444,8 @@ describe('semantic building blocks (coreth: plugin/evm/atomic/vm/tx_semantic_ver
     const ec = e.tx.creds[0]!
     verifyEVMInputCredential(eh, eu.ins[0]!, ec)
     expect(() => verifyEVMInputCredential(eh, { ...eu.ins[0]!, address: new Uint8Array(20) }, ec)).toThrow("signature doesn't match public key")
-    expect(() => verifyEVMInputCredential(eh, eu.ins[0]!, { typeID: 9, sigs: [] }))
-      .toThrow('incorrect number of signatures want 1 signature for EVM Input Credential, but got 0')
-    expect(() => verifyEVMInputCredential(eh, eu.ins[0]!, { typeID: 11, locktime: 0n, threshold: 0, addrs: [] }))
-      .toThrow('expected *secp256k1fx.Credential but got *secp256k1fx.Credential')
+    expect(() => verifyEVMInputCredential(eh, eu.ins[0]!, { typeID: 9, sigs: [] })).toThrow('incorrect number of signatures want 1 signature for EVM Input Credential, but got 0')
+    expect(() => verifyEVMInputCredential(eh, eu.ins[0]!, { typeID: 11, locktime: 0n, threshold: 0, addrs: [] })).toThrow('expected *secp256k1fx.Credential but got *secp256k1fx.Credential')
     const bad = ec.typeID === 9 ? ec.sigs[0]!.slice(0, 64) : new Uint8Array(0)
     expect(() => verifyEVMInputCredential(eh, eu.ins[0]!, { typeID: 9, sigs: [bad] })).toThrow(SignatureError)
   })

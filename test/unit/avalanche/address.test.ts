@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest'
-import { type AddressContext, formatAddress, formatBech32, formatLocalAddress, parseAddress, parseBech32, parseChainAddress, parseLocalAddress, parseServiceAddress } from '../../../src/avalanche/address.js'
+import {
+  type AddressContext,
+  formatAddress,
+  formatBech32,
+  formatLocalAddress,
+  parseAddress,
+  parseBech32,
+  parseChainAddress,
+  parseLocalAddress,
+  parseServiceAddress,
+} from '../../../src/avalanche/address.js'
 import { cb58Encode } from '../../../src/avalanche/cb58.js'
 import { NETWORKS } from '../../../src/avalanche/networks.js'
 import { bytes } from '../../helpers/bytes.js'
@@ -28,8 +38,7 @@ describe('bech32 addresses (utils/formatting/address, btcutil/bech32)', () => {
     expect(() => parseBech32('local1qqqqq')).toThrow('invalid separator index 5')
     expect(() => parseBech32('abcdefgh1qqqqq')).toThrow('invalid separator index 8')
     expect(() => parseBech32('local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96b')).toThrow('invalid character not part of charset: 98')
-    expect(() => parseBech32('local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96q'))
-      .toThrow(/^invalid checksum \(expected \(bech32=00z96u, bech32m=00z96u[a-z0-9]{6}\), got 00z96q\)$/)
+    expect(() => parseBech32('local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96q')).toThrow(/^invalid checksum \(expected \(bech32=00z96u, bech32m=00z96u[a-z0-9]{6}\), got 00z96q\)$/)
   })
 
   it('parses chain-local addresses as coreth does', () => {
@@ -37,8 +46,7 @@ describe('bech32 addresses (utils/formatting/address, btcutil/bech32)', () => {
     expect(parseLocalAddress(ctx, local.cChainID, EWOQ_C)).toEqual(bytes(EWOQ_SHORT))
     expect(parseLocalAddress(ctx, local.cChainID, `${cb58Encode(local.cChainID)}-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96u`)).toEqual(bytes(EWOQ_SHORT))
     expect(parseLocalAddress(ctx, local.cChainID, 'evm-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96u')).toEqual(bytes(EWOQ_SHORT))
-    expect(() => parseLocalAddress(ctx, local.cChainID, EWOQ_X))
-      .toThrow(`expected chainID to be "${cb58Encode(local.cChainID)}" but was "${cb58Encode(local.xChainID)}"`)
+    expect(() => parseLocalAddress(ctx, local.cChainID, EWOQ_X)).toThrow(`expected chainID to be "${cb58Encode(local.cChainID)}" but was "${cb58Encode(local.xChainID)}"`)
     expect(() => parseLocalAddress(ctx, local.cChainID, 'C-fuji18jma8ppw3nhx5r4ap8clazz0dps7rv5u6wmu4t')).toThrow('expected hrp "local" but got "fuji"')
     expect(() => parseLocalAddress(ctx, local.cChainID, 'Q-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96u')).toThrow('there is no ID with alias: Q')
     expect(() => parseLocalAddress(ctx, local.cChainID, `C-${formatBech32('local', new Uint8Array(21))}`)).toThrow('invalid hash length: expected 20 bytes but got 22')
@@ -47,4 +55,3 @@ describe('bech32 addresses (utils/formatting/address, btcutil/bech32)', () => {
     expect(formatLocalAddress(ctx, local.cChainID, new Uint8Array(20))).toBe('C-local1qqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqljssag')
   })
 })
-

@@ -48,17 +48,12 @@ describe('codec framing (codec/manager.go)', () => {
   })
 
   it('refuses registered types behind the wrong interface', () => {
-    expect(() => parseTx(patched(importTx, 2, 5)))
-      .toThrow("couldn't unmarshal interface: *secp256k1fx.TransferInput does not implement interface atomic.UnsignedAtomicTx")
-    expect(() => parseTx(patched(importTx, 146, 7)))
-      .toThrow("couldn't unmarshal interface: *secp256k1fx.TransferOutput does not implement interface avax.TransferableIn")
-    expect(() => parseTx(patched(importTx, 234, 0)))
-      .toThrow("couldn't unmarshal interface: *atomic.UnsignedImportTx does not implement interface verify.Verifiable")
-    expect(() => decodeUTXO(patched(utxoBytes, 70, 11)))
-      .toThrow("couldn't unmarshal interface: *secp256k1fx.OutputOwners does not implement interface verify.State")
+    expect(() => parseTx(patched(importTx, 2, 5))).toThrow("couldn't unmarshal interface: *secp256k1fx.TransferInput does not implement interface atomic.UnsignedAtomicTx")
+    expect(() => parseTx(patched(importTx, 146, 7))).toThrow("couldn't unmarshal interface: *secp256k1fx.TransferOutput does not implement interface avax.TransferableIn")
+    expect(() => parseTx(patched(importTx, 234, 0))).toThrow("couldn't unmarshal interface: *atomic.UnsignedImportTx does not implement interface verify.Verifiable")
+    expect(() => decodeUTXO(patched(utxoBytes, 70, 11))).toThrow("couldn't unmarshal interface: *secp256k1fx.OutputOwners does not implement interface verify.State")
     const exportOutTypeAt = 2 + 4 + 4 + 32 + 32 + 4 + 68 + 4 + 32
-    expect(() => parseTx(patched(exportTx, exportOutTypeAt, 5)))
-      .toThrow("couldn't unmarshal interface: *secp256k1fx.TransferInput does not implement interface avax.TransferableOut")
+    expect(() => parseTx(patched(exportTx, exportOutTypeAt, 5))).toThrow("couldn't unmarshal interface: *secp256k1fx.TransferInput does not implement interface avax.TransferableOut")
   })
 
   it('accepts any verify.Verifiable as a credential, as avalanchego does', () => {
@@ -71,8 +66,7 @@ describe('codec framing (codec/manager.go)', () => {
   })
 
   it('bounds slice counts', () => {
-    expect(() => parseTx(patched(importTx, 74, 0xffffffff)))
-      .toThrow('max slice length exceeded; array length, 4294967295, exceeds maximum length, 2147483647')
+    expect(() => parseTx(patched(importTx, 74, 0xffffffff))).toThrow('max slice length exceeded; array length, 4294967295, exceeds maximum length, 2147483647')
     expect(() => parseTx(patched(importTx, 74, 0x7fffffff))).toThrow(CodecError)
     expect(() => parseTx(patched(importTx, 230, 2))).toThrow(CodecError) // two credentials announced, one present
     // 3 sig indices swallow the outs count and an address word; the next word becomes the outs count
@@ -87,16 +81,22 @@ describe('codec framing (codec/manager.go)', () => {
 
   it('wraps batch errors as coreth does', () => {
     expect(decodeAtomicTxBatch(new Uint8Array(0))).toEqual([])
-    expect(() => decodeAtomicTxBatch(Uint8Array.of(0, 0, 0, 0, 0, 0)))
-      .toThrow('cannot build a block with non-empty extra data and zero atomic transactions')
-    expect(() => decodeAtomicTxBatch(Uint8Array.of(0, 0, 0, 0, 0, 1)))
-      .toThrow(`failed to unmarshal atomic tx (AP5) due to couldn't unmarshal interface: ${INSUFFICIENT}`)
+    expect(() => decodeAtomicTxBatch(Uint8Array.of(0, 0, 0, 0, 0, 0))).toThrow('cannot build a block with non-empty extra data and zero atomic transactions')
+    expect(() => decodeAtomicTxBatch(Uint8Array.of(0, 0, 0, 0, 0, 1))).toThrow(`failed to unmarshal atomic tx (AP5) due to couldn't unmarshal interface: ${INSUFFICIENT}`)
   })
 })
 
 describe('CodecReader / CodecWriter', () => {
   it('round-trips every width big-endian', () => {
-    const data = marshal((w) => w.u8(0xab).u16(0x1234).u32(0xdeadbeef).u64(0x0102030405060708n).fixed(Uint8Array.of(9, 9), 2).slice([1, 2], (e, v) => e.u32(v)))
+    const data = marshal((w) =>
+      w
+        .u8(0xab)
+        .u16(0x1234)
+        .u32(0xdeadbeef)
+        .u64(0x0102030405060708n)
+        .fixed(Uint8Array.of(9, 9), 2)
+        .slice([1, 2], (e, v) => e.u32(v)),
+    )
     expect(Buffer.from(data).toString('hex')).toBe('0000ab1234deadbeef01020304050607080909000000020000000100000002')
     const back = unmarshal(data, (r) => [r.u8(), r.u16(), r.u32(), r.u64(), [...r.fixed(2)], r.slice((e) => e.u32())])
     expect(back).toEqual([0xab, 0x1234, 0xdeadbeef, 0x0102030405060708n, [9, 9], [1, 2]])

@@ -5,7 +5,9 @@ import { WalletError, inContext } from '../../../src/avalanche/wallet.js'
 
 describe('inContext', () => {
   it('prefixes a domain error, sync or async, as a WalletError', async () => {
-    const sync = (): never => { throw new FormatError('bad') }
+    const sync = (): never => {
+      throw new FormatError('bad')
+    }
     expect(() => inContext('problem parsing: ', sync)).toThrow(new WalletError('problem parsing: bad'))
     await expect(inContext('problem issuing transaction: ', async () => sync())).rejects.toThrow('problem issuing transaction: bad')
     await expect(inContext('x: ', async () => sync())).rejects.toBeInstanceOf(WalletError)
@@ -15,7 +17,15 @@ describe('inContext', () => {
     expect(inContext('x: ', () => 7)).toBe(7)
     expect(await inContext('x: ', async () => 8)).toBe(8)
     const bug = new TypeError('bug')
-    expect(() => inContext('x: ', () => { throw bug })).toThrow(bug)
-    await expect(inContext('x: ', async () => { throw bug })).rejects.toBe(bug)
+    expect(() =>
+      inContext('x: ', () => {
+        throw bug
+      }),
+    ).toThrow(bug)
+    await expect(
+      inContext('x: ', async () => {
+        throw bug
+      }),
+    ).rejects.toBe(bug)
   })
 })

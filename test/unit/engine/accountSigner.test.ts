@@ -18,7 +18,12 @@ describe('ecRecover', () => {
   it("refuses with geth's texts", () => {
     expect(() => ecRecover(new Uint8Array(), new Uint8Array(64))).toThrow('signature must be 65 bytes long')
     expect(() => ecRecover(new Uint8Array(), new Uint8Array(65).fill(5))).toThrow('invalid Ethereum signature (V is not 27 or 28)')
-    expect(() => ecRecover(new Uint8Array(), new Uint8Array(65).fill(0).map((_, i) => (i === 64 ? 27 : 0)))).toThrow('recovery failed')
+    expect(() =>
+      ecRecover(
+        new Uint8Array(),
+        new Uint8Array(65).fill(0).map((_, i) => (i === 64 ? 27 : 0)),
+      ),
+    ).toThrow('recovery failed')
   })
 })
 

@@ -6,13 +6,11 @@ import { bytesToHex, hexToBytes } from '@ethereumjs/util'
 import { Wallet, decodeRlp, encodeRlp, keccak256, toBeHex } from 'ethers'
 import pino from 'pino'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { Header } from '../../../src/engine/block.js'
-import { encodeBlock, hashHeader, headerFields, headerFromFields, makeBlock } from '../../../src/engine/block.js'
+import { type Header, encodeBlock, hashHeader, headerFields, headerFromFields, makeBlock } from '../../../src/engine/block.js'
 import { Chain } from '../../../src/engine/chain.js'
 import { loadGenesis } from '../../../src/engine/genesis.js'
 import { encodeReceipts } from '../../../src/engine/receipt.js'
-import { openDatabase } from '../../../src/store/db.js'
-import type { Database } from '../../../src/store/db.js'
+import { openDatabase, type Database } from '../../../src/store/db.js'
 
 /*
  * The C-Chain header: coreth's 24-field RLP (docs/notes-fees-header.md (a)), hashed as
@@ -25,11 +23,30 @@ const fill = (n: number, byte: number) => new Uint8Array(n).fill(byte)
 
 /** A Granite header with a distinct value in every field. */
 const header: Header = {
-  parentHash: fill(32, 0x01), uncleHash: fill(32, 0x02), coinbase: fill(20, 0x03), stateRoot: fill(32, 0x04),
-  txRoot: fill(32, 0x05), receiptRoot: fill(32, 0x06), bloom: fill(256, 0x07), difficulty: 1n, number: 0x1234n,
-  gasLimit: 200_000_000n, gasUsed: 21_000n, timestamp: 1_700_000_123n, extraData: fill(30, 0x08), mixHash: fill(32, 0x09),
-  nonce: fill(8, 0x0a), extDataHash: fill(32, 0x0b), baseFee: 25_000_000_000n, extDataGasUsed: 7n, blockGasCost: 11n,
-  blobGasUsed: 13n, excessBlobGas: 17n, parentBeaconRoot: fill(32, 0x0c), timeMilliseconds: 1_700_000_123_456n, minDelayExcess: 7_970_124n,
+  parentHash: fill(32, 0x01),
+  uncleHash: fill(32, 0x02),
+  coinbase: fill(20, 0x03),
+  stateRoot: fill(32, 0x04),
+  txRoot: fill(32, 0x05),
+  receiptRoot: fill(32, 0x06),
+  bloom: fill(256, 0x07),
+  difficulty: 1n,
+  number: 0x1234n,
+  gasLimit: 200_000_000n,
+  gasUsed: 21_000n,
+  timestamp: 1_700_000_123n,
+  extraData: fill(30, 0x08),
+  mixHash: fill(32, 0x09),
+  nonce: fill(8, 0x0a),
+  extDataHash: fill(32, 0x0b),
+  baseFee: 25_000_000_000n,
+  extDataGasUsed: 7n,
+  blockGasCost: 11n,
+  blobGasUsed: 13n,
+  excessBlobGas: 17n,
+  parentBeaconRoot: fill(32, 0x0c),
+  timeMilliseconds: 1_700_000_123_456n,
+  minDelayExcess: 7_970_124n,
 }
 
 /** RLP integer as ethers expects it: minimal big-endian bytes, empty for 0. */
@@ -41,19 +58,35 @@ const norm = (x: Header) => Object.fromEntries(Object.entries(x).map(([k, v]) =>
 /** coreth's HeaderSerializable order, written out by hand from docs/notes-fees-header.md (a). */
 function expectedFields(x: Header): string[] {
   return [
-    h(x.parentHash), h(x.uncleHash), h(x.coinbase), h(x.stateRoot), h(x.txRoot), h(x.receiptRoot), h(x.bloom), // 0-6
-    q(x.difficulty), q(x.number), // 7-8
-    q(x.gasLimit), q(x.gasUsed), q(x.timestamp), // 9-11
-    h(x.extraData), h(x.mixHash), h(x.nonce), // 12-14
+    h(x.parentHash),
+    h(x.uncleHash),
+    h(x.coinbase),
+    h(x.stateRoot),
+    h(x.txRoot),
+    h(x.receiptRoot),
+    h(x.bloom), // 0-6
+    q(x.difficulty),
+    q(x.number), // 7-8
+    q(x.gasLimit),
+    q(x.gasUsed),
+    q(x.timestamp), // 9-11
+    h(x.extraData),
+    h(x.mixHash),
+    h(x.nonce), // 12-14
     h(x.extDataHash), // 15
-    q(x.baseFee), q(x.extDataGasUsed), q(x.blockGasCost), // 16-18
-    q(x.blobGasUsed), q(x.excessBlobGas), h(x.parentBeaconRoot), // 19-21
-    q(x.timeMilliseconds), q(x.minDelayExcess), // 22-23
+    q(x.baseFee),
+    q(x.extDataGasUsed),
+    q(x.blockGasCost), // 16-18
+    q(x.blobGasUsed),
+    q(x.excessBlobGas),
+    h(x.parentBeaconRoot), // 19-21
+    q(x.timeMilliseconds),
+    q(x.minDelayExcess), // 22-23
   ]
 }
 
 describe('header RLP', () => {
-  it('has 24 fields in coreth\'s order', () => {
+  it("has 24 fields in coreth's order", () => {
     const fields = headerFields(header)
     expect(fields).toHaveLength(24)
     expect(fields.map((f) => bytesToHex(f))).toEqual(expectedFields(header))
@@ -93,7 +126,7 @@ describe('header RLP', () => {
   })
 })
 
-describe('block RLP through the chain\'s decode path', () => {
+describe("block RLP through the chain's decode path", () => {
   let dir: string
   let db: Database
   let chain: Chain
@@ -133,8 +166,13 @@ describe('block RLP through the chain\'s decode path', () => {
     // Stored and read back by the chain: same header, hash, transactions and extData.
     const block = makeBlock(header, txs, extData)
     await chain.store.writeBlock({
-      hash: block.hash, number: header.number, encodedBlock: encoded, encodedReceipts: encodeReceipts([]),
-      bloom: header.bloom, txHashes: txs.map((t) => t.hash()), stateOps: [],
+      hash: block.hash,
+      number: header.number,
+      encodedBlock: encoded,
+      encodedReceipts: encodeReceipts([]),
+      bloom: header.bloom,
+      txHashes: txs.map((t) => t.hash()),
+      stateOps: [],
     } as Parameters<typeof chain.store.writeBlock>[0])
     const back = chain.blockByHash(block.hash)!
     expect(back).toBeDefined()

@@ -99,12 +99,7 @@ const advanceSecondsTests: Array<[string, FeeState, bigint, FeeState]> = [
   ['1_seconds', st(0n, 2_000_000n, 13_605_152n), 1n, st(3_000_000n, 500_000n, 13_605_152n)],
   ['5_seconds', st(0n, 15_000_000n, 13_605_152n), 5n, st(15_000_000n, 7_500_000n, 13_605_152n)],
   ['0_seconds_over_capacity', st(16_000_000n, 2_000_000n, 13_605_152n), 0n, st(15_000_000n, 2_000_000n, 13_605_152n)],
-  [
-    'max_capacity_overflow',
-    st(0n, MAX_UINT64, 947_688_692n),
-    1n,
-    st(3_689_348_878_490_565_692n, MAX_UINT64 - 3_689_348_878_490_565_692n / 2n, 947_688_692n),
-  ],
+  ['max_capacity_overflow', st(0n, MAX_UINT64, 947_688_692n), 1n, st(3_689_348_878_490_565_692n, MAX_UINT64 - 3_689_348_878_490_565_692n / 2n, 947_688_692n)],
   ['max_rate_overflow', st(0n, MAX_UINT64, 1_001_692_467n), 1n, st(MAX_UINT64, 9_223_371_875_007_030_354n, 1_001_692_467n)],
 ]
 
@@ -118,12 +113,7 @@ const advanceMsTests: Array<[string, FeeState, bigint, FeeState]> = [
   ['1000_ms', st(0n, 2_000_000n, 13_605_152n), 1000n, st(3_000_000n, 500_000n, 13_605_152n)],
   ['5000_ms', st(0n, 15_000_000n, 13_605_152n), 5000n, st(15_000_000n, 7_500_000n, 13_605_152n)],
   ['0_ms_over_capacity', st(16_000_000n, 2_000_000n, 13_605_152n), 0n, st(15_000_000n, 2_000_000n, 13_605_152n)],
-  [
-    'max_capacity_overflow',
-    st(0n, MAX_UINT64, 947_688_692n),
-    1000n,
-    st(3_689_348_878_490_564_000n, MAX_UINT64 - 3_689_348_878_490_564_000n / 2n, 947_688_692n),
-  ],
+  ['max_capacity_overflow', st(0n, MAX_UINT64, 947_688_692n), 1000n, st(3_689_348_878_490_564_000n, MAX_UINT64 - 3_689_348_878_490_564_000n / 2n, 947_688_692n)],
   ['max_rate_overflow', st(0n, MAX_UINT64, 1_001_692_467n), 1000n, st(MAX_UINT64, 9_223_371_875_007_030_615n, 1_001_692_467n)],
   ['1_millisecond', st(0n, 2_000_000n, 13_605_152n), 1n, st(3_000n, 1_998_500n, 13_605_152n)],
   ['target_rounds_down', st(0n, 2_000_000n, 13_627_491n), 999n, st(2_997_000n, 501_500n, 13_627_491n)],
@@ -141,8 +131,7 @@ describe('consumeGas (acp176_test.go consumeGasTests)', () => {
   it('both_gas_used', () => expect(consumeGas(initial, 10_000n, 100_000n)).toEqual(st(890_000n, 2_110_000n, 0n)))
   it('gas_used_capacity_exceeded', () => expect(() => consumeGas(initial, 1_000_001n)).toThrow(/insufficient capacity/))
   it('massive_extra_gas_used', () => expect(() => consumeGas(initial, 0n, 1n << 64n)).toThrow(/insufficient capacity/))
-  it('extra_gas_used_capacity_exceeded', () =>
-    expect(() => consumeGas(initial, 0n, 1_000_001n)).toThrow(/insufficient capacity/))
+  it('extra_gas_used_capacity_exceeded', () => expect(() => consumeGas(initial, 0n, 1_000_001n)).toThrow(/insufficient capacity/))
   it('does not mutate its input', () => {
     consumeGas(initial, 5n)
     expect(initial).toEqual(st(1_000_000n, 2_000_000n, 0n))
@@ -160,12 +149,7 @@ const updateTests: Array<[string, FeeState, bigint, FeeState]> = [
   ['max_decrease', st(0n, 2_000_000_000n, 2n * Q), 0n, st(0n, 1_998_047_816n, Q)],
   ['inverse_max_decrease', st(0n, 1_998_047_816n, Q), 2n * Q, st(0n, 1_999_999_999n, 2n * Q)],
   ['reduce_capacity', st(10_019_550n, 2_000_000_000n, 2n * Q), 0n, st(10_009_770n, 1_998_047_816n, Q)],
-  [
-    'overflow_max_capacity',
-    st(MAX_UINT64, 2_000_000_000n, MAX_TARGET_EXCESS),
-    0n,
-    st(MAX_UINT64, 1_998_047_867n, MAX_TARGET_EXCESS - Q),
-  ],
+  ['overflow_max_capacity', st(MAX_UINT64, 2_000_000_000n, MAX_TARGET_EXCESS), 0n, st(MAX_UINT64, 1_998_047_867n, MAX_TARGET_EXCESS - Q)],
   ['overflow_excess', st(MAX_UINT64, MAX_UINT64, MAX_TARGET_EXCESS - Q), MAX_TARGET_EXCESS, st(MAX_UINT64, MAX_UINT64, MAX_TARGET_EXCESS)],
 ]
 
@@ -186,8 +170,7 @@ describe('updateTargetExcess', () => {
 })
 
 describe('encode/decode (acp176_test.go parseTests)', () => {
-  it('insufficient_length', () =>
-    expect(() => decodeFeeState(new Uint8Array(FEE_STATE_SIZE - 1))).toThrow(/insufficient length for fee state/))
+  it('insufficient_length', () => expect(() => decodeFeeState(new Uint8Array(FEE_STATE_SIZE - 1))).toThrow(/insufficient length for fee state/))
   it('zero_state', () => expect(decodeFeeState(new Uint8Array(FEE_STATE_SIZE))).toEqual(ZERO_FEE_STATE))
   it('truncate_bytes', () => {
     const b = new Uint8Array(FEE_STATE_SIZE + 1)
@@ -195,10 +178,7 @@ describe('encode/decode (acp176_test.go parseTests)', () => {
     expect(decodeFeeState(b)).toEqual(ZERO_FEE_STATE)
   })
   it('endianess', () => {
-    const b = Uint8Array.from([
-      0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08, 0x11, 0x12, 0x13, 0x14, 0x15, 0x16, 0x17, 0x18, 0x21, 0x22, 0x23,
-      0x24, 0x25, 0x26, 0x27, 0x28,
-    ])
+    const b = Uint8Array.from([0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08, 0x11, 0x12, 0x13, 0x14, 0x15, 0x16, 0x17, 0x18, 0x21, 0x22, 0x23, 0x24, 0x25, 0x26, 0x27, 0x28])
     const s = st(0x0102030405060708n, 0x1112131415161718n, 0x2122232425262728n)
     expect(decodeFeeState(b)).toEqual(s)
     expect(encodeFeeState(s)).toEqual(b)

@@ -1,15 +1,11 @@
 import { Mainnet, createCustomCommon } from '@ethereumjs/common'
-import type { Address } from '@ethereumjs/util'
-import { createAddressFromString, hexToBytes } from '@ethereumjs/util'
-import { Wallet } from 'ethers'
-import type { TransactionRequest } from 'ethers'
+import { type Address, createAddressFromString, hexToBytes } from '@ethereumjs/util'
+import { Wallet, type TransactionRequest } from 'ethers'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { customCrypto } from '../../../src/util/crypto.js'
 import { TxRejectedError } from '../../../src/engine/errors.js'
-import { TxPool } from '../../../src/engine/txPool.js'
-import type { PoolTx, TxPoolOptions } from '../../../src/engine/txPool.js'
-import { admitRawTransaction } from '../../../src/engine/txValidation.js'
-import type { AdmissionRules } from '../../../src/engine/txValidation.js'
+import { TxPool, type PoolTx, type TxPoolOptions } from '../../../src/engine/txPool.js'
+import { admitRawTransaction, type AdmissionRules } from '../../../src/engine/txValidation.js'
 
 /*
  * The pool with real signed transactions: ethers signs, the node's own admission path parses
@@ -21,7 +17,14 @@ const CHAIN_ID = 43112n
 const GWEI = 1_000_000_000n
 const common = createCustomCommon({ chainId: Number(CHAIN_ID), name: 'avalanche-43112' }, Mainnet, { hardfork: 'cancun', customCrypto })
 const rules: AdmissionRules = {
-  common, chainId: CHAIN_ID, allowUnprotected: false, txFeeCap: 100, blockGasLimit: 200_000_000n, minTip: 1n, nextBaseFee: 1n, maxSize: 128 * 1024,
+  common,
+  chainId: CHAIN_ID,
+  allowUnprotected: false,
+  txFeeCap: 100,
+  blockGasLimit: 200_000_000n,
+  minTip: 1n,
+  nextBaseFee: 1n,
+  maxSize: 128 * 1024,
 }
 const DEFAULTS: TxPoolOptions = { priceBump: 10n, accountSlots: 16, globalSlots: 5120, accountQueue: 64, globalQueue: 1024 }
 
@@ -52,14 +55,23 @@ function setNonce(wallet: Wallet, n: bigint): void {
 }
 
 async function rejection(p: Promise<unknown>): Promise<string> {
-  const err = await p.then(() => undefined, (e: unknown) => e)
+  const err = await p.then(
+    () => undefined,
+    (e: unknown) => e,
+  )
   expect(err, 'expected a rejection').toBeInstanceOf(TxRejectedError)
   return (err as Error).message
 }
 
 /** A pool's pending and queued (sender, nonce) pairs, sorted, for comparisons. */
 function contents(p: TxPool): { pending: string[]; queued: string[] } {
-  const names = new Map([[alice, 'alice'], [bob, 'bob'], [carol, 'carol']].map(([w, n]) => [(w as Wallet).address.toLowerCase(), n as string]))
+  const names = new Map(
+    [
+      [alice, 'alice'],
+      [bob, 'bob'],
+      [carol, 'carol'],
+    ].map(([w, n]) => [(w as Wallet).address.toLowerCase(), n as string]),
+  )
   const show = (xs: PoolTx[]) => xs.map((x) => `${names.get(x.senderHex)}:${x.nonce}`).sort()
   const all = p.all()
   return { pending: show(all.pending), queued: show(all.queued) }
@@ -126,7 +138,7 @@ describe('TxPool: pending and queued', () => {
   })
 })
 
-describe('TxPool: geth\'s rejections', () => {
+describe("TxPool: geth's rejections", () => {
   it('the same transaction twice is `already known`', async () => {
     const p = await ptx(alice, 0)
     await pool.add(p)
@@ -267,7 +279,11 @@ describe('TxPool.onNewHead', () => {
 
   it('a dropped transaction leaves a gap: the run behind it goes back to queued, and filling it promotes again', async () => {
     const txs = []
-    for (const n of [0, 1, 2, 3]) { const t = await ptx(alice, n); txs.push(t); await pool.add(t) }
+    for (const n of [0, 1, 2, 3]) {
+      const t = await ptx(alice, n)
+      txs.push(t)
+      await pool.add(t)
+    }
     setNonce(alice, 1n)
     await pool.onNewHead([txs[0]!], [txs[2]!])
     expect(pool.has(txs[2]!.hash)).toBe(false)

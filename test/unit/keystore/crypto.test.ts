@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { DEFAULT_SCRYPT, KeyDeriver, open, randomSalt, scryptParamsAllowed, seal, subkey } from '../../../src/keystore/crypto.js'
-import { KeystoreBusyError } from '../../../src/keystore/errors.js'
-import { goQuote, shown } from '../../../src/keystore/errors.js'
+import { KeystoreBusyError, goQuote, shown } from '../../../src/keystore/errors.js'
 
 describe('keystore crypto (docs/SECURITY.md, K3, K4)', () => {
   it('scrypt N=2^15 r=8 p=1 takes tens of ms and is deterministic per salt', async () => {

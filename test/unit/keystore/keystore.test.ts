@@ -2,11 +2,9 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { Keystore } from '../../../src/keystore/keystore.js'
-import type { KeystoreOptions } from '../../../src/keystore/keystore.js'
+import { Keystore, type KeystoreOptions } from '../../../src/keystore/keystore.js'
 import { KeystoreStore } from '../../../src/store/keystoreStore.js'
-import { openDatabase } from '../../../src/store/db.js'
-import type { Database } from '../../../src/store/db.js'
+import { openDatabase, type Database } from '../../../src/store/db.js'
 import { ethAddress, publicKeyOf, shortAddress } from '../../../src/avalanche/signature.js'
 import { PREFIX } from '../../../src/store/keys.js'
 import { EWOQ_KEY, EWOQ_SHORT } from '../../helpers/constants.js'
@@ -195,12 +193,15 @@ describe('Keystore export/import', () => {
     const blob = await ks.exportUser(u, PW)
     const batches: unknown[][] = []
     const original = db.batch.bind(db)
-    ;(db as unknown as { batch: unknown }).batch = (ops: unknown[], opts: unknown) => { batches.push(ops); return original(ops as never, opts as never) }
+    ;(db as unknown as { batch: unknown }).batch = (ops: unknown[], opts: unknown) => {
+      batches.push(ops)
+      return original(ops as never, opts as never)
+    }
     try {
       await ks.importUser(uniq(), PW, blob)
       await ks.createUser(uniq(), PW)
     } finally {
-      (db as unknown as { batch: unknown }).batch = original
+      ;(db as unknown as { batch: unknown }).batch = original
     }
     expect(batches.map((b) => b.length)).toEqual([2, 1])
     const prefixes = (batches[0] as { key: Uint8Array }[]).map((op) => op.key[0]).sort()

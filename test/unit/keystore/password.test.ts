@@ -1,11 +1,22 @@
 import { describe, expect, it } from 'vitest'
 import {
-  ERR_EMPTY_PASSWORD, ERR_EMPTY_USERNAME, ERR_PASSWORD_MAX_LENGTH, ERR_USERNAME_MAX_LENGTH, ERR_WEAK_PASSWORD,
-  checkNewPassword, checkPasswordLength, checkUsername, passwordScore,
+  ERR_EMPTY_PASSWORD,
+  ERR_EMPTY_USERNAME,
+  ERR_PASSWORD_MAX_LENGTH,
+  ERR_USERNAME_MAX_LENGTH,
+  ERR_WEAK_PASSWORD,
+  checkNewPassword,
+  checkPasswordLength,
+  checkUsername,
+  passwordScore,
 } from '../../../src/keystore/password.js'
 
 const message = (fn: () => void): string | undefined => {
-  try { fn() } catch (err) { return (err as Error).message }
+  try {
+    fn()
+  } catch (err) {
+    return (err as Error).message
+  }
   return undefined
 }
 
@@ -30,8 +41,16 @@ describe('password rules (avalanchego utils/password)', () => {
     expect(message(() => checkNewPassword(''))).toBe('empty password')
     expect(message(() => checkNewPassword('x'.repeat(1025)))).toBe(ERR_PASSWORD_MAX_LENGTH)
     expect(message(() => checkPasswordLength('€'.repeat(342)))).toBe(ERR_PASSWORD_MAX_LENGTH) // 1026 bytes
-    for (const weak of ['password', 'abc123', 'aaaaaaaaaaaa', 'qwertyuiop', '12345678']) expect(message(() => checkNewPassword(weak)), weak).toBe('password is too weak')
-    for (const fair of ['correct horse battery staple', 'Xk9#mP2$vL', 'ewoqWallet123!']) expect(message(() => checkNewPassword(fair)), fair).toBeUndefined()
+    for (const weak of ['password', 'abc123', 'aaaaaaaaaaaa', 'qwertyuiop', '12345678'])
+      expect(
+        message(() => checkNewPassword(weak)),
+        weak,
+      ).toBe('password is too weak')
+    for (const fair of ['correct horse battery staple', 'Xk9#mP2$vL', 'ewoqWallet123!'])
+      expect(
+        message(() => checkNewPassword(fair)),
+        fair,
+      ).toBeUndefined()
   })
 
   it('scores zxcvbn on the first 50 characters only (maxCheckedPassLen)', () => {

@@ -3,7 +3,12 @@ import { TooManyAttemptsError } from '../../../src/keystore/errors.js'
 import { DEFAULT_THROTTLE, FailureThrottle } from '../../../src/keystore/throttle.js'
 
 function refusal(fn: () => void): TooManyAttemptsError | undefined {
-  try { fn() } catch (err) { if (err instanceof TooManyAttemptsError) return err; throw err }
+  try {
+    fn()
+  } catch (err) {
+    if (err instanceof TooManyAttemptsError) return err
+    throw err
+  }
   return undefined
 }
 
@@ -11,7 +16,10 @@ describe('FailureThrottle (docs/SECURITY.md, K5)', () => {
   it('locks a user after 5 failures for 2 s, doubling to 60 s', () => {
     let now = 1_000_000
     const t = new FailureThrottle(DEFAULT_THROTTLE, () => now)
-    for (let i = 0; i < 4; i++) { t.check('alice', undefined); t.failure('alice', undefined) }
+    for (let i = 0; i < 4; i++) {
+      t.check('alice', undefined)
+      t.failure('alice', undefined)
+    }
     expect(refusal(() => t.check('alice', undefined))).toBeUndefined()
     t.failure('alice', undefined)
     const r = refusal(() => t.check('alice', undefined))

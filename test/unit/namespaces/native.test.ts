@@ -34,7 +34,9 @@ class FakeService implements AtomicService {
     const t = this.txs.get(Buffer.from(txID).toString('hex'))
     return t === undefined ? { status: 'Unknown' as const } : { status: t.status, ...(t.blockHeight !== undefined && { blockHeight: t.blockHeight }) }
   }
-  getTx(txID: Uint8Array) { return this.txs.get(Buffer.from(txID).toString('hex')) }
+  getTx(txID: Uint8Array) {
+    return this.txs.get(Buffer.from(txID).toString('hex'))
+  }
   getUTXOs(q: GetUTXOsQuery) {
     this.queries.push(q)
     return { utxos: this.utxos.slice(0, q.limit), endIndex: { address: q.addresses.at(-1)!, utxoID: new Uint8Array(32).fill(3) } }
@@ -67,7 +69,12 @@ describe('native handler table', () => {
   it('getUTXOs hands the service parsed, de-duplicated addresses, the chain ID, the clamped limit and the cursor', async () => {
     const { svc, native, call } = setup()
     svc.utxos = [Uint8Array.of(0, 0, 1, 2)]
-    const r = await call(native, 'native.getUTXOs', { addresses: [EWOQ_C, '6Y3kysjF9jnHnYkdS9yGAuoHyae2eNmeV'], sourceChain: 'avm', limit: '5000', startIndex: { address: EWOQ_C, utxo: cb58Encode(new Uint8Array(32).fill(2)) } })
+    const r = await call(native, 'native.getUTXOs', {
+      addresses: [EWOQ_C, '6Y3kysjF9jnHnYkdS9yGAuoHyae2eNmeV'],
+      sourceChain: 'avm',
+      limit: '5000',
+      startIndex: { address: EWOQ_C, utxo: cb58Encode(new Uint8Array(32).fill(2)) },
+    })
     expect(r.result).toMatchObject({ numFetched: '1', endIndex: { address: EWOQ_C, utxo: cb58Encode(new Uint8Array(32).fill(3)) }, encoding: 'hex' })
     expect(r.result.utxos[0]).toMatch(/^0x00000102[0-9a-f]{8}$/)
     const q = svc.queries[0]!
@@ -86,8 +93,11 @@ describe('native handler table', () => {
     svc.utxos = [Uint8Array.of(0, 0, 1, 2)]
     expect((await call(native, 'native.getUTXOs', { addresses: [EWOQ_C], sourceChain: 'X' })).result.utxos).toEqual(['0x00000102994af299'])
     for (const encoding of ['hexnc', 'hexc', 'json']) {
-      expect((await call(native, 'native.getUTXOs', { addresses: [EWOQ_C], sourceChain: 'X', encoding })).error)
-        .toEqual({ code: -32000, message: 'problem encoding utxo: unsupported encoding in method', data: null })
+      expect((await call(native, 'native.getUTXOs', { addresses: [EWOQ_C], sourceChain: 'X', encoding })).error).toEqual({
+        code: -32000,
+        message: 'problem encoding utxo: unsupported encoding in method',
+        data: null,
+      })
     }
     expect(svc.queries).toHaveLength(1)
   })

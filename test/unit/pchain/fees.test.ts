@@ -1,7 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import {
-  LOCAL_FEE_CONFIG, advanceFeeState, calculatePrice, consumeGas, feeConfigJSON, feeStateJSON, goTimeJSON, initialFeeState, toGas,
-} from '../../../src/pchain/fees.js'
+import { LOCAL_FEE_CONFIG, advanceFeeState, calculatePrice, consumeGas, feeConfigJSON, feeStateJSON, goTimeJSON, initialFeeState, toGas } from '../../../src/pchain/fees.js'
 
 describe('P-Chain fee config and state', () => {
   it('serves the local config and state as JSON numbers', () => {

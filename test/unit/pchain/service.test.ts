@@ -8,15 +8,13 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import pino from 'pino'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { openDatabase } from '../../../src/store/db.js'
-import type { Database } from '../../../src/store/db.js'
+import { openDatabase, type Database } from '../../../src/store/db.js'
 import { SharedMemory } from '../../../src/store/sharedMemory.js'
 import { PChainService } from '../../../src/pchain/service.js'
 import { PVM_TYPE_ID } from '../../../src/pchain/codec.js'
 import { LOCAL_FEE_CONFIG, toGas, txComplexity } from '../../../src/pchain/fees.js'
 import { LOCAL_GENESIS_LOCKTIME, localPGenesisUTXOs } from '../../../src/pchain/genesis.js'
-import type { PVMBaseTx, PVMUTXO } from '../../../src/pchain/tx.js'
-import { signPVMTx } from '../../../src/pchain/tx.js'
+import { type PVMBaseTx, type PVMUTXO, signPVMTx } from '../../../src/pchain/tx.js'
 import { EWOQ, EWOQ_KEY, LOCAL } from '../../helpers/avalanchejs.js'
 
 const T0 = 1_750_000_000
@@ -39,7 +37,10 @@ const at = (unix: number): void => void vi.spyOn(Date, 'now').mockReturnValue(un
 /** A BaseTx spending `u` to ewoq, leaving exactly `fee` (price 1: fee = gas) unless told otherwise. */
 function spend(u: PVMUTXO, opts: { underpay?: bigint; memo?: Uint8Array } = {}): { bytes: Uint8Array; gas: bigint } {
   const utx: PVMBaseTx = {
-    typeID: PVM_TYPE_ID.BaseTx, networkID: LOCAL.networkID, blockchainID: LOCAL.pChainID, memo: opts.memo ?? new Uint8Array(),
+    typeID: PVM_TYPE_ID.BaseTx,
+    networkID: LOCAL.networkID,
+    blockchainID: LOCAL.pChainID,
+    memo: opts.memo ?? new Uint8Array(),
     ins: [{ utxoID: u.utxoID, assetID: u.assetID, in: { amount: u.out.amount, sigIndices: [0] } }],
     outs: [{ assetID: u.assetID, out: { amount: 0n, locktime: 0n, threshold: 1, addrs: [EWOQ] } }],
   }

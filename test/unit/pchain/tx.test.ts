@@ -5,16 +5,23 @@
  * and exactly what the builder burned; the spend rule accepts the genesis UTXOs once their lock expired.
  */
 import { describe, expect, it } from 'vitest'
-import { BigIntPr, Id, OutputOwners, TransferOutput, TransferableOutput, addTxSignatures, avaxSerial, pvm, pvmSerial, utils } from '@avalabs/avalanchejs'
-import type { UnsignedTx } from '@avalabs/avalanchejs'
+import { BigIntPr, Id, OutputOwners, TransferOutput, TransferableOutput, addTxSignatures, avaxSerial, pvm, pvmSerial, utils, type UnsignedTx } from '@avalabs/avalanchejs'
 import { cb58Encode } from '../../../src/avalanche/cb58.js'
 import { PVM_TYPE_ID } from '../../../src/pchain/codec.js'
 import { calculateFee, calculatePrice, txComplexity } from '../../../src/pchain/fees.js'
 import { LOCAL_GENESIS_LOCKTIME, localPGenesisUTXOs } from '../../../src/pchain/genesis.js'
 import { verifyPVMSpend } from '../../../src/pchain/spend.js'
 import {
-  type PVMUTXO, type PVMUnsignedTx, encodePVMTx, encodePVMUTXO, encodePVMUnsignedTx, parsePVMTx, pvmCredentialSigners,
-  pvmExportedUTXOs, pvmSpentInputs, signPVMTx,
+  type PVMUTXO,
+  type PVMUnsignedTx,
+  encodePVMTx,
+  encodePVMUTXO,
+  encodePVMUnsignedTx,
+  parsePVMTx,
+  pvmCredentialSigners,
+  pvmExportedUTXOs,
+  pvmSpentInputs,
+  signPVMTx,
 } from '../../../src/pchain/tx.js'
 import { AVAX, C_ID, EWOQ, EWOQ_KEY, LOCAL, X_ID, addrOf, context, hex, keyN, sha256, toAjsUtxo, txIDN } from '../../helpers/avalanchejs.js'
 
@@ -27,8 +34,10 @@ const sum = (xs: bigint[]) => xs.reduce((a, b) => a + b, 0n)
 
 function utxo(n: number, index: number, amount: bigint, addrs: Uint8Array[], locktime?: bigint, threshold = 1): PVMUTXO {
   return {
-    utxoID: { txID: txIDN(n), outputIndex: index }, assetID: LOCAL.avaxAssetID,
-    out: { amount, locktime: 0n, threshold, addrs: [...addrs].sort(Buffer.compare) }, ...(locktime !== undefined ? { locktime } : {}),
+    utxoID: { txID: txIDN(n), outputIndex: index },
+    assetID: LOCAL.avaxAssetID,
+    out: { amount, locktime: 0n, threshold, addrs: [...addrs].sort(Buffer.compare) },
+    ...(locktime !== undefined ? { locktime } : {}),
   }
 }
 
@@ -60,7 +69,14 @@ async function signAndCheck(utx: UnsignedTx, keys: Uint8Array[], price: bigint, 
   const owners = spent.map((i) => utxos.find((u) => hex(u.utxoID.txID) === hex(i.utxoID.txID) && u.utxoID.outputIndex === i.utxoID.outputIndex)!)
   const signers = spent.map((i, k) => i.in.sigIndices.map((s) => owners[k]!.out.addrs[s]!))
   expect(pvmCredentialSigners(p).map((s) => s.map(hex))).toEqual(signers.map((s) => s.map(hex)))
-  expect(hex(signPVMTx(p.tx.unsignedTx, signers.map((s) => s.map(signerKeys))).signedBytes)).toBe(hex(bytes))
+  expect(
+    hex(
+      signPVMTx(
+        p.tx.unsignedTx,
+        signers.map((s) => s.map(signerKeys)),
+      ).signedBytes,
+    ),
+  ).toBe(hex(bytes))
   // The spend rule accepts it at exactly the fee, and refuses one nAVAX more.
   const args = { utx: p.tx.unsignedTx, signingHash: sha256(p.unsignedBytes), utxos: owners, creds: p.tx.creds, feeAssetID: LOCAL.avaxAssetID, now: NOW }
   verifyPVMSpend({ ...args, fee })
@@ -76,39 +92,72 @@ describe.each([[0n], [5_000_000n]])('P-Chain txs at excess %s', (excess) => {
   it('BaseTx spends the genesis UTXOs (expired StakeableLockOut by a plain TransferInput), multi-output', async () => {
     const us = localPGenesisUTXOs().slice(0, 2)
     const big = 25_000_000_000_000_000n // needs both genesis UTXOs
-    const utx = pvm.newBaseTx({
-      feeState, fromAddressesBytes: [EWOQ], utxos: ajs(us), minIssuanceTime: NOW,
-      outputs: [TransferableOutput.fromNative(AVAX, big, [A1]), TransferableOutput.fromNative(AVAX, 7n, [A1, EWOQ], 0n, 2)],
-    }, context)
+    const utx = pvm.newBaseTx(
+      {
+        feeState,
+        fromAddressesBytes: [EWOQ],
+        utxos: ajs(us),
+        minIssuanceTime: NOW,
+        outputs: [TransferableOutput.fromNative(AVAX, big, [A1]), TransferableOutput.fromNative(AVAX, 7n, [A1, EWOQ], 0n, 2)],
+      },
+      context,
+    )
     const p = await signAndCheck(utx, [EWOQ_KEY], price, us, ewoqOrK1)
     expect(p.tx.unsignedTx.typeID).toBe(PVM_TYPE_ID.BaseTx)
     expect(p.tx.unsignedTx.ins.map((i) => i.locktime)).toEqual([undefined, undefined])
     // Before the lock expires, a plain input may not spend the locked genesis UTXO.
     const fee = calculateFee(p.tx.unsignedTx, price)
-    expect(() => verifyPVMSpend({
-      utx: p.tx.unsignedTx, signingHash: sha256(p.unsignedBytes), utxos: us, creds: p.tx.creds, feeAssetID: LOCAL.avaxAssetID, fee, now: LOCAL_GENESIS_LOCKTIME - 1n,
-    })).toThrow('locked funds not marked as locked')
+    expect(() =>
+      verifyPVMSpend({
+        utx: p.tx.unsignedTx,
+        signingHash: sha256(p.unsignedBytes),
+        utxos: us,
+        creds: p.tx.creds,
+        feeAssetID: LOCAL.avaxAssetID,
+        fee,
+        now: LOCAL_GENESIS_LOCKTIME - 1n,
+      }),
+    ).toThrow('locked funds not marked as locked')
   })
 
   it('BaseTx with a StakeableLockOut output, several inputs, two signers and a memo', async () => {
     const us = [utxo(1, 0, 2_000_000_000n, [EWOQ]), utxo(2, 1, 1_000_000_000n, [A1]), utxo(3, 0, 1_500_000_000n, [EWOQ, A1], undefined, 2)]
-    const locked = new TransferableOutput(Id.fromString(AVAX), new pvmSerial.StakeableLockOut(new BigIntPr(NOW + 1000n),
-      new TransferOutput(new BigIntPr(3_000_000_000n), OutputOwners.fromNative([A1]))))
-    const utx = pvm.newBaseTx({
-      feeState, fromAddressesBytes: [EWOQ, A1], utxos: ajs(us), minIssuanceTime: NOW, memo: new TextEncoder().encode('p memo'),
-      outputs: [locked, TransferableOutput.fromNative(AVAX, 1_000_000_000n, [EWOQ])],
-    }, context)
+    const locked = new TransferableOutput(
+      Id.fromString(AVAX),
+      new pvmSerial.StakeableLockOut(new BigIntPr(NOW + 1000n), new TransferOutput(new BigIntPr(3_000_000_000n), OutputOwners.fromNative([A1]))),
+    )
+    const utx = pvm.newBaseTx(
+      {
+        feeState,
+        fromAddressesBytes: [EWOQ, A1],
+        utxos: ajs(us),
+        minIssuanceTime: NOW,
+        memo: new TextEncoder().encode('p memo'),
+        outputs: [locked, TransferableOutput.fromNative(AVAX, 1_000_000_000n, [EWOQ])],
+      },
+      context,
+    )
     const p = await signAndCheck(utx, [EWOQ_KEY, K1], price, us, ewoqOrK1)
     expect(p.tx.unsignedTx.outs.some((o) => o.locktime === NOW + 1000n)).toBe(true)
     expect(p.tx.unsignedTx.ins).toHaveLength(3)
   })
 
-  it.each([['X', X_ID], ['C', C_ID]])('ExportTx to %s', async (_n, dest) => {
+  it.each([
+    ['X', X_ID],
+    ['C', C_ID],
+  ])('ExportTx to %s', async (_n, dest) => {
     const us = [utxo(4, 0, 3_000_000_000n, [EWOQ]), utxo(5, 2, 1_000_000_000n, [EWOQ])]
-    const utx = pvm.e.newExportTx({
-      feeState, fromAddressesBytes: [EWOQ], utxos: ajs(us), minIssuanceTime: NOW, destinationChainId: dest,
-      outputs: [TransferableOutput.fromNative(AVAX, 3_500_000_000n, [EWOQ]), TransferableOutput.fromNative(AVAX, 1n, [A1])],
-    }, context)
+    const utx = pvm.e.newExportTx(
+      {
+        feeState,
+        fromAddressesBytes: [EWOQ],
+        utxos: ajs(us),
+        minIssuanceTime: NOW,
+        destinationChainId: dest,
+        outputs: [TransferableOutput.fromNative(AVAX, 3_500_000_000n, [EWOQ]), TransferableOutput.fromNative(AVAX, 1n, [A1])],
+      },
+      context,
+    )
     const p = await signAndCheck(utx, [EWOQ_KEY], price, us, ewoqOrK1)
     const u = p.tx.unsignedTx
     if (u.typeID !== PVM_TYPE_ID.ExportTx) throw new Error('not an export')
@@ -116,11 +165,22 @@ describe.each([[0n], [5_000_000n]])('P-Chain txs at excess %s', (excess) => {
     expect(pvmExportedUTXOs(p).map((e) => e.utxoID.outputIndex)).toEqual(u.exportedOutputs.map((_, i) => u.outs.length + i))
   })
 
-  it.each([['X', X_ID], ['C', C_ID]])('ImportTx from %s', async (_n, src) => {
+  it.each([
+    ['X', X_ID],
+    ['C', C_ID],
+  ])('ImportTx from %s', async (_n, src) => {
     const atomic = [utxo(6, 0, 2_000_000_000n, [EWOQ]), utxo(7, 1, 300_000_000n, [EWOQ])]
-    const utx = pvm.e.newImportTx({
-      feeState, fromAddressesBytes: [EWOQ], utxos: ajs(atomic), minIssuanceTime: NOW, sourceChainId: src, toAddressesBytes: [A1],
-    }, context)
+    const utx = pvm.e.newImportTx(
+      {
+        feeState,
+        fromAddressesBytes: [EWOQ],
+        utxos: ajs(atomic),
+        minIssuanceTime: NOW,
+        sourceChainId: src,
+        toAddressesBytes: [A1],
+      },
+      context,
+    )
     const p = await signAndCheck(utx, [EWOQ_KEY], price, atomic, ewoqOrK1)
     const u = p.tx.unsignedTx
     if (u.typeID !== PVM_TYPE_ID.ImportTx) throw new Error('not an import')
@@ -135,7 +195,10 @@ describe('P-Chain locked inputs (hand-built)', () => {
     const lockedUTXO = utxo(8, 0, 5_000_000_000n, [EWOQ], lockUntil)
     const feeUTXO = utxo(9, 0, 100_000_000n, [EWOQ])
     const base = (fee: bigint): PVMUnsignedTx => ({
-      typeID: PVM_TYPE_ID.BaseTx, networkID: LOCAL.networkID, blockchainID: LOCAL.pChainID, memo: new Uint8Array(),
+      typeID: PVM_TYPE_ID.BaseTx,
+      networkID: LOCAL.networkID,
+      blockchainID: LOCAL.pChainID,
+      memo: new Uint8Array(),
       outs: [
         { assetID: LOCAL.avaxAssetID, out: { amount: 100_000_000n - fee, locktime: 0n, threshold: 1, addrs: [EWOQ] } },
         { assetID: LOCAL.avaxAssetID, out: { amount: 5_000_000_000n, locktime: 0n, threshold: 1, addrs: [EWOQ] }, locktime: lockUntil },

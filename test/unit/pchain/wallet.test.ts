@@ -3,18 +3,24 @@ import { describe, expect, it } from 'vitest'
 import { PVM_TYPE_ID } from '../../../src/pchain/codec.js'
 import { calculateFee } from '../../../src/pchain/fees.js'
 import type { PVMTransferableInput, PVMTransferableOutput, PVMUnsignedTx } from '../../../src/pchain/tx.js'
-import { fund } from '../../../src/pchain/wallet.js'
-import type { Spendable } from '../../../src/pchain/wallet.js'
+import { fund, type Spendable } from '../../../src/pchain/wallet.js'
 
 const AVAX = new Uint8Array(32).fill(0xaa)
 const CHANGE = new Uint8Array(20).fill(7)
 const candidate = (tx: number, amount: bigint): Spendable => ({
   utxo: { utxoID: { txID: new Uint8Array(32).fill(tx), outputIndex: 0 }, assetID: AVAX, out: { amount, locktime: 0n, threshold: 1, addrs: [new Uint8Array(20).fill(1)] } },
-  sigIndices: [0], signers: [new Uint8Array(32).fill(tx)],
+  sigIndices: [0],
+  signers: [new Uint8Array(32).fill(tx)],
 })
 const build = (ins: PVMTransferableInput[], outs: PVMTransferableOutput[]): PVMUnsignedTx => ({
-  typeID: PVM_TYPE_ID.ExportTx, networkID: 12345, blockchainID: new Uint8Array(32), memo: new Uint8Array(0), outs, ins,
-  destinationChain: new Uint8Array(32).fill(9), exportedOutputs: [{ assetID: AVAX, out: { amount: 10n, locktime: 0n, threshold: 1, addrs: [CHANGE] } }],
+  typeID: PVM_TYPE_ID.ExportTx,
+  networkID: 12345,
+  blockchainID: new Uint8Array(32),
+  memo: new Uint8Array(0),
+  outs,
+  ins,
+  destinationChain: new Uint8Array(32).fill(9),
+  exportedOutputs: [{ assetID: AVAX, out: { amount: 10n, locktime: 0n, threshold: 1, addrs: [CHANGE] } }],
 })
 
 describe('fund', () => {
@@ -39,7 +45,8 @@ describe('fund', () => {
 
   it('counts `extraIn` (the imported amount) as consumed, and reports the shortfall without it', () => {
     expect(fund([], 10n, 10n, CHANGE, AVAX, 0n, build).utx.ins).toEqual([])
-    expect(() => fund([candidate(1, 4n)], 100n, 0n, CHANGE, AVAX, 0n, build))
-      .toThrow("couldn't create tx: couldn't generate tx inputs/outputs: provided keys have balance (unlocked, locked) (4, 0) but need (100, 0)")
+    expect(() => fund([candidate(1, 4n)], 100n, 0n, CHANGE, AVAX, 0n, build)).toThrow(
+      "couldn't create tx: couldn't generate tx inputs/outputs: provided keys have balance (unlocked, locked) (4, 0) but need (100, 0)",
+    )
   })
 })

@@ -14,15 +14,24 @@ const notified = vi.fn()
 const table = {
   eth_chainId: method(z.tuple([]), () => '0xa868'),
   two: method(z.tuple([z.string(), z.number().optional()]), ([a, b]) => ({ a, b: b ?? 'absent' })),
-  later: method(z.tuple([z.number()]), async ([ms]) => { await new Promise((r) => setTimeout(r, ms)); return ms }),
+  later: method(z.tuple([z.number()]), async ([ms]) => {
+    await new Promise((r) => setTimeout(r, ms))
+    return ms
+  }),
   big: method(z.tuple([z.number()]), ([n]) => 'x'.repeat(n)),
   any: method(z.tuple([z.unknown()]), () => true),
   named: method(z.object({ address: z.string() }), ({ address }) => address),
-  notify: method(z.tuple([]), () => { notified() }),
+  notify: method(z.tuple([]), () => {
+    notified()
+  }),
   nothing: method(z.tuple([]), () => undefined),
   bigint: method(z.tuple([]), () => 1n),
-  throws: method(z.tuple([]), () => { throw new Error('secret cause') }),
-  reverts: method(z.tuple([]), async () => { throw new engineErrors.ExecutionRevertedError(Uint8Array.from([0xde, 0xad]), 'nope') }),
+  throws: method(z.tuple([]), () => {
+    throw new Error('secret cause')
+  }),
+  reverts: method(z.tuple([]), async () => {
+    throw new engineErrors.ExecutionRevertedError(Uint8Array.from([0xde, 0xad]), 'nope')
+  }),
   /** Runs until the request is cancelled, then records that it saw the cancellation. */
   untilCancelled: method(z.tuple([]), async (_p, _call, _origin, cancel) => {
     while (cancel?.aborted !== true) await new Promise((r) => setTimeout(r, 5))
@@ -81,7 +90,9 @@ describe('Dispatcher envelope', () => {
     const odd = '{"id":7, "\\u0069d" : 1.50e-3 , "jsonrpc":"2.0","method":"any","params":[{"s":"]}\\"","id":2}]}'
     expect(await d.handle(odd)).toBe('{"jsonrpc":"2.0","id":1.50e-3,"result":true}')
     const batch = '[{"jsonrpc":"2.0","id":"x","method":"eth_chainId"}, 5, {"jsonrpc":"2.0","method":"eth_chainId","id":-9007199254740993}]'
-    expect(await d.handle(batch)).toBe('[{"jsonrpc":"2.0","id":"x","result":"0xa868"},{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"invalid request"}},{"jsonrpc":"2.0","id":-9007199254740993,"result":"0xa868"}]')
+    expect(await d.handle(batch)).toBe(
+      '[{"jsonrpc":"2.0","id":"x","result":"0xa868"},{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"invalid request"}},{"jsonrpc":"2.0","id":-9007199254740993,"result":"0xa868"}]',
+    )
   })
 
   it('looks methods up only in the table', async () => {
@@ -165,12 +176,14 @@ describe('Dispatcher batches', () => {
 
   it('runs items concurrently and keeps request order', async () => {
     const t0 = Date.now()
-    const res = await call(JSON.stringify([
-      { jsonrpc: '2.0', id: 1, method: 'later', params: [60] },
-      { jsonrpc: '2.0', id: 2, method: 'later', params: [1] },
-      [{ jsonrpc: '2.0', id: 3, method: 'eth_chainId' }],
-      { jsonrpc: '2.0', id: 4, method: 'later', params: [60] },
-    ]))
+    const res = await call(
+      JSON.stringify([
+        { jsonrpc: '2.0', id: 1, method: 'later', params: [60] },
+        { jsonrpc: '2.0', id: 2, method: 'later', params: [1] },
+        [{ jsonrpc: '2.0', id: 3, method: 'eth_chainId' }],
+        { jsonrpc: '2.0', id: 4, method: 'later', params: [60] },
+      ]),
+    )
     expect(Date.now() - t0).toBeLessThan(110)
     expect(res.map((r: { id: unknown }) => r.id)).toEqual([1, 2, null, 4])
     expect(res[2].error.code).toBe(-32600)
@@ -204,9 +217,7 @@ describe('request deadline (api-max-duration)', () => {
       { jsonrpc: '2.0', method: 'untilCancelled' },
       { jsonrpc: '2.0', id: 3, method: 'later', params: [1] },
     ])
-    expect(await call(body, timed)).toEqual([
-      { jsonrpc: '2.0', id: 1, result: '0xa868' }, timedOut(2), { jsonrpc: '2.0', id: 3, result: 1 },
-    ])
+    expect(await call(body, timed)).toEqual([{ jsonrpc: '2.0', id: 1, result: '0xa868' }, timedOut(2), { jsonrpc: '2.0', id: 3, result: 1 }])
   })
 
   it('leaves calls that finish in time alone', async () => {
@@ -230,11 +241,12 @@ describe('toJsonRpcError', () => {
   const classes = Object.entries(engineErrors).filter(([, v]) => typeof v === 'function' && v.prototype instanceof Error)
 
   it.each(classes)('maps %s', (name, Cls) => {
-    const err = name === 'ExecutionRevertedError'
-      ? new engineErrors.ExecutionRevertedError(Uint8Array.from([1, 2]))
-      : name === 'SimulateError'
-        ? new engineErrors.SimulateError('blockNumberInvalid', 'm')
-        : new (Cls as new (m: string) => Error)('m')
+    const err =
+      name === 'ExecutionRevertedError'
+        ? new engineErrors.ExecutionRevertedError(Uint8Array.from([1, 2]))
+        : name === 'SimulateError'
+          ? new engineErrors.SimulateError('blockNumberInvalid', 'm')
+          : new (Cls as new (m: string) => Error)('m')
     // A new class without an entry here must still be an EngineError (-32000).
     expect(toJsonRpcError(err)).toEqual(expected[name] ?? { code: -32000, message: 'm' })
   })

@@ -51,8 +51,7 @@ const notServerError: Record<string, number> = { LimitExceededError: -32005, Too
 
 const silent = (): Logger & { error: ReturnType<typeof vi.fn> } => ({ error: vi.fn() }) as unknown as Logger & { error: ReturnType<typeof vi.fn> }
 
-const errorClasses = (mod: Record<string, unknown>): [string, unknown][] =>
-  Object.entries(mod).filter(([, v]) => typeof v === 'function' && (v as { prototype?: unknown }).prototype instanceof Error)
+const errorClasses = (mod: Record<string, unknown>): [string, unknown][] => Object.entries(mod).filter(([, v]) => typeof v === 'function' && (v as { prototype?: unknown }).prototype instanceof Error)
 
 describe('toGorillaError', () => {
   it('covers every exported domain error class', () => {
@@ -104,11 +103,16 @@ describe('toGorillaError', () => {
 
 describe('withContext', () => {
   it('prefixes a domain error thrown synchronously, keeping its gorilla code', () => {
-    const run = (err: Error) => () => withContext("couldn't parse address \"x\": ", () => { throw err })
-    expect(run(new avalancheErrors.FormatError('no separator found in address'))).toThrow(new APIError("couldn't parse address \"x\": no separator found in address"))
+    const run = (err: Error) => () =>
+      withContext('couldn\'t parse address "x": ', () => {
+        throw err
+      })
+    expect(run(new avalancheErrors.FormatError('no separator found in address'))).toThrow(new APIError('couldn\'t parse address "x": no separator found in address'))
     let thrown: unknown
     try {
-      withContext("couldn't get user 'a': ", () => { throw new keystoreErrors.TooManyAttemptsError(3000) })
+      withContext("couldn't get user 'a': ", () => {
+        throw new keystoreErrors.TooManyAttemptsError(3000)
+      })
     } catch (err) {
       thrown = err
     }
@@ -117,7 +121,9 @@ describe('withContext', () => {
   })
 
   it('prefixes a domain error of a rejected promise', async () => {
-    const p = withContext('problem retrieving data: ', async () => { throw new keystoreErrors.IncorrectPasswordError('alice') })
+    const p = withContext('problem retrieving data: ', async () => {
+      throw new keystoreErrors.IncorrectPasswordError('alice')
+    })
     await expect(p).rejects.toThrow(new APIError('problem retrieving data: incorrect password: user "alice"'))
   })
 
@@ -128,9 +134,21 @@ describe('withContext', () => {
 
   it('passes anything else through unchanged: an APIError keeps its text, an unknown error stays internal', async () => {
     const api = new APIError('already final')
-    expect(() => withContext('x: ', () => { throw api })).toThrow(api)
+    expect(() =>
+      withContext('x: ', () => {
+        throw api
+      }),
+    ).toThrow(api)
     const bug = new TypeError('bug')
-    expect(() => withContext('x: ', () => { throw bug })).toThrow(bug)
-    await expect(withContext('x: ', async () => { throw bug })).rejects.toBe(bug)
+    expect(() =>
+      withContext('x: ', () => {
+        throw bug
+      }),
+    ).toThrow(bug)
+    await expect(
+      withContext('x: ', async () => {
+        throw bug
+      }),
+    ).rejects.toBe(bug)
   })
 })

@@ -3,10 +3,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { bytesToHex, utf8ToBytes } from '@ethereumjs/util'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { ChainStore } from '../../../src/store/chainStore.js'
-import type { BlockWrite } from '../../../src/store/chainStore.js'
-import { DataDirLockedError, openDatabase } from '../../../src/store/db.js'
-import type { Database } from '../../../src/store/db.js'
+import { ChainStore, type BlockWrite } from '../../../src/store/chainStore.js'
+import { DataDirLockedError, openDatabase, type Database } from '../../../src/store/db.js'
 import { PREFIX, prefixed } from '../../../src/store/keys.js'
 import { TrieDB } from '../../../src/store/trieDb.js'
 
@@ -34,8 +32,14 @@ const hash32 = (seed: number) => new Uint8Array(32).fill(seed)
 
 function blockWrite(number: bigint, over: Partial<BlockWrite> = {}): BlockWrite {
   return {
-    hash: hash32(0x10 + Number(number)), number, encodedBlock: utf8ToBytes(`block ${number}`), encodedReceipts: utf8ToBytes(`receipts ${number}`),
-    bloom: new Uint8Array(256), txHashes: [], stateOps: [], ...over,
+    hash: hash32(0x10 + Number(number)),
+    number,
+    encodedBlock: utf8ToBytes(`block ${number}`),
+    encodedReceipts: utf8ToBytes(`receipts ${number}`),
+    bloom: new Uint8Array(256),
+    txHashes: [],
+    stateOps: [],
+    ...over,
   } as BlockWrite
 }
 
@@ -133,7 +137,10 @@ describe('openDatabase', () => {
 
   it('a second open of the same directory fails with DataDirLockedError naming the directory', async () => {
     const err = await openDatabase(dataDir).then(
-      async (second) => { await second.close(); return undefined },
+      async (second) => {
+        await second.close()
+        return undefined
+      },
       (e: unknown) => e,
     )
     expect(err).toBeInstanceOf(DataDirLockedError)

@@ -6,7 +6,9 @@ import { openDatabase } from '../../../src/store/db.js'
 
 describe('openDatabase', () => {
   const dirs: string[] = []
-  afterEach(() => { for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true }) })
+  afterEach(() => {
+    for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true })
+  })
 
   it('creates a new data directory and its database readable by the owner only', async () => {
     const root = mkdtempSync(join(tmpdir(), 'cchain-db-'))

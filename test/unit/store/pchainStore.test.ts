@@ -8,7 +8,9 @@ import { PChainStore } from '../../../src/store/pchainStore.js'
 
 describe('PChainStore', () => {
   const dirs: string[] = []
-  afterEach(() => { for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true }) })
+  afterEach(() => {
+    for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true })
+  })
 
   it('has no fee state before the first accepted tx, then reads back the one saved with it across a reopen', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'cchain-pstore-'))

@@ -4,10 +4,8 @@ import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { AtomicTxStore } from '../../../src/store/atomicTxStore.js'
 import { ChainStore } from '../../../src/store/chainStore.js'
-import { openDatabase } from '../../../src/store/db.js'
-import type { Database } from '../../../src/store/db.js'
-import { SharedMemory, SharedMemoryError } from '../../../src/store/sharedMemory.js'
-import type { SharedElement } from '../../../src/store/sharedMemory.js'
+import { openDatabase, type Database } from '../../../src/store/db.js'
+import { SharedMemory, SharedMemoryError, type SharedElement } from '../../../src/store/sharedMemory.js'
 
 /*
  * Shared memory on a real ClassicLevel: avalanchego's Indexed order (addresses ascending, newest
@@ -89,7 +87,10 @@ describe('SharedMemory.indexed', () => {
   })
 
   it('keeps directions and peer chains apart', async () => {
-    await sm.apply([{ direction: 'inbound', peerChain: X, puts: [el(1, 1)] }, { direction: 'outbound', peerChain: P, puts: [el(2, 1)] }])
+    await sm.apply([
+      { direction: 'inbound', peerChain: X, puts: [el(1, 1)] },
+      { direction: 'outbound', peerChain: P, puts: [el(2, 1)] },
+    ])
     expect(vals(sm.indexed('inbound', X, [addr(1)], ZERO20, ZERO32, 10).values)).toEqual([val(1)])
     expect(sm.indexed('inbound', P, [addr(1)], ZERO20, ZERO32, 10).values).toEqual([])
     expect(vals(sm.indexed('outbound', P, [addr(1)], ZERO20, ZERO32, 10).values)).toEqual([val(2)])
@@ -109,16 +110,21 @@ describe('SharedMemory writes', () => {
 
   it('refuses a double remove or a double put inside one batch', async () => {
     await sm.apply([{ direction: 'inbound', peerChain: X, puts: [el(1, 1)] }])
-    expect(() => sm.prepare([
-      { direction: 'inbound', peerChain: X, removes: [key(1)] },
-      { direction: 'inbound', peerChain: X, removes: [key(1)] },
-    ])).toThrow(SharedMemoryError)
+    expect(() =>
+      sm.prepare([
+        { direction: 'inbound', peerChain: X, removes: [key(1)] },
+        { direction: 'inbound', peerChain: X, removes: [key(1)] },
+      ]),
+    ).toThrow(SharedMemoryError)
     expect(() => sm.prepare([{ direction: 'outbound', peerChain: X, puts: [el(7, 1), el(7, 2)] }])).toThrow(/duplicated operation/)
   })
 
   it('changes nothing in memory until the batch is applied', async () => {
     await sm.apply([{ direction: 'inbound', peerChain: X, puts: [el(1, 1)] }])
-    const write = sm.prepare([{ direction: 'inbound', peerChain: X, removes: [key(1)] }, { direction: 'outbound', peerChain: P, puts: [el(2, 1)] }])
+    const write = sm.prepare([
+      { direction: 'inbound', peerChain: X, removes: [key(1)] },
+      { direction: 'outbound', peerChain: P, puts: [el(2, 1)] },
+    ])
     expect(sm.has('inbound', X, key(1))).toBe(true)
     expect(sm.has('outbound', P, key(2))).toBe(false)
     await db.batch(write.ops, { sync: true })
@@ -129,12 +135,21 @@ describe('SharedMemory writes', () => {
 
   it('survives a reopen, with the block batch that carried it', async () => {
     await sm.apply([{ direction: 'inbound', peerChain: X, puts: [el(1, 1), el(2, 1)] }])
-    const write = sm.prepare([{ direction: 'inbound', peerChain: X, removes: [key(1)] }, { direction: 'outbound', peerChain: P, puts: [el(3, 4, 1)] }])
+    const write = sm.prepare([
+      { direction: 'inbound', peerChain: X, removes: [key(1)] },
+      { direction: 'outbound', peerChain: P, puts: [el(3, 4, 1)] },
+    ])
     const txs = new AtomicTxStore(db)
     const txID = new Uint8Array(32).fill(9)
     await new ChainStore(db).writeBlock({
-      hash: new Uint8Array(32).fill(1), number: 1n, encodedBlock: Uint8Array.of(0xc0), encodedReceipts: Uint8Array.of(0xc0),
-      bloom: new Uint8Array(256), txHashes: [], stateOps: [], extraOps: [...write.ops, txs.putOp(txID, 1n, Uint8Array.of(0, 0, 7))],
+      hash: new Uint8Array(32).fill(1),
+      number: 1n,
+      encodedBlock: Uint8Array.of(0xc0),
+      encodedReceipts: Uint8Array.of(0xc0),
+      bloom: new Uint8Array(256),
+      txHashes: [],
+      stateOps: [],
+      extraOps: [...write.ops, txs.putOp(txID, 1n, Uint8Array.of(0, 0, 7))],
     })
     write.applied()
     await sm.apply([{ direction: 'inbound', peerChain: X, puts: [el(4, 1)] }])
@@ -156,7 +171,10 @@ describe('one shared memory between chains', () => {
   const C = new Uint8Array(Buffer.from('ee488204088eaba3d3c0c5e26d7a2892677f8d6181ef31848708b4e55ead7667', 'hex'))
 
   it("keys by (source, destination): C's inbound from X is X -> C, its outbound to X is C -> X; X -> P is apart", async () => {
-    await sm.apply([{ sourceChain: X, destinationChain: C, puts: [el(1, 1)] }, { sourceChain: C, destinationChain: X, puts: [el(2, 1)] }])
+    await sm.apply([
+      { sourceChain: X, destinationChain: C, puts: [el(1, 1)] },
+      { sourceChain: C, destinationChain: X, puts: [el(2, 1)] },
+    ])
     await sm.apply([{ sourceChain: X, destinationChain: P, puts: [el(3, 1)] }])
     expect(vals(sm.indexed('inbound', X, [addr(1)], ZERO20, ZERO32, 10).values)).toEqual([val(1)])
     expect(vals(sm.indexed('outbound', X, [addr(1)], ZERO20, ZERO32, 10).values)).toEqual([val(2)])
@@ -169,8 +187,11 @@ describe('one shared memory between chains', () => {
   })
 
   it('migrates records of the retired C-relative layout at open, tombstones included', async () => {
-    const legacy = (dir: number, peer: Uint8Array, k: Uint8Array, v: Uint8Array): { type: 'put'; key: Uint8Array; value: Uint8Array } =>
-      ({ type: 'put', key: Uint8Array.from([0x55, dir, ...peer, ...k]), value: v })
+    const legacy = (dir: number, peer: Uint8Array, k: Uint8Array, v: Uint8Array): { type: 'put'; key: Uint8Array; value: Uint8Array } => ({
+      type: 'put',
+      key: Uint8Array.from([0x55, dir, ...peer, ...k]),
+      value: v,
+    })
     const record = Uint8Array.from([0, 0, 0, 0, 0, 0, 0, 9, 0, 1, ...addr(1), 0xab])
     await db.batch([legacy(0x69, X, key(1), record), legacy(0x6f, P, key(2), Uint8Array.of(0))])
     sm = await SharedMemory.open(db, { cChainID: C })

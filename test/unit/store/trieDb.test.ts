@@ -6,10 +6,8 @@ import { runInNewContext } from 'node:vm'
 import { MerklePatriciaTrie } from '@ethereumjs/mpt'
 import { bytesToHex, bytesToUnprefixedHex, hexToBytes, utf8ToBytes } from '@ethereumjs/util'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { ChainStore } from '../../../src/store/chainStore.js'
-import type { BlockWrite } from '../../../src/store/chainStore.js'
-import { openDatabase } from '../../../src/store/db.js'
-import type { BatchOp, Database } from '../../../src/store/db.js'
+import { ChainStore, type BlockWrite } from '../../../src/store/chainStore.js'
+import { openDatabase, type BatchOp, type Database } from '../../../src/store/db.js'
 import { META_HEAD, PREFIX, metaKey, prefixed } from '../../../src/store/keys.js'
 import { TrieDB } from '../../../src/store/trieDb.js'
 
@@ -59,7 +57,10 @@ describe('TrieDB pending writes', () => {
 
   it('are not on disk, and survive no reopen, until their block batch is written', async () => {
     const t = new TrieDB(db)
-    await t.batch([{ type: 'put', key: KEY_A, value: Uint8Array.of(1) }, { type: 'put', key: KEY_B, value: Uint8Array.of(2) }])
+    await t.batch([
+      { type: 'put', key: KEY_A, value: Uint8Array.of(1) },
+      { type: 'put', key: KEY_B, value: Uint8Array.of(2) },
+    ])
     const ops = t.drain()
     expect(ops).toHaveLength(2)
     // drain() hands them out but they are still pending (readable) and still not on disk.

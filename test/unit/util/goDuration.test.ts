@@ -3,8 +3,17 @@ import { configDurationMs, formatGoDuration, parseGoDuration } from '../../../sr
 
 describe('Go durations', () => {
   it.each([
-    [5000, '5s'], [1000, '1s'], [1500, '1.5s'], [300, '300ms'], [0.5, '500µs'], [0.000001, '1ns'], [0, '0s'],
-    [90_000, '1m30s'], [3_600_000, '1h0m0s'], [3_661_500, '1h1m1.5s'], [60_000, '1m0s'],
+    [5000, '5s'],
+    [1000, '1s'],
+    [1500, '1.5s'],
+    [300, '300ms'],
+    [0.5, '500µs'],
+    [0.000001, '1ns'],
+    [0, '0s'],
+    [90_000, '1m30s'],
+    [3_600_000, '1h0m0s'],
+    [3_661_500, '1h1m1.5s'],
+    [60_000, '1m0s'],
   ])('formats %d ms as %s (time.Duration.String)', (ms, text) => {
     expect(formatGoDuration(ms)).toBe(text)
     expect(parseGoDuration(text)).toBeCloseTo(ms, 9)

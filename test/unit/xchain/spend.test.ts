@@ -11,7 +11,8 @@ const key = (n: number) => ({ privateKey: new Uint8Array(32).fill(n), shortAddre
 
 function utxo(tx: number, amount: bigint, opts: { asset?: Uint8Array; owner?: number; locktime?: bigint } = {}): UTXO {
   return {
-    utxoID: { txID: new Uint8Array(32).fill(tx), outputIndex: 0 }, assetID: opts.asset ?? AVAX,
+    utxoID: { txID: new Uint8Array(32).fill(tx), outputIndex: 0 },
+    assetID: opts.asset ?? AVAX,
     out: { amount, locktime: opts.locktime ?? 0n, threshold: 1, addrs: [addr(opts.owner ?? 1)] },
   }
 }
@@ -47,7 +48,10 @@ describe('spendAll, outputs and change', () => {
   it('spendAll takes every UTXO the keys can spend, totalled per asset', () => {
     const s = spendAll([utxo(2, 5n), utxo(1, 7n, { asset: OTHER }), utxo(3, 1n, { owner: 2 })], [key(1)], 0n)
     expect(s.ins.map((i) => i.utxoID.txID[0])).toEqual([1, 2])
-    expect([...s.spent]).toEqual([[assetKey(AVAX), 5n], [assetKey(OTHER), 7n]])
+    expect([...s.spent]).toEqual([
+      [assetKey(AVAX), 5n],
+      [assetKey(OTHER), 7n],
+    ])
   })
 
   it('change is what was spent beyond the need, per asset; nothing for an exact spend', () => {

@@ -4,18 +4,14 @@
  * the signers, and burn exactly the local X fee; our encoder's output parses back in AvalancheJS.
  */
 import { describe, expect, it } from 'vitest'
-import { TransferableOutput, addTxSignatures, avaxSerial, avm, utils } from '@avalabs/avalanchejs'
-import type { UnsignedTx } from '@avalabs/avalanchejs'
+import { TransferableOutput, addTxSignatures, avaxSerial, avm, utils, type UnsignedTx } from '@avalabs/avalanchejs'
 import { encodeUTXO } from '../../../src/avalanche/avax.js'
 import { cb58Encode } from '../../../src/avalanche/cb58.js'
 import type { UTXO } from '../../../src/avalanche/types.js'
 import { AVM_TYPE_ID } from '../../../src/xchain/codec.js'
 import { X_TX_FEE, avmBurned, verifyAVMFlow } from '../../../src/xchain/fees.js'
 import { localXGenesisUTXOs } from '../../../src/xchain/genesis.js'
-import {
-  avmCredentialSigners, avmExportedUTXOs, avmProducedUTXOs, avmSpentInputs, decodeAVMUnsignedTx, encodeAVMTx,
-  encodeAVMUnsignedTx, parseAVMTx, signAVMTx,
-} from '../../../src/xchain/tx.js'
+import { avmCredentialSigners, avmExportedUTXOs, avmProducedUTXOs, avmSpentInputs, decodeAVMUnsignedTx, encodeAVMTx, encodeAVMUnsignedTx, parseAVMTx, signAVMTx } from '../../../src/xchain/tx.js'
 import { AVAX, C_ID, EWOQ, EWOQ_KEY, LOCAL, P_ID, addrOf, context, hex, keyN, sha256, toAjsUtxo, txIDN } from '../../helpers/avalanchejs.js'
 
 const K1 = keyN(1)
@@ -71,17 +67,18 @@ describe('X-Chain BaseTx (avm.newBaseTx)', () => {
   })
 
   it('multi-input, multi-output, multi-signer and a 2-of-2 UTXO, with a memo', async () => {
-    const us = [
-      utxo(1, 0, 400_000_000n, [EWOQ]),
-      utxo(2, 3, 300_000_000n, [A1]),
-      utxo(3, 1, 500_000_000n, [EWOQ, A1], 2),
-      utxo(4, 0, 250_000_000n, [EWOQ]),
-    ]
-    const utx = avm.newBaseTx(context, [EWOQ, A1], ajs(us), [
-      TransferableOutput.fromNative(AVAX, 700_000_000n, [A2]),
-      TransferableOutput.fromNative(AVAX, 300_000_000n, [A1, A2], 0n, 1),
-      TransferableOutput.fromNative(AVAX, 100_000_000n, [A2], 1_900_000_000n),
-    ], { memo: new TextEncoder().encode('multi') })
+    const us = [utxo(1, 0, 400_000_000n, [EWOQ]), utxo(2, 3, 300_000_000n, [A1]), utxo(3, 1, 500_000_000n, [EWOQ, A1], 2), utxo(4, 0, 250_000_000n, [EWOQ])]
+    const utx = avm.newBaseTx(
+      context,
+      [EWOQ, A1],
+      ajs(us),
+      [
+        TransferableOutput.fromNative(AVAX, 700_000_000n, [A2]),
+        TransferableOutput.fromNative(AVAX, 300_000_000n, [A1, A2], 0n, 1),
+        TransferableOutput.fromNative(AVAX, 100_000_000n, [A2], 1_900_000_000n),
+      ],
+      { memo: new TextEncoder().encode('multi') },
+    )
     const { bytes, unsigned } = await signed(utx, [EWOQ_KEY, K1])
     const parsed = parseAVMTx(bytes)
     const ins = parsed.tx.unsignedTx.ins
@@ -90,19 +87,24 @@ describe('X-Chain BaseTx (avm.newBaseTx)', () => {
     const ownersOf = (i: (typeof ins)[number]) => us.find((u) => hex(u.utxoID.txID) === hex(i.utxoID.txID))!.out.addrs
     const signers = ins.map((i) => i.in.sigIndices.map((s) => ownersOf(i)[s]!))
     const keyFor = (a: Uint8Array) => (hex(a) === hex(EWOQ) ? EWOQ_KEY : K1)
-    const p = checkTx(bytes, unsigned, signers, signers.map((s) => s.map(keyFor)))
+    const p = checkTx(
+      bytes,
+      unsigned,
+      signers,
+      signers.map((s) => s.map(keyFor)),
+    )
     expect(signers.some((s) => s.length === 2)).toBe(true)
     expect(p.tx.unsignedTx.outs.length).toBeGreaterThanOrEqual(4)
   })
 })
 
 describe('X-Chain ExportTx (avm.newExportTx)', () => {
-  it.each([['C', C_ID], ['P', P_ID]])('exports to %s', async (_name, dest) => {
+  it.each([
+    ['C', C_ID],
+    ['P', P_ID],
+  ])('exports to %s', async (_name, dest) => {
     const us = [utxo(5, 0, 3_000_000_000n, [EWOQ]), utxo(6, 2, 2_000_000_000n, [EWOQ])]
-    const utx = avm.newExportTx(context, dest, [EWOQ], ajs(us), [
-      TransferableOutput.fromNative(AVAX, 4_000_000_000n, [EWOQ]),
-      TransferableOutput.fromNative(AVAX, 500_000_000n, [A1]),
-    ])
+    const utx = avm.newExportTx(context, dest, [EWOQ], ajs(us), [TransferableOutput.fromNative(AVAX, 4_000_000_000n, [EWOQ]), TransferableOutput.fromNative(AVAX, 500_000_000n, [A1])])
     const { bytes, unsigned } = await signed(utx, [EWOQ_KEY])
     const p = checkTx(bytes, unsigned, [[EWOQ], [EWOQ]], [[EWOQ_KEY], [EWOQ_KEY]])
     const u = p.tx.unsignedTx
@@ -116,7 +118,10 @@ describe('X-Chain ExportTx (avm.newExportTx)', () => {
 })
 
 describe('X-Chain ImportTx (avm.newImportTx)', () => {
-  it.each([['C', C_ID], ['P', P_ID]])('imports atomic UTXOs from %s, fee paid out of the import', async (_name, src) => {
+  it.each([
+    ['C', C_ID],
+    ['P', P_ID],
+  ])('imports atomic UTXOs from %s, fee paid out of the import', async (_name, src) => {
     const atomicUTXOs = [utxo(7, 0, 2_000_000_000n, [EWOQ]), utxo(8, 1, 1_000_000_000n, [EWOQ]), utxo(9, 4, 5_000_000n, [EWOQ])]
     const utx = avm.newImportTx(context, src, ajs(atomicUTXOs), [A1], [EWOQ])
     const { bytes, unsigned } = await signed(utx, [EWOQ_KEY])
@@ -134,7 +139,9 @@ describe('X-Chain ImportTx (avm.newImportTx)', () => {
     const imported = utxo(10, 0, 400_000n, [EWOQ])
     const local = utxo(11, 0, 50_000_000n, [A1])
     const utx = {
-      typeID: AVM_TYPE_ID.ImportTx, networkID: LOCAL.networkID, blockchainID: LOCAL.xChainID,
+      typeID: AVM_TYPE_ID.ImportTx,
+      networkID: LOCAL.networkID,
+      blockchainID: LOCAL.xChainID,
       outs: [{ assetID: LOCAL.avaxAssetID, out: { amount: 49_400_000n, locktime: 0n, threshold: 1, addrs: [A2] } }],
       ins: [{ utxoID: local.utxoID, assetID: LOCAL.avaxAssetID, in: { amount: 50_000_000n, sigIndices: [0] } }],
       memo: new Uint8Array(),
