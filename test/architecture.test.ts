@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { dirname, join, relative, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
@@ -43,6 +43,15 @@ function sourceFiles(dir: string): string[] {
     const path = join(dir, entry.name)
     if (entry.isDirectory()) return sourceFiles(path)
     return entry.name.endsWith('.ts') ? [path] : []
+  })
+}
+
+/** Every text file below `dir` except vendored fixtures (their upstream texts are theirs). */
+function textFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name)
+    if (entry.isDirectory()) return entry.name === 'fixtures' ? [] : textFiles(path)
+    return /\.(ts|md|json|sol)$/.test(entry.name) ? [path] : []
   })
 }
 
@@ -149,5 +158,35 @@ describe('architecture', () => {
       .filter(({ lines }) => lines > MAX_LINES)
       .map(({ file, lines }) => `${file}: ${lines} lines`)
     expect(long).toEqual([])
+  })
+
+  it('keeps error handling in the dispatchers: at most 3 try blocks in all of src/namespaces/', () => {
+    const tries = sourceFiles(join(SRC, 'namespaces')).flatMap((file) => {
+      const count = (readFileSync(file, 'utf8').match(/\btry\s*\{/g) ?? []).length
+      return count === 0 ? [] : [`${relative(ROOT, file)}: ${count}`]
+    })
+    const total = tries.reduce((sum, line) => sum + Number(line.split(': ')[1]), 0)
+    expect(total, tries.join('\n')).toBeLessThanOrEqual(3)
+  })
+
+  it('stands alone: no source, test, script or doc reads or cites a file outside the repository', () => {
+    // The project's reading material lives beside a checkout in its authors' workspace; a clone has none of it.
+    const outside = /\.\.\/shared\b|\b(?:LIMITS|AVALANCHE|DESIGN|STYLE|API-REFERENCE)\.md\b/
+    const texts = ['src', 'test', 'scripts', 'docs'].flatMap((dir) => textFiles(join(ROOT, dir))).concat([join(ROOT, 'README.md')])
+    const hits = texts.flatMap((file) =>
+      readFileSync(file, 'utf8')
+        .split('\n')
+        .flatMap((line, i) => (outside.test(line) ? [`${relative(ROOT, file)}:${i + 1}: ${line.trim()}`] : [])),
+    )
+    expect(hits).toEqual([])
+  })
+
+  it('mirrors src/ in test/unit/: every unit test names the source file it tests', () => {
+    const unit = join(ROOT, 'test', 'unit')
+    const orphans = textFiles(unit)
+      .filter((file) => file.endsWith('.test.ts'))
+      .map((file) => relative(unit, file))
+      .filter((rel) => !existsSync(join(SRC, rel.replace(/\.test\.ts$/, '.ts'))))
+    expect(orphans).toEqual([])
   })
 })

@@ -9,6 +9,7 @@ import { createNode } from '../../src/node.js'
 import { SkipClock } from '../helpers/clock.js'
 import { rawHttp } from '../helpers/rawHttp.js'
 import { capturedLog } from '../helpers/log.js'
+import { EWOQ_X } from '../helpers/constants.js'
 import { EWOQ_KEY_FORMS, expectNoSecrets } from '../helpers/secrets.js'
 import { EWOQ_KEY, startTestNode, type RpcAnswer, type TestNode } from '../helpers/testNode.js'
 
@@ -175,6 +176,14 @@ describe('keystore API enabled', () => {
       // Locked after 2 failures, for the 5 s back-off capped at 4 s.
       const locked = await c.ks('keystore.exportUser', { username: 'u'.repeat(8), password: PW })
       expect(locked.error).toEqual({ code: -32005, message: 'too many failed attempts, try again in 4 s', data: null })
+      // The keystore-backed X and P methods answer the throttled client alike: -32005, with avalanchego's context before the text.
+      const user = { username: 'u'.repeat(8), password: PW }
+      const send = await c.api('/ext/bc/X', 'avm.send', { ...user, assetID: 'AVAX', amount: 1, to: EWOQ_X })
+      expect(send.error?.code).toBe(-32005)
+      expect(send.error?.message).toMatch(/^problem retrieving user "uuuuuuuu": too many failed attempts, try again in \d+ s$/)
+      const exported = await c.api('/ext/bc/P', 'platform.exportAVAX', { ...user, amount: 1, to: EWOQ_X })
+      expect(exported.error?.code).toBe(-32005)
+      expect(exported.error?.message).toMatch(/^couldn't create tx: problem retrieving user "uuuuuuuu": too many failed attempts, try again in \d+ s$/)
     } finally {
       await c.close()
     }
