@@ -4,12 +4,11 @@
  * UTXO spends are secp256k1fx's (src/avalanche/spend.ts).
  */
 import { TYPE_ID } from '../avalanche/codec.js'
+import { FlowChecker } from '../avalanche/flowChecker.js'
 import { VerifyError } from '../avalanche/errors.js'
 import { recoverSigner } from '../avalanche/signature.js'
 import type { Verifiable } from '../avalanche/types.js'
 import type { EVMInput, UnsignedAtomicTx } from './types.js'
-
-const UINT64_MAX = 0xffffffffffffffffn
 
 function fail(message: string): never {
   throw new VerifyError(message)
@@ -20,28 +19,18 @@ function fail(message: string): never {
  * Throws `import|export tx flow check failed due to: insufficient funds` (or `overflow`).
  */
 export function verifyFlow(utx: UnsignedAtomicTx, avaxAssetID: Uint8Array, feeNAVAX: bigint): void {
-  const produced = new Map<string, bigint>()
-  const consumed = new Map<string, bigint>()
-  let overflow = false
-  const add = (m: Map<string, bigint>, asset: Uint8Array, amount: bigint): void => {
-    const key = Buffer.from(asset).toString('hex')
-    const sum = (m.get(key) ?? 0n) + amount
-    if (sum > UINT64_MAX) overflow = true
-    m.set(key, sum > UINT64_MAX ? sum - UINT64_MAX - 1n : sum)
-  }
-  add(produced, avaxAssetID, feeNAVAX)
+  const flow = new FlowChecker()
+  flow.produce(avaxAssetID, feeNAVAX)
   const kind = utx.typeID === TYPE_ID.ImportTx ? 'import' : 'export'
   if (utx.typeID === TYPE_ID.ImportTx) {
-    for (const out of utx.outs) add(produced, out.assetID, out.amount)
-    for (const input of utx.importedInputs) add(consumed, input.assetID, input.in.amount)
+    for (const out of utx.outs) flow.produce(out.assetID, out.amount)
+    for (const input of utx.importedInputs) flow.consume(input.assetID, input.in.amount)
   } else {
-    for (const out of utx.exportedOutputs) add(produced, out.assetID, out.out.amount)
-    for (const input of utx.ins) add(consumed, input.assetID, input.amount)
+    for (const out of utx.exportedOutputs) flow.produce(out.assetID, out.out.amount)
+    for (const input of utx.ins) flow.consume(input.assetID, input.amount)
   }
-  if (overflow) fail(`${kind} tx flow check failed due to: overflow`)
-  for (const [asset, amount] of produced) {
-    if (amount > (consumed.get(asset) ?? 0n)) fail(`${kind} tx flow check failed due to: insufficient funds`)
-  }
+  const failure = flow.verify()
+  if (failure !== undefined) fail(`${kind} tx flow check failed due to: ${failure}`)
 }
 
 /** The credential-count rule of each kind, with coreth's two wordings. */

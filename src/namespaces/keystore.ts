@@ -5,7 +5,8 @@ import { EncodingArg } from '../rpc/avalancheArgs.js'
 import type { DeprecationWarner } from '../rpc/deprecation.js'
 import { GoString } from '../rpc/gorilla.js'
 import { withContext } from '../rpc/errors.js'
-import { type MethodTable, type RequestOrigin, method } from '../rpc/types.js'
+import { type MethodTable, method } from '../rpc/types.js'
+import { keystoreCaller } from './keystoreCaller.js'
 
 /** What replaces the keystore API (avalanchego removed it): keys held and used by the client. */
 export const KEYSTORE_REPLACEMENT = 'keep keys in the client (e.g. an AvalancheJS wallet), sign there and send with avax.issueTx / eth_sendRawTransaction'
@@ -21,7 +22,6 @@ const UserPass = z.object({ username: GoString, password: GoString })
 export function keystoreMethods(ctx: { keystore: Keystore; deprecated: DeprecationWarner }): MethodTable {
   const { keystore } = ctx
   const warn = (name: string) => ctx.deprecated(name, KEYSTORE_REPLACEMENT)
-  const caller = (origin: RequestOrigin | undefined) => (origin === undefined ? {} : { client: origin.remoteAddress })
   return {
     /** Handler for `keystore.createUser {username, password}` -> `{}`. */
     'keystore.createUser': method(UserPass, async ({ username, password }) => {
@@ -32,7 +32,7 @@ export function keystoreMethods(ctx: { keystore: Keystore; deprecated: Deprecati
     /** Handler for `keystore.deleteUser {username, password}` -> `{}`. */
     'keystore.deleteUser': method(UserPass, async ({ username, password }, _call, origin) => {
       warn('keystore.deleteUser')
-      await keystore.deleteUser(username, password, caller(origin))
+      await keystore.deleteUser(username, password, keystoreCaller(origin))
       return {}
     }),
     /** Handler for `keystore.listUsers` -> `{users}` (byte-sorted). */
@@ -44,13 +44,13 @@ export function keystoreMethods(ctx: { keystore: Keystore; deprecated: Deprecati
     'keystore.importUser': method(UserPass.extend({ user: GoString, encoding: EncodingArg }), async ({ username, password, user, encoding }, _call, origin) => {
       warn('keystore.importUser')
       const bytes = withContext("couldn't decode 'user' to bytes: ", () => decodeBytes(encoding, user))
-      await keystore.importUser(username, password, bytes, caller(origin))
+      await keystore.importUser(username, password, bytes, keystoreCaller(origin))
       return {}
     }),
     /** Handler for `keystore.exportUser {username, password, encoding}` -> `{user, encoding}`. */
     'keystore.exportUser': method(UserPass.extend({ encoding: EncodingArg }), async ({ username, password, encoding }, _call, origin) => {
       warn('keystore.exportUser')
-      const bytes = await keystore.exportUser(username, password, caller(origin))
+      const bytes = await keystore.exportUser(username, password, keystoreCaller(origin))
       return { user: withContext("couldn't encode user to string: ", () => encodeBytes(encoding, bytes)), encoding }
     }),
   }

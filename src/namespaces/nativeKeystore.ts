@@ -26,6 +26,7 @@ import type { Keystore } from '../keystore/keystore.js'
 import { GoString } from '../rpc/gorilla.js'
 import { APIError, withContext } from '../rpc/errors.js'
 import { type MethodTable, type RequestOrigin, method } from '../rpc/types.js'
+import { keystoreCaller } from './keystoreCaller.js'
 
 /** maxUTXOsToFetch: an import spends at most this many UTXOs. */
 const MAX_IMPORT_UTXOS = 1024
@@ -104,14 +105,13 @@ const secrets = (keys: readonly SigningKey[]): Uint8Array[] => keys.map((k) => k
  */
 export function nativeKeystoreHandlers(ctx: NativeKeystoreContext): MethodTable {
   const addrCtx: AddressContext = { networkID: ctx.networkID, chains: ctx.chains }
-  const caller = (origin: RequestOrigin | undefined) => (origin === undefined ? {} : { client: origin.remoteAddress })
   const now = ctx.now ?? (() => BigInt(Math.floor(Date.now() / 1000)))
 
   /** Keystore.GetDatabase + user.getKeys: the user's keys in stored order; the keystore's error after `context`. */
   const userKeys = (username: string, password: string, origin: RequestOrigin | undefined, context: string): Promise<SigningKey[]> =>
     withContext(context, async () => {
       if (ctx.keystore === undefined) throw new IncorrectPasswordError(username)
-      return ctx.keystore.keysWithAddresses(username, password, caller(origin))
+      return ctx.keystore.keysWithAddresses(username, password, keystoreCaller(origin))
     })
 
   /** The given base fee, else vm.estimateBaseFee (coreth v0.14.0: plugin/evm/service.go, eth_baseFee x 11/10). */
@@ -173,7 +173,7 @@ export function nativeKeystoreHandlers(ctx: NativeKeystoreContext): MethodTable 
         const address = toChecksumAddress(ethAddress(publicKeyOf(key)))
         await withContext('problem retrieving data: ', async () => {
           if (ctx.keystore === undefined) throw new IncorrectPasswordError(args.username)
-          await ctx.keystore.addKey(args.username, args.password, key, caller(origin))
+          await ctx.keystore.addKey(args.username, args.password, key, keystoreCaller(origin))
         })
         return { address }
       })

@@ -5,16 +5,16 @@
  * nativeKeystore.ts. Every call logs "deprecated API called" once (avalanchego logs it on every call).
  */
 import { z } from 'zod'
-import type { KeystoreCaller } from '../keystore/keystore.js'
 import type { KeystoreWalletOptions } from '../keystore/userKeys.js'
 import { PWallet } from '../pchain/wallet.js'
 import type { PChainService } from '../pchain/service.js'
 import { Uint64Arg } from '../rpc/avalancheArgs.js'
 import type { DeprecationWarner } from '../rpc/deprecation.js'
 import { GoString } from '../rpc/gorilla.js'
-import { type MethodDef, type MethodTable, type RequestOrigin, method } from '../rpc/types.js'
+import { type MethodDef, type MethodTable, method } from '../rpc/types.js'
 import { XWallet } from '../xchain/wallet.js'
 import type { XChainService } from '../xchain/service.js'
+import { keystoreCaller } from './keystoreCaller.js'
 
 export interface XPKeystoreContext extends KeystoreWalletOptions {
   readonly deprecated?: DeprecationWarner
@@ -33,7 +33,6 @@ const PExportArgs = z.object({ ...SpendHeader, amount: Uint64Arg, targetChain: G
 const PImportArgs = z.object({ ...SpendHeader, sourceChain: GoString, to: GoString })
 
 /** The HTTP peer, for the keystore's per-client back-off. */
-const caller = (origin: RequestOrigin | undefined): KeystoreCaller => (origin === undefined ? {} : { client: origin.remoteAddress })
 
 /** Each method logs its deprecation (the wallets' domain errors reach the dispatcher, which answers with their text). */
 function table(ctx: XPKeystoreContext, defs: MethodTable): MethodTable {
@@ -54,9 +53,9 @@ function table(ctx: XPKeystoreContext, defs: MethodTable): MethodTable {
 export function avmKeystoreMethods(ctx: XPKeystoreContext & { x: XChainService }): MethodTable {
   const wallet = new XWallet(ctx.x, ctx)
   return table(ctx, {
-    'avm.send': method(SendArgs, (args, _call, origin) => wallet.send(args, caller(origin))),
-    'avm.export': method(XExportArgs, (args, _call, origin) => wallet.export(args, caller(origin))),
-    'avm.import': method(XImportArgs, (args, _call, origin) => wallet.import(args, caller(origin))),
+    'avm.send': method(SendArgs, (args, _call, origin) => wallet.send(args, keystoreCaller(origin))),
+    'avm.export': method(XExportArgs, (args, _call, origin) => wallet.export(args, keystoreCaller(origin))),
+    'avm.import': method(XImportArgs, (args, _call, origin) => wallet.import(args, keystoreCaller(origin))),
   })
 }
 
@@ -64,7 +63,7 @@ export function avmKeystoreMethods(ctx: XPKeystoreContext & { x: XChainService }
 export function platformKeystoreMethods(ctx: XPKeystoreContext & { p: PChainService }): MethodTable {
   const wallet = new PWallet(ctx.p, ctx)
   return table(ctx, {
-    'platform.exportAVAX': method(PExportArgs, (args, _call, origin) => wallet.exportAVAX(args, caller(origin))),
-    'platform.importAVAX': method(PImportArgs, (args, _call, origin) => wallet.importAVAX(args, caller(origin))),
+    'platform.exportAVAX': method(PExportArgs, (args, _call, origin) => wallet.exportAVAX(args, keystoreCaller(origin))),
+    'platform.importAVAX': method(PImportArgs, (args, _call, origin) => wallet.importAVAX(args, keystoreCaller(origin))),
   })
 }

@@ -4,13 +4,12 @@
  * every BaseTx/ImportTx/ExportTx burns at least TxFee of AVAX (over-payment is accepted and burned too).
  */
 import { VerifyError } from '../avalanche/errors.js'
+import { FlowChecker } from '../avalanche/flowChecker.js'
 import type { TransferableInput, TransferableOutput } from '../avalanche/types.js'
 import { compareTransferableInputs, compareTransferableOutputs, isSorted } from '../avalanche/compare.js'
 import { verifyTransferableInput, verifyTransferableOutput } from '../avalanche/verify.js'
 import { AVM_TYPE_ID } from './codec.js'
 import type { AVMUnsignedTx } from './tx.js'
-
-const UINT64_MAX = 0xffffffffffffffffn
 
 /** Local (and Fuji/mainnet) X-Chain TxFee: 1 milliAVAX = 1,000,000 nAVAX (LocalParams.TxFee). */
 export const X_TX_FEE = 1_000_000n
@@ -44,33 +43,25 @@ export function avmFlowGroups(utx: AVMUnsignedTx): { ins: TransferableInput[][];
  * asset must be consumed at least as much as produced (`insufficient funds`, or `overflow`).
  */
 export function verifyAVMFlow(utx: AVMUnsignedTx, feeAssetID: Uint8Array, fee: bigint = X_TX_FEE): void {
-  const produced = new Map<string, bigint>()
-  const consumed = new Map<string, bigint>()
-  let overflow = false
-  const add = (m: Map<string, bigint>, asset: Uint8Array, amount: bigint): void => {
-    const key = Buffer.from(asset).toString('hex')
-    const sum = (m.get(key) ?? 0n) + amount
-    if (sum > UINT64_MAX) overflow = true
-    m.set(key, sum & UINT64_MAX)
-  }
-  add(produced, feeAssetID, fee)
+  const flow = new FlowChecker()
+  flow.produce(feeAssetID, fee)
   const { ins, outs } = avmFlowGroups(utx)
   for (const group of outs) {
     for (const out of group) {
       verifyTransferableOutput(out)
-      add(produced, out.assetID, out.out.amount)
+      flow.produce(out.assetID, out.out.amount)
     }
     if (!isSorted(group, compareTransferableOutputs, false)) fail('outputs not sorted')
   }
   for (const group of ins) {
     for (const input of group) {
       verifyTransferableInput(input)
-      add(consumed, input.assetID, input.in.amount)
+      flow.consume(input.assetID, input.in.amount)
     }
     if (!isSorted(group, compareTransferableInputs, true)) fail('inputs not sorted and unique')
   }
-  if (overflow) fail('overflow')
-  for (const [asset, amount] of produced) if (amount > (consumed.get(asset) ?? 0n)) fail('insufficient funds')
+  const failure = flow.verify()
+  if (failure !== undefined) fail(failure)
 }
 
 /** Σ consumed − Σ produced of `assetID` over all groups: what the tx burns (the fee actually paid). */
