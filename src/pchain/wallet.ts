@@ -11,7 +11,7 @@ import { matchOwners, type KeyMatch, type KeyPair } from '../avalanche/keychain.
 import { lookupChainAlias } from '../avalanche/networks.js'
 import { ChainWallet, MAX_IMPORT_UTXOS, WalletError, inContext, payTo, withKeys, type SpendHeader } from '../avalanche/wallet.js'
 import { compareTransferableInputs, compareTransferableOutputs } from '../avalanche/compare.js'
-import { KeystoreError, TooManyAttemptsError, shown } from '../keystore/errors.js'
+import { shown } from '../keystore/errors.js'
 import type { KeystoreCaller } from '../keystore/keystore.js'
 import { userKeys, type KeystoreWalletOptions } from '../keystore/userKeys.js'
 import { goQuote } from '../util/goQuote.js'
@@ -179,17 +179,11 @@ export class PWallet extends ChainWallet {
   }
 
   /**
-   * The user's keys for `from`; a keystore failure is a build failure (-32000), except a throttled
-   * client, which keeps its class and so -32005 as on every keystore-backed method (docs/SECURITY.md, K5).
+   * The user's keys for `from`. A keystore failure keeps its class (a throttled client answers -32005, as on every
+   * keystore-backed method: docs/SECURITY.md, K5) under avalanchego's context `couldn't create tx: problem retrieving user`.
    */
-  private async keys(args: SpendHeader, caller: KeystoreCaller): Promise<KeyPair[]> {
-    const from = this.parseFrom(args.from)
-    try {
-      return await userKeys(this.opts.keystore, args.username, args.password, from, caller, `problem retrieving user ${goQuote(shown(args.username))}: `)
-    } catch (err) {
-      if (err instanceof TooManyAttemptsError) err.message = CREATE + err.message
-      throw err instanceof KeystoreError && !(err instanceof TooManyAttemptsError) ? new WalletError(CREATE + err.message) : err
-    }
+  private keys(args: SpendHeader, caller: KeystoreCaller): Promise<KeyPair[]> {
+    return userKeys(this.opts.keystore, args.username, args.password, this.parseFrom(args.from), caller, `${CREATE}problem retrieving user ${goQuote(shown(args.username))}: `)
   }
 
   private isAVAX(u: PVMUTXO): boolean {

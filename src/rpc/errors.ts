@@ -218,8 +218,3 @@ export function withContext<T>(context: string, run: () => T): T {
   }
   return (out instanceof Promise ? out.catch(wrap) : out) as T
 }
-
-/** The gorilla code of a keystore-backed failure: -32005 when the client is throttled, else -32000 (as toGorillaError). */
-export function keystoreErrorCode(err: unknown): number {
-  return isLimitExceeded(err) ? LIMIT_EXCEEDED : SERVER_ERROR
-}
