@@ -19,6 +19,7 @@ import { checkEVMStateTransfer, evmStateTransfer, semanticVerify } from './seman
 import type { AtomicService, AtomicStatus, GetExportedUTXOsQuery, GetUTXOsQuery, GetUTXOsResult } from './service.js'
 import { type AtomicTx, encodeAtomicTxBatch, parseTx } from './tx.js'
 import { type VerifyContext, inputUTXOs } from './verify.js'
+import { unixNow } from '../util/unixNow.js'
 
 /** targetAtomicTxsSize: signed bytes per block, and the largest tx the mempool takes (40 KiB). */
 export const TARGET_ATOMIC_TXS_SIZE = 40 * 1024
@@ -142,7 +143,7 @@ export class AtomicTxService implements AtomicService, AtomicBlockSource {
     return {
       ctx: this.ctx,
       baseFee,
-      nowUnix: BigInt(Math.floor(Date.now() / 1000)),
+      nowUnix: unixNow(),
       fetchUTXOs: (chain: Uint8Array, ids: Uint8Array[]) => this.deps.sharedMemory.get('inbound', chain, ids),
     }
   }

@@ -8,6 +8,7 @@ import { AvalancheError } from './errors.js'
 import { zeroKeys, type KeyPair } from './keychain.js'
 import type { ChainAliases } from './networks.js'
 import { goQuote } from '../util/goQuote.js'
+import { unixNow } from '../util/unixNow.js'
 
 /** api.UserPass: the keystore user a wallet call spends for. */
 export interface UserArgs {
@@ -49,9 +50,6 @@ export function inContext<T>(context: string, step: () => T): T {
 
 /** maxPageSize / maxUTXOsToFetch: an import spends at most this many atomic UTXOs. */
 export const MAX_IMPORT_UTXOS = 1024
-
-/** The current time in unix seconds (the keychain's time-lock check). */
-export const unixNow = (): bigint => BigInt(Math.floor(Date.now() / 1000))
 
 /** A secp256k1fx.TransferOutput of `amount` to one address, spendable at once. */
 export const payTo = (amount: bigint, to: Uint8Array) => ({ amount, locktime: 0n, threshold: 1, addrs: [to] })

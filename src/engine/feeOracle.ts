@@ -3,6 +3,7 @@ import type { Chain } from './chain.js'
 import { InvalidParamsError } from './errors.js'
 import { feeStateBeforeBlock, gasPrice, maxCapacity, type FeeState } from './feeState.js'
 import { feeCaps } from './txPool.js'
+import { unixNow } from '../util/unixNow.js'
 
 /** coreth eth/gasprice defaults (ethconfig/config.go). */
 const TIP_BLOCKS = 40n
@@ -70,7 +71,7 @@ export class FeeOracle {
     if (this.tipCache?.head === head) return this.tipCache.tip
     const minPrice = this.opts.minTip
     const tips: bigint[] = []
-    const now = BigInt(Math.floor(Date.now() / 1000))
+    const now = unixNow()
     const lower = head.header.number > TIP_BLOCKS ? head.header.number - TIP_BLOCKS : 0n
     for (let n = head.header.number; n > lower; n--) {
       const block = this.chain.blockByNumber(n)

@@ -14,6 +14,7 @@ import { ledgerApi } from './ledgerApi.js'
 import { avmTxFeeReply, X_CREATE_ASSET_TX_FEE } from '../xchain/fees.js'
 import { AVAX_DENOMINATION, AVAX_NAME, AVAX_SYMBOL } from '../xchain/genesis.js'
 import type { XChainService } from '../xchain/service.js'
+import { unixNow } from '../util/unixNow.js'
 
 export interface AVMContext {
   readonly x: XChainService
@@ -48,7 +49,7 @@ export function avmMethods(ctx: AVMContext): MethodTable {
     'avm.getBalance': method(z.object({ address: GoString, assetID: GoString, includePartial: z.boolean().nullish() }), (args) => {
       const addr = withContext(`problem parsing address '${args.address}': `, () => parseAddr(args.address))
       const assetID = assetByName(args.assetID)
-      const now = BigInt(Math.floor(Date.now() / 1000))
+      const now = unixNow()
       let balance = 0n
       const utxoIDs: { txID: string; outputIndex: number }[] = []
       for (const u of ctx.x.utxosOf(addr)) {

@@ -27,6 +27,7 @@ import { GoString } from '../rpc/gorilla.js'
 import { APIError, withContext } from '../rpc/errors.js'
 import { type MethodTable, type RequestOrigin, method } from '../rpc/types.js'
 import { keystoreCaller } from './keystoreCaller.js'
+import { unixNow } from '../util/unixNow.js'
 
 /** maxUTXOsToFetch: an import spends at most this many UTXOs. */
 const MAX_IMPORT_UTXOS = 1024
@@ -105,7 +106,7 @@ const secrets = (keys: readonly SigningKey[]): Uint8Array[] => keys.map((k) => k
  */
 export function nativeKeystoreHandlers(ctx: NativeKeystoreContext): MethodTable {
   const addrCtx: AddressContext = { networkID: ctx.networkID, chains: ctx.chains }
-  const now = ctx.now ?? (() => BigInt(Math.floor(Date.now() / 1000)))
+  const now = ctx.now ?? unixNow
 
   /** Keystore.GetDatabase + user.getKeys: the user's keys in stored order; the keystore's error after `context`. */
   const userKeys = (username: string, password: string, origin: RequestOrigin | undefined, context: string): Promise<SigningKey[]> =>

@@ -13,6 +13,7 @@ import { APIError } from '../rpc/errors.js'
 import { EMPTY_ID, IDArg } from '../rpc/avalancheArgs.js'
 import { type MethodTable, method } from '../rpc/types.js'
 import { Addresses, ledgerApi } from './ledgerApi.js'
+import { unixNow } from '../util/unixNow.js'
 
 export interface PlatformContext {
   readonly p: PChainService
@@ -49,7 +50,7 @@ export function platformMethods(ctx: PlatformContext): MethodTable {
     'platform.getBalance': method(z.object({ addresses: Addresses }), (args) => {
       if (args.addresses.length === 0) throw new APIError('no addresses provided')
       const addrs = parseAddrs(args.addresses)
-      const now = BigInt(Math.floor(Date.now() / 1000))
+      const now = unixNow()
       type Sums = Map<string, bigint>
       const bal: Sums = new Map(),
         unlocked: Sums = new Map(),

@@ -21,6 +21,7 @@ import { PVM_TYPE_ID } from './codec.js'
 import { type GasState, LOCAL_FEE_CONFIG, advanceFeeState, calculateFee, consumeGas, feeStatePrice, initialFeeState, toGas, txComplexity } from './fees.js'
 import { verifyPVMSpend } from './spend.js'
 import { type PVMUTXO, type ParsedPVMTx, decodePVMUTXO, encodePVMUTXO, parsePVMTx, pvmExportedUTXOs, pvmProducedUTXOs } from './tx.js'
+import { unixNow } from '../util/unixNow.js'
 
 export interface PChainOptions {
   networkID: number
@@ -50,7 +51,6 @@ export interface TimedFeeState extends GasState {
 
 const hexOf = (b: Uint8Array): string => Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('hex')
 const same = (a: Uint8Array, b: Uint8Array): boolean => Buffer.compare(a, b) === 0
-const nowUnix = (): bigint => BigInt(Math.floor(Date.now() / 1000))
 
 function fail(message: string): never {
   throw new VerifyError(message)
@@ -69,7 +69,7 @@ export class PChainService {
     readonly opts: PChainOptions,
     private readonly deps: PChainDeps,
   ) {
-    this.fee = deps.store.readFeeState() ?? { ...initialFeeState(), time: nowUnix() }
+    this.fee = deps.store.readFeeState() ?? { ...initialFeeState(), time: unixNow() }
   }
 
   /** Opens the P ledger (the first open writes `genesis` at height 0) and the saved fee state. */
@@ -83,7 +83,7 @@ export class PChainService {
   }
 
   /** The fee state at `now` (unix seconds): the last state advanced by the elapsed whole seconds. */
-  feeState(now = nowUnix()): TimedFeeState {
+  feeState(now = unixNow()): TimedFeeState {
     const elapsed = now > this.fee.time ? now - this.fee.time : 0n
     return { ...advanceFeeState(this.fee, elapsed), time: now > this.fee.time ? now : this.fee.time }
   }
@@ -110,7 +110,7 @@ export class PChainService {
     // Durango and later: the memo field must be empty (verifyMemoFieldLength).
     if (utx.memo.length !== 0) fail(`memo length must be zero after Durango, got ${utx.memo.length}`)
     if (this.deps.store.ledger.getTx(tx.id) !== undefined) fail('duplicate transaction')
-    const now = nowUnix()
+    const now = unixNow()
     const seen = new Set<string>()
     const unique = (id: Uint8Array): void => {
       const k = hexOf(id)

@@ -15,6 +15,7 @@ import type { StoredXUTXO, XChainStore } from '../store/xchainStore.js'
 import { AVM_TYPE_ID } from './codec.js'
 import { X_TX_FEE, verifyAVMFlow } from './fees.js'
 import { type ParsedAVMTx, MAX_MEMO_SIZE, avmExportedUTXOs, avmProducedUTXOs, decodeAVMUTXO, encodeAVMUTXO, parseAVMTx } from './tx.js'
+import { unixNow } from '../util/unixNow.js'
 
 export interface XChainOptions {
   networkID: number
@@ -79,7 +80,7 @@ export class XChainService {
     this.syntactic(tx)
     const utx = tx.tx.unsignedTx
     const hash = sha256(tx.unsignedBytes)
-    const nowUnix = BigInt(Math.floor(Date.now() / 1000))
+    const nowUnix = unixNow()
     const spent: Uint8Array[] = []
     utx.ins.forEach((input, i) => {
       const id = utxoInputID(input.utxoID)
