@@ -8,7 +8,7 @@ import type { AtomicBatch, AtomicBlockSource } from '../engine/blockBuilder.js'
 import type { Engine } from '../engine/engine.js'
 import type { AtomicTxStore } from '../store/atomicTxStore.js'
 import { type SharedMemory, type SharedRequests, SharedMemoryError } from '../store/sharedMemory.js'
-import type { MerkleStateManager } from '@ethereumjs/statemanager'
+import type { StateManagerInterface } from '@ethereumjs/common'
 import { decodeUTXO, encodeUTXO, utxoInputID } from '../avalanche/avax.js'
 import { TYPE_ID } from '../avalanche/codec.js'
 import { AlreadyKnownError, AtomicError } from './errors.js'
@@ -164,7 +164,7 @@ export class AtomicTxService implements AtomicService, AtomicBlockSource {
   }
 
   /** postBatchOnFinalizeAndAssemble: pops txs by price within 40 KiB and the atomic gas limit, verifies and applies each. */
-  async assemble(env: { number: bigint; baseFee: bigint; atomicGasLimit: bigint; sm: MerkleStateManager }): Promise<AtomicBatch | undefined> {
+  async assemble(env: { number: bigint; baseFee: bigint; atomicGasLimit: bigint; sm: StateManagerInterface }): Promise<AtomicBatch | undefined> {
     const { mempool } = this
     const batch: AtomicTx[] = []
     const spent = new Set<string>()

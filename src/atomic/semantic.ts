@@ -2,7 +2,7 @@
  * Semantic verification of atomic txs and their EVM state transfer (coreth atomic/vm/tx_semantic_verifier.go,
  * atomic/{import_tx,export_tx}.go EVMStateTransfer).
  */
-import type { MerkleStateManager } from '@ethereumjs/statemanager'
+import type { StateManagerInterface } from '@ethereumjs/common'
 import { Address } from '@ethereumjs/util'
 import { decodeUTXO, utxoInputID } from '../avalanche/avax.js'
 import { cb58Encode } from '../avalanche/cb58.js'
@@ -74,7 +74,7 @@ export interface AccountReader {
  * amount × 1e9 wei; exports debit each EVMInput (`insufficient funds`), require its nonce
  * (`invalid nonce`), then set each input address's nonce to input.nonce + 1.
  */
-export async function evmStateTransfer(utx: UnsignedAtomicTx, avaxAssetID: Uint8Array, sm: MerkleStateManager): Promise<void> {
+export async function evmStateTransfer(utx: UnsignedAtomicTx, avaxAssetID: Uint8Array, sm: StateManagerInterface): Promise<void> {
   const isAVAX = (id: Uint8Array): boolean => Buffer.compare(id, avaxAssetID) === 0
   if (utx.typeID === TYPE_ID.ImportTx) {
     for (const out of utx.outs) {

@@ -1,7 +1,7 @@
 import { genTransactionsTrieRoot } from '@ethereumjs/block'
 import { MerklePatriciaTrie } from '@ethereumjs/mpt'
 import { RLP } from '@ethereumjs/rlp'
-import type { MerkleStateManager } from '@ethereumjs/statemanager'
+import type { StateManagerInterface } from '@ethereumjs/common'
 import type { TypedTransaction } from '@ethereumjs/tx'
 import { KECCAK256_RLP, KECCAK256_RLP_ARRAY } from '@ethereumjs/util'
 import { runTx, type RunTxResult, type VM } from '@ethereumjs/vm'
@@ -13,6 +13,8 @@ import { BLACKHOLE, EMPTY_EXT_DATA_HASH, type Chain } from './chain.js'
 import { consumeGas, desiredDelayExcess, encodeFeeState, feeStateBeforeBlock, gasPrice, maxCapacity, minBuildableCapacity, minDelayMs, nextMinDelayExcess, updateTargetExcess } from './feeState.js'
 import { encodeConsensusReceipt, logsBloom, type Log, type Receipt } from './receipt.js'
 import type { PoolTx, TxPool } from './txPool.js'
+import type { OverlayState } from './overlayState.js'
+import { writeChanges } from './stateWriter.js'
 
 /** Empty Warp predicate results appended after the fee state (codec v0 + empty map), as coreth does after Durango. */
 const EMPTY_PREDICATE_RESULTS = new Uint8Array(6)
@@ -45,7 +47,7 @@ export interface AtomicBatch {
 export interface AtomicBlockSource {
   /** Whether atomic txs wait: a block may hold only atomic txs. */
   hasPending(): boolean
-  assemble(env: { number: bigint; baseFee: bigint; atomicGasLimit: bigint; sm: MerkleStateManager }): Promise<AtomicBatch | undefined>
+  assemble(env: { number: bigint; baseFee: bigint; atomicGasLimit: bigint; sm: StateManagerInterface }): Promise<AtomicBatch | undefined>
 }
 
 export interface BlockBuilderOptions {
@@ -72,7 +74,8 @@ export class BlockBuilder {
     private readonly chain: Chain,
     private readonly pool: TxPool,
     private readonly vm: VM,
-    private readonly sm: MerkleStateManager,
+    /** The block's state: an overlay over the head's flat state, reset after each block. */
+    private readonly sm: OverlayState,
     private readonly opts: BlockBuilderOptions,
   ) {
     if (opts.blockInterval > 0) this.timer = setInterval(() => this.trigger(), opts.blockInterval)
@@ -201,18 +204,20 @@ export class BlockBuilder {
       await this.sm.commit()
     } catch (err) {
       atomic?.cancelled()
-      await this.sm.revert()
+      this.sm.reset()
       throw err
     }
     const atomicCount = atomic?.count ?? 0
     this.progress = included.length > 0 || dropped.length > 0 || atomicCount > 0
     if (included.length === 0 && atomicCount === 0 && !allowEmpty) {
+      this.sm.reset()
       await this.pool.onNewHead(undefined, dropped)
       return undefined
     }
     let block: Block
     try {
-      const stateRoot = await this.sm.getStateRoot()
+      // The trie sees the block once, with only what it changed; the flat state gets the same changes in the block's batch.
+      const { root: stateRoot, flat } = await writeChanges(this.chain.trieAtHead(), this.chain.trieDb, this.sm.changes())
       const txs = included.map((p) => p.tx)
       const extData = atomicCount > 0 ? atomic!.extData : new Uint8Array()
       const extDataGasUsed = atomicCount > 0 ? atomic!.gasUsed : 0n
@@ -248,14 +253,15 @@ export class BlockBuilder {
         minDelayExcess: nextMinDelayExcess(this.chain.delayExcessOf(parent), desiredDelay),
       }
       block = makeBlock(header, txs, extData)
-      await this.chain.commit(block, receipts, atomicCount > 0 ? atomic!.ops : [])
+      await this.chain.commit(block, receipts, atomicCount > 0 ? atomic!.ops : [], flat)
     } catch (err) {
-      // Not on disk: put the builder's state back on the head so the next build starts clean,
-      // and the atomic txs back to Pending.
+      // Not on disk: the next build starts clean on the head, and the atomic txs go back to Pending.
       atomic?.cancelled()
-      await this.sm.setStateRoot(parent.header.stateRoot, true)
+      this.chain.discardTrieWriter()
+      this.sm.reset()
       throw err
     }
+    this.sm.reset()
     atomic?.accepted(number)
     await this.pool.onNewHead(included, dropped)
     return block

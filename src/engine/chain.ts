@@ -5,14 +5,18 @@ import { RLP } from '@ethereumjs/rlp'
 import { MerklePatriciaTrie } from '@ethereumjs/mpt'
 import { Caches, MerkleStateManager } from '@ethereumjs/statemanager'
 import { createTxFromBlockBodyData, paramsTx, type TypedTransaction } from '@ethereumjs/tx'
-import { Account, Address, KECCAK256_RLP, KECCAK256_RLP_ARRAY, ValueEncoding, bigIntToBytes, bytesToHex, bytesToUnprefixedHex, equalsBytes, hexToBytes, setLengthLeft } from '@ethereumjs/util'
+import { KECCAK256_RLP, ValueEncoding, bytesToHex, bytesToUnprefixedHex, equalsBytes, hexToBytes, setLengthLeft } from '@ethereumjs/util'
 import type { Logger } from 'pino'
 import { ChainStore } from '../store/chainStore.js'
 import type { BatchOp, Database } from '../store/db.js'
 import { TrieDB } from '../store/trieDb.js'
-import { type Block, type Header, encodeBlock, headerFromFields, makeBlock } from './block.js'
+import { FlatState, type FlatChanges } from '../store/flatState.js'
+import { FlatView, type StateReader } from './flatView.js'
+import { flatEntries } from './stateWriter.js'
+import { type Block, encodeBlock, headerFromFields, makeBlock } from './block.js'
+import { genesisBlock } from './genesisBlock.js'
 import { customCrypto } from '../util/crypto.js'
-import { INITIAL_DELAY_EXCESS, decodeFeeState, desiredDelayExcess, desiredTargetExcess, maxCapacity, type FeeState } from './feeState.js'
+import { decodeFeeState, desiredDelayExcess, desiredTargetExcess, maxCapacity, type FeeState } from './feeState.js'
 import type { Genesis } from './genesis.js'
 import { decodeReceipts, encodeReceipts, type Receipt } from './receipt.js'
 import { StateUnavailableError } from './errors.js'
@@ -54,6 +58,10 @@ export class Chain {
   readonly chainId: bigint
   readonly store: ChainStore
   readonly trieDb: TrieDB
+  /** The head's accounts and slots by key (src/store/flatState.ts): what reads and execution use. */
+  readonly flat: FlatState
+  /** The trie at the head's root that block building writes each block's changes into. */
+  private trieWriter: { root: Uint8Array; sm: MerkleStateManager } | undefined
   head!: Block
   genesisBlock!: Block
   private readonly blockCache = new Map<string, Block>()
@@ -76,6 +84,7 @@ export class Chain {
     this.headerCommon = sharedCommon(this.common, paramsBlock)
     this.store = new ChainStore(db)
     this.trieDb = new TrieDB(db)
+    this.flat = new FlatState(db)
     this.events.setMaxListeners(0)
     if (opts.stateHistory !== undefined) {
       this.stateHistory = opts.stateHistory
@@ -86,7 +95,7 @@ export class Chain {
   /** Opens the chain, writing the genesis block on first start and recovering a torn head (docs/SECURITY.md, D-b). */
   static async open(db: Database, opts: ChainOptions): Promise<Chain> {
     const chain = new Chain(db, opts)
-    const genesis = await chain.buildGenesis()
+    const genesis = { block: await genesisBlock(opts.genesis, chain.newStateManager()) }
     const storedGenesis = chain.store.readGenesisHash()
     if (storedGenesis === undefined) {
       await chain.store.writeBlock(
@@ -110,7 +119,47 @@ export class Chain {
     }
     chain.genesisBlock = chain.blockByHash(genesis.block.hash)!
     chain.head = await chain.recoverHead()
+    await chain.openFlat()
     return chain
+  }
+
+  /** Uses the stored flat state if it holds the head's root, else rebuilds it from the trie. */
+  private async openFlat(): Promise<void> {
+    const { stateRoot, number } = this.head.header
+    const stored = this.flat.storedRoot()
+    if (stored !== undefined && equalsBytes(stored, stateRoot)) return this.flat.openAt(number)
+    const accounts = await this.flat.rebuild(stateRoot, number, flatEntries(this.trie(stateRoot)))
+    this.opts.log.info({ accounts, number: Number(number) }, 'flat state rebuilt from the trie')
+  }
+
+  /**
+   * The state of a block to read or execute on: the flat state for the head and the blocks its
+   * undo layers cover, the trie for older ones (docs/ARCHITECTURE.md, "Where state lives").
+   */
+  stateReader(block: Block): StateReader {
+    const { number, stateRoot } = block.header
+    if (!this.flat.covers(number)) return this.newStateManager(stateRoot)
+    return new FlatView(this.flat, this.codeSource, number, () => this.newStateManager(stateRoot))
+  }
+
+  /** The head's state as it moves (block building): never pinned to one block. */
+  headView(): FlatView {
+    return new FlatView(this.flat, this.codeSource)
+  }
+
+  /** Contract code by hash, from the trie's database (content-addressed: any block's code). */
+  readonly codeSource = (codeHash: Uint8Array): Uint8Array | undefined => this.trieDb.getSync(`63${bytesToUnprefixedHex(codeHash)}`)
+
+  /** Forgets the trie writer after a block that was not committed (its trie moved past the head). */
+  discardTrieWriter(): void {
+    this.trieWriter = undefined
+  }
+
+  /** The trie at the head's root, for block building to write a block's changes into. */
+  trieAtHead(): MerkleStateManager {
+    const root = this.head.header.stateRoot
+    if (this.trieWriter === undefined || !equalsBytes(this.trieWriter.root, root)) this.trieWriter = { root, sm: this.newStateManager(root) }
+    return this.trieWriter.sm
   }
 
   /** Walks back from the stored head to the newest block whose parent links and state are whole. */
@@ -135,64 +184,17 @@ export class Chain {
     return canonical !== undefined && bytesToHex(canonical) === bytesToHex(block.hash) && this.store.hasStateNode(block.header.stateRoot) && this.store.readReceipts(block.hash) !== undefined
   }
 
-  private async buildGenesis(): Promise<{ block: Block }> {
-    const g = this.opts.genesis
-    const sm = this.newStateManager()
-    // Warp is active from Durango, which is genesis time locally: coreth gives its precompile
-    // account nonce 1 and code 0x01 in the genesis state (core/state_processor_ext.go).
-    await sm.putAccount(WARP_ADDRESS, new Account(1n, 0n))
-    await sm.putCode(WARP_ADDRESS, Uint8Array.of(1))
-    for (const [addr, acct] of Object.entries(g.alloc)) {
-      const address = new Address(hexToBytes(addr.startsWith('0x') ? (addr as `0x${string}`) : `0x${addr}`))
-      await sm.putAccount(address, new Account(acct.nonce ?? 0n, acct.balance))
-      if (acct.code !== undefined) await sm.putCode(address, hexToBytes(acct.code as `0x${string}`))
-      for (const [slot, value] of Object.entries(acct.storage ?? {})) {
-        await sm.putStorage(address, setLengthLeft(hexToBytes(slot as `0x${string}`), 32), hexToBytes(value as `0x${string}`))
-      }
-    }
-    const stateRoot = await sm.getStateRoot()
-    const header: Header = {
-      parentHash: g.parentHash ? hexToBytes(g.parentHash as `0x${string}`) : ZERO32,
-      uncleHash: KECCAK256_RLP_ARRAY,
-      coinbase: g.coinbase ? hexToBytes(g.coinbase as `0x${string}`) : new Uint8Array(20),
-      stateRoot,
-      txRoot: KECCAK256_RLP,
-      receiptRoot: KECCAK256_RLP,
-      bloom: new Uint8Array(256),
-      difficulty: g.difficulty,
-      number: g.number,
-      gasLimit: g.gasLimit,
-      gasUsed: g.gasUsed,
-      timestamp: g.timestamp,
-      extraData: hexToBytes(g.extraData as `0x${string}`),
-      mixHash: g.mixHash ? hexToBytes(g.mixHash as `0x${string}`) : ZERO32,
-      nonce: setLengthLeft(bigIntToBytes(g.nonce), 8),
-      extDataHash: ZERO32, // types.NewBlock, not NewBlockWithExtData
-      baseFee: g.baseFeePerGas ?? GENESIS_BASE_FEE,
-      extDataGasUsed: 0n,
-      blockGasCost: 0n,
-      blobGasUsed: 0n,
-      excessBlobGas: 0n,
-      parentBeaconRoot: ZERO32,
-      timeMilliseconds: g.timestamp * 1000n,
-      minDelayExcess: INITIAL_DELAY_EXCESS,
-    }
-    return { block: makeBlock(header, [], new Uint8Array()) }
-  }
-
   /** A state manager over the node's trie (caches on: without them trie lookups dominate and blocks run about 2.6x slower, measured here). */
   newStateManager(root?: Uint8Array): MerkleStateManager {
     if (root !== undefined && !equalsBytes(root, KECCAK256_RLP) && this.trieDb.getSync(bytesToUnprefixedHex(root)) === undefined) {
       throw stateUnavailable(root)
     }
-    const trie = new MerklePatriciaTrie({
-      db: this.trieDb,
-      useKeyHashing: true,
-      common: this.common,
-      valueEncoding: ValueEncoding.Bytes,
-      root,
-    })
-    return new MerkleStateManager({ common: this.common, trie, caches: new Caches() })
+    return new MerkleStateManager({ common: this.common, trie: this.trie(root), caches: new Caches() })
+  }
+
+  /** The state trie at a root, over the node's trie database. */
+  private trie(root?: Uint8Array): MerklePatriciaTrie {
+    return new MerklePatriciaTrie({ db: this.trieDb, useKeyHashing: true, common: this.common, valueEncoding: ValueEncoding.Bytes, root })
   }
 
   /** Fee state after a block (ACP-176, its extraData prefix); a dev chain starts at its configured target. */
@@ -285,19 +287,27 @@ export class Chain {
    * Appends a block: one synced batch with its state, receipts, indexes, the head pointer and
    * `extraOps` (what its atomic txs change: shared memory, the accepted-tx repository).
    */
-  async commit(block: Block, receipts: Receipt[], extraOps: readonly BatchOp[] = []): Promise<void> {
-    const stateOps = this.trieDb.drain()
-    await this.store.writeBlock({
-      hash: block.hash,
-      number: block.header.number,
-      encodedBlock: encodeBlock(block.header, block.txs, block.extData),
-      encodedReceipts: encodeReceipts(receipts),
-      bloom: block.header.bloom,
-      txHashes: block.txs.map((tx) => tx.hash()),
-      stateOps,
-      extraOps,
-    })
-    this.trieDb.commitDrained(stateOps)
+  async commit(block: Block, receipts: Receipt[], extraOps: readonly BatchOp[] = [], flat?: FlatChanges): Promise<void> {
+    const staged = flat === undefined ? undefined : await this.flat.stage(flat, block.header.number, block.header.stateRoot)
+    const trieOps = this.trieDb.drain()
+    try {
+      await this.store.writeBlock({
+        hash: block.hash,
+        number: block.header.number,
+        encodedBlock: encodeBlock(block.header, block.txs, block.extData),
+        encodedReceipts: encodeReceipts(receipts),
+        bloom: block.header.bloom,
+        txHashes: block.txs.map((tx) => tx.hash()),
+        stateOps: staged === undefined ? trieOps : [...trieOps, ...staged.ops],
+        extraOps,
+      })
+    } catch (err) {
+      if (staged !== undefined) this.flat.unstage(staged)
+      this.trieWriter = undefined
+      throw err
+    }
+    this.trieDb.commitDrained(trieOps)
+    if (this.trieWriter !== undefined && staged !== undefined) this.trieWriter.root = block.header.stateRoot
     const key = bytesToHex(block.hash)
     this.remember(key, block)
     // Bounded here too: every committed block passes through, so an unbounded set kept every receipt (soak).
@@ -305,7 +315,7 @@ export class Chain {
     this.head = block
     this.events.emit('head', block, receipts)
     // Between blocks, with nothing pending: the one point where state garbage collection is safe.
-    if (this.pruner !== undefined) await this.pruner.afterCommit(stateOps.reduce((n, op) => n + (op.type === 'put' ? op.value.length : 0), 0))
+    if (this.pruner !== undefined) await this.pruner.afterCommit(trieOps.reduce((n, op) => n + (op.type === 'put' ? op.value.length : 0), 0))
   }
 
   /**
@@ -351,9 +361,6 @@ function bounded<V>(cache: Map<string, V>, key: string, value: V): void {
   if (cache.size > BLOCK_CACHE_SIZE) cache.delete(cache.keys().next().value!)
 }
 
-/** coreth's initial base fee (ap3.InitialBaseFee) shown on the genesis header: 225 gwei. */
-export const GENESIS_BASE_FEE = 225_000_000_000n
-
 /** ACP-176 state a dev chain starts from: the target of `gas-target`, capacity full, no excess. */
 export function genesisFeeState(gasTarget: number | undefined): FeeState {
   const targetExcess = desiredTargetExcess(BigInt(gasTarget ?? DEFAULT_GAS_TARGET))
@@ -375,8 +382,6 @@ function stateUnavailable(root: Uint8Array): StateUnavailableError {
   const hex = bytesToUnprefixedHex(root)
   return new StateUnavailableError(`missing trie node ${hex} (path ) state 0x${hex} is not available, not found`)
 }
-
-const WARP_ADDRESS = new Address(hexToBytes('0x0200000000000000000000000000000000000005'))
 
 function sharedCommon(common: Common, params: Parameters<Common['updateParams']>[0]): Common {
   const shared = common.copy()

@@ -16,6 +16,8 @@ import { LogIndex, type FoundLog } from './logIndex.js'
 import { queryLogs, type LogQuery } from './logQuery.js'
 import { PendingNonceGuard } from './pendingNonceGuard.js'
 import { Executor, executionError } from './executor.js'
+import type { StateReader } from './flatView.js'
+import { OverlayState } from './overlayState.js'
 import type { Cancellation, RunLimit } from './evmGuard.js'
 import { FeeOracle } from './feeOracle.js'
 import type { Genesis } from './genesis.js'
@@ -53,6 +55,7 @@ export class Engine {
   /** Polling filters (eth_newFilter & co.). */
   readonly filters: FilterManager
   private readonly executors = new Map<string, Promise<Executor>>()
+  /** Trie readers of blocks older than the flat state covers. */
   private readonly readers = new Map<string, MerkleStateManager>()
   private readonly nonceGuard: PendingNonceGuard
   private callCache = new Map<string, Uint8Array>()
@@ -80,7 +83,7 @@ export class Engine {
   static async create(db: Database, opts: EngineOptions): Promise<Engine> {
     const { genesis, log, stateHistory, gasTarget, minDelayTarget } = opts
     const chain = await Chain.open(db, { genesis, log, stateHistory, gasTarget, minDelayTarget })
-    const sm = chain.newStateManager(chain.head.header.stateRoot)
+    const sm = new OverlayState(chain.headView(), chain.codeSource)
     const vm = await createVM({ common: chain.common, stateManager: sm, blockchain: chain.blockHashes as never })
     const engineRef: { engine?: Engine } = {}
     const pool = new TxPool(opts.pool, async (sender) =>
@@ -163,7 +166,7 @@ export class Engine {
     const key = bytesToHex(block.hash)
     let ex = this.executors.get(key)
     if (ex === undefined) {
-      ex = Executor.create(this.chain, block, this.chain.newStateManager(block.header.stateRoot))
+      ex = Executor.create(this.chain, block, this.chain.stateReader(block))
       ex.catch(() => this.executors.delete(key))
       this.executors.set(key, ex)
       if (this.executors.size > RECENT_EXECUTORS) this.executors.delete(this.executors.keys().next().value!)
@@ -172,10 +175,17 @@ export class Engine {
   }
 
   /**
-   * A read-only state view at a block. Kept apart from the executors' state, whose checkpointed
-   * writes during a call must never be seen by a concurrent read.
+   * A read-only state view at a block: the flat state for the head and recent blocks, the trie for
+   * older ones. Kept apart from the executors' overlays, whose writes a concurrent read must never see.
    */
-  readerAt(block: Block): MerkleStateManager {
+  readerAt(block: Block): StateReader {
+    this.chain.requireState(block)
+    if (this.chain.flat.covers(block.header.number)) return this.chain.stateReader(block)
+    return this.trieAt(block)
+  }
+
+  /** The trie at a block's root (eth_getProof, and reads older than the flat state covers). */
+  trieAt(block: Block): MerkleStateManager {
     this.chain.requireState(block)
     const key = bytesToHex(block.hash)
     let sm = this.readers.get(key)
@@ -187,11 +197,11 @@ export class Engine {
     return sm
   }
 
-  headState(): MerkleStateManager {
+  headState(): StateReader {
     return this.readerAt(this.chain.head)
   }
 
-  stateAt(ref: BlockRef): MerkleStateManager {
+  stateAt(ref: BlockRef): StateReader {
     return this.readerAt(this.resolveBlock(ref))
   }
 

@@ -1,13 +1,13 @@
 import type { Block as EnvBlock } from '@ethereumjs/block'
 import { type VM, createVM, runTx, type RunTxResult } from '@ethereumjs/vm'
 import { createTx, type TypedTransaction } from '@ethereumjs/tx'
-import type { MerkleStateManager } from '@ethereumjs/statemanager'
-import type { MerklePatriciaTrie } from '@ethereumjs/mpt'
-import { Account, Address, bytesToHex, bytesToUnprefixedHex, equalsBytes, hexToBytes, KECCAK256_NULL, setLengthLeft, unpadBytes } from '@ethereumjs/util'
+import { Account, Address, bytesToHex, equalsBytes, hexToBytes, KECCAK256_NULL, setLengthLeft, unpadBytes } from '@ethereumjs/util'
 import type { Block } from './block.js'
 import { EvmGuard, type RunLimit } from './evmGuard.js'
 import type { Chain } from './chain.js'
 import { ExecutionFailedError, ExecutionRevertedError, InvalidParamsError } from './errors.js'
+import type { StateReader } from './flatView.js'
+import { OverlayState } from './overlayState.js'
 import type { AccessListItem, CallRequest, StateOverride } from './types.js'
 
 const ZERO_ADDRESS = new Address(new Uint8Array(20))
@@ -31,7 +31,7 @@ export class Executor {
 
   private constructor(
     readonly block: Block,
-    readonly sm: MerkleStateManager,
+    readonly sm: OverlayState,
     private readonly vm: VM,
     private readonly chain: Chain,
     readonly guard: EvmGuard,
@@ -42,8 +42,8 @@ export class Executor {
     return this.vm.evm
   }
 
-  static async create(chain: Chain, block: Block, sm: MerkleStateManager): Promise<Executor> {
-    memoizeTrieReads(sm)
+  static async create(chain: Chain, block: Block, state: StateReader): Promise<Executor> {
+    const sm = new OverlayState(state, chain.codeSource)
     const guard = new EvmGuard()
     // A Common copy per VM: each EVM subscribes to its Common's events and the shared one would keep every
     // VM ever made alive (an eth_call at each new head leaked an EVM; scripts/soak.ts found it).
@@ -57,11 +57,11 @@ export class Executor {
    */
   exclusive<T>(limit: RunLimit, fn: () => Promise<T>): Promise<T> {
     const run = this.queue.then(async () => {
-      await this.sm.checkpoint()
       try {
         return await this.guard.run(limit, fn)
       } finally {
-        await this.sm.revert()
+        // Whole: an aborted run may leave nested checkpoints open.
+        this.sm.reset()
       }
     })
     this.queue = run.catch(() => undefined)
@@ -166,39 +166,6 @@ export class Executor {
       }
     }
   }
-}
-
-const MEMO_ENTRIES = 100_000
-
-/**
- * Remembers account and storage trie reads of a state manager whose writes are always reverted.
- * Its own caches forget every read made inside a reverted checkpoint, so without this each call
- * would walk the tries again. Keyed by trie root, so a root changed by an override never sees
- * another root's values.
- */
-function memoizeTrieReads(sm: MerkleStateManager): void {
-  const memo = new Map<string, Uint8Array | null>()
-  const wrapped = new WeakSet<MerklePatriciaTrie>()
-  const wrap = (trie: MerklePatriciaTrie) => {
-    if (wrapped.has(trie)) return trie
-    wrapped.add(trie)
-    const get = trie.get.bind(trie)
-    trie.get = async (key: Uint8Array, throwIfMissing?: boolean) => {
-      const k = bytesToUnprefixedHex(trie.root()) + bytesToUnprefixedHex(key)
-      let v = memo.get(k)
-      if (v === undefined) {
-        v = await get(key, throwIfMissing)
-        if (memo.size >= MEMO_ENTRIES) memo.clear()
-        memo.set(k, v)
-      }
-      return v
-    }
-    return trie
-  }
-  const internals = sm as unknown as { _trie: MerklePatriciaTrie; _getStorageTrie: (a: unknown, r?: unknown) => MerklePatriciaTrie }
-  wrap(internals._trie)
-  const storageTrie = internals._getStorageTrie.bind(sm)
-  internals._getStorageTrie = (a, r) => wrap(storageTrie(a, r))
 }
 
 function minBig(a: bigint, b: bigint): bigint {

@@ -36,7 +36,7 @@ export async function accountProof(engine: Engine, window: ProofWindow, address:
   checkProofWindow(engine, window, ref)
   const keys = storageKeys.map(decodeHash)
   const block = engine.resolveBlock(ref)
-  const sm = engine.readerAt(block)
+  const sm = engine.trieAt(block)
   const addr = new Address(address)
   const account = await sm.getAccount(addr)
   // geth builds no storage trie for an absent account or an empty storage root: empty proofs.

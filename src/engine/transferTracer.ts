@@ -1,5 +1,5 @@
 import type { Message } from '@ethereumjs/evm'
-import type { MerkleStateManager } from '@ethereumjs/statemanager'
+import type { StateManagerInterface } from '@ethereumjs/common'
 import { bigIntToBytes, hexToBytes, setLengthLeft, type Address } from '@ethereumjs/util'
 import type { VM } from '@ethereumjs/vm'
 import type { Log } from './receipt.js'
@@ -50,7 +50,7 @@ export class TransferTracer {
       if (parent === undefined) this.top = frame
       else if (!frame.failed) parent.logs.push(...frame.logs)
     }
-    const onStep = (step: { opcode: { code: number }; stack: bigint[]; memory: Uint8Array; address: Address; stateManager: MerkleStateManager }, done: () => void) => {
+    const onStep = (step: { opcode: { code: number }; stack: bigint[]; memory: Uint8Array; address: Address; stateManager: StateManagerInterface }, done: () => void) => {
       this.onStep(step).then(done, done)
     }
     this.handlers = [
@@ -62,7 +62,7 @@ export class TransferTracer {
     for (const [event, h] of this.handlers) vm.evm.events!.on(event as never, h as never)
   }
 
-  private async onStep(step: { opcode: { code: number }; stack: bigint[]; memory: Uint8Array; address: Address; stateManager: MerkleStateManager }): Promise<void> {
+  private async onStep(step: { opcode: { code: number }; stack: bigint[]; memory: Uint8Array; address: Address; stateManager: StateManagerInterface }): Promise<void> {
     const op = step.opcode.code
     const stack = step.stack
     if (op >= 0xa0 && op <= 0xa4) {

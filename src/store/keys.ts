@@ -50,10 +50,16 @@ export const PREFIX = {
   pUTXO: 0x70,
   /** 'P' + txID(32) -> accepting P block height(u64 BE) ‖ signed tx bytes (accepted P-Chain txs) */
   pTx: 0x50,
+  /** 'f' + keccak(address)(32) -> the head's account as the state trie stores it (RLP of nonce, balance, storage root, code hash): the flat state */
+  flatAccount: 0x66,
+  /** 'F' + keccak(address)(32) + keccak(slot)(32) -> the head's slot value, leading zeros stripped: the flat state */
+  flatStorage: 0x46,
 } as const
 
 export const META_HEAD = 'head'
 export const META_GENESIS = 'genesis'
+/** The state root the flat state holds (written in each block's batch); absent or different = rebuild it from the trie. */
+export const META_FLAT_ROOT = 'flat-root'
 /** The X-Chain's last accepted height (u64 BE); absent until its genesis UTXOs are written. */
 export const META_X_HEIGHT = 'x-height'
 /** The P-Chain's last accepted height (u64 BE); absent until its genesis UTXOs are written. */

@@ -1,5 +1,5 @@
 import type { EVMResult, InterpreterStep, Message } from '@ethereumjs/evm'
-import type { MerkleStateManager } from '@ethereumjs/statemanager'
+import type { StateManagerInterface } from '@ethereumjs/common'
 import { type Address, bigIntToBytes, setLengthLeft } from '@ethereumjs/util'
 import { OP, isCallOp, opName, stackOverflow, stackUnderflow } from './opcodes.js'
 import type { FrameType, Tracer } from './types.js'
@@ -164,7 +164,7 @@ export function attachTracer(evm: { events?: unknown }, tracer: Tracer, opts: { 
     }
     const work: Promise<void>[] = []
     if (op === OP.SELFDESTRUCT && frame !== undefined && stack.length > 0) {
-      const state = ev.stateManager as MerkleStateManager
+      const state = ev.stateManager as StateManagerInterface
       work.push(
         state.getAccount(ev.address).then((a) => {
           frame.selfdestruct = { from: ev.address.bytes, to: word20(stack[stack.length - 1]!), value: a?.balance ?? 0n }
@@ -182,7 +182,7 @@ export function attachTracer(evm: { events?: unknown }, tracer: Tracer, opts: { 
       address: ev.address.bytes,
       refund: ev.gasRefund,
       returnData,
-      state: ev.stateManager as MerkleStateManager,
+      state: ev.stateManager as StateManagerInterface,
     })
     if (r instanceof Promise) work.push(r)
     if (work.length === 0) return done()

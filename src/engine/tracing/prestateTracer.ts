@@ -1,4 +1,4 @@
-import type { MerkleStateManager } from '@ethereumjs/statemanager'
+import type { StateManagerInterface } from '@ethereumjs/common'
 import { Address, KECCAK256_NULL, bigIntToBytes, bigIntToUnpaddedBytes, bytesToHex, equalsBytes, generateAddress, generateAddress2, setLengthLeft } from '@ethereumjs/util'
 import { memorySlice, word20 } from './evmHooks.js'
 import { OP, isCallOp } from './opcodes.js'
@@ -80,12 +80,12 @@ export class PrestateTracer implements Tracer {
     return stateJSON(this.pre)
   }
 
-  private async created_(state: MerkleStateManager, address: Uint8Array): Promise<void> {
+  private async created_(state: StateManagerInterface, address: Uint8Array): Promise<void> {
     await this.lookupAccount(state, address)
     this.created.add(bytesToHex(address))
   }
 
-  private async lookupAccount(state: MerkleStateManager, address: Uint8Array): Promise<void> {
+  private async lookupAccount(state: StateManagerInterface, address: Uint8Array): Promise<void> {
     const key = bytesToHex(address)
     if (this.pre.has(key)) return
     const a = new Address(address)
@@ -100,7 +100,7 @@ export class PrestateTracer implements Tracer {
     this.pre.set(key, acc)
   }
 
-  private async lookupStorage(state: MerkleStateManager, address: Uint8Array, slot: Uint8Array): Promise<void> {
+  private async lookupStorage(state: StateManagerInterface, address: Uint8Array, slot: Uint8Array): Promise<void> {
     if (this.cfg.disableStorage) return
     const acc = this.pre.get(bytesToHex(address))
     const key = bytesToHex(slot)
@@ -109,7 +109,7 @@ export class PrestateTracer implements Tracer {
   }
 
   /** geth processDiffState: keep only what changed; post holds the new values. */
-  private async diff(state: MerkleStateManager): Promise<void> {
+  private async diff(state: StateManagerInterface): Promise<void> {
     for (const [key, pre] of this.pre) {
       if (this.deleted.has(key)) continue
       const a = new Address(Buffer.from(key.slice(2), 'hex'))

@@ -1,4 +1,3 @@
-import type { MerkleStateManager } from '@ethereumjs/statemanager'
 import type { TypedTransaction } from '@ethereumjs/tx'
 import { bytesToHex } from '@ethereumjs/util'
 import { createVM, runTx, type RunTxResult, type VM } from '@ethereumjs/vm'
@@ -8,6 +7,7 @@ import type { Engine } from '../engine.js'
 import { EngineError, ExecutionAbortedError, ExecutionFailedError, NotFoundError } from '../errors.js'
 import { EvmGuard, type Cancellation, type RunLimit } from '../evmGuard.js'
 import { Executor, type CallOutcome } from '../executor.js'
+import { OverlayState } from '../overlayState.js'
 import type { BlockRef, CallRequest, StateOverride } from '../types.js'
 import { createTracer, traceTimeoutMs, type TraceOptions } from './config.js'
 import { attachTracer } from './evmHooks.js'
@@ -79,7 +79,7 @@ export async function traceCall(engine: Engine, chain: Chain, req: CallRequest, 
   const block = findTraceBlock(engine, ref)
   chain.requireState(block)
   const env = withOverrides(block, opts.blockOverrides)
-  const ex = await Executor.create(chain, env, chain.newStateManager(block.header.stateRoot))
+  const ex = await Executor.create(chain, env, chain.stateReader(block))
   const tracer = createTracer(opts)
   const timeout = traceTimeoutMs(opts.timeout)
   const gas = engine.callGas(req.gas)
@@ -134,7 +134,7 @@ class Replay {
   private constructor(
     private readonly block: Block,
     private readonly vm: VM,
-    private readonly sm: MerkleStateManager,
+    private readonly sm: OverlayState,
     private readonly guard: EvmGuard,
   ) {}
 
@@ -143,7 +143,7 @@ class Replay {
     const parent = chain.blockByHash(block.header.parentHash)
     if (parent === undefined) throw new NotFoundError(`block #${block.header.number - 1n} not found`)
     chain.requireState(parent)
-    const sm = chain.newStateManager(parent.header.stateRoot)
+    const sm = new OverlayState(chain.stateReader(parent), chain.codeSource)
     const guard = new EvmGuard()
     // A Common copy per VM, as in Executor.create: the EVM subscribes to its events.
     const vm = await createVM({ common: chain.common.copy(), stateManager: sm, blockchain: chain.blockHashes as never, evmOpts: { customOpcodes: guard.opcodes } })

@@ -1,4 +1,4 @@
-import type { MerkleStateManager } from '@ethereumjs/statemanager'
+import type { StateManagerInterface } from '@ethereumjs/common'
 
 /*
  * The tracer hooks, shaped after geth's core/tracing.Hooks: the driver (evmHooks.ts) turns
@@ -15,7 +15,7 @@ export interface TxStart {
   to?: Uint8Array
   gasLimit: bigint
   coinbase: Uint8Array
-  state: MerkleStateManager
+  state: StateManagerInterface
 }
 
 /** OnEnter: depth 0 is the transaction's own frame (geth). */
@@ -52,7 +52,7 @@ export interface OpStep {
   address: Uint8Array
   refund: bigint
   returnData: Uint8Array
-  state: MerkleStateManager
+  state: StateManagerInterface
 }
 
 /** OnLog. `index` is the log's index in the block (geth StateDB logSize). */
@@ -66,7 +66,7 @@ export interface LogEvent {
 /** OnTxEnd: gas used as the receipt says, and the state after the transaction. */
 export interface TxEnd {
   gasUsed: bigint
-  state: MerkleStateManager
+  state: StateManagerInterface
 }
 
 /** A tracer: hooks plus its JSON result. Async hooks are awaited. */

@@ -1,0 +1,234 @@
+import { type BatchOp, type Database, writeSynced } from './db.js'
+import { META_FLAT_ROOT, PREFIX, metaKey } from './keys.js'
+
+/**
+ * The flat state: the head's accounts and storage slots by key (keccak of the address, of the slot),
+ * so a read is one lookup instead of a walk down the Merkle trie, as geth's snapshot layer does.
+ * On LevelDB under 'f' and 'F', written in the batch of the block that changes it together with the
+ * root it holds, so a crash never separates them; recent reads stay in memory. The trie stays the
+ * source of state roots and proofs (docs/ARCHITECTURE.md, "Where state lives").
+ *
+ * Each block also leaves an undo layer (the values it overwrote), so a reader pinned to one of the
+ * last blocks keeps its block's state while the head moves on.
+ */
+export interface FlatChanges {
+  /** keccak(address) hex -> the account's trie RLP, or null when the account is gone */
+  accounts: Map<string, Uint8Array | null>
+  /** keccak(address) hex ‖ keccak(slot) hex -> the new value (empty = zero, deleted) */
+  storage: Map<string, Uint8Array>
+  /** keccak(address) hex of accounts whose stored slots all go before `storage` applies */
+  cleared: Set<string>
+}
+
+/** A block's flat writes, made by stage() and undone by unstage() if the batch is not written. */
+export interface StagedFlat {
+  ops: BatchOp[]
+  number: bigint
+}
+
+/** Entries kept in memory: about 150 bytes each, so the caches stay near 60 MiB at most. */
+const CACHED_ACCOUNTS = 100_000
+const CACHED_SLOTS = 300_000
+/** Blocks whose undo layers are kept, and the most entries all layers hold together. */
+const UNDO_BLOCKS = 128
+const UNDO_ENTRIES = 200_000
+
+const ACCOUNT = 'a'
+const SLOT = 's'
+
+interface UndoLayer {
+  number: bigint
+  /** cache key -> the value before the block (null = absent) */
+  before: Map<string, Uint8Array | null>
+}
+
+export class FlatState {
+  private readonly accounts = new Map<string, Uint8Array | null>()
+  private readonly slots = new Map<string, Uint8Array>()
+  private layers: UndoLayer[] = []
+  private undoEntries = 0
+  /** The block whose state the flat keys hold. */
+  number = -1n
+
+  constructor(private readonly db: Database) {}
+
+  /** The root the stored flat state belongs to, if any. */
+  storedRoot(): Uint8Array | undefined {
+    return this.db.getSync(metaKey(META_FLAT_ROOT)) ?? undefined
+  }
+
+  /** Whether a reader at `number` can be answered: the head, or a block the undo layers still cover. */
+  covers(number: bigint): boolean {
+    if (number === this.number) return true
+    const oldest = this.layers[0]
+    return oldest !== undefined && number >= oldest.number - 1n && number < this.number
+  }
+
+  /** The account RLP of keccak(address) at a block `covers()` accepts (undefined = the head), or null. */
+  account(addrHash: string, at?: bigint): Uint8Array | null {
+    if (at !== undefined && at !== this.number) {
+      const old = this.before(ACCOUNT + addrHash, at)
+      if (old !== undefined) return old
+    }
+    let v = this.accounts.get(addrHash)
+    if (v === undefined) {
+      v = this.db.getSync(flatKey(PREFIX.flatAccount, addrHash)) ?? null
+      remember(this.accounts, addrHash, v, CACHED_ACCOUNTS)
+    }
+    return v
+  }
+
+  /** A slot value (leading zeros stripped; empty = zero) at a block `covers()` accepts. */
+  slot(addrHash: string, slotHash: string, at?: bigint): Uint8Array {
+    const key = addrHash + slotHash
+    if (at !== undefined && at !== this.number) {
+      const old = this.before(SLOT + key, at)
+      if (old !== undefined) return old ?? EMPTY
+    }
+    let v = this.slots.get(key)
+    if (v === undefined) {
+      v = this.db.getSync(flatKey(PREFIX.flatStorage, key)) ?? EMPTY
+      remember(this.slots, key, v, CACHED_SLOTS)
+    }
+    return v
+  }
+
+  /** The value a key had before the first block after `at` that changed it; undefined = unchanged since. */
+  private before(key: string, at: bigint): Uint8Array | null | undefined {
+    for (const layer of this.layers) {
+      if (layer.number <= at) continue
+      const v = layer.before.get(key)
+      if (v !== undefined) return v
+    }
+    return undefined
+  }
+
+  /**
+   * Makes block `number`'s flat writes (state root `root`) and shows them to readers at once: a
+   * reader pinned to an earlier block reads the undo layer, so the order against the batch write
+   * does not matter. Returns the ops for the block's batch; call unstage() if it is not written.
+   */
+  async stage(changes: FlatChanges, number: bigint, root: Uint8Array): Promise<StagedFlat> {
+    const ops: BatchOp[] = []
+    const before = new Map<string, Uint8Array | null>()
+    for (const addrHash of changes.cleared) {
+      for await (const key of this.db.keys(storageRange(addrHash))) {
+        const slotKey = Buffer.from(key.buffer, key.byteOffset + 1, key.byteLength - 1).toString('hex')
+        if (!changes.storage.has(slotKey)) {
+          before.set(SLOT + slotKey, this.slot(slotKey.slice(0, 64), slotKey.slice(64)))
+          ops.push({ type: 'del', key })
+          this.slots.set(slotKey, EMPTY)
+        }
+      }
+    }
+    for (const [key, value] of changes.storage) {
+      before.set(SLOT + key, this.slot(key.slice(0, 64), key.slice(64)))
+      const dbKey = flatKey(PREFIX.flatStorage, key)
+      ops.push(value.length === 0 ? { type: 'del', key: dbKey } : { type: 'put', key: dbKey, value })
+      this.slots.set(key, value)
+    }
+    for (const [addrHash, rlp] of changes.accounts) {
+      before.set(ACCOUNT + addrHash, this.account(addrHash))
+      const dbKey = flatKey(PREFIX.flatAccount, addrHash)
+      ops.push(rlp === null ? { type: 'del', key: dbKey } : { type: 'put', key: dbKey, value: rlp })
+      this.accounts.set(addrHash, rlp)
+    }
+    ops.push({ type: 'put', key: metaKey(META_FLAT_ROOT), value: root })
+    this.pushLayer({ number, before })
+    this.number = number
+    return { ops, number }
+  }
+
+  /** The block was not written: forget what stage() showed (the caches refill from disk). */
+  unstage(staged: StagedFlat): void {
+    const last = this.layers[this.layers.length - 1]
+    if (last?.number === staged.number) {
+      this.layers.pop()
+      this.undoEntries -= last.before.size
+    }
+    this.number = staged.number - 1n
+    this.accounts.clear()
+    this.slots.clear()
+  }
+
+  private pushLayer(layer: UndoLayer): void {
+    this.layers.push(layer)
+    this.undoEntries += layer.before.size
+    while (this.layers.length > UNDO_BLOCKS || (this.undoEntries > UNDO_ENTRIES && this.layers.length > 1)) {
+      this.undoEntries -= this.layers.shift()!.before.size
+    }
+  }
+
+  /**
+   * Replaces the stored flat state with `entries` (walked from the trie at `root`, block `number`):
+   * on first start, after an upgrade, or when the head fell back to an older block. The root is
+   * written last, so an interrupted rebuild is simply done again.
+   */
+  async rebuild(root: Uint8Array, number: bigint, entries: AsyncIterable<{ addrHash: Uint8Array; account: Uint8Array; slots: [Uint8Array, Uint8Array][] }>): Promise<number> {
+    await this.db.del(metaKey(META_FLAT_ROOT))
+    await this.db.clear({ gte: Uint8Array.of(PREFIX.flatAccount), lt: Uint8Array.of(PREFIX.flatAccount + 1) })
+    await this.db.clear({ gte: Uint8Array.of(PREFIX.flatStorage), lt: Uint8Array.of(PREFIX.flatStorage + 1) })
+    let ops: BatchOp[] = []
+    let count = 0
+    for await (const { addrHash, account, slots } of entries) {
+      ops.push({ type: 'put', key: concat(PREFIX.flatAccount, addrHash), value: account })
+      for (const [slotHash, value] of slots) ops.push({ type: 'put', key: concat(PREFIX.flatStorage, addrHash, slotHash), value })
+      count++
+      if (ops.length >= 10_000) {
+        await this.db.batch(ops)
+        ops = []
+      }
+    }
+    ops.push({ type: 'put', key: metaKey(META_FLAT_ROOT), value: root })
+    await writeSynced(this.db, ops)
+    this.accounts.clear()
+    this.slots.clear()
+    this.layers = []
+    this.undoEntries = 0
+    this.number = number
+    return count
+  }
+
+  /** The head moved without a flat change of its own (start-up): only the head is answerable. */
+  openAt(number: bigint): void {
+    this.number = number
+    this.layers = []
+    this.undoEntries = 0
+  }
+}
+
+const EMPTY = new Uint8Array(0)
+
+function remember<V>(cache: Map<string, V>, key: string, value: V, max: number): void {
+  if (cache.size >= max) cache.delete(cache.keys().next().value!)
+  cache.set(key, value)
+}
+
+function flatKey(prefix: number, hex: string): Uint8Array {
+  const out = new Uint8Array(1 + hex.length / 2)
+  out[0] = prefix
+  Buffer.from(out.buffer, out.byteOffset + 1).write(hex, 'hex')
+  return out
+}
+
+function concat(prefix: number, ...parts: Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(1 + parts.reduce((n, p) => n + p.length, 0))
+  out[0] = prefix
+  let at = 1
+  for (const p of parts) {
+    out.set(p, at)
+    at += p.length
+  }
+  return out
+}
+
+function storageRange(addrHash: string): { gte: Uint8Array; lt: Uint8Array } {
+  const gte = flatKey(PREFIX.flatStorage, addrHash)
+  const lt = flatKey(PREFIX.flatStorage, addrHash)
+  // The address hash + 1 bounds its slots; an all-0xff hash is bounded by the next prefix.
+  let i = lt.length - 1
+  while (i > 0 && lt[i] === 0xff) lt[i--] = 0
+  if (i === 0) return { gte, lt: Uint8Array.of(PREFIX.flatStorage + 1) }
+  lt[i]!++
+  return { gte, lt }
+}
