@@ -10,6 +10,7 @@ import { BlockBuilder, type AtomicBlockSource } from './blockBuilder.js'
 import { Chain } from './chain.js'
 import type { EngineOptions } from './engineOptions.js'
 import { InvalidParamsError, NotFoundError, TxRejectedError } from './errors.js'
+import { CallMemo, callKey } from './callMemo.js'
 import { estimateGas } from './estimateGas.js'
 import { FilterManager } from './filters.js'
 import { LogIndex, type FoundLog } from './logIndex.js'
@@ -40,7 +41,6 @@ export interface TxInBlock {
 }
 
 const RECENT_EXECUTORS = 8
-const CALL_CACHE_SIZE = 4096
 
 /**
  * The EVM chain engine: reads at any block, calls and estimates, the pool and the builder.
@@ -58,7 +58,7 @@ export class Engine {
   /** Trie readers of blocks older than the flat state covers. */
   private readonly readers = new Map<string, MerkleStateManager>()
   private readonly nonceGuard: PendingNonceGuard
-  private callCache = new Map<string, Uint8Array>()
+  private readonly callCache = new CallMemo()
   private arrivals = 0
   /** rpc-evm-timeout in ms (0 = none): the wall time of one RPC execution (docs/SECURITY.md, E2). */
   readonly evmTimeoutMs: number
@@ -74,9 +74,7 @@ export class Engine {
     this.nonceGuard = new PendingNonceGuard(opts.pendingNonceGuardMs)
     this.logs = new LogIndex(chain)
     this.filters = new FilterManager(this.logs, { chain: chain.events, pool: this.events }, opts.filters, opts.now)
-    chain.events.on('head', () => {
-      this.callCache = new Map()
-    })
+    chain.events.on('head', () => this.callCache.clear())
     this.events.setMaxListeners(0)
   }
 
@@ -238,18 +236,13 @@ export class Engine {
   async call(req: CallRequest, ref: BlockRef, overrides?: StateOverride, cancel?: Cancellation): Promise<Uint8Array> {
     const block = this.resolveBlock(ref)
     const cacheKey = overrides === undefined && ref !== 'pending' ? callKey(block, req) : undefined
-    if (cacheKey !== undefined) {
-      const hit = this.callCache.get(cacheKey)
-      if (hit !== undefined) return hit
-    }
+    const hit = cacheKey === undefined ? undefined : this.callCache.get(cacheKey)
+    if (hit !== undefined) return hit
     const ex = await this.executorAt(block)
     const gas = this.callGas(req.gas)
     const outcome = await ex.exclusive(this.evmLimit(cancel), () => ex.run(req, gas, overrides))
     if (outcome.error !== undefined) throw executionError(outcome)
-    if (cacheKey !== undefined && this.chain.head === block) {
-      if (this.callCache.size >= CALL_CACHE_SIZE) this.callCache.clear()
-      this.callCache.set(cacheKey, outcome.returnData)
-    }
+    if (cacheKey !== undefined && this.chain.head === block) this.callCache.set(cacheKey, outcome.returnData)
     return outcome.returnData
   }
 
@@ -388,21 +381,4 @@ export class Engine {
     }
     return input ?? data
   }
-}
-
-function callKey(block: Block, req: CallRequest): string {
-  let key = bytesToHex(block.hash)
-  for (const [k, v] of Object.entries(req)) {
-    if (v === undefined) continue
-    key +=
-      '|' +
-      k +
-      '=' +
-      (v instanceof Uint8Array
-        ? Buffer.from(v).toString('hex')
-        : typeof v === 'bigint'
-          ? v.toString(16)
-          : JSON.stringify(v, (_, x) => (typeof x === 'bigint' ? x.toString(16) : x instanceof Uint8Array ? Buffer.from(x).toString('hex') : x)))
-  }
-  return key
 }
