@@ -217,7 +217,7 @@ export class BlockBuilder {
     let block: Block
     try {
       // The trie sees the block once, with only what it changed; the flat state gets the same changes in the block's batch.
-      const { root: stateRoot, flat } = await writeChanges(this.chain.trieAtHead(), this.chain.trieDb, this.sm.changes())
+      const { root: stateRoot, flat } = writeChanges(this.chain.trieNodes, parent.header.stateRoot, (addrHash) => this.chain.flat.account(addrHash), this.sm.changes())
       const txs = included.map((p) => p.tx)
       const extData = atomicCount > 0 ? atomic!.extData : new Uint8Array()
       const extDataGasUsed = atomicCount > 0 ? atomic!.gasUsed : 0n
@@ -257,7 +257,6 @@ export class BlockBuilder {
     } catch (err) {
       // Not on disk: the next build starts clean on the head, and the atomic txs go back to Pending.
       atomic?.cancelled()
-      this.chain.discardTrieWriter()
       this.sm.reset()
       throw err
     }

@@ -13,6 +13,7 @@ import { TrieDB } from '../store/trieDb.js'
 import { FlatState, type FlatChanges } from '../store/flatState.js'
 import { FlatView, type StateReader } from './flatView.js'
 import { flatEntries } from './stateWriter.js'
+import type { TrieNodes } from './trieBatch.js'
 import { type Block, encodeBlock, headerFromFields, makeBlock } from './block.js'
 import { genesisBlock } from './genesisBlock.js'
 import { customCrypto } from '../util/crypto.js'
@@ -60,8 +61,6 @@ export class Chain {
   readonly trieDb: TrieDB
   /** The head's accounts and slots by key (src/store/flatState.ts): what reads and execution use. */
   readonly flat: FlatState
-  /** The trie at the head's root that block building writes each block's changes into. */
-  private trieWriter: { root: Uint8Array; sm: MerkleStateManager } | undefined
   head!: Block
   genesisBlock!: Block
   private readonly blockCache = new Map<string, Block>()
@@ -150,16 +149,10 @@ export class Chain {
   /** Contract code by hash, from the trie's database (content-addressed: any block's code). */
   readonly codeSource = (codeHash: Uint8Array): Uint8Array | undefined => this.trieDb.getSync(`63${bytesToUnprefixedHex(codeHash)}`)
 
-  /** Forgets the trie writer after a block that was not committed (its trie moved past the head). */
-  discardTrieWriter(): void {
-    this.trieWriter = undefined
-  }
-
-  /** The trie at the head's root, for block building to write a block's changes into. */
-  trieAtHead(): MerkleStateManager {
-    const root = this.head.header.stateRoot
-    if (this.trieWriter === undefined || !equalsBytes(this.trieWriter.root, root)) this.trieWriter = { root, sm: this.newStateManager(root) }
-    return this.trieWriter.sm
+  /** The trie's nodes for src/engine/trieBatch.ts: read through the TrieDB's caches, new ones pending until the block's batch. */
+  readonly trieNodes: TrieNodes = {
+    get: (hashHex) => this.trieDb.getSync(hashHex),
+    put: (hashHex, node) => this.trieDb.putSync(hashHex, node),
   }
 
   /** Walks back from the stored head to the newest block whose parent links and state are whole. */
@@ -303,11 +296,9 @@ export class Chain {
       })
     } catch (err) {
       if (staged !== undefined) this.flat.unstage(staged)
-      this.trieWriter = undefined
       throw err
     }
     this.trieDb.commitDrained(trieOps)
-    if (this.trieWriter !== undefined && staged !== undefined) this.trieWriter.root = block.header.stateRoot
     const key = bytesToHex(block.hash)
     this.remember(key, block)
     // Bounded here too: every committed block passes through, so an unbounded set kept every receipt (soak).

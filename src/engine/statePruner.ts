@@ -4,7 +4,7 @@ import type { Logger } from 'pino'
 import type { TrieDB } from '../store/trieDb.js'
 
 /** Bytes of trie writes after which a collection runs at the earliest (the live size raises it). */
-export const GC_MIN_BYTES = 256 * 1024
+export const GC_MIN_BYTES = 64 * 1024
 /** Nodes marked between two yields to the event loop. */
 const MARK_SLICE = 4096
 /** Trie key of code: ethereumjs's CODEHASH_PREFIX 'c' before the code hash. */
@@ -37,8 +37,8 @@ export interface PruneResult {
  * a node that a later block re-creates is written by that block; the only hazard is a node a
  * block under construction relies on without writing it, which is always reachable from the head
  * (its parent). Collections therefore run only between blocks, right after a commit (Chain.commit),
- * and never two at once. Triggered by bytes written: once as much has been written as the live
- * state holds (at least minBytes), so disk stays within about twice the live state and the cost
+ * and never two at once. Triggered by bytes written: once a quarter as much has been written as the
+ * live state holds (at least minBytes), so disk stays within about 1.5x the live state and the cost
  * per written byte stays constant.
  */
 export class StatePruner {
@@ -56,7 +56,9 @@ export class StatePruner {
   /** Counts a committed block's trie writes and collects when enough garbage may have built up. */
   async afterCommit(bytesWritten: number): Promise<void> {
     this.written += bytesWritten
-    if (this.written < Math.max(this.opts.minBytes ?? GC_MIN_BYTES, this.liveBytes)) return
+    // A quarter of the live state's bytes: blocks write only their final nodes (src/engine/trieBatch.ts),
+    // mostly leaves smaller than the live state's average node, so in entries that is about half the live state.
+    if (this.written < Math.max(this.opts.minBytes ?? GC_MIN_BYTES, this.liveBytes / 4)) return
     try {
       await this.prune()
     } catch (err) {

@@ -1,54 +1,58 @@
 import { BranchMPTNode, ExtensionMPTNode, LeafMPTNode, type MerklePatriciaTrie } from '@ethereumjs/mpt'
 import { RLP } from '@ethereumjs/rlp'
-import type { MerkleStateManager } from '@ethereumjs/statemanager'
-import { Account, Address, KECCAK256_RLP, createAccountFromRLP, equalsBytes, hexToBytes } from '@ethereumjs/util'
+import { Account, KECCAK256_RLP, bytesToUnprefixedHex, createAccountFromRLP, equalsBytes, hexToBytes } from '@ethereumjs/util'
 import type { FlatChanges } from '../store/flatState.js'
-import type { TrieDB } from '../store/trieDb.js'
-import { hashHex } from './flatView.js'
+import { keccak256 } from '../util/crypto.js'
 import type { StateChanges } from './overlayState.js'
+import { applyTrieChanges, toNibbles, type TrieChange, type TrieNodes } from './trieBatch.js'
 
 /** ethereumjs keeps contract code in the trie's database under 'c' ‖ code hash. */
 const CODE_PREFIX = '63'
 
 /**
- * Applies one block's changes to the Merkle trie (a state manager at the parent's root) and
- * returns the new state root and the same changes for the flat state. The trie sees each block
- * once, with only what the block changed; its node writes stay pending in the TrieDB until the
- * block's batch.
+ * Applies one block's changes to the Merkle trie and returns the new state root and the same
+ * changes for the flat state. The trie sees each block once, with only what the block changed
+ * (src/engine/trieBatch.ts: each touched node loaded, rewritten and hashed once); its new nodes go
+ * to `nodes` (the TrieDB's pending writes, on disk in the block's batch). `headAccount` reads the
+ * parent's account RLP by keccak(address) (the flat state, still at the parent).
  */
-export async function writeChanges(sm: MerkleStateManager, trieDb: TrieDB, changes: StateChanges): Promise<{ root: Uint8Array; flat: FlatChanges }> {
-  for (const [hash, code] of changes.codes) await trieDb.put(CODE_PREFIX + hash, code)
+export function writeChanges(nodes: TrieNodes, parentRoot: Uint8Array, headAccount: (addrHash: string) => Uint8Array | null, changes: StateChanges): { root: Uint8Array; flat: FlatChanges } {
+  for (const [hash, code] of changes.codes) nodes.put(CODE_PREFIX + hash, code)
   const flat: FlatChanges = { accounts: new Map(), storage: new Map(), cleared: new Set() }
-  const touched: [Address, string][] = []
+  const accountChanges: TrieChange[] = []
   for (const addr of new Set([...changes.accounts.keys(), ...changes.storage.keys(), ...changes.cleared])) {
     const account = changes.accounts.get(addr)
     const slots = changes.storage.get(addr)
     const cleared = changes.cleared.has(addr)
     if (account === undefined && !cleared && (slots === undefined || slots.size === 0)) continue
-    const address = new Address(hexToBytes(`0x${addr}`))
-    const addrHash = hashHex(address.bytes)
+    const addrHashBytes = keccak256(hexToBytes(`0x${addr}`))
+    const addrHash = bytesToUnprefixedHex(addrHashBytes)
+    const key = toNibbles(addrHashBytes)
     if (cleared || account === null) flat.cleared.add(addrHash)
     if (account === null) {
-      await sm.deleteAccount(address)
-      touched.push([address, addrHash])
+      accountChanges.push({ key, value: null })
+      flat.accounts.set(addrHash, null)
       continue
     }
-    if (cleared) await sm.clearStorage(address)
-    // The overlay's account carries the storage root it was read with (empty once cleared), which is the trie's at the parent.
-    if (account !== undefined) await sm.putAccount(address, new Account(account.nonce, account.balance, cleared ? KECCAK256_RLP : account.storageRoot, account.codeHash))
-    for (const [slot, value] of slots ?? []) {
-      const key = hexToBytes(`0x${slot}`)
-      await sm.putStorage(address, key, value)
-      flat.storage.set(addrHash + hashHex(key), value)
+    const parentRlp = headAccount(addrHash)
+    const parent = parentRlp === null ? undefined : createAccountFromRLP(parentRlp)
+    const now = account ?? parent
+    if (now === undefined) continue
+    let storageRoot = cleared || parent === undefined ? KECCAK256_RLP : parent.storageRoot
+    if (slots !== undefined && slots.size > 0) {
+      const slotChanges: TrieChange[] = []
+      for (const [slot, value] of slots) {
+        const slotHash = keccak256(hexToBytes(`0x${slot}`))
+        flat.storage.set(addrHash + bytesToUnprefixedHex(slotHash), value)
+        slotChanges.push({ key: toNibbles(slotHash), value: value.length === 0 ? null : RLP.encode(value) })
+      }
+      storageRoot = applyTrieChanges(nodes, storageRoot, slotChanges)
     }
-    touched.push([address, addrHash])
+    const rlp = new Account(now.nonce, now.balance, storageRoot, now.codeHash).serialize()
+    accountChanges.push({ key, value: rlp })
+    flat.accounts.set(addrHash, rlp)
   }
-  const root = await sm.getStateRoot()
-  for (const [address, addrHash] of touched) {
-    const account = await sm.getAccount(address)
-    flat.accounts.set(addrHash, account === undefined ? null : account.serialize())
-  }
-  return { root, flat }
+  return { root: applyTrieChanges(nodes, parentRoot, accountChanges), flat }
 }
 
 /** Every account of the trie at its root, with its storage slots, for FlatState.rebuild(). */

@@ -47,6 +47,11 @@ export class TrieDB implements DB<string, string | Uint8Array> {
     this.pending.set(key, typeof value === 'string' ? hexToBytes(`0x${value}`) : value)
   }
 
+  /** put() without a promise (src/engine/trieBatch.ts writes a block's nodes this way). */
+  putSync(key: string, value: Uint8Array): void {
+    this.pending.set(key, value)
+  }
+
   async del(key: string): Promise<void> {
     this.pending.set(key, undefined)
   }

@@ -1,0 +1,245 @@
+import { RLP } from '@ethereumjs/rlp'
+import { KECCAK256_RLP, bytesToUnprefixedHex } from '@ethereumjs/util'
+import { keccak256 } from '../util/crypto.js'
+
+/**
+ * Applies many key changes to a Merkle Patricia trie at once, the way a block changes its state:
+ * the changed keys are sorted, each node on their paths is loaded once, rewritten once and hashed
+ * once, where inserting them one by one (ethereumjs's trie.put) re-hashes the path to the root
+ * for every key. Synchronous: nodes come from the in-memory cache or LevelDB's getSync. The
+ * result is the same trie, node for node (test/unit/engine/trieBatch.test.ts checks roots and
+ * reads against @ethereumjs/mpt).
+ */
+export interface TrieNodes {
+  /** A node's RLP by its hash (unprefixed hex). */
+  get(hashHex: string): Uint8Array | undefined
+  /** Stores a new node under its hash. */
+  put(hashHex: string, node: Uint8Array): void
+}
+
+/** A change: the key's nibbles, and its new value (null deletes the key). */
+export interface TrieChange {
+  key: Uint8Array
+  value: Uint8Array | null
+}
+
+type Hash = { t: 'hash'; hash: Uint8Array }
+type Leaf = { t: 'leaf'; path: Uint8Array; value: Uint8Array }
+type Ext = { t: 'ext'; path: Uint8Array; child: Child }
+type Branch = { t: 'branch'; children: (Child | null)[]; value: Uint8Array | null }
+type Node = Leaf | Ext | Branch
+type Child = Node | Hash
+
+const EMPTY = new Uint8Array(0)
+
+/** The root after `changes` (any order; one change per key) on the trie at `root`. */
+export function applyTrieChanges(nodes: TrieNodes, root: Uint8Array, changes: TrieChange[]): Uint8Array {
+  if (changes.length === 0) return root
+  const sorted = changes.slice().sort((a, b) => compareNibbles(a.key, b.key))
+  const start: Child | null = equalBytes(root, KECCAK256_RLP) ? null : { t: 'hash', hash: root }
+  const next = new Batch(nodes).apply(start, sorted, 0)
+  if (next === null) return KECCAK256_RLP
+  return new Batch(nodes).rootHash(next)
+}
+
+/** The root of a trie holding exactly `entries` (a block's transactions or receipts); nothing is stored. */
+export function trieRootOf(entries: TrieChange[]): Uint8Array {
+  return applyTrieChanges({ get: () => undefined, put: () => {} }, KECCAK256_RLP, entries)
+}
+
+/** Bytes to nibbles. */
+export function toNibbles(bytes: Uint8Array): Uint8Array {
+  const out = new Uint8Array(bytes.length * 2)
+  for (let i = 0; i < bytes.length; i++) {
+    out[2 * i] = bytes[i]! >> 4
+    out[2 * i + 1] = bytes[i]! & 0x0f
+  }
+  return out
+}
+
+class Batch {
+  constructor(private readonly nodes: TrieNodes) {}
+
+  apply(child: Child | null, changes: TrieChange[], d: number): Node | null {
+    const node = child === null ? null : this.resolve(child)
+    if (node === null) return build(changes, d)
+    if (node.t === 'leaf') {
+      const key = new Uint8Array(d + node.path.length)
+      key.set(changes[0]!.key.subarray(0, d))
+      key.set(node.path, d)
+      const merged = changes.some((c) => equalBytes(c.key, key)) ? changes : insertSorted(changes, { key, value: node.value })
+      return build(merged, d)
+    }
+    if (node.t === 'ext') {
+      const p = node.path
+      if (changes.every((c) => c.key.length >= d + p.length && equalBytes(c.key.subarray(d, d + p.length), p))) {
+        return withPrefix(p, this.apply(node.child, changes, d + p.length), this)
+      }
+      // Some keys leave the extension: open it into the branch it stands for and apply there.
+      const children: (Child | null)[] = new Array(16).fill(null)
+      children[p[0]!] = p.length === 1 ? node.child : { t: 'ext', path: p.subarray(1), child: node.child }
+      return this.apply({ t: 'branch', children, value: null }, changes, d)
+    }
+    const children = node.children.slice()
+    let value = node.value
+    let i = 0
+    while (i < changes.length) {
+      const c = changes[i]!
+      if (c.key.length === d) {
+        value = c.value
+        i++
+        continue
+      }
+      const nibble = c.key[d]!
+      let j = i + 1
+      while (j < changes.length && changes[j]!.key.length > d && changes[j]!.key[d] === nibble) j++
+      children[nibble] = this.apply(children[nibble] ?? null, changes.slice(i, j), d + 1)
+      i = j
+    }
+    return this.normalise(children, value)
+  }
+
+  /** A branch left with one child and no value becomes that child under a longer path. */
+  private normalise(children: (Child | null)[], value: Uint8Array | null): Node | null {
+    let only = -1
+    let count = 0
+    for (let i = 0; i < 16; i++) {
+      if (children[i] !== null) {
+        count++
+        only = i
+      }
+    }
+    if (count === 0) return value === null ? null : { t: 'leaf', path: EMPTY, value }
+    if (count > 1 || value !== null) return { t: 'branch', children, value }
+    const child = children[only]!
+    const resolved = this.resolve(child)
+    // A hashed branch child stays referenced by its hash under a one-nibble extension.
+    return withPrefix(Uint8Array.of(only), resolved.t === 'branch' ? child : resolved, this)
+  }
+
+  resolve(child: Child): Node {
+    if (child.t !== 'hash') return child
+    const bytes = this.nodes.get(bytesToUnprefixedHex(child.hash))
+    if (bytes === undefined) throw new Error(`missing trie node ${bytesToUnprefixedHex(child.hash)}`)
+    return decodeNode(RLP.decode(bytes) as RawNode)
+  }
+
+  rootHash(node: Node): Uint8Array {
+    const bytes = RLP.encode(this.raw(node))
+    const hash = keccak256(bytes)
+    this.nodes.put(bytesToUnprefixedHex(hash), bytes)
+    return hash
+  }
+
+  /** A child's reference in its parent: its hash (stored), or the node itself when its RLP is under 32 bytes. */
+  private ref(child: Child): RawNode | Uint8Array {
+    if (child.t === 'hash') return child.hash
+    const raw = this.raw(child)
+    const bytes = RLP.encode(raw)
+    if (bytes.length < 32) return raw
+    const hash = keccak256(bytes)
+    this.nodes.put(bytesToUnprefixedHex(hash), bytes)
+    return hash
+  }
+
+  private raw(node: Node): RawNode {
+    if (node.t === 'leaf') return [hexPrefix(node.path, true), node.value]
+    if (node.t === 'ext') return [hexPrefix(node.path, false), this.ref(node.child)]
+    const raw: (RawNode | Uint8Array)[] = node.children.map((c) => (c === null ? EMPTY : this.ref(c)))
+    raw.push(node.value ?? EMPTY)
+    return raw
+  }
+}
+
+type RawNode = (Uint8Array | RawNode)[]
+
+/** A new subtree holding exactly the non-deleted `changes` (sorted) below depth d. */
+function build(changes: TrieChange[], d: number): Node | null {
+  const live = changes.filter((c) => c.value !== null && c.value.length > 0)
+  if (live.length === 0) return null
+  if (live.length === 1) return { t: 'leaf', path: live[0]!.key.subarray(d), value: live[0]!.value! }
+  const first = live[0]!.key
+  const last = live[live.length - 1]!.key
+  let c = 0
+  while (d + c < first.length && d + c < last.length && first[d + c] === last[d + c]) c++
+  if (c > 0) return { t: 'ext', path: first.subarray(d, d + c), child: build(live, d + c)! }
+  const children: (Child | null)[] = new Array(16).fill(null)
+  let value: Uint8Array | null = null
+  let i = 0
+  while (i < live.length) {
+    if (live[i]!.key.length === d) {
+      value = live[i]!.value
+      i++
+      continue
+    }
+    const nibble = live[i]!.key[d]!
+    let j = i + 1
+    while (j < live.length && live[j]!.key[d] === nibble) j++
+    children[nibble] = build(live.slice(i, j), d + 1)
+    i = j
+  }
+  return { t: 'branch', children, value }
+}
+
+/** `prefix` followed by `node`: paths of leaves and extensions join, a branch gets an extension. */
+function withPrefix(prefix: Uint8Array, node: Child | null, batch: Batch): Node | null {
+  if (node === null) return null
+  const resolved = node.t === 'hash' ? batch.resolve(node) : node
+  if (resolved.t === 'leaf') return { t: 'leaf', path: concat(prefix, resolved.path), value: resolved.value }
+  if (resolved.t === 'ext') return { t: 'ext', path: concat(prefix, resolved.path), child: resolved.child }
+  if (prefix.length === 0) return resolved
+  return { t: 'ext', path: prefix, child: node }
+}
+
+function decodeNode(raw: RawNode): Node {
+  if (raw.length === 17) {
+    const children = raw.slice(0, 16).map((c): Child | null => (c instanceof Uint8Array ? (c.length === 0 ? null : { t: 'hash', hash: c }) : decodeNode(c)))
+    const value = raw[16] as Uint8Array
+    return { t: 'branch', children, value: value.length === 0 ? null : value }
+  }
+  const encoded = raw[0] as Uint8Array
+  const flag = encoded[0]! >> 4
+  const nibbles = toNibbles(encoded)
+  const path = nibbles.subarray(flag & 1 ? 1 : 2)
+  if (flag >= 2) return { t: 'leaf', path, value: raw[1] as Uint8Array }
+  const child = raw[1]!
+  return { t: 'ext', path, child: child instanceof Uint8Array ? { t: 'hash', hash: child } : decodeNode(child) }
+}
+
+/** The hex-prefix encoding of a path (yellow paper, appendix C). */
+function hexPrefix(path: Uint8Array, leaf: boolean): Uint8Array {
+  const odd = path.length % 2
+  const out = new Uint8Array(1 + (path.length >> 1))
+  out[0] = ((leaf ? 2 : 0) + odd) << 4
+  let i = 0
+  if (odd) out[0] |= path[i++]!
+  for (let o = 1; i < path.length; i += 2) out[o++] = (path[i]! << 4) | path[i + 1]!
+  return out
+}
+
+function insertSorted(changes: TrieChange[], c: TrieChange): TrieChange[] {
+  const out = changes.slice()
+  let i = 0
+  while (i < out.length && compareNibbles(out[i]!.key, c.key) < 0) i++
+  out.splice(i, 0, c)
+  return out
+}
+
+function compareNibbles(a: Uint8Array, b: Uint8Array): number {
+  const n = Math.min(a.length, b.length)
+  for (let i = 0; i < n; i++) if (a[i] !== b[i]) return a[i]! - b[i]!
+  return a.length - b.length
+}
+
+function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false
+  return true
+}
+
+function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
+  const out = new Uint8Array(a.length + b.length)
+  out.set(a)
+  out.set(b, a.length)
+  return out
+}
