@@ -4,6 +4,7 @@ import { bytesToBigInt, toChecksumAddress, type Account, type Address } from '@e
 import type { Common } from '@ethereumjs/common'
 import { TxRejectedError } from './errors.js'
 import { feeCaps, hashHex, isSupportedType, type PoolTx } from './txPool.js'
+import { rememberTx } from './txMemo.js'
 
 /** EIP-3860 initcode limit (2 x 24576). */
 const MAX_INITCODE_SIZE = 49152
@@ -58,6 +59,7 @@ export function admitRawTransaction(raw: Uint8Array, rules: AdmissionRules, arri
   if (feeCap < rules.nextBaseFee) {
     throw new TxRejectedError(`max fee per gas less than block base fee: address ${toChecksumAddress(sender.toString())}, maxFeePerGas: ${feeCap}, baseFee: ${rules.nextBaseFee}`)
   }
+  rememberTx(tx, raw, sender)
   return { tx, hash: hashHex(tx), sender, senderHex: sender.toString(), nonce: tx.nonce, feeCap, tipCap, arrival }
 }
 
