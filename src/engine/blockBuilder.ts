@@ -25,7 +25,8 @@ const GATHER_MS = 4
 /**
  * Longest run of block execution without a turn of the event loop. Executing a block is one chain
  * of microtasks: without a break, a request arriving meanwhile waits for the whole block (the send
- * latency of docs/PERFORMANCE.md).
+ * latency of docs/PERFORMANCE.md). The steps after execution (the trie update, the roots, the
+ * store batch) are each one such run too, so the builder yields between them as well.
  */
 const YIELD_MS = 4
 
@@ -222,6 +223,7 @@ export class BlockBuilder {
     }
     let block: Block
     try {
+      await yieldToIo()
       // The trie sees the block once, with only what it changed; the flat state gets the same changes in the block's batch.
       const { root: stateRoot, flat } = await writeChanges(this.chain.trieAtHead(), this.chain.trieDb, this.sm.changes())
       const txs = included.map((p) => p.tx)
@@ -259,6 +261,7 @@ export class BlockBuilder {
         minDelayExcess: nextMinDelayExcess(this.chain.delayExcessOf(parent), desiredDelay),
       }
       block = makeBlock(header, txs, extData)
+      await yieldToIo()
       await this.chain.commit(block, receipts, atomicCount > 0 ? atomic!.ops : [], flat)
     } catch (err) {
       // Not on disk: the next build starts clean on the head, and the atomic txs go back to Pending.
