@@ -10,10 +10,24 @@ import type { Address } from '@ethereumjs/util'
 const encodings = new WeakMap<TypedTransaction, Uint8Array>()
 const senders = new WeakMap<TypedTransaction, Address>()
 
-/** Records what admission already has: the raw bytes it decoded (canonical, so equal to serialize()) and the recovered sender. */
-export function rememberTx(tx: TypedTransaction, raw: Uint8Array, sender: Address): void {
-  encodings.set(tx, raw)
+/**
+ * Freezes a transaction decoded unfrozen (`freeze: false`) with its sender already known: admission
+ * recovered it, or the block's stored senders hold it. getSenderAddress then answers it without
+ * recovering the signature or hashing the public key again; runTx asks it for every transaction.
+ * `raw`: the bytes it was decoded from, when they are its canonical encoding.
+ */
+export function sealTx(tx: TypedTransaction, sender: Address, raw?: Uint8Array): void {
+  ;(tx as { getSenderAddress: () => Address }).getSenderAddress = () => sender
+  Object.freeze(tx)
   senders.set(tx, sender)
+  if (raw !== undefined) encodings.set(tx, raw)
+}
+
+/** The senders of a block's transactions, 20 bytes each in order: what the store keeps beside the block. */
+export function packSenders(txs: readonly TypedTransaction[]): Uint8Array {
+  const out = new Uint8Array(20 * txs.length)
+  for (let i = 0; i < txs.length; i++) out.set(txSender(txs[i]!).bytes, 20 * i)
+  return out
 }
 
 /** The transaction's EIP-2718 encoding (a legacy transaction's RLP list), serialised at most once. */

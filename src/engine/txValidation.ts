@@ -5,7 +5,7 @@ import type { Common } from '@ethereumjs/common'
 import { keccak256 } from '../util/crypto.js'
 import { TxRejectedError } from './errors.js'
 import { feeCaps, hashHex, isSupportedType, type PoolTx } from './txPool.js'
-import { rememberTx } from './txMemo.js'
+import { sealTx } from './txMemo.js'
 
 /** EIP-3860 initcode limit (2 x 24576). */
 const MAX_INITCODE_SIZE = 49152
@@ -52,7 +52,7 @@ export function admitRawTransaction(raw: Uint8Array, rules: AdmissionRules, arri
   if (tipCap > feeCap) throw new TxRejectedError(`max priority fee per gas higher than max fee per gas: maxPriorityFeePerGas: ${tipCap}, maxFeePerGas: ${feeCap}`)
   let sender: Address
   try {
-    sender = sealTx(tx, raw)
+    sender = recoverSender(tx, raw)
   } catch {
     throw new TxRejectedError('invalid sender')
   }
@@ -66,19 +66,17 @@ export function admitRawTransaction(raw: Uint8Array, rules: AdmissionRules, arri
 }
 
 /**
- * Recovers the sender once and freezes the transaction with what admission knows: ethereumjs
- * caches the public key and hash only on a frozen transaction, and derives the address from the
- * key again (a JS keccak) on every getSenderAddress(), which block execution calls too. The hash
- * is that of the raw bytes, which decoding accepted only in canonical form.
+ * Recovers the sender once and seals the transaction with it (sealTx): ethereumjs caches the
+ * public key and hash only on a frozen transaction and derives the address from the key again (a
+ * JS keccak) on every getSenderAddress(). The hash is that of the raw bytes, which decoding
+ * accepted only in canonical form.
  */
-function sealTx(tx: TypedTransaction, raw: Uint8Array): Address {
+function recoverSender(tx: TypedTransaction, raw: Uint8Array): Address {
   const publicKey = tx.getSenderPublicKey()
   const sender = new Address(keccak256(publicKey).subarray(12))
   tx.cache.senderPubKey = publicKey
   tx.cache.hash = keccak256(raw)
-  ;(tx as { getSenderAddress: () => Address }).getSenderAddress = () => sender
-  Object.freeze(tx)
-  rememberTx(tx, raw, sender)
+  sealTx(tx, sender, raw)
   return sender
 }
 
