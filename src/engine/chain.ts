@@ -4,8 +4,8 @@ import { type Common, Mainnet, createCustomCommon } from '@ethereumjs/common'
 import { RLP } from '@ethereumjs/rlp'
 import { MerklePatriciaTrie } from '@ethereumjs/mpt'
 import { Caches, MerkleStateManager } from '@ethereumjs/statemanager'
-import { createTxFromBlockBodyData, paramsTx, type TypedTransaction } from '@ethereumjs/tx'
-import { Address, KECCAK256_RLP, ValueEncoding, bytesToHex, bytesToUnprefixedHex, equalsBytes, hexToBytes, setLengthLeft } from '@ethereumjs/util'
+import { paramsTx } from '@ethereumjs/tx'
+import { KECCAK256_RLP, ValueEncoding, bytesToHex, bytesToUnprefixedHex, equalsBytes, hexToBytes, setLengthLeft } from '@ethereumjs/util'
 import type { Logger } from 'pino'
 import { ChainStore } from '../store/chainStore.js'
 import type { BatchOp, Database } from '../store/db.js'
@@ -21,7 +21,7 @@ import type { Genesis } from './genesis.js'
 import { decodeReceipts, encodeReceipts, type Receipt } from './receipt.js'
 import { StateUnavailableError } from './errors.js'
 import { StatePruner } from './statePruner.js'
-import { packSenders, sealTx } from './txMemo.js'
+import { packSenders, txsFromBody } from './txMemo.js'
 
 /** Fees are burned to coreth's BlackholeAddr (constants.BlackholeAddr): the block coinbase. */
 export const BLACKHOLE = hexToBytes('0x0100000000000000000000000000000000000000')
@@ -353,15 +353,7 @@ export class Chain {
   private decodeBlock(bytes: Uint8Array, hash: Uint8Array): Block {
     const [headerFields, txs, , , extData] = RLP.decode(bytes) as unknown as [Uint8Array[], Uint8Array[], unknown, Uint8Array, Uint8Array]
     const header = headerFromFields(headerFields)
-    const senders = txs.length === 0 ? undefined : this.store.readSenders(hash)
-    const known = senders !== undefined && senders.length === 20 * txs.length
-    const parsed: TypedTransaction[] = txs.map((t, i) => {
-      if (!known) return createTxFromBlockBodyData(t, { common: this.txCommon })
-      const tx = createTxFromBlockBodyData(t, { common: this.txCommon, freeze: false })
-      // A typed transaction's body item is its EIP-2718 encoding; a legacy one is its field list.
-      sealTx(tx, new Address(senders.subarray(20 * i, 20 * i + 20)), t instanceof Uint8Array ? t : undefined)
-      return tx
-    })
+    const parsed = txsFromBody(txs, this.txCommon, txs.length === 0 ? undefined : this.store.readSenders(hash))
     return makeBlock(header, parsed, extData ?? new Uint8Array(), bytes)
   }
 }

@@ -1,5 +1,6 @@
-import type { TypedTransaction } from '@ethereumjs/tx'
-import type { Address } from '@ethereumjs/util'
+import type { Common } from '@ethereumjs/common'
+import { createTxFromBlockBodyData, type TypedTransaction } from '@ethereumjs/tx'
+import { Address } from '@ethereumjs/util'
 
 /*
  * What a transaction object yields once, kept beside it for as long as the object lives: its
@@ -42,4 +43,18 @@ export function txSender(tx: TypedTransaction): Address {
   let sender = senders.get(tx)
   if (sender === undefined) senders.set(tx, (sender = tx.getSenderAddress()))
   return sender
+}
+
+/**
+ * The transactions of a stored block body, each sealed with its stored sender when the block's
+ * senders record (packSenders) is there and whole; else decoded plainly, recovered on demand.
+ */
+export function txsFromBody(items: readonly Uint8Array[], common: Common, senders: Uint8Array | undefined): TypedTransaction[] {
+  if (senders === undefined || senders.length !== 20 * items.length) return items.map((t) => createTxFromBlockBodyData(t, { common }))
+  return items.map((t, i) => {
+    const tx = createTxFromBlockBodyData(t, { common, freeze: false })
+    // A typed transaction's body item is its EIP-2718 encoding; a legacy one is its field list.
+    sealTx(tx, new Address(senders.subarray(20 * i, 20 * i + 20)), t instanceof Uint8Array ? t : undefined)
+    return tx
+  })
 }
