@@ -49,12 +49,12 @@ export function txSender(tx: TypedTransaction): Address {
  * The transactions of a stored block body, each sealed with its stored sender when the block's
  * senders record (packSenders) is there and whole; else decoded plainly, recovered on demand.
  */
-export function txsFromBody(items: readonly Uint8Array[], common: Common, senders: Uint8Array | undefined): TypedTransaction[] {
-  if (senders === undefined || senders.length !== 20 * items.length) return items.map((t) => createTxFromBlockBodyData(t, { common }))
+export function txsFromBody(items: readonly Uint8Array[], common: Common, stored: Uint8Array | undefined): TypedTransaction[] {
+  if (stored === undefined || stored.length !== 20 * items.length) return items.map((t) => createTxFromBlockBodyData(t, { common }))
   return items.map((t, i) => {
     const tx = createTxFromBlockBodyData(t, { common, freeze: false })
     // A typed transaction's body item is its EIP-2718 encoding; a legacy one is its field list.
-    sealTx(tx, new Address(senders.subarray(20 * i, 20 * i + 20)), t instanceof Uint8Array ? t : undefined)
+    sealTx(tx, new Address(stored.subarray(20 * i, 20 * i + 20)), t instanceof Uint8Array ? t : undefined)
     return tx
   })
 }
