@@ -2,6 +2,7 @@ import { RLP } from '@ethereumjs/rlp'
 import type { TypedTransaction } from '@ethereumjs/tx'
 import { bigIntToUnpaddedBytes, bytesToBigInt } from '@ethereumjs/util'
 import { keccak256 } from '../util/crypto.js'
+import { txBytes } from './txMemo.js'
 
 /**
  * A C-Chain block header: geth's fields plus coreth's extras (customtypes/header_ext.go),
@@ -115,9 +116,39 @@ export function hashHeader(h: Header): Uint8Array {
   return keccak256(RLP.encode(headerFields(h)))
 }
 
-/** Block RLP as coreth lays it out: [header, txs, uncles, version, extData]. */
+const EMPTY_LIST = RLP.encode([])
+const EMPTY_STRING = RLP.encode(new Uint8Array())
+
+/**
+ * Block RLP as coreth lays it out: [header, txs, uncles, version, extData]. A legacy transaction
+ * is its RLP list, a typed one its EIP-2718 bytes as a string; both from the encoding the
+ * transaction already has (txBytes), not serialised again.
+ */
 export function encodeBlock(header: Header, txs: readonly TypedTransaction[], extData: Uint8Array): Uint8Array {
-  return RLP.encode([headerFields(header), txs.map((tx) => (tx.type === 0 ? tx.raw() : tx.serialize())) as never, [], new Uint8Array(), extData])
+  const body = rawList(txs.map((tx) => (tx.type === 0 ? txBytes(tx) : RLP.encode(txBytes(tx)))))
+  return rawList([RLP.encode(headerFields(header)), body, EMPTY_LIST, EMPTY_STRING, RLP.encode(extData)])
+}
+
+/** An RLP list of items that are RLP already (geth's rlp.RawValue). */
+function rawList(items: readonly Uint8Array[]): Uint8Array {
+  let length = 0
+  for (const item of items) length += item.length
+  const prefix = listPrefix(length)
+  const out = new Uint8Array(prefix.length + length)
+  out.set(prefix, 0)
+  let at = prefix.length
+  for (const item of items) {
+    out.set(item, at)
+    at += item.length
+  }
+  return out
+}
+
+function listPrefix(length: number): Uint8Array {
+  if (length < 56) return Uint8Array.of(0xc0 + length)
+  const digits: number[] = []
+  for (let n = length; n > 0; n = Math.floor(n / 256)) digits.unshift(n % 256)
+  return Uint8Array.of(0xf7 + digits.length, ...digits)
 }
 
 /** Builds the in-memory Block (hash and size computed once). */

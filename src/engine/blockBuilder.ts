@@ -1,9 +1,6 @@
-import { genTransactionsTrieRoot } from '@ethereumjs/block'
-import { MerklePatriciaTrie } from '@ethereumjs/mpt'
 import { RLP } from '@ethereumjs/rlp'
 import type { StateManagerInterface } from '@ethereumjs/common'
-import type { TypedTransaction } from '@ethereumjs/tx'
-import { KECCAK256_RLP, KECCAK256_RLP_ARRAY } from '@ethereumjs/util'
+import { KECCAK256_RLP_ARRAY } from '@ethereumjs/util'
 import { runTx, type RunTxResult, type VM } from '@ethereumjs/vm'
 import type { Logger } from 'pino'
 import { keccak256 } from '../util/crypto.js'
@@ -11,7 +8,8 @@ import type { BatchOp } from '../store/db.js'
 import { type Block, type Header, makeBlock } from './block.js'
 import { BLACKHOLE, EMPTY_EXT_DATA_HASH, type Chain } from './chain.js'
 import { consumeGas, desiredDelayExcess, encodeFeeState, feeStateBeforeBlock, gasPrice, maxCapacity, minBuildableCapacity, minDelayMs, nextMinDelayExcess, updateTargetExcess } from './feeState.js'
-import { encodeConsensusReceipt, logsBloom, type Log, type Receipt } from './receipt.js'
+import { receiptRoot, txRoot } from './orderedTrieRoot.js'
+import { blockBloom, type Log, type Receipt } from './receipt.js'
 import type { PoolTx, TxPool } from './txPool.js'
 import type { OverlayState } from './overlayState.js'
 import { writeChanges } from './stateWriter.js'
@@ -24,6 +22,13 @@ const ONE = 1n
 const BUSY_MS = 20
 /** How long a busy builder gathers transactions before the next block. */
 const GATHER_MS = 4
+/**
+ * Longest run of block execution without a turn of the event loop. Executing a block is one chain
+ * of microtasks: without a break, a request arriving meanwhile waits for the whole block (the send
+ * latency of docs/PERFORMANCE.md). The steps after execution (the trie update, the roots, the
+ * store batch) are each one such run too, so the builder yields between them as well.
+ */
+const YIELD_MS = 4
 
 /** What a block's atomic txs add: extData, their gas, the store ops of their acceptance. */
 export interface AtomicBatch {
@@ -170,7 +175,9 @@ export class BlockBuilder {
     let atomic: AtomicBatch | undefined
     await this.sm.checkpoint()
     try {
+      let resumed = performance.now()
       for (const ptx of candidates) {
+        if (performance.now() - resumed > YIELD_MS) resumed = await yieldToIo()
         if (skipped.has(ptx.senderHex)) continue
         if (ptx.feeCap < baseFee || gasUsed + ptx.tx.gasLimit > before.capacity) {
           skipped.add(ptx.senderHex)
@@ -216,6 +223,7 @@ export class BlockBuilder {
     }
     let block: Block
     try {
+      await yieldToIo()
       // The trie sees the block once, with only what it changed; the flat state gets the same changes in the block's batch.
       const { root: stateRoot, flat } = writeChanges(this.chain.trieNodes, parent.header.stateRoot, (addrHash) => this.chain.flat.account(addrHash), this.sm.changes())
       const txs = included.map((p) => p.tx)
@@ -231,9 +239,9 @@ export class BlockBuilder {
         uncleHash: KECCAK256_RLP_ARRAY,
         coinbase: BLACKHOLE,
         stateRoot,
-        txRoot: txs.length === 0 ? KECCAK256_RLP : await txRoot(txs, this.chain),
-        receiptRoot: receipts.length === 0 ? KECCAK256_RLP : await receiptRoot(receipts, this.chain),
-        bloom: logsBloom(receipts.flatMap((r) => r.logs)),
+        txRoot: txRoot(txs),
+        receiptRoot: receiptRoot(receipts),
+        bloom: blockBloom(receipts),
         difficulty: 1n,
         number,
         gasLimit,
@@ -253,6 +261,7 @@ export class BlockBuilder {
         minDelayExcess: nextMinDelayExcess(this.chain.delayExcessOf(parent), desiredDelay),
       }
       block = makeBlock(header, txs, extData)
+      await yieldToIo()
       await this.chain.commit(block, receipts, atomicCount > 0 ? atomic!.ops : [], flat)
     } catch (err) {
       // Not on disk: the next build starts clean on the head, and the atomic txs go back to Pending.
@@ -267,14 +276,9 @@ export class BlockBuilder {
   }
 }
 
-async function txRoot(txs: TypedTransaction[], chain: Chain): Promise<Uint8Array> {
-  return genTransactionsTrieRoot(txs, new MerklePatriciaTrie({ common: chain.common }))
-}
-
-async function receiptRoot(receipts: Receipt[], chain: Chain): Promise<Uint8Array> {
-  const trie = new MerklePatriciaTrie({ common: chain.common })
-  for (let i = 0; i < receipts.length; i++) await trie.put(RLP.encode(i), encodeConsensusReceipt(receipts[i]!))
-  return trie.root()
+/** Lets pending I/O (requests) run; resolves with the time it resumed. */
+function yieldToIo(): Promise<number> {
+  return new Promise((r) => setImmediate(() => r(performance.now())))
 }
 
 function sleep(ms: number): Promise<void> {

@@ -4,7 +4,7 @@ import { type Common, Mainnet, createCustomCommon } from '@ethereumjs/common'
 import { RLP } from '@ethereumjs/rlp'
 import { MerklePatriciaTrie } from '@ethereumjs/mpt'
 import { Caches, MerkleStateManager } from '@ethereumjs/statemanager'
-import { createTxFromBlockBodyData, paramsTx, type TypedTransaction } from '@ethereumjs/tx'
+import { paramsTx } from '@ethereumjs/tx'
 import { KECCAK256_RLP, ValueEncoding, bytesToHex, bytesToUnprefixedHex, equalsBytes, hexToBytes, setLengthLeft } from '@ethereumjs/util'
 import type { Logger } from 'pino'
 import { ChainStore } from '../store/chainStore.js'
@@ -22,6 +22,7 @@ import type { Genesis } from './genesis.js'
 import { decodeReceipts, encodeReceipts, type Receipt } from './receipt.js'
 import { StateUnavailableError } from './errors.js'
 import { StatePruner } from './statePruner.js'
+import { packSenders, txsFromBody } from './txMemo.js'
 
 /** Fees are burned to coreth's BlackholeAddr (constants.BlackholeAddr): the block coinbase. */
 export const BLACKHOLE = hexToBytes('0x0100000000000000000000000000000000000000')
@@ -208,7 +209,7 @@ export class Chain {
     if (cached !== undefined) return cached
     const bytes = this.store.readBlock(hash)
     if (bytes === undefined) return undefined
-    const block = this.decodeBlock(bytes)
+    const block = this.decodeBlock(bytes, hash)
     this.remember(key, block)
     return block
   }
@@ -291,6 +292,7 @@ export class Chain {
         encodedReceipts: encodeReceipts(receipts),
         bloom: block.header.bloom,
         txHashes: block.txs.map((tx) => tx.hash()),
+        senders: packSenders(block.txs),
         stateOps: staged === undefined ? trieOps : [...trieOps, ...staged.ops],
         extraOps,
       })
@@ -338,10 +340,11 @@ export class Chain {
     bounded(this.blockCache, key, block)
   }
 
-  private decodeBlock(bytes: Uint8Array): Block {
+  /** Decodes a stored block; its transactions get their stored senders, so none is recovered again. */
+  private decodeBlock(bytes: Uint8Array, hash: Uint8Array): Block {
     const [headerFields, txs, , , extData] = RLP.decode(bytes) as unknown as [Uint8Array[], Uint8Array[], unknown, Uint8Array, Uint8Array]
     const header = headerFromFields(headerFields)
-    const parsed: TypedTransaction[] = txs.map((t) => createTxFromBlockBodyData(t, { common: this.txCommon }))
+    const parsed = txsFromBody(txs, this.txCommon, txs.length === 0 ? undefined : this.store.readSenders(hash))
     return makeBlock(header, parsed, extData ?? new Uint8Array(), bytes)
   }
 }

@@ -52,11 +52,37 @@ export function decodeReceipts(bytes: Uint8Array): Receipt[] {
 
 /** Consensus encoding (EIP-2718): type ‖ rlp([status, cumulativeGasUsed, bloom, logs]). */
 export function encodeConsensusReceipt(r: Receipt): Uint8Array {
-  const body = RLP.encode([r.status === 1 ? Uint8Array.of(1) : new Uint8Array(), big(r.cumulativeGasUsed), logsBloom(r.logs), r.logs.map((l) => [l.address, l.topics, l.data])] as never)
+  const body = RLP.encode([r.status === 1 ? Uint8Array.of(1) : new Uint8Array(), big(r.cumulativeGasUsed), receiptBloom(r), r.logs.map((l) => [l.address, l.topics, l.data])] as never)
   if (r.txType === 0) return body
   const out = new Uint8Array(body.length + 1)
   out[0] = r.txType
   out.set(body, 1)
+  return out
+}
+
+/** The bloom of a receipt without logs; shared, so never written to. */
+const EMPTY_BLOOM = new Uint8Array(256)
+const blooms = new WeakMap<Receipt, Uint8Array>()
+
+/**
+ * A receipt's bloom, hashed once per receipt object: the receipt root, the block's bloom and
+ * every eth_getTransactionReceipt answer read it. The result is shared: callers never write to it.
+ */
+export function receiptBloom(r: Receipt): Uint8Array {
+  if (r.logs.length === 0) return EMPTY_BLOOM
+  let bloom = blooms.get(r)
+  if (bloom === undefined) blooms.set(r, (bloom = logsBloom(r.logs)))
+  return bloom
+}
+
+/** A block's bloom: the union of its receipts' blooms. */
+export function blockBloom(receipts: readonly Receipt[]): Uint8Array {
+  const out = new Uint8Array(256)
+  for (const r of receipts) {
+    if (r.logs.length === 0) continue
+    const bloom = receiptBloom(r)
+    for (let i = 0; i < 256; i++) out[i]! |= bloom[i]!
+  }
   return out
 }
 

@@ -1,9 +1,9 @@
-import { genTransactionsTrieRoot, type Block as EnvBlock, type BlockHeader as EnvHeader } from '@ethereumjs/block'
+import type { Block as EnvBlock, BlockHeader as EnvHeader } from '@ethereumjs/block'
 import { MerklePatriciaTrie } from '@ethereumjs/mpt'
 import { RLP } from '@ethereumjs/rlp'
 import { Caches, MerkleStateManager } from '@ethereumjs/statemanager'
 import { createTx, type TypedTransaction } from '@ethereumjs/tx'
-import { Account, Address, bytesToHex, equalsBytes, KECCAK256_NULL, KECCAK256_RLP, KECCAK256_RLP_ARRAY, toChecksumAddress, ValueEncoding } from '@ethereumjs/util'
+import { Account, Address, bytesToHex, equalsBytes, KECCAK256_NULL, KECCAK256_RLP_ARRAY, toChecksumAddress, ValueEncoding } from '@ethereumjs/util'
 import { createVM, runTx, type RunTxResult, type VM } from '@ethereumjs/vm'
 import { type Block, type Header, makeBlock } from './block.js'
 import { EMPTY_EXT_DATA_HASH, type Chain } from './chain.js'
@@ -12,7 +12,8 @@ import { EngineError, SimulateError } from './errors.js'
 import { EvmGuard } from './evmGuard.js'
 import { executionError, type CallOutcome } from './executor.js'
 import { consumeGas, feeStateBeforeBlock, gasPrice, updateTargetExcess, type FeeState } from './feeState.js'
-import { encodeConsensusReceipt, logsBloom, type Log, type Receipt } from './receipt.js'
+import { receiptRoot, txRoot } from './orderedTrieRoot.js'
+import { blockBloom, type Log, type Receipt } from './receipt.js'
 import type { CallRequest } from './types.js'
 import { OverlayDB } from './overlayDb.js'
 import { sanitizeChain, type SanitizedBlock, type SimBlockResult, type SimCallResult, type SimLog, type SimulateLimits, type SimulateOptions } from './simulateOptions.js'
@@ -159,9 +160,9 @@ class Simulator {
       uncleHash: KECCAK256_RLP_ARRAY,
       coinbase,
       stateRoot,
-      txRoot: txs.length === 0 ? KECCAK256_RLP : await genTransactionsTrieRoot(txs, new MerklePatriciaTrie({ common: this.chain.common })),
-      receiptRoot: receipts.length === 0 ? KECCAK256_RLP : await receiptRoot(receipts, this.chain),
-      bloom: logsBloom(receipts.flatMap((r) => r.logs)),
+      txRoot: txRoot(txs),
+      receiptRoot: receiptRoot(receipts),
+      bloom: blockBloom(receipts),
       difficulty,
       number: o.number,
       gasLimit,
@@ -365,12 +366,6 @@ function envView(env: EnvBlock, blobBaseFee: bigint | undefined): EnvView {
   }) as EnvHeader
   view.block = Object.create(env, { header: { value: header } }) as EnvBlock
   return view
-}
-
-async function receiptRoot(receipts: Receipt[], chain: Chain): Promise<Uint8Array> {
-  const trie = new MerklePatriciaTrie({ common: chain.common })
-  for (let i = 0; i < receipts.length; i++) await trie.put(RLP.encode(i), encodeConsensusReceipt(receipts[i]!))
-  return trie.root()
 }
 
 function min(a: bigint, b: bigint): bigint {

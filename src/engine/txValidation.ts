@@ -1,9 +1,11 @@
 import { RLP } from '@ethereumjs/rlp'
 import { createTxFromRLP, type TypedTransaction } from '@ethereumjs/tx'
-import { bytesToBigInt, toChecksumAddress, type Account, type Address } from '@ethereumjs/util'
+import { Address, bytesToBigInt, toChecksumAddress, type Account } from '@ethereumjs/util'
 import type { Common } from '@ethereumjs/common'
+import { keccak256 } from '../util/crypto.js'
 import { TxRejectedError } from './errors.js'
 import { feeCaps, hashHex, isSupportedType, type PoolTx } from './txPool.js'
+import { sealTx } from './txMemo.js'
 
 /** EIP-3860 initcode limit (2 x 24576). */
 const MAX_INITCODE_SIZE = 49152
@@ -31,7 +33,9 @@ export function admitRawTransaction(raw: Uint8Array, rules: AdmissionRules, arri
   if (raw.length > 0 && raw[0]! <= 0x7f && raw[0]! > 0x02) throw new TxRejectedError('transaction type not supported')
   let tx: TypedTransaction
   try {
-    tx = createTxFromRLP(raw, { common: rules.common })
+    // Unfrozen until the sender is known, so that the sender and hash admission derives are the ones
+    // every later reader gets (sealTx).
+    tx = createTxFromRLP(raw, { common: rules.common, freeze: false })
   } catch (err) {
     throw decodeError(raw, rules.chainId, err as Error)
   }
@@ -48,7 +52,7 @@ export function admitRawTransaction(raw: Uint8Array, rules: AdmissionRules, arri
   if (tipCap > feeCap) throw new TxRejectedError(`max priority fee per gas higher than max fee per gas: maxPriorityFeePerGas: ${tipCap}, maxFeePerGas: ${feeCap}`)
   let sender: Address
   try {
-    sender = tx.getSenderAddress()
+    sender = recoverSender(tx, raw)
   } catch {
     throw new TxRejectedError('invalid sender')
   }
@@ -59,6 +63,21 @@ export function admitRawTransaction(raw: Uint8Array, rules: AdmissionRules, arri
     throw new TxRejectedError(`max fee per gas less than block base fee: address ${toChecksumAddress(sender.toString())}, maxFeePerGas: ${feeCap}, baseFee: ${rules.nextBaseFee}`)
   }
   return { tx, hash: hashHex(tx), sender, senderHex: sender.toString(), nonce: tx.nonce, feeCap, tipCap, arrival }
+}
+
+/**
+ * Recovers the sender once and seals the transaction with it (sealTx): ethereumjs caches the
+ * public key and hash only on a frozen transaction and derives the address from the key again (a
+ * JS keccak) on every getSenderAddress(). The hash is that of the raw bytes, which decoding
+ * accepted only in canonical form.
+ */
+function recoverSender(tx: TypedTransaction, raw: Uint8Array): Address {
+  const publicKey = tx.getSenderPublicKey()
+  const sender = new Address(keccak256(publicKey).subarray(12))
+  tx.cache.senderPubKey = publicKey
+  tx.cache.hash = keccak256(raw)
+  sealTx(tx, sender, raw)
+  return sender
 }
 
 /**

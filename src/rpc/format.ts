@@ -1,8 +1,9 @@
 import { type TypedTransaction, Capability } from '@ethereumjs/tx'
 import type { Block } from '../engine/block.js'
-import { type Receipt, logsBloom } from '../engine/receipt.js'
+import { type Receipt, receiptBloom } from '../engine/receipt.js'
 import type { FoundLog } from '../engine/logIndex.js'
 import { feeCaps } from '../engine/txPool.js'
+import { txSender } from '../engine/txMemo.js'
 
 /*
  * Wire formatting of blocks, headers, transactions, receipts and logs, once, in geth's shapes
@@ -121,7 +122,7 @@ export function formatTx(tx: TypedTransaction, place?: TxPlace): Record<string, 
     blockNumber: place ? quantity(place.block.header.number) : null,
     // geth 1.16 RPCTransaction.BlockTimestamp (null while pending); the execution-apis schema requires it.
     blockTimestamp: place ? quantity(place.block.header.timestamp) : null,
-    from: hex(tx.getSenderAddress().bytes),
+    from: hex(txSender(tx).bytes),
     gas: quantity(tx.gasLimit),
     gasPrice: quantity(gasPrice),
   }
@@ -168,10 +169,10 @@ export function formatReceipt(block: Block, receipts: readonly Receipt[], index:
     contractAddress: r.contractAddress ? hex(r.contractAddress) : null,
     cumulativeGasUsed: quantity(r.cumulativeGasUsed),
     effectiveGasPrice: quantity(r.effectiveGasPrice),
-    from: hex(tx.getSenderAddress().bytes),
+    from: hex(txSender(tx).bytes),
     gasUsed: quantity(r.gasUsed),
     logs: r.logs.map((l, i) => formatLog({ log: l, block, txIndex: index, logIndex: logIndex + i }, txHash)),
-    logsBloom: hex(logsBloom(r.logs)),
+    logsBloom: hex(receiptBloom(r)),
     status: quantity(r.status),
     to: tx.to === undefined ? null : hex(tx.to.bytes),
     transactionHash: txHash,

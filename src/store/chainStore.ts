@@ -16,6 +16,8 @@ export interface BlockWrite {
   /** The block's logs bloom, indexed by number for eth_getLogs. */
   bloom: Uint8Array
   txHashes: readonly Uint8Array[]
+  /** The transactions' senders, 20 bytes each in order (empty without transactions). */
+  senders?: Uint8Array
   /** Pending trie nodes and code of the block's state (TrieDB.drain()). */
   stateOps: readonly BatchOp[]
   /** Other records the block accepts (shared memory, accepted atomic txs), in the same batch. */
@@ -40,6 +42,11 @@ export class ChainStore {
 
   readReceipts(hash: Uint8Array): Uint8Array | undefined {
     return this.db.getSync(prefixed(PREFIX.receipts, hash)) ?? undefined
+  }
+
+  /** The block's transaction senders (20 bytes each, in order), if the block was stored with them. */
+  readSenders(hash: Uint8Array): Uint8Array | undefined {
+    return this.db.getSync(prefixed(PREFIX.senders, hash)) ?? undefined
   }
 
   readCanonicalHash(number: bigint): Uint8Array | undefined {
@@ -84,6 +91,7 @@ export class ChainStore {
     const ops: BatchOp[] = [...w.stateOps]
     ops.push({ type: 'put', key: prefixed(PREFIX.block, w.hash), value: w.encodedBlock })
     ops.push({ type: 'put', key: prefixed(PREFIX.receipts, w.hash), value: w.encodedReceipts })
+    if (w.senders !== undefined && w.senders.length > 0) ops.push({ type: 'put', key: prefixed(PREFIX.senders, w.hash), value: w.senders })
     ops.push({ type: 'put', key: canonicalKey(w.number), value: w.hash })
     ops.push({ type: 'put', key: bloomKey(w.number), value: w.bloom })
     const num = u64(w.number)

@@ -13,6 +13,12 @@ export const PREFIX = {
   receipts: 0x72,
   /** 'l' + txHash(32) -> block number(u64 BE) ‖ index(u32 BE) */
   txLookup: 0x6c,
+  /**
+   * 'e' + hash(32) -> the senders of the block's transactions, 20 bytes each in transaction order, so a
+   * block read back never recovers a signature (reth's TransactionSenders table); absent for a
+   * block without transactions or one written before the record existed
+   */
+  senders: 0x65,
   /** 's' + trie key -> Merkle Patricia node / contract code (ethereumjs key layout) */
   state: 0x73,
   /** 'B' + number(u64 BE) -> the canonical block's logs bloom (256 bytes), the eth_getLogs index */

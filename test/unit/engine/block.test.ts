@@ -10,6 +10,7 @@ import { type Header, encodeBlock, hashHeader, headerFields, headerFromFields, m
 import { Chain } from '../../../src/engine/chain.js'
 import { loadGenesis } from '../../../src/engine/genesis.js'
 import { encodeReceipts } from '../../../src/engine/receipt.js'
+import { packSenders, txSender } from '../../../src/engine/txMemo.js'
 import { openDatabase, type Database } from '../../../src/store/db.js'
 
 /*
@@ -182,6 +183,45 @@ describe("block RLP through the chain's decode path", () => {
     expect(back.txs.map((t) => t.type)).toEqual([0, 1, 2])
     expect(bytesToHex(back.extData)).toBe('0xdead')
     expect(back.size).toBe(encoded.length)
+  })
+
+  it('a block read back takes its senders from the stored record, recovering no signature', async () => {
+    const wallet = new Wallet('0x' + '43'.repeat(32))
+    const raw = await wallet.signTransaction({
+      chainId: 43112n,
+      to: '0x' + '99'.repeat(20),
+      gasLimit: 21_000n,
+      value: 5n,
+      nonce: 0,
+      type: 2,
+      maxFeePerGas: 30n * 10n ** 9n,
+      maxPriorityFeePerGas: 10n ** 9n,
+    })
+    const txs = [createTxFromRLP(b(raw), { common: chain.txCommon })]
+    const written = async (number: bigint, senders: Uint8Array | undefined) => {
+      const block = makeBlock({ ...header, number }, txs, new Uint8Array())
+      await chain.store.writeBlock({
+        hash: block.hash,
+        number,
+        encodedBlock: encodeBlock(block.header, txs, new Uint8Array()),
+        encodedReceipts: encodeReceipts([]),
+        bloom: header.bloom,
+        txHashes: [],
+        senders,
+        stateOps: [],
+      })
+      return chain.blockByHash(block.hash)!.txs[0]!
+    }
+    expect((await written(7001n, packSenders(txs))).getSenderAddress().toString()).toBe(wallet.address.toLowerCase())
+    // The record is what answers: a different address stored is the one read back.
+    const stored = fill(20, 0xab)
+    const back = await written(7002n, stored)
+    expect(bytesToHex(back.getSenderAddress().bytes)).toBe(bytesToHex(stored))
+    expect(bytesToHex(txSender(back).bytes)).toBe(bytesToHex(stored))
+    expect(Object.isFrozen(back)).toBe(true)
+    expect(bytesToHex(back.hash())).toBe(keccak256(raw))
+    // Without the record (a block written before it existed) the signature is recovered.
+    expect((await written(7003n, undefined)).getSenderAddress().toString()).toBe(wallet.address.toLowerCase())
   })
 
   it('the stored genesis decodes to a 24-field header whose hash is recomputed independently', () => {
