@@ -1,5 +1,5 @@
 import { RLP } from '@ethereumjs/rlp'
-import { KECCAK256_RLP, bytesToUnprefixedHex } from '@ethereumjs/util'
+import { KECCAK256_RLP, bytesToUnprefixedHex, concatBytes } from '@ethereumjs/util'
 import { keccak256 } from '../util/crypto.js'
 
 /**
@@ -40,11 +40,6 @@ export function applyTrieChanges(nodes: TrieNodes, root: Uint8Array, changes: Tr
   const next = new Batch(nodes).apply(start, sorted, 0)
   if (next === null) return KECCAK256_RLP
   return new Batch(nodes).rootHash(next)
-}
-
-/** The root of a trie holding exactly `entries` (a block's transactions or receipts); nothing is stored. */
-export function trieRootOf(entries: TrieChange[]): Uint8Array {
-  return applyTrieChanges({ get: () => undefined, put: () => {} }, KECCAK256_RLP, entries)
 }
 
 /** Bytes to nibbles. */
@@ -185,8 +180,8 @@ function build(changes: TrieChange[], d: number): Node | null {
 function withPrefix(prefix: Uint8Array, node: Child | null, batch: Batch): Node | null {
   if (node === null) return null
   const resolved = node.t === 'hash' ? batch.resolve(node) : node
-  if (resolved.t === 'leaf') return { t: 'leaf', path: concat(prefix, resolved.path), value: resolved.value }
-  if (resolved.t === 'ext') return { t: 'ext', path: concat(prefix, resolved.path), child: resolved.child }
+  if (resolved.t === 'leaf') return { t: 'leaf', path: concatBytes(prefix, resolved.path), value: resolved.value }
+  if (resolved.t === 'ext') return { t: 'ext', path: concatBytes(prefix, resolved.path), child: resolved.child }
   if (prefix.length === 0) return resolved
   return { t: 'ext', path: prefix, child: node }
 }
@@ -235,11 +230,4 @@ function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
   if (a.length !== b.length) return false
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false
   return true
-}
-
-function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
-  const out = new Uint8Array(a.length + b.length)
-  out.set(a)
-  out.set(b, a.length)
-  return out
 }

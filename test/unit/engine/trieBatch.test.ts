@@ -1,9 +1,8 @@
 import { randomBytes } from 'node:crypto'
 import { MerklePatriciaTrie } from '@ethereumjs/mpt'
-import { RLP } from '@ethereumjs/rlp'
 import { KECCAK256_RLP, bytesToHex, bytesToUnprefixedHex, hexToBytes } from '@ethereumjs/util'
 import { describe, expect, it } from 'vitest'
-import { applyTrieChanges, toNibbles, trieRootOf, type TrieChange, type TrieNodes } from '../../../src/engine/trieBatch.js'
+import { applyTrieChanges, toNibbles, type TrieChange, type TrieNodes } from '../../../src/engine/trieBatch.js'
 
 /*
  * The batched trie update against @ethereumjs/mpt, the trie the node's proofs and history read:
@@ -80,20 +79,5 @@ describe('applyTrieChanges', () => {
         ),
       ),
     ).toBe(bytesToHex(KECCAK256_RLP))
-  })
-})
-
-describe('trieRootOf', () => {
-  it('is the transactions-trie root of RLP(index) keys, for 1 to 300 entries', async () => {
-    for (const n of [1, 2, 17, 128, 129, 300]) {
-      const reference = new MerklePatriciaTrie()
-      const entries: TrieChange[] = []
-      for (let i = 0; i < n; i++) {
-        const v = new Uint8Array(randomBytes(40 + (i % 90)))
-        await reference.put(RLP.encode(i), v)
-        entries.push({ key: toNibbles(RLP.encode(i)), value: v })
-      }
-      expect(bytesToHex(trieRootOf(entries))).toBe(bytesToHex(reference.root()))
-    }
   })
 })
