@@ -175,9 +175,9 @@ export class BlockBuilder {
     let atomic: AtomicBatch | undefined
     await this.sm.checkpoint()
     try {
-      let resumed = performance.now()
+      const pause = pacer()
       for (const ptx of candidates) {
-        if (performance.now() - resumed > YIELD_MS) resumed = await yieldToIo()
+        await pause()
         if (skipped.has(ptx.senderHex)) continue
         if (ptx.feeCap < baseFee || gasUsed + ptx.tx.gasLimit > before.capacity) {
           skipped.add(ptx.senderHex)
@@ -223,9 +223,8 @@ export class BlockBuilder {
     }
     let block: Block
     try {
-      await yieldToIo()
       // The trie sees the block once, with only what it changed; the flat state gets the same changes in the block's batch.
-      const { root: stateRoot, flat } = writeChanges(this.chain.trieNodes, parent.header.stateRoot, (addrHash) => this.chain.flat.account(addrHash), this.sm.changes())
+      const { root: stateRoot, flat } = await writeChanges(this.chain.trieNodes, parent.header.stateRoot, (addrHash) => this.chain.flat.account(addrHash), this.sm.changes(), pacer())
       const txs = included.map((p) => p.tx)
       const extData = atomicCount > 0 ? atomic!.extData : new Uint8Array()
       const extDataGasUsed = atomicCount > 0 ? atomic!.gasUsed : 0n
@@ -273,6 +272,17 @@ export class BlockBuilder {
     atomic?.accepted(number)
     await this.pool.onNewHead(included, dropped)
     return block
+  }
+}
+
+/**
+ * A pause point for long synchronous work: lets pending I/O (requests) run once YIELD_MS have passed
+ * since the last pause, so a big block never holds up requests for long.
+ */
+function pacer(): () => Promise<void> {
+  let resumed = performance.now()
+  return async () => {
+    if (performance.now() - resumed > YIELD_MS) resumed = await yieldToIo()
   }
 }
 

@@ -8,6 +8,8 @@ import { applyTrieChanges, toNibbles, type TrieChange, type TrieNodes } from './
 
 /** ethereumjs keeps contract code in the trie's database under 'c' ‖ code hash. */
 const CODE_PREFIX = '63'
+/** Account changes applied to the trie in one synchronous pass. */
+const ACCOUNTS_PER_RUN = 256
 
 /**
  * Applies one block's changes to the Merkle trie and returns the new state root and the same
@@ -16,7 +18,13 @@ const CODE_PREFIX = '63'
  * to `nodes` (the TrieDB's pending writes, on disk in the block's batch). `headAccount` reads the
  * parent's account RLP by keccak(address) (the flat state, still at the parent).
  */
-export function writeChanges(nodes: TrieNodes, parentRoot: Uint8Array, headAccount: (addrHash: string) => Uint8Array | null, changes: StateChanges): { root: Uint8Array; flat: FlatChanges } {
+export async function writeChanges(
+  nodes: TrieNodes,
+  parentRoot: Uint8Array,
+  headAccount: (addrHash: string) => Uint8Array | null,
+  changes: StateChanges,
+  pause: () => Promise<void> = async () => {},
+): Promise<{ root: Uint8Array; flat: FlatChanges }> {
   for (const [hash, code] of changes.codes) nodes.put(CODE_PREFIX + hash, code)
   const flat: FlatChanges = { accounts: new Map(), storage: new Map(), cleared: new Set() }
   const accountChanges: TrieChange[] = []
@@ -25,6 +33,7 @@ export function writeChanges(nodes: TrieNodes, parentRoot: Uint8Array, headAccou
     const slots = changes.storage.get(addr)
     const cleared = changes.cleared.has(addr)
     if (account === undefined && !cleared && (slots === undefined || slots.size === 0)) continue
+    await pause()
     const addrHashBytes = keccak256(hexToBytes(`0x${addr}`))
     const addrHash = bytesToUnprefixedHex(addrHashBytes)
     const key = toNibbles(addrHashBytes)
@@ -52,7 +61,14 @@ export function writeChanges(nodes: TrieNodes, parentRoot: Uint8Array, headAccou
     accountChanges.push({ key, value: rlp })
     flat.accounts.set(addrHash, rlp)
   }
-  return { root: applyTrieChanges(nodes, parentRoot, accountChanges), flat }
+  // In runs of keys that sit together in the trie, with a pause between runs (requests go on during a big block).
+  accountChanges.sort((a, b) => Buffer.compare(a.key, b.key))
+  let root = parentRoot
+  for (let i = 0; i < accountChanges.length; i += ACCOUNTS_PER_RUN) {
+    await pause()
+    root = applyTrieChanges(nodes, root, accountChanges.slice(i, i + ACCOUNTS_PER_RUN))
+  }
+  return { root, flat }
 }
 
 /** Every account of the trie at its root, with its storage slots, for FlatState.rebuild(). */
