@@ -32,6 +32,9 @@ export class OverlayState implements StateManagerInterface {
   private slots = new Map<string, Map<string, Uint8Array>>()
   private cleared = new Set<string>()
   private codes = new Map<string, Uint8Array>()
+  /** The base's answers so far: the base does not change under an overlay (a pinned block, or the head until the block is committed and reset() runs). */
+  private readAccounts = new Map<string, Account | null>()
+  private readSlots = new Map<string, Uint8Array>()
   private journal: Entry[] = []
   private marks: number[] = []
   readonly originalStorageCache: OriginalStorageCache
@@ -44,9 +47,12 @@ export class OverlayState implements StateManagerInterface {
   }
 
   async getAccount(address: Address): Promise<Account | undefined> {
-    const own = this.accounts.get(key(address))
+    const addr = key(address)
+    const own = this.accounts.get(addr) ?? this.readAccounts.get(addr)
     if (own !== undefined) return own === null ? undefined : copy(own)
-    return this.base.getAccount(address)
+    const read = await this.base.getAccount(address)
+    this.readAccounts.set(addr, read ?? null)
+    return read === undefined ? undefined : copy(read)
   }
 
   async putAccount(address: Address, account?: Account): Promise<void> {
@@ -89,10 +95,17 @@ export class OverlayState implements StateManagerInterface {
 
   async getStorage(address: Address, slot: Uint8Array): Promise<Uint8Array> {
     const addr = key(address)
-    const own = this.slots.get(addr)?.get(bytesToUnprefixedHex(slot))
+    const s = bytesToUnprefixedHex(slot)
+    const own = this.slots.get(addr)?.get(s)
     if (own !== undefined) return own
     if (this.cleared.has(addr)) return new Uint8Array(0)
-    return this.base.getStorage(address, slot)
+    const k = addr + s
+    let read = this.readSlots.get(k)
+    if (read === undefined) {
+      read = await this.base.getStorage(address, slot)
+      this.readSlots.set(k, read)
+    }
+    return read
   }
 
   async putStorage(address: Address, slot: Uint8Array, value: Uint8Array): Promise<void> {
@@ -144,6 +157,8 @@ export class OverlayState implements StateManagerInterface {
     this.slots = new Map()
     this.cleared = new Set()
     this.codes = new Map()
+    this.readAccounts = new Map()
+    this.readSlots = new Map()
     this.journal = []
     this.marks = []
     this.originalStorageCache.clear()
