@@ -1,6 +1,7 @@
 import type { z } from 'zod'
 import type { Logger } from 'pino'
 import type { Connection, ConnectionCall, JsonRpcErrorObject, MethodDef, MethodTable } from './types.js'
+import { RawJson } from './rawJson.js'
 import { batchNeedsRawIds, needsRawId, rawIds } from './rawIds.js'
 import { RpcStats, type MethodStats } from './stats.js'
 import { depthExceeds, isThenable } from './depthExceeds.js'
@@ -369,7 +370,7 @@ export class Dispatcher {
     if (idText === undefined) return undefined
     let json: string | undefined
     try {
-      json = JSON.stringify(value)
+      json = value instanceof RawJson ? value.text : JSON.stringify(value)
     } catch (err) {
       return this.reply(idText, err)
     }
