@@ -106,13 +106,14 @@ export class BlockBuilder {
   private async loop(): Promise<void> {
     while (!this.closed) {
       this.again = false
-      // Under a stream of transactions (the last block is only just built), wait a moment so the
-      // next block carries what is arriving: bigger blocks pay the per-block cost (state root,
-      // synced write) fewer times. An idle chain builds at once.
-      const busy = performance.now() - this.lastBuilt < BUSY_MS
+      // Under a stream of transactions from several senders (the last block is only just built
+      // and carried more than one), wait a moment so the next block carries what is arriving:
+      // bigger blocks pay the per-block cost (state root, synced write) fewer times. An idle
+      // chain, or one sender waiting for each receipt (newHeads latency, W8), builds at once.
+      const busy = this.lastTxs > 1 && performance.now() - this.lastBuilt < BUSY_MS
       await new Promise<void>((r) => (busy ? setTimeout(r, GATHER_MS) : setImmediate(r)))
       try {
-        await this.buildOnce(this.opts.blockInterval > 0)
+        this.lastTxs = (await this.buildOnce(this.opts.blockInterval > 0))?.txs.length ?? 0
       } catch (err) {
         this.opts.log.error({ err }, 'block build failed')
         this.progress = false
@@ -129,6 +130,8 @@ export class BlockBuilder {
   }
 
   private lastBuilt = -Infinity
+  /** Transactions in the last block built (0 when the last build made none). */
+  private lastTxs = 0
 
   /** Whether the last build included or dropped anything. */
   private progress = false

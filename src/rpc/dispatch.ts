@@ -1,7 +1,8 @@
 import type { z } from 'zod'
 import type { Logger } from 'pino'
 import type { Connection, ConnectionCall, JsonRpcErrorObject, MethodDef, MethodTable } from './types.js'
-import { rawIds } from './rawIds.js'
+import { RawJson } from './rawJson.js'
+import { batchNeedsRawIds, needsRawId, rawIds } from './rawIds.js'
 import { RpcStats, type MethodStats } from './stats.js'
 import { depthExceeds, isThenable } from './depthExceeds.js'
 import {
@@ -56,7 +57,8 @@ interface Entry {
 }
 
 type Obj = Record<string, unknown>
-type Answer = string | undefined | Promise<string | undefined>
+/** A response text, or its promise when a call answers asynchronously. */
+export type Answer = string | undefined | Promise<string | undefined>
 /** The cancellation handed to handlers; the dispatcher sets `aborted` when the deadline passes. */
 type Cancel = { aborted: boolean }
 
@@ -78,11 +80,6 @@ function idToText(id: unknown, raw: string | undefined): string | undefined | nu
   if (id === undefined) return undefined
   return id === null ? 'null' : null
 }
-
-/** A numeric id written other than as JS prints it back: `1e3`, `1.0`, `-0` (docs/SECURITY.md, L5: echo byte for byte). */
-const NON_CANONICAL_ID = /"id"\s*:\s*-?[0-9]+[.eE]/
-/** Whether the raw `id` token must be read from the body: the number JSON.parse made of it prints differently. */
-const needsRawId = (id: unknown, body: string): boolean => typeof id === 'number' && (!Number.isSafeInteger(id) || Object.is(id, -0) || NON_CANONICAL_ID.test(body))
 
 function describeSchema(def: MethodDef, stats: MethodStats): Entry {
   const zod = (def.params as z.ZodType)._zod
@@ -149,7 +146,12 @@ export class Dispatcher {
    * (geth handler.handleMsg), and the promise resolves to undefined.
    */
   handle(body: string, conn?: Connection): Promise<string | undefined> {
-    return conn === undefined ? this.answer(body, undefined) : this.answerOn(body, conn)
+    return conn === undefined ? Promise.resolve(this.answer(body, undefined)) : this.answerOn(body, conn)
+  }
+
+  /** One HTTP body as handle() answers it, but synchronously when every call answered synchronously (the server's fast path). */
+  respond(body: string): Answer {
+    return this.answer(body, undefined)
   }
 
   private async answerOn(body: string, conn: Connection): Promise<undefined> {
@@ -160,24 +162,23 @@ export class Dispatcher {
     return undefined
   }
 
-  private answer(body: string, scope: MessageCall | undefined): Promise<string | undefined> {
+  private answer(body: string, scope: MessageCall | undefined): Answer {
     let msg: unknown
     try {
       msg = JSON.parse(body)
     } catch {
       this.stats.error(PARSE_ERROR)
-      return Promise.resolve(PARSE_ERROR_TEXT)
+      return PARSE_ERROR_TEXT
     }
     const deep = body.length > this.depthCheckMinBody
     const debug = this.log.isLevelEnabled('debug')
     if (Array.isArray(msg)) return this.batch(msg, body, deep, debug, scope)
-    if (msg === null || typeof msg !== 'object') return Promise.resolve(this.invalid(INVALID_REQUEST_TEXT))
+    if (msg === null || typeof msg !== 'object') return this.invalid(INVALID_REQUEST_TEXT)
     // JSON.parse rounds integers past 2^53 and reprints 1e3 as 1000: echo the raw token instead (docs/SECURITY.md, L5).
     const raw = needsRawId((msg as Obj).id, body) ? rawIds(body)[0] : undefined
     const cancel: Cancel | undefined = this.requestTimeoutMs > 0 ? { aborted: false } : undefined
     const answer = this.call(msg as Obj, raw, deep, debug, scope, cancel)
-    if (typeof answer === 'string' || answer === undefined) return Promise.resolve(answer)
-    if (cancel === undefined) return answer
+    if (typeof answer === 'string' || answer === undefined || cancel === undefined) return answer
     const idText = idToText((msg as Obj).id, raw)
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
@@ -243,18 +244,28 @@ export class Dispatcher {
     })
   }
 
-  private async batch(items: unknown[], body: string, deep: boolean, debug: boolean, scope: MessageCall | undefined): Promise<string | undefined> {
+  private batch(items: unknown[], body: string, deep: boolean, debug: boolean, scope: MessageCall | undefined): Answer {
     if (items.length === 0) return this.invalid(EMPTY_BATCH_TEXT)
     if (items.length > this.batchRequestLimit) return this.invalid(BATCH_TOO_LARGE_TEXT)
-    const raws = items.some((item) => item !== null && typeof item === 'object' && needsRawId((item as Obj).id, body)) ? rawIds(body) : []
+    const raws = batchNeedsRawIds(items, body) ? rawIds(body) : []
     const answers: Answer[] = new Array(items.length)
     const cancel: Cancel | undefined = this.requestTimeoutMs > 0 ? { aborted: false } : undefined
+    let sync = true
     for (let i = 0; i < items.length; i++) {
       const item = items[i]
       // A nested batch or a non-object is an invalid request (one error per such item, as geth).
-      answers[i] = item === null || typeof item !== 'object' || Array.isArray(item) ? this.invalid(INVALID_REQUEST_TEXT) : this.call(item as Obj, raws[i], deep, debug, scope, cancel)
+      const a = item === null || typeof item !== 'object' || Array.isArray(item) ? this.invalid(INVALID_REQUEST_TEXT) : this.call(item as Obj, raws[i], deep, debug, scope, cancel)
+      if (typeof a === 'object') sync = false
+      answers[i] = a
     }
-    const done = cancel === undefined ? await Promise.all(answers) : await this.withDeadline(answers, cancel, items, raws)
+    // Every call answered at once (eth_blockNumber and the like): no promise to wait for.
+    if (sync) return this.joinBatch(answers as (string | undefined)[], items, raws)
+    const done = cancel === undefined ? Promise.all(answers) : this.withDeadline(answers, cancel, items, raws)
+    return done.then((texts) => this.joinBatch(texts, items, raws))
+  }
+
+  /** A batch's answers as one array text, under the response size limit; undefined when all were notifications. */
+  private joinBatch(done: (string | undefined)[], items: unknown[], raws: (string | undefined)[]): string | undefined {
     let out = ''
     let size = 0
     let tooLarge = false
@@ -359,7 +370,7 @@ export class Dispatcher {
     if (idText === undefined) return undefined
     let json: string | undefined
     try {
-      json = JSON.stringify(value)
+      json = value instanceof RawJson ? value.text : JSON.stringify(value)
     } catch (err) {
       return this.reply(idText, err)
     }

@@ -4,6 +4,8 @@ import { type Receipt, receiptBloom } from '../engine/receipt.js'
 import type { FoundLog } from '../engine/logIndex.js'
 import { feeCaps } from '../engine/txPool.js'
 import { txSender } from '../engine/txMemo.js'
+import { RawJson } from './rawJson.js'
+import { JsonWriter, ascii } from './jsonWriter.js'
 
 /*
  * Wire formatting of blocks, headers, transactions, receipts and logs, once, in geth's shapes
@@ -179,6 +181,61 @@ export function formatReceipt(block: Block, receipts: readonly Receipt[], index:
     transactionIndex: txIndex,
     type: quantity(r.txType),
   }
+}
+
+const FIRST_LOG = ascii('[{"address":"')
+const NEXT_LOG = ascii(',{"address":"')
+const TOPICS = ascii('","topics":[')
+const FIRST_TOPIC = ascii('"')
+const NEXT_TOPIC = ascii('","')
+const DATA = ascii('"],"data":"')
+const NO_TOPICS_DATA = ascii('],"data":"')
+const BLOCK_NUMBER = ascii('","blockNumber":"0x')
+const TX_HASH = ascii('","transactionHash":"')
+const TX_INDEX = ascii('","transactionIndex":"0x')
+const LOG_END = ascii('","removed":false}')
+
+/**
+ * eth_getLogs' result: the JSON text of formatLog for every log, written directly into one buffer
+ * (src/rpc/jsonWriter.ts). What a block fixes is encoded once per block (W7: thousands of logs in
+ * a few hundred blocks).
+ */
+export function logsJson(logs: readonly FoundLog[]): RawJson {
+  if (logs.length === 0) return new RawJson('[]')
+  const w = new JsonWriter(logs.length * 640)
+  let block: Block | undefined
+  let number = ''
+  let blockTail: Uint8Array = LOG_END
+  for (let i = 0; i < logs.length; i++) {
+    const f = logs[i]!
+    if (f.block !== block) {
+      block = f.block
+      number = block.header.number.toString(16)
+      blockTail = ascii('","blockHash":"' + hex(block.hash) + '","blockTimestamp":"' + quantity(block.header.timestamp) + '","logIndex":"0x')
+    }
+    const log = f.log
+    w.bytes(i === 0 ? FIRST_LOG : NEXT_LOG)
+    w.hex(log.address)
+    w.bytes(TOPICS)
+    const topics = log.topics
+    for (let t = 0; t < topics.length; t++) {
+      w.bytes(t === 0 ? FIRST_TOPIC : NEXT_TOPIC)
+      w.hex(topics[t]!)
+    }
+    w.bytes(topics.length === 0 ? NO_TOPICS_DATA : DATA)
+    w.hex(log.data)
+    w.bytes(BLOCK_NUMBER)
+    w.ascii(number)
+    w.bytes(TX_HASH)
+    w.hex(block.txs[f.txIndex]!.hash())
+    w.bytes(TX_INDEX)
+    w.ascii(f.txIndex.toString(16))
+    w.bytes(blockTail)
+    w.ascii(f.logIndex.toString(16))
+    w.bytes(LOG_END)
+  }
+  w.ascii(']')
+  return new RawJson(w.text())
 }
 
 /** geth log JSON (with 1.16's blockTimestamp). */

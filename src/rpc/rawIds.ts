@@ -85,3 +85,22 @@ export function rawIds(body: string): (string | undefined)[] {
   }
   return out
 }
+
+/** A numeric id written other than as JS prints it back: `1e3`, `1.0`, `-0` (docs/SECURITY.md, L5: echo byte for byte). */
+const NON_CANONICAL_ID = /"id"\s*:\s*-?[0-9]+[.eE]/
+/** A number JSON.parse made of an id that cannot print back as it was written, whatever the text. */
+const inexact = (id: number): boolean => !Number.isSafeInteger(id) || Object.is(id, -0)
+/** Whether the raw `id` token must be read from the body: the number JSON.parse made of it prints differently. */
+export const needsRawId = (id: unknown, body: string): boolean => typeof id === 'number' && (inexact(id) || NON_CANONICAL_ID.test(body))
+
+/** needsRawId for a batch's items, scanning the body once, not once per item (W4: batches of 40). */
+export function batchNeedsRawIds(items: unknown[], body: string): boolean {
+  let numeric = false
+  for (const item of items) {
+    const id = item !== null && typeof item === 'object' ? (item as Record<string, unknown>).id : undefined
+    if (typeof id !== 'number') continue
+    if (inexact(id)) return true
+    numeric = true
+  }
+  return numeric && NON_CANONICAL_ID.test(body)
+}

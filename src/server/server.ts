@@ -1,3 +1,4 @@
+import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify'
 import websocket from '@fastify/websocket'
@@ -8,6 +9,7 @@ import type { GorillaDispatcher } from '../rpc/gorilla.js'
 import type { HealthKind, HealthReply } from '../healthReporter.js'
 import { createHostCheck, createOriginCheck } from './hostCheck.js'
 import { serveWsConnection } from './wsConnection.js'
+import { createRpcFastPath } from './rpcFastPath.js'
 
 /** HTTP body and WS message limit (docs/SECURITY.md, L1, W1; geth/coreth 5 MiB). */
 export const DEFAULT_BODY_LIMIT = 5 * 1024 * 1024
@@ -125,27 +127,45 @@ export function createServer(opts: ServerOptions): Server {
   const maxWsBuffered = opts.ws?.maxBufferedBytes ?? MAX_WS_BUFFERED
   const maxWsPending = opts.ws?.maxPendingMessages ?? MAX_WS_PENDING_MESSAGES
   const pingInterval = opts.ws?.pingIntervalMs ?? WS_PING_INTERVAL_MS
+  const hostAllowed = createHostCheck(opts.allowedHosts)
+  const originAllowed = createOriginCheck(opts.allowedOrigins)
+  let closing = false
+  const fastPath = createRpcFastPath({ dispatcher: (chain) => chains.get(chain)?.rpc, bodyLimit, log, hostAllowed, originAllowed, closing: () => closing })
+  const requestTimeout = opts.http?.requestTimeoutMs ?? 30_000
+  const keepAliveTimeout = opts.http?.keepAliveTimeoutMs ?? 72_000
   const fastify = Fastify({
     logger: false,
     bodyLimit,
-    requestTimeout: opts.http?.requestTimeoutMs ?? 30_000,
+    requestTimeout,
     connectionTimeout: 0,
-    keepAliveTimeout: opts.http?.keepAliveTimeoutMs ?? 72_000,
+    keepAliveTimeout,
     onProtoPoisoning: 'error',
     onConstructorPoisoning: 'error',
-    // Node checks headersTimeout/requestTimeout only every connectionsCheckingInterval (30 s by default).
-    http: { connectionsCheckingInterval: 1000 },
+    // The server Fastify would make (fastify: lib/server.js getServerInstance), with the JSON-RPC fast path in front of its router.
+    serverFactory: (handler) => {
+      // Node checks headersTimeout/requestTimeout only every connectionsCheckingInterval (30 s by default).
+      const server = http.createServer({ connectionsCheckingInterval: 1000 }, (req, res) => {
+        if (!fastPath(req, res)) handler(req, res)
+      })
+      server.keepAliveTimeout = keepAliveTimeout
+      server.requestTimeout = requestTimeout
+      server.setTimeout(0)
+      return server
+    },
   })
   fastify.server.headersTimeout = opts.http?.headersTimeoutMs ?? 10_000
   fastify.server.maxConnections = opts.http?.maxConnections ?? 512
+  // From here on Fastify answers every request itself (503 while it drains).
+  fastify.addHook('preClose', (done) => {
+    closing = true
+    done()
+  })
 
   // Our parser returns the raw text: the dispatcher emits -32700/-32600 itself and keeps raw ids.
   // Every other content type gets Fastify's 415 before the body is read (docs/SECURITY.md, N4, L2).
   fastify.removeAllContentTypeParsers()
   fastify.addContentTypeParser(JSON_RPC_TYPES, { parseAs: 'string', bodyLimit }, (_req, body, done) => done(null, body))
 
-  const hostAllowed = createHostCheck(opts.allowedHosts)
-  const originAllowed = createOriginCheck(opts.allowedOrigins)
   // Registered before @fastify/websocket so upgrade requests pass through it too (docs/SECURITY.md, N2, N6).
   fastify.addHook('onRequest', (req, reply, done) => {
     if (req.headers.upgrade !== undefined) {

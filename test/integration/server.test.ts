@@ -55,6 +55,29 @@ describe('POST /ext/bc/:chain/rpc', () => {
     expect((await post(CHAIN_ID_CALL, ct)).status).toBe(200)
   })
 
+  it('answers on the fast path (src/server/rpcFastPath.ts) exactly as the Fastify route does (a query string goes to Fastify)', async () => {
+    const bodies = [
+      CHAIN_ID_CALL,
+      '{"jsonrpc":"2.0","method":"eth_chainId"}',
+      `[${CHAIN_ID_CALL},{"jsonrpc":"2.0","id":"é","method":"echo","params":["ü"]}]`,
+      '{"jsonrpc":',
+      '',
+      '{"jsonrpc":"2.0","id":1e3,"method":"nope"}',
+    ]
+    const headerSets: Record<string, string>[] = [{}, { origin: 'http://localhost:5173' }, { origin: 'http://evil.example' }]
+    for (const body of bodies) {
+      for (const extra of headerSets) {
+        for (const ct of ['application/json', 'application/json-rpc; charset=utf-8']) {
+          const send = (path: string) => http({ body, path, headers: { 'content-type': ct, ...extra } })
+          const [fast, slow] = [await send('/ext/bc/C/rpc'), await send('/ext/bc/C/rpc?via=fastify')]
+          const { date: _d1, ...fastHeaders } = fast.headers
+          const { date: _d2, ...slowHeaders } = slow.headers
+          expect({ status: fast.status, headers: fastHeaders, body: fast.body }).toEqual({ status: slow.status, headers: slowHeaders, body: slow.body })
+        }
+      }
+    }
+  })
+
   it('answers -32700 with HTTP 200 for a non-JSON body', async () => {
     const res = await post('{"jsonrpc":')
     expect(res.status).toBe(200)

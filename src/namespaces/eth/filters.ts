@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { formatLog, hex } from '../../rpc/format.js'
+import { hex, logsJson } from '../../rpc/format.js'
 import { FilterId, logFilterSchema, type LogFilterRequest } from '../../rpc/schemas.js'
 import { type MethodTable, type RpcContext, inService, method } from '../../rpc/types.js'
 import type { ChainConfigFile } from '../../config.js'
@@ -25,7 +25,7 @@ export function ethFilterMethods(ctx: Pick<RpcContext, 'engine' | 'config'>): Me
   const LogFilter = chainLogFilter(ctx.config.chain)
   return inService('eth-filter', {
     /** Handler for `eth_getLogs`. */
-    eth_getLogs: method(z.tuple([LogFilter]), async ([f], _call, _origin, cancel) => (await engine.getLogs(toQuery(f), cancel)).map((l) => formatLog(l))),
+    eth_getLogs: method(z.tuple([LogFilter]), async ([f], _call, _origin, cancel) => logsJson(await engine.getLogs(toQuery(f), cancel))),
     /** Handler for `eth_newFilter`: numbered bounds are fixed, tags follow the head. */
     eth_newFilter: method(z.tuple([LogFilter]), ([f]) => {
       const bounds = {
@@ -41,7 +41,7 @@ export function ethFilterMethods(ctx: Pick<RpcContext, 'engine' | 'config'>): Me
     /** Handler for `eth_getFilterChanges`: logs, or block / transaction hashes, since the last poll. */
     eth_getFilterChanges: method(z.tuple([FilterId]), ([id]) => {
       const c = filters.changes(id)
-      if (c.kind === 'logs') return c.logs.map((l) => formatLog(l))
+      if (c.kind === 'logs') return logsJson(c.logs)
       return c.hashes.map((h) => (typeof h === 'string' ? h : hex(h)))
     }),
     /** Handler for `eth_getFilterLogs`: the whole query of a log filter, run now. */
@@ -53,7 +53,7 @@ export function ethFilterMethods(ctx: Pick<RpcContext, 'engine' | 'config'>): Me
         if (f.bounds.from !== undefined) q.fromBlock = f.bounds.from
         if (f.bounds.to !== undefined) q.toBlock = f.bounds.to
       }
-      return (await engine.getLogs(q)).map((l) => formatLog(l))
+      return logsJson(await engine.getLogs(q))
     }),
     /** Handler for `eth_uninstallFilter`. */
     eth_uninstallFilter: method(z.tuple([FilterId]), ([id]) => filters.uninstall(id)),

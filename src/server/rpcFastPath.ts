@@ -1,0 +1,93 @@
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { Logger } from 'pino'
+import type { Answer, Dispatcher } from '../rpc/dispatch.js'
+
+/** What the fast path needs from the server: the same checks its Fastify route runs. */
+export interface RpcFastPathOptions {
+  /** The dispatcher serving a chain name (ID or alias); undefined when none does or the chain is unavailable. */
+  dispatcher(chain: string): Dispatcher | undefined
+  bodyLimit: number
+  log: Logger
+  hostAllowed(host: string | undefined): boolean
+  originAllowed(origin: string | undefined): boolean
+  /** True once the server is closing: Fastify then answers 503 itself. */
+  closing(): boolean
+}
+
+/** Content types taken here: Fastify's JSON-RPC parser would take each (server.ts JSON_RPC_TYPES); any other spelling goes to Fastify. */
+const FAST_TYPES = new Set(['application/json', 'application/json-rpc', 'application/jsonrequest'].flatMap((t) => [t, t + '; charset=utf-8', t + ';charset=utf-8']))
+const PREFIX = '/ext/bc/'
+const SUFFIX = '/rpc'
+/** find-my-way's default maxParamLength: a longer chain name is Fastify's to answer. */
+const MAX_CHAIN_LENGTH = 100
+const JSON_CT = 'application/json; charset=utf-8'
+const TEXT_CT = 'text/plain; charset=utf-8'
+
+/** The chain name of `/ext/bc/<name>/rpc` when it is plain ASCII letters, digits, `-` or `_` (nothing the router would decode); else undefined. */
+function chainOf(url: string): string | undefined {
+  if (!url.startsWith(PREFIX) || !url.endsWith(SUFFIX)) return undefined
+  const end = url.length - SUFFIX.length
+  if (end <= PREFIX.length || end - PREFIX.length > MAX_CHAIN_LENGTH) return undefined
+  for (let i = PREFIX.length; i < end; i++) {
+    const c = url.charCodeAt(i)
+    const ok = (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a) || c === 0x2d || c === 0x5f
+    if (!ok) return undefined
+  }
+  return url.slice(PREFIX.length, end)
+}
+
+/**
+ * The EVM JSON-RPC POST on node:http directly, before Fastify routes it: a plain request (POST to
+ * `/ext/bc/<served chain>/rpc`, a JSON content type, a Content-Length within the body limit, an allowed
+ * Host) is answered here with the bytes the Fastify route sends (docs/PERFORMANCE.md: Fastify's request
+ * and reply objects cost more than the dispatch of a cheap method). Returns false, having touched
+ * nothing, for any other request: Fastify then answers it, so every fault keeps its one code path.
+ */
+export function createRpcFastPath(opts: RpcFastPathOptions): (req: IncomingMessage, res: ServerResponse) => boolean {
+  const { bodyLimit, log } = opts
+  return (req, res) => {
+    if (req.method !== 'POST') return false
+    const chain = chainOf(req.url!)
+    if (chain === undefined) return false
+    const rpc = opts.dispatcher(chain)
+    if (rpc === undefined) return false
+    const headers = req.headers
+    const type = headers['content-type']
+    const length = headers['content-length']
+    if (type === undefined || !FAST_TYPES.has(type) || length === undefined || headers['transfer-encoding'] !== undefined || headers.upgrade !== undefined) return false
+    if (Number(length) > bodyLimit || !opts.hostAllowed(headers.host) || opts.closing()) return false
+    const origin = headers.origin
+    const cors = origin !== undefined && opts.originAllowed(origin)
+    const chunks: Buffer[] = []
+    req.on('data', (chunk: Buffer) => chunks.push(chunk))
+    req.on('error', (err: Error) => {
+      // The client went away mid-body; Fastify's body reader answers 400 with the error's text.
+      if (!res.headersSent) send(res, 400, TEXT_CT, err.message + '\n', false, origin)
+    })
+    req.on('end', () => {
+      const body = chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8')
+      const failed = (err: unknown): void => {
+        log.error({ err }, 'dispatcher failed')
+        send(res, 500, TEXT_CT, 'internal error\n', cors, origin)
+      }
+      let answer: Answer
+      try {
+        answer = rpc.respond(body)
+      } catch (err) {
+        failed(err)
+        return
+      }
+      if (typeof answer === 'object') answer.then((out) => send(res, 200, JSON_CT, out ?? '', cors, origin), failed)
+      else send(res, 200, JSON_CT, answer ?? '', cors, origin)
+    })
+    return true
+  }
+}
+
+/** One write of status line, headers and body: Content-Length, never chunked; CORS headers first, as the Fastify route sets them. */
+function send(res: ServerResponse, status: number, type: string, text: string, cors: boolean, origin: string | undefined): void {
+  const length = String(Buffer.byteLength(text))
+  if (cors) res.writeHead(status, ['access-control-allow-origin', origin!, 'vary', 'Origin', 'content-type', type, 'content-length', length])
+  else res.writeHead(status, ['content-type', type, 'content-length', length])
+  res.end(text)
+}

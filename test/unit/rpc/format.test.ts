@@ -1,0 +1,26 @@
+import { describe, expect, it } from 'vitest'
+import type { Block } from '../../../src/engine/block.js'
+import type { FoundLog } from '../../../src/engine/logIndex.js'
+import { formatLog, logsJson } from '../../../src/rpc/format.js'
+
+const bytes = (n: number, seed: number) => Uint8Array.from({ length: n }, (_, i) => (seed * 31 + i * 7) & 255)
+/** The fields formatLog reads of a block: its hash, number, timestamp and transactions' hashes. */
+function block(number: bigint, txCount: number): Block {
+  const txs = Array.from({ length: txCount }, (_, i) => ({ hash: () => bytes(32, Number(number) * 100 + i) }))
+  return { header: { number, timestamp: 1_700_000_000n + number }, hash: bytes(32, Number(number)), txs } as unknown as Block
+}
+
+describe('logsJson', () => {
+  it('writes the text JSON.stringify makes of formatLog for every log', () => {
+    const a = block(0x10n, 3)
+    const b = block(0x2ffn, 2)
+    const found: FoundLog[] = [
+      { block: a, txIndex: 0, logIndex: 0, log: { address: bytes(20, 1), topics: [bytes(32, 2), bytes(32, 3), bytes(32, 4)], data: bytes(32, 5) } },
+      { block: a, txIndex: 0, logIndex: 1, log: { address: bytes(20, 1), topics: [], data: new Uint8Array() } },
+      { block: a, txIndex: 2, logIndex: 17, log: { address: Buffer.from(bytes(20, 6)), topics: [bytes(32, 2)], data: bytes(300, 7) } },
+      { block: b, txIndex: 1, logIndex: 0, log: { address: bytes(20, 8), topics: [bytes(32, 9), bytes(32, 10), bytes(32, 11), bytes(32, 12)], data: bytes(1, 13) } },
+    ]
+    expect(logsJson(found).text).toBe(JSON.stringify(found.map((f) => formatLog(f))))
+    expect(logsJson([]).text).toBe('[]')
+  })
+})
