@@ -16,7 +16,37 @@ const hex = (h: string) => hexToBytes(h as `0x${string}`)
 
 describe('evmPatches', () => {
   it('every patch applies to the installed ethereumjs', () => {
-    expect(evmPatchStatus).toEqual({ 'jump analysis cache': 'applied', 'EIP lookup table': 'applied', 'lazy runState': 'applied' })
+    expect(evmPatchStatus).toEqual({ 'jump analysis cache': 'applied', 'EIP lookup table': 'applied', 'lazy runState': 'applied', 'frame spread': 'applied' })
+  })
+
+  it('the rebuilt _executeCall answers as the original (which runs under DEBUG)', async () => {
+    const evm = await createEVM()
+    const probe = new Interface(contracts.contracts.Probe.abi as never)
+    const to = new Address(new Uint8Array(20).fill(0x55))
+    const caller = new Address(new Uint8Array(20).fill(0x56))
+    await evm.stateManager.putAccount(caller, new Account(0n, 10n ** 18n))
+    await evm.stateManager.putAccount(to, new Account())
+    await evm.stateManager.putCode(to, hex(contracts.contracts.Probe.deployedBytecode))
+    const calls: [Address, string, bigint][] = [
+      ...['set', 'fail', 'panic', 'burn', 'transient'].map((f): [Address, string, bigint] => [to, probe.encodeFunctionData(f, f === 'fail' ? ['why'] : f === 'panic' ? [] : [7n]), 0n]),
+      [to, probe.encodeFunctionData('set', [1n]), 1n],
+      [new Address(new Uint8Array(20).fill(0x57)), '0x', 5n],
+    ]
+    // DEBUG is read-only in the typings; ethereumjs itself sets it from the environment.
+    const flags = evm as unknown as { DEBUG: boolean }
+    const run = async ([target, data, value]: [Address, string, bigint], debug: boolean) => {
+      flags.DEBUG = debug
+      evm.journal.cleanJournal() // no slot stays warm from the run before
+      await evm.stateManager.checkpoint()
+      try {
+        const { execResult: r } = await evm.runCall({ to: target, caller, data: hex(data), gasLimit: 200_000n, value })
+        return { ret: r.returnValue, error: r.exceptionError?.error, gas: r.executionGasUsed, refund: r.gasRefund, logs: r.logs }
+      } finally {
+        await evm.stateManager.revert()
+        flags.DEBUG = false
+      }
+    }
+    for (const call of calls) expect(await run(call, false)).toEqual(await run(call, true))
   })
 
   it('isActivatedEIP answers as the array search did, across hardfork changes', () => {
