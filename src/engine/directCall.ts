@@ -35,7 +35,9 @@ export function directCallSupported(common: Common): boolean {
 export async function runDirectCall(evm: EVMInterface, tx: TypedTransaction, caller: Address, block: EnvBlock, reportAccessList: boolean): Promise<CallResult> {
   const journal = evm.journal
   const common = evm.common
+  // runTx's journal.cleanup() at the start, but for deleting touched empty accounts: the state is reverted after every call.
   journal.cleanJournal()
+  delete journal.accessList
   if (reportAccessList) journal.startReportingAccessList()
   if ('accessList' in tx) {
     for (const [address, slots] of tx.accessList) {
@@ -48,6 +50,7 @@ export async function runDirectCall(evm: EVMInterface, tx: TypedTransaction, cal
   if (tx.gasLimit < intrinsic) {
     // runTx's INTRINSIC_GAS_TOO_LOW in geth's words (translateRunError's), its figures printed as Numbers as runTx does.
     journal.cleanJournal()
+    delete journal.accessList
     throw new ExecutionFailedError(`intrinsic gas too low: have ${Number(tx.gasLimit)}, want ${Number(intrinsic)}`)
   }
   for (const address of evm.precompiles.keys()) journal.addAlwaysWarmAddress(address)
