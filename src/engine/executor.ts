@@ -1,9 +1,12 @@
 import type { Block as EnvBlock } from '@ethereumjs/block'
-import { type VM, createVM, runTx, type RunTxResult } from '@ethereumjs/vm'
+import { type VM, createVM, runTx } from '@ethereumjs/vm'
 import { createTx, type TypedTransaction } from '@ethereumjs/tx'
 import { Account, Address, bytesToHex, equalsBytes, hexToBytes, KECCAK256_NULL, setLengthLeft, unpadBytes } from '@ethereumjs/util'
 import type { Block } from './block.js'
+import { type CallResult, directCallSupported, runDirectCall } from './directCall.js'
 import { EvmGuard, type RunLimit } from './evmGuard.js'
+// Process-wide: every EVM (calls, the block builder, tracing) runs with ethereumjs's per-call costs cut.
+import './evmPatches.js'
 import type { Chain } from './chain.js'
 import { ExecutionFailedError, ExecutionRevertedError, InvalidParamsError } from './errors.js'
 import type { StateReader } from './flatView.js'
@@ -14,7 +17,7 @@ const ZERO_ADDRESS = new Address(new Uint8Array(20))
 
 /** What one execution produced (eth_call, estimate, access list). */
 export interface CallOutcome {
-  result: RunTxResult
+  result: CallResult
   returnData: Uint8Array
   gasUsed: bigint
   reverted: boolean
@@ -92,25 +95,28 @@ export class Executor {
     }
     account.nonce = req.nonce ?? account.nonce
     if (beforeRun !== undefined) await beforeRun(tx)
-    let result: RunTxResult
+    let result: CallResult
     try {
-      result = await runTx(this.vm, {
-        tx,
-        block: env,
-        skipNonce: true,
-        skipBalance: true,
-        skipBlockGasLimitValidation: true,
-        skipHardForkValidation: true,
-        reportAccessList: accessListReport,
-      })
+      // Without fees and without a tracer watching the transaction, the EVM's message entry does all a call observes (src/engine/directCall.ts).
+      result =
+        noFees && beforeRun === undefined && directCallSupported(this.vm.common)
+          ? await runDirectCall(this.vm.evm, tx, from, env, accessListReport)
+          : await runTx(this.vm, {
+              tx,
+              block: env,
+              skipNonce: true,
+              skipBalance: true,
+              skipBlockGasLimitValidation: true,
+              skipHardForkValidation: true,
+              reportAccessList: accessListReport,
+            })
     } catch (err) {
       throw translateRunError(err)
     }
     this.guard.check()
     const exec = result.execResult
-    const returnData = exec.returnValue
     const errName = exec.exceptionError?.error
-    return { result, returnData, gasUsed: result.totalGasSpent, reverted: errName === 'revert', error: errName }
+    return { result, returnData: exec.returnValue, gasUsed: result.totalGasSpent, reverted: errName === 'revert', error: errName }
   }
 
   private readonly envs = new Map<string, EnvBlock>()
@@ -178,6 +184,7 @@ function toAccessList(list: AccessListItem[] | undefined): [Uint8Array, Uint8Arr
 
 /** Maps ethereumjs's pre-execution failures to geth's wording. */
 export function translateRunError(err: unknown): Error {
+  if (err instanceof ExecutionFailedError) return err
   const msg = err instanceof Error ? err.message : String(err)
   const intrinsic = /INTRINSIC_GAS_TOO_LOW: tx gas limit (\d+) is lower than the minimum gas limit of (\d+)/.exec(msg)
   if (intrinsic) return new ExecutionFailedError(`intrinsic gas too low: have ${intrinsic[1]}, want ${intrinsic[2]}`)
