@@ -1,18 +1,28 @@
 #!/usr/bin/env node
 import { ConfigError } from './config.js'
 import { configFromArgs } from './configFromArgs.js'
-import { helpText } from './configReference.js'
-import { createNode } from './node.js'
+import { createLogger } from './log.js'
+import { startListening } from './startup/startListening.js'
 import { DataDirLockedError } from './store/db.js'
 
-/** CLI: read flags, start the node, print its URLs, stop cleanly on SIGINT/SIGTERM. */
+/**
+ * CLI: read flags, start the node, print its URLs, stop cleanly on SIGINT/SIGTERM. It listens as soon
+ * as the database is open and loads the engine and the APIs after that (docs/PERFORMANCE.md, "Start-up").
+ */
 async function main(argv: string[]): Promise<void> {
   if (argv.includes('--help') || argv.includes('-h')) {
+    const { helpText } = await import('./configReference.js')
     process.stdout.write(helpText() + '\n')
     return
   }
   const config = configFromArgs(argv)
-  const node = await createNode(config)
+  const log = createLogger(config.logLevel, config.logFormat)
+  const start = await startListening(config, log)
+  const { createNode } = await import('./node.js')
+  const node = await createNode(config, { log, start }).catch(async (err: unknown) => {
+    await start.listener.close()
+    throw err
+  })
   const { host, port } = await node.listen()
   const shownHost = host.includes(':') ? `[${host}]` : host
   const base = `http://${shownHost}:${port}`
