@@ -1,10 +1,13 @@
 import type { EventEmitter } from 'node:events'
 import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import type { Duplex } from 'node:stream'
 import type { Logger } from 'pino'
 import { Dispatcher, type DispatcherOptions } from '../rpc/dispatch.js'
 import type { MethodTable } from '../rpc/types.js'
 import { createHostCheck } from '../server/hostCheck.js'
+
+const ignore = (): void => {}
 
 /** What serves once the node is built: Fastify's request handler and server, and the chain's full dispatcher. */
 export interface Takeover {
@@ -97,8 +100,17 @@ export class EarlyListener {
   }
 
   private forward(event: 'upgrade' | 'clientError', args: unknown[]): void {
-    if (this.takeover !== undefined) this.takeover.server.emit(event, ...args)
-    else this.held.push(() => this.takeover!.server.emit(event, ...args))
+    if (this.takeover !== undefined) {
+      this.takeover.server.emit(event, ...args)
+      return
+    }
+    // Node drops its socket error listener before 'upgrade'; one here keeps a reset while held from crashing the process.
+    const socket = event === 'upgrade' ? (args[1] as Duplex) : undefined
+    socket?.on('error', ignore)
+    this.held.push(() => {
+      socket?.off('error', ignore)
+      this.takeover!.server.emit(event, ...args)
+    })
   }
 
   private onRequest(req: IncomingMessage, res: ServerResponse): void {

@@ -1,6 +1,7 @@
 import { request } from 'node:http'
 import pino from 'pino'
 import { afterEach, describe, expect, it } from 'vitest'
+import WebSocket from 'ws'
 import { z } from 'zod'
 import { chainIdMethods } from '../../../src/namespaces/eth/chainId.js'
 import { Dispatcher, type DispatcherOptions } from '../../../src/rpc/dispatch.js'
@@ -127,5 +128,27 @@ describe('EarlyListener', () => {
     const server = await fastify()
     listener.takeOver({ routing: server.fastify.routing, server: server.fastify.server, rpc: new Dispatcher(full, options) })
     expect(await answer).toMatchObject({ status: 403, body: 'invalid host specified\n' })
+  })
+
+  it('holds a WebSocket upgrade (and survives one reset meanwhile) until Fastify takes it', async () => {
+    const listener = await listen()
+    const { port } = listener.address()
+    const reset = new WebSocket(`ws://127.0.0.1:${port}/ext/bc/C/ws`)
+    reset.on('error', () => {})
+    const ws = new WebSocket(`ws://127.0.0.1:${port}/ext/bc/C/ws`)
+    const opened = new Promise((resolve, reject) => {
+      ws.once('open', resolve)
+      ws.once('error', reject)
+    })
+    expect(await settled(opened)).toBe(false)
+    reset.terminate()
+    await new Promise((r) => setTimeout(r, 20))
+    const server = await fastify()
+    listener.takeOver({ routing: server.fastify.routing, server: server.fastify.server, rpc: new Dispatcher(full, options) })
+    await opened
+    const answer = new Promise((resolve) => ws.once('message', (d: Buffer) => resolve(d.toString())))
+    ws.send(call('eth_blockNumber'))
+    expect(await answer).toBe('{"jsonrpc":"2.0","id":1,"result":"0x7"}')
+    ws.close()
   })
 })
