@@ -12,6 +12,7 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { Agent, request } from 'node:http'
+import { type AddressInfo, createServer as createNetServer } from 'node:net'
 import { availableParallelism, cpus, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import autocannon from 'autocannon'
@@ -142,12 +143,56 @@ interface NodeProc {
   host: string
   port: number
   stderr: string[]
+  /** Undefined when eth_chainId never answered at 127.0.0.1 (another --http-host). */
+  coldStart: Promise<ColdStart | undefined>
+}
+
+/** A port free right now on 127.0.0.1 (the node gets it on its command line, so it can be polled before it prints it). */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createNetServer()
+    probe.once('error', reject)
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as AddressInfo
+      probe.close(() => resolve(port))
+    })
+  })
+}
+
+/** Spawn to the first answer of eth_chainId, polled every 10 ms (as the peer harness's launcher does), and the node's CPU by then. */
+interface ColdStart {
+  ms: number
+  cpuMs: number
+}
+
+async function pollColdStart(port: number, child: ChildProcess, t0: number): Promise<ColdStart | undefined> {
+  const body = '{"jsonrpc":"2.0","id":1,"method":"eth_chainId","params":[]}'
+  const once = () =>
+    new Promise<boolean>((resolve) => {
+      const req = request({ host: '127.0.0.1', port, path: '/ext/bc/C/rpc', method: 'POST', agent: false, headers: { 'content-type': 'application/json', 'content-length': body.length } }, (res) => {
+        let text = ''
+        res.setEncoding('utf8').on('data', (c: string) => {
+          text += c
+        })
+        res.on('end', () => resolve(text.includes('"result"')))
+      })
+      req.on('error', () => resolve(false))
+      req.end(body)
+    })
+  while (performance.now() - t0 < STARTUP_TIMEOUT_MS && child.exitCode === null) {
+    if (await once()) return { ms: performance.now() - t0, cpuMs: cpuUsOf(child.pid!) / 1000 }
+    await sleep(10)
+  }
+  return undefined
 }
 
 /** Starts `node dist/src/main.js` on a free port and a temp data dir; resolves on its listening line. */
-function startNode(dataDir: string, extra: string[], nodeOptions: string[]): Promise<NodeProc> {
+async function startNode(dataDir: string, extra: string[], nodeOptions: string[]): Promise<NodeProc> {
   const main = join(process.cwd(), 'dist/src/main.js')
-  const child = spawn(process.execPath, [...nodeOptions, main, '--http-port', '0', '--data-dir', dataDir, ...extra], { stdio: ['ignore', 'pipe', 'pipe'] })
+  const port = await freePort()
+  const t0 = performance.now()
+  const child = spawn(process.execPath, [...nodeOptions, main, '--http-port', String(port), '--data-dir', dataDir, ...extra], { stdio: ['ignore', 'pipe', 'pipe'] })
+  const coldStart = pollColdStart(port, child, t0)
   const stderr: string[] = []
   child.stderr!.setEncoding('utf8').on('data', (d: string) => {
     stderr.push(d)
@@ -175,7 +220,7 @@ function startNode(dataDir: string, extra: string[], nodeOptions: string[]): Pro
           if (!stopping) process.stderr.write(`bench: the node exited unexpectedly (${code ?? sig}): ${stderr.join('').slice(-2000)}\n`)
         })
         const host = m[2].replace(/^\[|\]$/g, '')
-        resolve({ child, url: m[1], host, port: Number(m[3]), stderr })
+        resolve({ child, url: m[1], host, port: Number(m[3]), stderr, coldStart })
         out = ''
         return
       }
@@ -543,6 +588,7 @@ async function main(): Promise<void> {
   try {
     node = await startNode(dataDir, o.nodeArgs, o.nodeOptions)
     const pid = node.child.pid!
+    const coldStart = await node.coldStart
     process.stderr.write(`node pid ${pid} at ${node.url}\n`)
     const rpc = new RpcClient(node.host, node.port, 4)
     const sendPool = new RpcClient(node.host, node.port, o.connections)
@@ -614,7 +660,10 @@ async function main(): Promise<void> {
         '-',
       ])
     process.stdout.write(`\ncchain-node bench: ${o.connections} connections, pipelining 1, ${o.duration} s runs after ${o.warmup} s warm-up, ${o.reps} repetitions\n`)
-    process.stdout.write(`CPU: ${cpu.model}, ${cpu.cores} cores; node ${process.version}; node RSS at end ${rss ? (rss / 2 ** 20).toFixed(0) + ' MiB' : 'n/a'}\n\n`)
+    process.stdout.write(`CPU: ${cpu.model}, ${cpu.cores} cores; node ${process.version}; node RSS at end ${rss ? (rss / 2 ** 20).toFixed(0) + ' MiB' : 'n/a'}\n`)
+    process.stdout.write(
+      `cold start (spawn to the first eth_chainId answer, polled every 10 ms): ${coldStart ? `${fmt(coldStart.ms)} ms, the node's CPU by then ${fmt(coldStart.cpuMs)} ms` : 'not measured'}\n\n`,
+    )
     process.stdout.write(table(rows) + '\n')
     if (transfers.length)
       process.stdout.write(
@@ -638,6 +687,7 @@ async function main(): Promise<void> {
             reads: Object.fromEntries(reads.map((r) => [r.name, { median: r.median, cpuUsPerRequest: r.cpuUs, target: r.target, note: r.note, runs: r.runs, sampleError: r.sampleError }])),
             transfers: { median: transferMedian, cpuUsPerTransfer: transferCpuUs, target: 1000, runs: transfers, warmup: transferWarmup },
             nodeRssBytes: rss,
+            coldStart,
           },
           null,
           2,
