@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { isIP } from 'node:net'
 import { setFlagsFromString } from 'node:v8'
 import { ConfigError } from './config.js'
 import { configFromArgs } from './configFromArgs.js'
@@ -22,10 +23,11 @@ async function main(argv: string[]): Promise<void> {
   }
   const config = configFromArgs(argv)
   const log = createLogger(config.logLevel, config.logFormat)
-  const start = await startListening(config, log)
+  // A host name (`localhost`) is left to Fastify, which binds every address it resolves to.
+  const start = isIP(config.httpHost) !== 0 ? await startListening(config, log) : undefined
   const { createNode } = await import('./node.js')
   const node = await createNode(config, { log, start }).catch(async (err: unknown) => {
-    await start.listener.close()
+    await start?.listener.close()
     throw err
   })
   const { host, port } = await node.listen()
