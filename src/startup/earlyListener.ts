@@ -3,20 +3,19 @@ import { type IncomingMessage, type Server, type ServerResponse, createServer } 
 import type { AddressInfo } from 'node:net'
 import type { Duplex } from 'node:stream'
 import type { Logger } from 'pino'
-import { Dispatcher, type DispatcherOptions } from '../rpc/dispatch.js'
+import { type Answer, Dispatcher, type DispatcherOptions } from '../rpc/dispatch.js'
 import type { MethodTable } from '../rpc/types.js'
-import { createHostCheck } from '../server/hostCheck.js'
+import { createHostCheck, createOriginCheck } from '../server/hostCheck.js'
+import { createRpcFastPath } from '../server/rpcFastPath.js'
 
 const ignore = (): void => {}
 
-/** What serves once the node is built: Fastify's request handler and server, and the chain's full dispatcher. */
+/** What serves once the node is built: the server Fastify runs on (never listening itself) and the chain's full dispatcher. */
 export interface Takeover {
-  /** Fastify's `routing`: what its own server would call for each request. */
-  readonly routing: (req: IncomingMessage, res: ServerResponse) => void
-  /** Fastify's (never listening) server: 'upgrade' and 'clientError' are re-emitted on it, where @fastify/websocket and Fastify listen. */
+  /** Fastify's server (src/server/server.ts): 'request', 'upgrade' and 'clientError' are re-emitted on it, as if it had taken them. */
   readonly server: EventEmitter
   /** The chain's dispatcher, for a request whose body was read here before the takeover. */
-  readonly rpc: Pick<Dispatcher, 'handle'>
+  readonly rpc: Pick<Dispatcher, 'respond'>
 }
 
 export interface EarlyListenerOptions {
@@ -26,6 +25,7 @@ export interface EarlyListenerOptions {
   readonly http: { readonly headersTimeoutMs: number; readonly requestTimeoutMs: number; readonly keepAliveTimeoutMs: number; readonly maxConnections: number }
   readonly bodyLimit: number
   readonly allowedHosts: readonly string[]
+  readonly allowedOrigins: readonly string[]
   /** The path keys (`C`, its ID, its aliases) of the chain whose `early` methods are answered before the takeover. */
   readonly chainKeys: readonly string[]
   /** The chain's methods that need no engine (`eth_chainId`), served with the chain's dispatcher options. */
@@ -38,31 +38,42 @@ export interface EarlyListenerOptions {
  * nothing but the genesis (`eth_chainId`) at once and holds every other request, upgrade and client
  * error until the engine, the APIs and Fastify are built, then hands them over in arrival order and
  * passes everything on from then (docs/PERFORMANCE.md, "Start-up"). A held request waits; it never
- * gets an error or an answer the running node would not give.
+ * gets an error or an answer the running node would not give. A plain JSON-RPC POST to the chain is
+ * read by the server's own fast path (src/server/rpcFastPath.ts), so its answer has the same bytes and
+ * headers before and after the takeover.
  */
 export class EarlyListener {
   private readonly server: Server
   private takeover: Takeover | undefined
   private readonly held: (() => void)[] = []
   private readonly waiting: ((t: Takeover) => void)[] = []
-  private readonly paths: Set<string>
   private readonly earlyMethods: Set<string>
   private readonly early: Dispatcher
-  private readonly hostAllowed: (host: string | undefined) => boolean
+  private readonly fastPath: (req: IncomingMessage, res: ServerResponse) => boolean
 
-  private constructor(private readonly opts: EarlyListenerOptions) {
-    this.paths = new Set(opts.chainKeys.map((k) => `/ext/bc/${k}/rpc`))
+  private constructor(opts: EarlyListenerOptions) {
     this.earlyMethods = new Set(Object.keys(opts.early.table))
     this.early = new Dispatcher(opts.early.table, opts.early.options)
-    this.hostAllowed = createHostCheck(opts.allowedHosts)
-    // As Fastify sets up its own server (fastify: lib/server.js getServerInstance; src/server/server.ts).
+    const chains = new Set(opts.chainKeys)
+    const responder = { respond: (body: string) => this.respond(body) }
+    this.fastPath = createRpcFastPath({
+      dispatcher: (chain) => (chains.has(chain) ? responder : undefined),
+      bodyLimit: opts.bodyLimit,
+      log: opts.log,
+      hostAllowed: createHostCheck(opts.allowedHosts),
+      originAllowed: createOriginCheck(opts.allowedOrigins),
+      closing: () => false,
+    })
+    // As src/server/server.ts sets up the server Fastify runs on.
     const server = createServer({ connectionsCheckingInterval: 1000 })
     server.keepAliveTimeout = opts.http.keepAliveTimeoutMs
     server.requestTimeout = opts.http.requestTimeoutMs
     server.headersTimeout = opts.http.headersTimeoutMs
     server.maxConnections = opts.http.maxConnections
     server.setTimeout(0)
-    server.on('request', (req: IncomingMessage, res: ServerResponse) => this.onRequest(req, res))
+    server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+      if (this.takeover !== undefined || !this.fastPath(req, res)) this.forward('request', [req, res])
+    })
     server.on('upgrade', (...args: unknown[]) => this.forward('upgrade', args))
     server.on('clientError', (...args: unknown[]) => this.forward('clientError', args))
     this.server = server
@@ -86,7 +97,7 @@ export class EarlyListener {
     return { host: addr.address, port: addr.port }
   }
 
-  /** From now on Fastify serves: the held requests first, in arrival order. */
+  /** From now on Fastify's server serves: the held requests first, in arrival order. */
   takeOver(takeover: Takeover): void {
     this.takeover = takeover
     for (const run of this.held.splice(0)) run()
@@ -99,7 +110,14 @@ export class EarlyListener {
     await new Promise<void>((resolve) => this.server.close(() => resolve()))
   }
 
-  private forward(event: 'upgrade' | 'clientError', args: unknown[]): void {
+  /** A body read by the fast path: the early dispatcher's when every call is one of its methods, else the chain's once it runs. */
+  private respond(body: string): Answer {
+    if (this.takeover !== undefined) return this.takeover.rpc.respond(body)
+    if (this.onlyEarlyMethods(body)) return this.early.respond(body)
+    return new Promise((resolve) => this.waiting.push((t) => resolve(t.rpc.respond(body))))
+  }
+
+  private forward(event: 'request' | 'upgrade' | 'clientError', args: unknown[]): void {
     if (this.takeover !== undefined) {
       this.takeover.server.emit(event, ...args)
       return
@@ -113,42 +131,6 @@ export class EarlyListener {
     })
   }
 
-  private onRequest(req: IncomingMessage, res: ServerResponse): void {
-    if (this.takeover !== undefined) {
-      this.takeover.routing(req, res)
-      return
-    }
-    if (!this.answerable(req)) {
-      this.held.push(() => this.takeover!.routing(req, res))
-      return
-    }
-    // A plain JSON-RPC POST to the chain: read here, answered by the early dispatcher when every call is one of its methods.
-    let body = ''
-    req.setEncoding('utf8')
-    req.on('data', (chunk: string) => {
-      body += chunk
-    })
-    req.on('end', () => {
-      const rpc = this.takeover?.rpc ?? (this.onlyEarlyMethods(body) ? this.early : undefined)
-      if (rpc !== undefined) this.reply(rpc, body, res)
-      else this.waiting.push((t) => this.reply(t.rpc, body, res))
-    })
-  }
-
-  /**
-   * A request src/server/server.ts would hand straight to the chain's dispatcher: POST to the chain's
-   * rpc path as written, an allowed Host, no Origin (no CORS to add), no upgrade, `application/json`,
-   * a Content-Length within the body limit and no transfer or content encoding. Anything else waits for Fastify.
-   */
-  private answerable(req: IncomingMessage): boolean {
-    const h = req.headers
-    if (req.method !== 'POST' || !this.paths.has(req.url ?? '')) return false
-    if (h.origin !== undefined || h.upgrade !== undefined || h['transfer-encoding'] !== undefined || h['content-encoding'] !== undefined) return false
-    if (h['content-type'] !== 'application/json' || !this.hostAllowed(h.host)) return false
-    const length = h['content-length']
-    return length !== undefined && /^[1-9][0-9]{0,9}$/.test(length) && Number(length) <= this.opts.bodyLimit
-  }
-
   /** Whether the body is a call, or a non-empty batch of calls, of the early dispatcher's methods only. */
   private onlyEarlyMethods(body: string): boolean {
     let parsed: unknown
@@ -159,19 +141,5 @@ export class EarlyListener {
     }
     const calls = Array.isArray(parsed) ? parsed : [parsed]
     return calls.length > 0 && calls.every((c) => typeof c === 'object' && c !== null && this.earlyMethods.has((c as { method?: unknown }).method as string))
-  }
-
-  /** As the chain route of src/server/server.ts answers (Fastify adds the charset to a JSON text): 200 with the dispatcher's text, empty for notifications. */
-  private reply(rpc: Pick<Dispatcher, 'handle'>, body: string, res: ServerResponse): void {
-    rpc.handle(body).then(
-      (out) => {
-        const text = out ?? ''
-        res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) }).end(text)
-      },
-      (err: unknown) => {
-        this.opts.log.error({ err }, 'dispatcher failed')
-        res.writeHead(500, { 'content-type': 'text/plain; charset=utf-8', 'content-length': 15 }).end('internal error\n')
-      },
-    )
   }
 }

@@ -32,6 +32,7 @@ export async function startListening(config: NodeConfig, log: Logger): Promise<N
       http: { headersTimeoutMs: config.httpReadHeaderTimeout, requestTimeoutMs: config.httpReadTimeout, keepAliveTimeoutMs: config.httpIdleTimeout, maxConnections: config.httpMaxConnections },
       bodyLimit: config.httpMaxBodyBytes,
       allowedHosts: config.httpAllowedHosts,
+      allowedOrigins: config.httpAllowedOrigins,
       chainKeys: ['C', ...extra.aliases.get(blockchainId)!, blockchainId],
       early: { table, options: dispatcherOptions(config.chain, log.child({ module: 'rpc' }), stats) },
       log: log.child({ module: 'http' }),
