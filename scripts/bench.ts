@@ -1,8 +1,10 @@
 /**
  * `npm run bench`: starts the node as a child process on a temporary data dir and measures it the way
  * the issue judges it (docs/PERFORMANCE.md): autocannon, 32 connections, for `eth_chainId`,
- * `eth_getBalance` and an ERC-20 `balanceOf` `eth_call`; then transfers mined per second for 2,000
- * pre-signed EIP-1559 transfers from 32 senders. Medians of several repetitions.
+ * `eth_getBalance` and an ERC-20 `balanceOf` `eth_call`, each once with one identical request and once
+ * with a new address in every request; then transfers mined per second for 2,000 pre-signed EIP-1559
+ * transfers from 32 senders. Medians of several repetitions, with the node's own CPU time per
+ * request or transfer (from /proc/<pid>/stat).
  *   npm run bench -- [--json out.json] [--duration 5] [--warmup 1] [--reps 3] [--connections 32]
  *                    [--transfers 2000] [--senders 32] [--only reads|transfers]
  *                    [--node-arg <cchain-node flag>]... [--node-option <node.js flag, e.g. --cpu-prof>]...
@@ -10,6 +12,7 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { Agent, request } from 'node:http'
+import { type AddressInfo, createServer as createNetServer } from 'node:net'
 import { availableParallelism, cpus, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import autocannon from 'autocannon'
@@ -40,6 +43,8 @@ interface Options {
 interface LoadRun {
   rps: number
   total: number
+  /** The node's CPU time (user + system) per request, µs. */
+  cpuUs: number
   non2xx: number
   mismatches: number
   errors: number
@@ -51,6 +56,8 @@ interface LoadRun {
 interface TransferRun {
   tps: number
   mined: number
+  /** The node's CPU time (user + system) per mined transfer, µs; the sends and the mining both count. */
+  cpuUs: number
   seconds: number
   blocks: number
   sendErrors: number
@@ -136,12 +143,56 @@ interface NodeProc {
   host: string
   port: number
   stderr: string[]
+  /** Undefined when eth_chainId never answered at 127.0.0.1 (another --http-host). */
+  coldStart: Promise<ColdStart | undefined>
+}
+
+/** A port free right now on 127.0.0.1 (the node gets it on its command line, so it can be polled before it prints it). */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createNetServer()
+    probe.once('error', reject)
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as AddressInfo
+      probe.close(() => resolve(port))
+    })
+  })
+}
+
+/** Spawn to the first answer of eth_chainId, polled every 10 ms (as the peer harness's launcher does), and the node's CPU by then. */
+interface ColdStart {
+  ms: number
+  cpuMs: number
+}
+
+async function pollColdStart(port: number, child: ChildProcess, t0: number): Promise<ColdStart | undefined> {
+  const body = '{"jsonrpc":"2.0","id":1,"method":"eth_chainId","params":[]}'
+  const once = () =>
+    new Promise<boolean>((resolve) => {
+      const req = request({ host: '127.0.0.1', port, path: '/ext/bc/C/rpc', method: 'POST', agent: false, headers: { 'content-type': 'application/json', 'content-length': body.length } }, (res) => {
+        let text = ''
+        res.setEncoding('utf8').on('data', (c: string) => {
+          text += c
+        })
+        res.on('end', () => resolve(text.includes('"result"')))
+      })
+      req.on('error', () => resolve(false))
+      req.end(body)
+    })
+  while (performance.now() - t0 < STARTUP_TIMEOUT_MS && child.exitCode === null) {
+    if (await once()) return { ms: performance.now() - t0, cpuMs: cpuUsOf(child.pid!) / 1000 }
+    await sleep(10)
+  }
+  return undefined
 }
 
 /** Starts `node dist/src/main.js` on a free port and a temp data dir; resolves on its listening line. */
-function startNode(dataDir: string, extra: string[], nodeOptions: string[]): Promise<NodeProc> {
+async function startNode(dataDir: string, extra: string[], nodeOptions: string[]): Promise<NodeProc> {
   const main = join(process.cwd(), 'dist/src/main.js')
-  const child = spawn(process.execPath, [...nodeOptions, main, '--http-port', '0', '--data-dir', dataDir, ...extra], { stdio: ['ignore', 'pipe', 'pipe'] })
+  const port = await freePort()
+  const t0 = performance.now()
+  const child = spawn(process.execPath, [...nodeOptions, main, '--http-port', String(port), '--data-dir', dataDir, ...extra], { stdio: ['ignore', 'pipe', 'pipe'] })
+  const coldStart = pollColdStart(port, child, t0)
   const stderr: string[] = []
   child.stderr!.setEncoding('utf8').on('data', (d: string) => {
     stderr.push(d)
@@ -169,7 +220,7 @@ function startNode(dataDir: string, extra: string[], nodeOptions: string[]): Pro
           if (!stopping) process.stderr.write(`bench: the node exited unexpectedly (${code ?? sig}): ${stderr.join('').slice(-2000)}\n`)
         })
         const host = m[2].replace(/^\[|\]$/g, '')
-        resolve({ child, url: m[1], host, port: Number(m[3]), stderr })
+        resolve({ child, url: m[1], host, port: Number(m[3]), stderr, coldStart })
         out = ''
         return
       }
@@ -198,6 +249,16 @@ function rssOf(pid: number): number | undefined {
   } catch {
     return undefined
   }
+}
+
+/** Clock ticks per second of /proc/<pid>/stat's times (USER_HZ: 100 on Linux). */
+const CLK_TCK = 100
+
+/** The process's CPU time so far (utime + stime of /proc/<pid>/stat), µs; 10 ms resolution. */
+function cpuUsOf(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+  return ((Number(fields[11]) + Number(fields[12])) * 1e6) / CLK_TCK
 }
 
 // ---------------------------------------------------------------- JSON-RPC over keep-alive HTTP
@@ -315,27 +376,34 @@ async function fundSenders(rpc: RpcClient, ewoq: Wallet, senders: Wallet[]): Pro
 
 // ---------------------------------------------------------------- autocannon
 
-async function cannon(url: string, body: string, seconds: number, connections: number, expected: string, onMismatch: (b: string) => void): Promise<LoadRun> {
+/** What one read benchmark sends: one identical body, or a new body for every request. */
+type Body = string | (() => string)
+
+/** One autocannon run; `pid` is the node's, whose CPU time is read before and after. */
+async function cannon(url: string, body: Body, seconds: number, connections: number, expected: string, onMismatch: (b: string) => void, pid: number): Promise<LoadRun> {
+  const cpu0 = cpuUsOf(pid)
   const r = await autocannon({
     url,
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body,
+    ...(typeof body === 'string' ? { body } : { requests: [{ setupRequest: (req) => ({ ...req, body: body() }) }] }),
     connections,
     pipelining: 1,
     duration: seconds,
     timeout: 10,
-    // Every answer of these reads is the same during a run (no transactions are sent meanwhile), so
-    // the check is an exact comparison with the answer fetched before the run.
+    // Every answer of these reads is the same during a run (no transactions are sent meanwhile; a new
+    // address holds nothing), so the check is an exact comparison with the answer fetched before the run.
     verifyBody: (b) => {
       if (b === expected) return true
       onMismatch(String(b))
       return false
     },
   })
+  const cpuUs = cpuUsOf(pid) - cpu0
   return {
     rps: r.requests.average,
     total: r.requests.total,
+    cpuUs: r.requests.total > 0 ? cpuUs / r.requests.total : NaN,
     non2xx: r.non2xx,
     mismatches: r.mismatches,
     errors: r.errors,
@@ -347,15 +415,31 @@ async function cannon(url: string, body: string, seconds: number, connections: n
 
 interface ReadBench {
   name: string
-  target: number
+  /** req/s to reach; undefined: none set (the distinct-key reads are judged against the peers, docs/PERFORMANCE.md). */
+  target?: number
   median: number
+  /** Median of the runs' node CPU µs per request. */
+  cpuUs: number
   runs: LoadRun[]
   sampleError?: string
+  /** Printed beside the figure. */
+  note?: string
 }
 
-async function benchRead(rpc: RpcClient, url: string, name: string, target: number, method: string, params: unknown[], o: Options): Promise<ReadBench> {
-  const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method, params })
-  const expected = (await rpc.post(body)).text
+/** A read benchmark: one identical request (`params`), or a new one every request (`params` a generator). */
+interface ReadSpec {
+  name: string
+  target?: number
+  method: string
+  params: unknown[] | (() => unknown[])
+  note?: string
+}
+
+async function benchRead(rpc: RpcClient, url: string, pid: number, spec: ReadSpec, o: Options): Promise<ReadBench> {
+  const { name, target, method, params, note } = spec
+  const bodyOf = (p: unknown[]) => JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: p })
+  const body: Body = typeof params === 'function' ? () => bodyOf(params()) : bodyOf(params)
+  const expected = (await rpc.post(typeof body === 'string' ? body : body())).text
   const parsed = JSON.parse(expected) as { result?: unknown; error?: unknown }
   if (parsed.error !== undefined || parsed.result === undefined) throw new Error(`${name}: the node answered ${expected}`)
   let sampleError: string | undefined
@@ -364,12 +448,40 @@ async function benchRead(rpc: RpcClient, url: string, name: string, target: numb
   }
   const runs: LoadRun[] = []
   for (let i = 0; i < o.reps; i++) {
-    await cannon(url, body, o.warmup, o.connections, expected, onMismatch)
-    const run = await cannon(url, body, o.duration, o.connections, expected, onMismatch)
+    await cannon(url, body, o.warmup, o.connections, expected, onMismatch, pid)
+    const run = await cannon(url, body, o.duration, o.connections, expected, onMismatch, pid)
     runs.push(run)
-    process.stderr.write(`  ${name} run ${i + 1}: ${Math.round(run.rps)} req/s\n`)
+    process.stderr.write(`  ${name} run ${i + 1}: ${Math.round(run.rps)} req/s, ${Math.round(run.cpuUs)} µs CPU each\n`)
   }
-  return { name, target, median: median(runs.map((r) => r.rps)), runs, sampleError }
+  return { name, target, median: median(runs.map((r) => r.rps)), cpuUs: median(runs.map((r) => r.cpuUs)), runs, sampleError, note }
+}
+
+/** Addresses never asked before: a random 32-bit prefix, then a counter (no address repeats, warm-ups included). */
+function newAddresses(): () => string {
+  const prefix = Math.floor(Math.random() * 2 ** 32)
+    .toString(16)
+    .padStart(8, '0')
+  let n = 0
+  return () => '0x' + prefix + (n++).toString(16).padStart(32, '0')
+}
+
+/** Every read benchmark; the distinct-key ones build a new body for every request (a new address or holder each time). */
+function readSpecs(token: string): ReadSpec[] {
+  const balanceOf = (holder: string) => '0x70a08231' + '0'.repeat(24) + holder.slice(2).toLowerCase()
+  const fresh = newAddresses()
+  return [
+    { name: 'eth_chainId', target: 13_000, method: 'eth_chainId', params: [] },
+    { name: 'eth_getBalance', target: 12_000, method: 'eth_getBalance', params: [EWOQ, 'latest'] },
+    { name: 'eth_getBalance, new address each', method: 'eth_getBalance', params: () => [fresh(), 'latest'] },
+    {
+      name: 'balanceOf eth_call, identical (may hit the per-head memo)',
+      target: 8_000,
+      method: 'eth_call',
+      params: [{ to: token, data: balanceOf(EWOQ) }, 'latest'],
+      note: 'one identical call repeated, possibly answered from the per-head eth_call memo rather than the EVM; the "new holder each" row runs the EVM every time',
+    },
+    { name: 'balanceOf eth_call, new holder each', method: 'eth_call', params: () => [{ to: token, data: balanceOf(fresh()) }, 'latest'] },
+  ]
 }
 
 // ---------------------------------------------------------------- transfers
@@ -394,9 +506,10 @@ async function signRound(senders: Wallet[], total: number, nonceBase: number[], 
  * counts the transactions in the blocks built since the start until all are in; the clock runs from
  * the first send to the poll that sees the last one mined.
  */
-async function transferRound(rpc: RpcClient, poller: RpcClient, signed: string[][]): Promise<TransferRun> {
+async function transferRound(rpc: RpcClient, poller: RpcClient, signed: string[][], pid: number): Promise<TransferRun> {
   const total = signed.reduce((n, l) => n + l.length, 0)
   const startBlock = Number(BigInt(await poller.call<string>('eth_blockNumber')))
+  const cpu0 = cpuUsOf(pid)
   let sendErrors = 0
   let sendsDone = false
   let firstError: string | undefined
@@ -437,7 +550,7 @@ async function transferRound(rpc: RpcClient, poller: RpcClient, signed: string[]
   await allSent
   if (firstError) process.stderr.write(`  transfer send error: ${firstError}\n`)
   const seconds = (t1 - t0) / 1000
-  return { tps: mined / seconds, mined, seconds, blocks: seen - startBlock, sendErrors }
+  return { tps: mined / seconds, mined, cpuUs: (cpuUsOf(pid) - cpu0) / mined, seconds, blocks: seen - startBlock, sendErrors }
 }
 
 // ---------------------------------------------------------------- report
@@ -475,6 +588,7 @@ async function main(): Promise<void> {
   try {
     node = await startNode(dataDir, o.nodeArgs, o.nodeOptions)
     const pid = node.child.pid!
+    const coldStart = await node.coldStart
     process.stderr.write(`node pid ${pid} at ${node.url}\n`)
     const rpc = new RpcClient(node.host, node.port, 4)
     const sendPool = new RpcClient(node.host, node.port, o.connections)
@@ -488,13 +602,8 @@ async function main(): Promise<void> {
     await fundSenders(rpc, ewoq, senders)
     process.stderr.write(`setup: TestToken at ${token}, ${senders.length} senders funded\n`)
 
-    const balanceOfData = new Interface(['function balanceOf(address) view returns (uint256)']).encodeFunctionData('balanceOf', [EWOQ])
     const reads: ReadBench[] = []
-    if (o.only !== 'transfers') {
-      reads.push(await benchRead(rpc, node.url, 'eth_chainId', 13_000, 'eth_chainId', [], o))
-      reads.push(await benchRead(rpc, node.url, 'eth_getBalance', 12_000, 'eth_getBalance', [EWOQ, 'latest'], o))
-      reads.push(await benchRead(rpc, node.url, 'balanceOf eth_call', 8_000, 'eth_call', [{ to: token, data: balanceOfData }, 'latest'], o))
-    }
+    if (o.only !== 'transfers') for (const spec of readSpecs(token)) reads.push(await benchRead(rpc, node.url, pid, spec, o))
 
     const transfers: TransferRun[] = []
     const nonceBase = senders.map(() => 0)
@@ -506,7 +615,7 @@ async function main(): Promise<void> {
       signed.forEach((l, s) => {
         nonceBase[s] += l.length
       })
-      transferWarmup = await transferRound(sendPool, rpc, signed)
+      transferWarmup = await transferRound(sendPool, rpc, signed, pid)
       process.stderr.write(`  transfers warm-up: ${Math.round(transferWarmup.tps)} mined/s (${transferWarmup.mined} in ${transferWarmup.seconds.toFixed(2)} s, not counted)\n`)
     }
     for (let i = 0; i < (o.only === 'reads' ? 0 : o.reps); i++) {
@@ -515,21 +624,23 @@ async function main(): Promise<void> {
       signed.forEach((l, s) => {
         nonceBase[s] += l.length
       })
-      const run = await transferRound(sendPool, rpc, signed)
+      const run = await transferRound(sendPool, rpc, signed, pid)
       transfers.push(run)
-      process.stderr.write(`  transfers run ${i + 1}: ${Math.round(run.tps)} mined/s (${run.mined} in ${run.seconds.toFixed(2)} s, ${run.blocks} blocks)\n`)
+      process.stderr.write(`  transfers run ${i + 1}: ${Math.round(run.tps)} mined/s (${run.mined} in ${run.seconds.toFixed(2)} s, ${run.blocks} blocks), ${Math.round(run.cpuUs)} µs CPU each\n`)
     }
     const transferMedian = transfers.length ? median(transfers.map((r) => r.tps)) : NaN
+    const transferCpuUs = transfers.length ? median(transfers.map((r) => r.cpuUs)) : NaN
     const rss = rssOf(pid)
     const cpu = { model: cpus()[0]?.model ?? 'unknown', cores: availableParallelism() }
 
-    const rows = [['benchmark', 'median', 'runs', 'target', 'non-2xx', 'rpc errors', 'conn errors', 'p99 ms']]
+    const rows = [['benchmark', 'median', 'CPU µs/op', 'runs', 'target', 'non-2xx', 'rpc errors', 'conn errors', 'p99 ms']]
     for (const r of reads) {
       rows.push([
         `${r.name} (req/s)`,
         fmt(r.median),
+        fmt(r.cpuUs),
         r.runs.map((x) => fmt(x.rps)).join(' / '),
-        fmt(r.target),
+        r.target === undefined ? '-' : fmt(r.target),
         String(r.runs.reduce((n, x) => n + x.non2xx, 0)),
         String(r.runs.reduce((n, x) => n + x.mismatches, 0)),
         String(r.runs.reduce((n, x) => n + x.errors, 0)),
@@ -537,16 +648,31 @@ async function main(): Promise<void> {
       ])
     }
     if (transfers.length)
-      rows.push(['transfers mined/s', fmt(transferMedian), transfers.map((x) => fmt(x.tps)).join(' / '), '1,000', '-', String(transfers.reduce((n, x) => n + x.sendErrors, 0)), '-', '-'])
+      rows.push([
+        'transfers mined/s',
+        fmt(transferMedian),
+        fmt(transferCpuUs),
+        transfers.map((x) => fmt(x.tps)).join(' / '),
+        '1,000',
+        '-',
+        String(transfers.reduce((n, x) => n + x.sendErrors, 0)),
+        '-',
+        '-',
+      ])
     process.stdout.write(`\ncchain-node bench: ${o.connections} connections, pipelining 1, ${o.duration} s runs after ${o.warmup} s warm-up, ${o.reps} repetitions\n`)
-    process.stdout.write(`CPU: ${cpu.model}, ${cpu.cores} cores; node ${process.version}; node RSS at end ${rss ? (rss / 2 ** 20).toFixed(0) + ' MiB' : 'n/a'}\n\n`)
+    process.stdout.write(`CPU: ${cpu.model}, ${cpu.cores} cores; node ${process.version}; node RSS at end ${rss ? (rss / 2 ** 20).toFixed(0) + ' MiB' : 'n/a'}\n`)
+    process.stdout.write(
+      `cold start (spawn to the first eth_chainId answer, polled every 10 ms): ${coldStart ? `${fmt(coldStart.ms)} ms, the node's CPU by then ${fmt(coldStart.cpuMs)} ms` : 'not measured'}\n\n`,
+    )
     process.stdout.write(table(rows) + '\n')
     if (transfers.length)
       process.stdout.write(
         `transfers: ${o.transfers} pre-signed EIP-1559 transfers from ${o.senders} senders per run after a ${transferWarmup?.mined ?? 0}-transfer warm-up round; blocks per run ${transfers.map((x) => x.blocks).join(' / ')}\n`,
       )
+    for (const r of reads) if (r.note) process.stdout.write(`${r.name}: ${r.note}\n`)
     for (const r of reads) if (r.sampleError) process.stdout.write(`${r.name}: first unexpected answer: ${r.sampleError}\n`)
-    const missed = [...reads.filter((r) => r.median < r.target).map((r) => r.name), ...(transferMedian < 1000 ? ['transfers'] : [])]
+    process.stdout.write("CPU µs/op: the node process's user + system time per request or mined transfer (/proc/<pid>/stat, 10 ms ticks), median of the runs\n")
+    const missed = [...reads.filter((r) => r.target !== undefined && r.median < r.target).map((r) => r.name), ...(transferMedian < 1000 ? ['transfers'] : [])]
     process.stdout.write(missed.length ? `below target: ${missed.join(', ')}\n` : 'all targets met\n')
 
     if (o.json) {
@@ -558,9 +684,10 @@ async function main(): Promise<void> {
             cpu,
             node: process.version,
             options: { ...o, json: undefined },
-            reads: Object.fromEntries(reads.map((r) => [r.name, { median: r.median, target: r.target, runs: r.runs, sampleError: r.sampleError }])),
-            transfers: { median: transferMedian, target: 1000, runs: transfers, warmup: transferWarmup },
+            reads: Object.fromEntries(reads.map((r) => [r.name, { median: r.median, cpuUsPerRequest: r.cpuUs, target: r.target, note: r.note, runs: r.runs, sampleError: r.sampleError }])),
+            transfers: { median: transferMedian, cpuUsPerTransfer: transferCpuUs, target: 1000, runs: transfers, warmup: transferWarmup },
             nodeRssBytes: rss,
+            coldStart,
           },
           null,
           2,

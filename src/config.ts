@@ -87,6 +87,15 @@ export function resolveEthApis(names: readonly string[]): ReadonlySet<EthApiName
   return out
 }
 
+/** A chain config's `eth-apis` checked as start-up checks it: an unknown name stops the chain with a ConfigError naming the key. */
+export function checkEthApis(names: readonly string[]): void {
+  try {
+    resolveEthApis(names)
+  } catch (err) {
+    throw new ConfigError(`eth-apis: ${(err as Error).message}`)
+  }
+}
+
 /**
  * The C-Chain config file (`--chain-config-file`): coreth's keys and defaults
  * (avalanchego: graft/coreth/plugin/evm/config/default_config.go), with this node's development defaults

@@ -1,16 +1,13 @@
 import { join } from 'node:path'
 import type { Logger } from 'pino'
-import { cb58Decode, cb58Encode } from './avalanche/cb58.js'
+import { cb58Decode } from './avalanche/cb58.js'
 import type { AtomicTxService } from './atomic/atomicService.js'
-import { NETWORKS, networkByID } from './avalanche/networks.js'
-import { evmBlockchainID } from './chains/blockchainID.js'
 import { type EvmChain, buildMethodTable, openEvmChain } from './chains/evmChain.js'
-import { type EvmChainSpec, resolveExtraChains } from './chains/extraChains.js'
-import { type NodeConfig, checkKeystoreExposure } from './config.js'
+import type { EvmChainSpec } from './chains/extraChains.js'
+import type { NodeConfig } from './config.js'
 import { NATIVE_CRYPTO } from './util/crypto.js'
 import { AccountManager } from './engine/accounts.js'
 import type { Engine } from './engine/engine.js'
-import { readGenesisFile } from './engine/genesis.js'
 import { Keystore, type KeystoreOptions } from './keystore/keystore.js'
 import { DEFAULT_THROTTLE } from './keystore/throttle.js'
 import { createLogger } from './log.js'
@@ -33,6 +30,8 @@ import type { SubscriptionManager } from './rpc/subscriptions.js'
 import { mergeTables } from './rpc/types.js'
 import { type ChainRoute, createServer } from './server/server.js'
 import { type Database, databaseSize, openDatabase } from './store/db.js'
+import { planNode } from './startup/nodePlan.js'
+import type { NodeStart } from './startup/startListening.js'
 import { KeystoreStore } from './store/keystoreStore.js'
 import { XChainStore } from './store/xchainStore.js'
 import { XChainService, storedXUTXO } from './xchain/service.js'
@@ -81,35 +80,20 @@ export interface CreateNodeOptions {
    * account unlocks, the polling-filter timeout, the keystore back-off. Tests pass one they move on.
    */
   now?: () => number
+  /**
+   * The CLI's start (src/main.ts): the plan it made (its database open) and the listener already
+   * answering on the node's port, which the node takes over in `listen()` instead of listening itself.
+   */
+  start?: NodeStart
 }
 
 /** The composition root: the only place that constructs and wires services. */
 export async function createNode(config: NodeConfig, opts: CreateNodeOptions = {}): Promise<CChainNode> {
   const log = opts.log ?? createLogger(config.logLevel, config.logFormat)
-  checkKeystoreExposure(config)
-  const { genesis, json: genesisJson } = readGenesisFile(config.genesisFile)
-  const chainId = genesis.config.chainId
-  const known = networkByID(config.networkId)
-  const net = known ?? NETWORKS.local
-  // A known network's C-Chain has its well-known ID; elsewhere it is derived from the genesis as an extra chain's is.
-  const blockchainId = cb58Encode(known !== undefined ? known.cChainID : evmBlockchainID(config.networkId, genesisJson))
-  const xChainId = cb58Encode(net.xChainID)
-  // Extra chains are read and checked (names, aliases, EVM chain IDs) before any database opens.
-  const extra = resolveExtraChains(config, [
-    { name: 'C', id: blockchainId, evmChainId: chainId },
-    { name: 'X', id: xChainId },
-    { name: 'P', id: P_CHAIN_ID },
-  ])
-  for (const { name, genesis: g } of [{ name: 'C', genesis }, ...extra.chains]) {
-    const id = g.config.chainId
-    if (id === 43114 || id === 43113) {
-      log.warn({ chain: name, chainId: id }, `EVM chain ID ${id} is a public Avalanche network's: transactions signed for this node are valid there too (replayable)`)
-    }
-  }
+  const { genesis, known, net, blockchainId, xChainId, extra, db } = opts.start?.plan ?? (await planNode(config, log))
   if (!NATIVE_CRYPTO.secp256k1 || !NATIVE_CRYPTO.keccak) log.warn(NATIVE_CRYPTO, 'native crypto bindings unavailable; using the slower pure-JS fallback')
-  const db = await openDatabase(config.dataDir)
   const accounts = new AccountManager(join(config.dataDir, 'keystore'), { now: opts.now })
-  const stats = new RpcStats()
+  const stats = opts.start?.stats ?? new RpcStats()
   const apiLog = log.child({ module: 'api' })
   const deprecated = createDeprecationWarner(apiLog)
   // The keystore (/ext/keystore) only with --api-keystore-enabled; off, the route does not exist (404).
@@ -279,11 +263,18 @@ export async function createNode(config: NodeConfig, opts: CreateNodeOptions = {
     pchain,
     keystore,
     extraChains: extraChains.map(({ spec, chain, error }) => ({ spec, ...(chain !== undefined && { chain }), ...(error !== undefined && { error }) })),
-    listen: () => server.listen(),
+    async listen() {
+      const listener = opts.start?.listener
+      if (listener === undefined) return server.listen()
+      await server.fastify.ready()
+      listener.takeOver({ server: server.fastify.server, rpc: cChain.endpoints.rpc })
+      return listener.address()
+    },
     async close() {
       if (closed) return
       closed = true
       await server.close()
+      await opts.start?.listener.close()
       for (const { chain, db: chainDb } of extraChains) {
         await chain?.close()
         await chainDb?.close()

@@ -15,6 +15,8 @@ const LAYERS: readonly (readonly string[])[] = [
   ['main.ts'],
   // Composition: the node assembles chains, server and APIs; the CLI's argv and config reference.
   ['node.ts', 'configFromArgs.ts', 'configReference.ts'],
+  // Start-up before the node is built: the plan (config, chain files, database) and the early listener.
+  ['startup/'],
   ['server/', 'metrics.ts'],
   ['chains/'],
   // Tables: wire name -> schema -> handler.

@@ -1,10 +1,11 @@
 import type { Logger } from 'pino'
 import { cb58Decode } from '../avalanche/cb58.js'
 import { AtomicTxService } from '../atomic/atomicService.js'
-import { type NodeConfig, resolveEthApis, ConfigError } from '../config.js'
+import { type NodeConfig, checkEthApis } from '../config.js'
 import type { AccountManager } from '../engine/accounts.js'
 import { Engine } from '../engine/engine.js'
 import { engineOptions } from './engineOptions.js'
+import { dispatcherOptions } from './dispatcherOptions.js'
 import type { Genesis } from '../engine/genesis.js'
 import type { Keystore } from '../keystore/keystore.js'
 import { adminMethods } from '../namespaces/admin.js'
@@ -27,7 +28,6 @@ import { type MethodTable, type RpcContext, mergeTables } from '../rpc/types.js'
 import { AtomicTxStore } from '../store/atomicTxStore.js'
 import type { Database } from '../store/db.js'
 import { SharedMemory } from '../store/sharedMemory.js'
-import { configDurationMs } from '../util/goDuration.js'
 
 /**
  * The assembled JSON-RPC method table the dispatcher serves: every namespace's methods, kept
@@ -87,11 +87,7 @@ export interface EvmChain {
 export async function openEvmChain(deps: EvmChainDeps): Promise<EvmChain> {
   const { config, log, db, id } = deps
   const chainConfig = config.chain
-  try {
-    resolveEthApis(chainConfig['eth-apis'])
-  } catch (err) {
-    throw new ConfigError(`eth-apis: ${(err as Error).message}`)
-  }
+  checkEthApis(chainConfig['eth-apis'])
   const engine = await Engine.create(
     db,
     engineOptions(chainConfig, {
@@ -119,15 +115,7 @@ export async function openEvmChain(deps: EvmChainDeps): Promise<EvmChain> {
   const subscriptions = new SubscriptionManager({ maxPerConnection: chainConfig['ws-max-subscriptions-per-connection'] })
   const ctx: RpcContext = { config, log, engine, subscriptions, accounts: deps.accounts, atomic }
   log.info({ apis: chainConfig['eth-apis'] }, 'enabling apis')
-  const rpc = new Dispatcher(buildMethodTable(ctx), {
-    batchRequestLimit: chainConfig['batch-request-limit'],
-    batchResponseMaxSize: chainConfig['batch-response-max-size'],
-    requestTimeoutMs: Math.max(0, configDurationMs(chainConfig['api-max-duration'])),
-    maxMethodNameLength: chainConfig['rpc-max-method-name-length'],
-    maxParamsDepth: chainConfig['rpc-max-params-depth'],
-    log: log.child({ module: 'rpc' }),
-    stats: deps.stats,
-  })
+  const rpc = new Dispatcher(buildMethodTable(ctx), dispatcherOptions(chainConfig, log.child({ module: 'rpc' }), deps.stats))
   const apiLog = log.child({ module: 'api' })
   const primary = deps.aliases[0] ?? id
   const profiler = new Profiler(profileDir(config.dataDir, chainConfig['admin-api-dir'], primary))

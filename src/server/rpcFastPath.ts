@@ -5,7 +5,7 @@ import type { Answer, Dispatcher } from '../rpc/dispatch.js'
 /** What the fast path needs from the server: the same checks its Fastify route runs. */
 export interface RpcFastPathOptions {
   /** The dispatcher serving a chain name (ID or alias); undefined when none does or the chain is unavailable. */
-  dispatcher(chain: string): Dispatcher | undefined
+  dispatcher(chain: string): Pick<Dispatcher, 'respond'> | undefined
   bodyLimit: number
   log: Logger
   hostAllowed(host: string | undefined): boolean

@@ -1,8 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { existsSync } from 'node:fs'
+import { type AddressInfo, createServer as createNetServer } from 'node:net'
 import { homedir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import WebSocket from 'ws'
 import { FLAGS } from '../../src/config.js'
 import { poll } from '../helpers/chain.js'
 import { LOCAL_C } from '../helpers/constants.js'
@@ -188,5 +190,51 @@ describe('cchain-node on --http-port 0', () => {
     first.proc.kill('SIGTERM')
     expect(await exitWithin(first)).toEqual({ code: 0, signal: null })
     await expect(fetch(url, { method: 'POST' })).rejects.toThrow()
+  })
+})
+
+describe('cchain-node start-up', () => {
+  it("answers eth_chainId while it loads, and every request sent meanwhile gets the running node's answer", async () => {
+    // A fixed free port, so requests can be sent before the start banner names it.
+    const port = await new Promise<number>((resolve) => {
+      const probe = createNetServer().listen(0, '127.0.0.1', () => {
+        const { port } = probe.address() as AddressInfo
+        probe.close(() => resolve(port))
+      })
+    })
+    const base = `http://127.0.0.1:${port}`
+    const r = run(['--http-port', String(port), '--data-dir', tempDir(), '--log-level', 'error'])
+    const chainId = await poll(
+      async () => {
+        if (r.proc.exitCode !== null) throw new Error(`node exited with ${r.proc.exitCode}: ${r.err()}`)
+        return rpc(`${base}/ext/bc/C/rpc`, 'eth_chainId').catch(() => undefined)
+      },
+      'the first eth_chainId',
+      10_000,
+    )
+    expect(chainId).toBe('0xa868')
+    const gorilla = (path: string, method: string) =>
+      fetch(base + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: {} }) }).then((res) => res.json())
+    const ws = new WebSocket(`ws://127.0.0.1:${port}/ext/bc/C/ws`)
+    const wsAnswer = new Promise<unknown>((resolve, reject) => {
+      ws.once('open', () => ws.send(JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'eth_blockNumber', params: [] })))
+      ws.once('message', (data: Buffer) => resolve(JSON.parse(data.toString())))
+      ws.once('error', reject)
+    })
+    const [balance, block, health, network, viaWs] = await Promise.all([
+      rpc(`${base}/ext/bc/C/rpc`, 'eth_getBalance', ['0x8db97C7cEcE249c2b98bDC0226Cc4C2A57BF52FC', 'latest']),
+      rpc(`${base}/ext/bc/C/rpc`, 'eth_blockNumber'),
+      fetch(`${base}/ext/health`).then((res) => res.status),
+      gorilla('/ext/info', 'info.getNetworkID'),
+      wsAnswer,
+    ])
+    ws.close()
+    expect({ balance, block, health, network, viaWs }).toEqual({
+      balance: '0x295be96e64066972000000',
+      block: '0x0',
+      health: 200,
+      network: { jsonrpc: '2.0', result: { networkID: '12345' }, id: 1 },
+      viaWs: { jsonrpc: '2.0', id: 9, result: '0x0' },
+    })
   })
 })

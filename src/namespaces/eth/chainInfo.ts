@@ -1,21 +1,17 @@
 import { z } from 'zod'
 import { chainConfigJSON } from '../../engine/genesis.js'
-import { hex, quantity } from '../../rpc/format.js'
+import { hex } from '../../rpc/format.js'
 import { type MethodTable, type RpcContext, inServiceOne, method } from '../../rpc/types.js'
 import { BLACKHOLE } from '../../engine/chain.js'
+import { chainIdMethods } from './chainId.js'
 
 /** Chain identity and node status methods of `eth_`. */
 export function ethChainMethods(ctx: Pick<RpcContext, 'engine'>): MethodTable {
   const { engine } = ctx
-  const chainId = quantity(engine.chainId)
   const chainConfig = chainConfigJSON(engine.genesis)
   const coinbase = hex(BLACKHOLE)
   return {
-    /** Handler for `eth_chainId`. */
-    eth_chainId: inServiceOne(
-      'internal-blockchain',
-      method(z.tuple([]), () => chainId),
-    ),
+    ...chainIdMethods(engine.chainId),
     /** Handler for `eth_syncing`: a single node is always in sync. */
     eth_syncing: inServiceOne(
       'internal-eth',
