@@ -29,7 +29,7 @@ export const BLACKHOLE = hexToBytes('0x0100000000000000000000000000000000000000'
 /** coreth's EmptyExtDataHash = rlpHash(nil bytes). */
 export const EMPTY_EXT_DATA_HASH = KECCAK256_RLP
 const ZERO32 = new Uint8Array(32)
-const BLOCK_CACHE_SIZE = 512
+const BLOCK_CACHE_SIZE = 128
 
 export interface ChainOptions {
   genesis: Genesis

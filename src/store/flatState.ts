@@ -26,12 +26,12 @@ export interface StagedFlat {
   number: bigint
 }
 
-/** Entries kept in memory: about 150 bytes each, so the caches stay near 60 MiB at most. */
-const CACHED_ACCOUNTS = 100_000
-const CACHED_SLOTS = 300_000
+/** Entries kept in memory: about 150 bytes each, so the caches stay near 30 MiB at most. */
+const CACHED_ACCOUNTS = 50_000
+const CACHED_SLOTS = 150_000
 /** Blocks whose undo layers are kept, and the most entries all layers hold together. */
 const UNDO_BLOCKS = 128
-const UNDO_ENTRIES = 200_000
+const UNDO_ENTRIES = 100_000
 
 const ACCOUNT = 'a'
 const SLOT = 's'

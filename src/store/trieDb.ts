@@ -9,7 +9,7 @@ import { PREFIX, prefixed } from './keys.js'
  * of older roots are never disturbed by pending writes.
  */
 /** Nodes kept in memory after a read (about 100 bytes each on average). */
-const RECENT_NODES = 200_000
+const RECENT_NODES = 50_000
 /** Every key of the 's' prefix. */
 const STATE_RANGE = { gte: Uint8Array.of(PREFIX.state), lt: Uint8Array.of(PREFIX.state + 1) }
 
