@@ -17,6 +17,7 @@ import type { TrieNodes } from './trieBatch.js'
 import { type Block, encodeBlock, headerFromFields, makeBlock } from './block.js'
 import { genesisBlock } from './genesisBlock.js'
 import { customCrypto } from '../util/crypto.js'
+import { BoundedCache } from '../util/boundedCache.js'
 import { decodeFeeState, desiredDelayExcess, desiredTargetExcess, maxCapacity, type FeeState } from './feeState.js'
 import type { Genesis } from './genesis.js'
 import { decodeReceipts, encodeReceipts, type Receipt } from './receipt.js'
@@ -29,7 +30,7 @@ export const BLACKHOLE = hexToBytes('0x0100000000000000000000000000000000000000'
 /** coreth's EmptyExtDataHash = rlpHash(nil bytes). */
 export const EMPTY_EXT_DATA_HASH = KECCAK256_RLP
 const ZERO32 = new Uint8Array(32)
-const BLOCK_CACHE_SIZE = 128
+const BLOCK_CACHE_SIZE = 64
 
 export interface ChainOptions {
   genesis: Genesis
@@ -64,8 +65,8 @@ export class Chain {
   readonly flat: FlatState
   head!: Block
   genesisBlock!: Block
-  private readonly blockCache = new Map<string, Block>()
-  private readonly receiptCache = new Map<string, Receipt[]>()
+  private readonly blockCache = new BoundedCache<string, Block>(BLOCK_CACHE_SIZE)
+  private readonly receiptCache = new BoundedCache<string, Receipt[]>(BLOCK_CACHE_SIZE)
   /** State garbage collection; only with `pruning-enabled`. */
   readonly pruner: StatePruner | undefined
   /** Blocks whose state a pruning node answers for (`state-history`); undefined on an archival node. */
@@ -233,7 +234,7 @@ export class Chain {
     if (cached !== undefined) return cached
     const bytes = this.store.readReceipts(block.hash)
     const receipts = bytes === undefined ? [] : decodeReceipts(bytes)
-    bounded(this.receiptCache, key, receipts)
+    this.receiptCache.set(key, receipts)
     return receipts
   }
 
@@ -304,7 +305,7 @@ export class Chain {
     const key = bytesToHex(block.hash)
     this.remember(key, block)
     // Bounded here too: every committed block passes through, so an unbounded set kept every receipt (soak).
-    bounded(this.receiptCache, key, receipts)
+    this.receiptCache.set(key, receipts)
     this.head = block
     this.events.emit('head', block, receipts)
     // Between blocks, with nothing pending: the one point where state garbage collection is safe.
@@ -337,7 +338,7 @@ export class Chain {
   }
 
   private remember(key: string, block: Block): void {
-    bounded(this.blockCache, key, block)
+    this.blockCache.set(key, block)
   }
 
   /** Decodes a stored block; its transactions get their stored senders, so none is recovered again. */
@@ -347,12 +348,6 @@ export class Chain {
     const parsed = txsFromBody(txs, this.txCommon, txs.length === 0 ? undefined : this.store.readSenders(hash))
     return makeBlock(header, parsed, extData ?? new Uint8Array(), bytes)
   }
-}
-
-/** Sets a cache entry, dropping the oldest past BLOCK_CACHE_SIZE. */
-function bounded<V>(cache: Map<string, V>, key: string, value: V): void {
-  cache.set(key, value)
-  if (cache.size > BLOCK_CACHE_SIZE) cache.delete(cache.keys().next().value!)
 }
 
 /** ACP-176 state a dev chain starts from: the target of `gas-target`, capacity full, no excess. */

@@ -1,5 +1,6 @@
 import { type BatchOp, type Database, writeSynced } from './db.js'
 import { META_FLAT_ROOT, PREFIX, metaKey } from './keys.js'
+import { BoundedCache } from '../util/boundedCache.js'
 
 /**
  * The flat state: the head's accounts and storage slots by key (keccak of the address, of the slot),
@@ -43,8 +44,8 @@ interface UndoLayer {
 }
 
 export class FlatState {
-  private readonly accounts = new Map<string, Uint8Array | null>()
-  private readonly slots = new Map<string, Uint8Array>()
+  private readonly accounts = new BoundedCache<string, Uint8Array | null>(CACHED_ACCOUNTS)
+  private readonly slots = new BoundedCache<string, Uint8Array>(CACHED_SLOTS)
   private layers: UndoLayer[] = []
   private undoEntries = 0
   /** The block whose state the flat keys hold. */
@@ -73,7 +74,7 @@ export class FlatState {
     let v = this.accounts.get(addrHash)
     if (v === undefined) {
       v = this.db.getSync(flatKey(PREFIX.flatAccount, addrHash)) ?? null
-      remember(this.accounts, addrHash, v, CACHED_ACCOUNTS)
+      this.accounts.set(addrHash, v)
     }
     return v
   }
@@ -88,7 +89,7 @@ export class FlatState {
     let v = this.slots.get(key)
     if (v === undefined) {
       v = this.db.getSync(flatKey(PREFIX.flatStorage, key)) ?? EMPTY
-      remember(this.slots, key, v, CACHED_SLOTS)
+      this.slots.set(key, v)
     }
     return v
   }
@@ -198,11 +199,6 @@ export class FlatState {
 }
 
 const EMPTY = new Uint8Array(0)
-
-function remember<V>(cache: Map<string, V>, key: string, value: V, max: number): void {
-  if (cache.size >= max) cache.delete(cache.keys().next().value!)
-  cache.set(key, value)
-}
 
 function flatKey(prefix: number, hex: string): Uint8Array {
   const out = new Uint8Array(1 + hex.length / 2)

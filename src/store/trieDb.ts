@@ -1,6 +1,7 @@
 import { type BatchDBOp, type DB, hexToBytes } from '@ethereumjs/util'
 import { type BatchOp, type Database, writeSynced } from './db.js'
 import { PREFIX, prefixed } from './keys.js'
+import { BoundedCache } from '../util/boundedCache.js'
 
 /**
  * The Merkle Patricia trie's view of LevelDB. Writes collect in memory and reach disk only
@@ -19,7 +20,7 @@ export class TrieDB implements DB<string, string | Uint8Array> {
    * Recently read nodes. Keys are content hashes, so an entry can never go stale; this sits below
    * every state manager, where an eth_call's reverted checkpoint cannot throw it away.
    */
-  private readonly recent = new Map<string, Uint8Array>()
+  private readonly recent = new BoundedCache<string, Uint8Array>(RECENT_NODES)
 
   constructor(private readonly db: Database) {}
 
@@ -35,7 +36,6 @@ export class TrieDB implements DB<string, string | Uint8Array> {
     const bytes = hexToBytes(`0x${key}`)
     const value = this.db.getSync(prefixed(PREFIX.state, bytes)) ?? undefined
     if (value !== undefined) {
-      if (this.recent.size >= RECENT_NODES) this.recent.delete(this.recent.keys().next().value!)
       // The trie builds keys two hex digits at a time: kept as is, each would hold a ~1 KB chain of
       // string pieces (200k of them: hundreds of MiB, found by scripts/soak.ts). Store a flat copy.
       this.recent.set(Buffer.from(bytes).toString('hex'), value)
