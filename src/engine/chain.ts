@@ -9,7 +9,7 @@ import { KECCAK256_RLP, ValueEncoding, bytesToHex, bytesToUnprefixedHex, equalsB
 import type { Logger } from 'pino'
 import { ChainStore } from '../store/chainStore.js'
 import type { BatchOp, Database } from '../store/db.js'
-import { TrieDB } from '../store/trieDb.js'
+import { TrieDB, codeKey } from '../store/trieDb.js'
 import { FlatState, type FlatChanges } from '../store/flatState.js'
 import { FlatView, type StateReader } from './flatView.js'
 import { flatEntries } from './stateWriter.js'
@@ -129,7 +129,7 @@ export class Chain {
     const { stateRoot, number } = this.head.header
     const stored = this.flat.storedRoot()
     if (stored !== undefined && equalsBytes(stored, stateRoot)) return this.flat.openAt(number)
-    const accounts = await this.flat.rebuild(stateRoot, number, flatEntries(this.trie(stateRoot)))
+    const accounts = await this.flat.rebuild(stateRoot, number, flatEntries(this.trieNodes, stateRoot))
     this.opts.log.info({ accounts, number: Number(number) }, 'flat state rebuilt from the trie')
   }
 
@@ -137,10 +137,9 @@ export class Chain {
    * The state of a block to read or execute on: the flat state for the head and the blocks its
    * undo layers cover, the trie for older ones (docs/ARCHITECTURE.md, "Where state lives").
    */
-  stateReader(block: Block): StateReader {
-    const { number, stateRoot } = block.header
-    if (!this.flat.covers(number)) return this.newStateManager(stateRoot)
-    return new FlatView(this.flat, this.codeSource, number, () => this.newStateManager(stateRoot))
+  stateReader(block: Block, trie: () => StateReader = () => this.newStateManager(block.header.stateRoot)): StateReader {
+    const { number } = block.header
+    return this.flat.covers(number) ? new FlatView(this.flat, this.codeSource, number, trie) : trie()
   }
 
   /** The head's state as it moves (block building): never pinned to one block. */
@@ -149,7 +148,7 @@ export class Chain {
   }
 
   /** Contract code by hash, from the trie's database (content-addressed: any block's code). */
-  readonly codeSource = (codeHash: Uint8Array): Uint8Array | undefined => this.trieDb.getSync(`63${bytesToUnprefixedHex(codeHash)}`)
+  readonly codeSource = (codeHash: Uint8Array): Uint8Array | undefined => this.trieDb.getSync(codeKey(bytesToUnprefixedHex(codeHash)))
 
   /** The trie's nodes for src/engine/trieBatch.ts: read through the TrieDB's caches, new ones pending until the block's batch. */
   readonly trieNodes: TrieNodes = {
@@ -282,8 +281,8 @@ export class Chain {
    * Appends a block: one synced batch with its state, receipts, indexes, the head pointer and
    * `extraOps` (what its atomic txs change: shared memory, the accepted-tx repository).
    */
-  async commit(block: Block, receipts: Receipt[], extraOps: readonly BatchOp[] = [], flat?: FlatChanges): Promise<void> {
-    const staged = flat === undefined ? undefined : await this.flat.stage(flat, block.header.number, block.header.stateRoot)
+  async commit(block: Block, receipts: Receipt[], extraOps: readonly BatchOp[], flat: FlatChanges): Promise<void> {
+    const staged = await this.flat.stage(flat, block.header.number, block.header.stateRoot)
     const trieOps = this.trieDb.drain()
     try {
       await this.store.writeBlock({
@@ -294,11 +293,11 @@ export class Chain {
         bloom: block.header.bloom,
         txHashes: block.txs.map((tx) => tx.hash()),
         senders: packSenders(block.txs),
-        stateOps: staged === undefined ? trieOps : [...trieOps, ...staged.ops],
+        stateOps: [...trieOps, ...staged.ops],
         extraOps,
       })
     } catch (err) {
-      if (staged !== undefined) this.flat.unstage(staged)
+      this.flat.unstage(staged)
       throw err
     }
     this.trieDb.commitDrained(trieOps)

@@ -178,8 +178,7 @@ export class Engine {
    */
   readerAt(block: Block): StateReader {
     this.chain.requireState(block)
-    if (this.chain.flat.covers(block.header.number)) return this.chain.stateReader(block)
-    return this.trieAt(block)
+    return this.chain.stateReader(block, () => this.trieAt(block))
   }
 
   /** The trie at a block's root (eth_getProof, and reads older than the flat state covers). */

@@ -1,14 +1,13 @@
 import { RLP } from '@ethereumjs/rlp'
 import { KECCAK256_NULL, KECCAK256_RLP, bytesToHex, equalsBytes } from '@ethereumjs/util'
 import type { Logger } from 'pino'
-import type { TrieDB } from '../store/trieDb.js'
+import { type TrieDB, codeKey } from '../store/trieDb.js'
 
 /** Bytes of trie writes after which a collection runs at the earliest (the live size raises it). */
 export const GC_MIN_BYTES = 64 * 1024
 /** Nodes marked between two yields to the event loop. */
 const MARK_SLICE = 4096
 /** Trie key of code: ethereumjs's CODEHASH_PREFIX 'c' before the code hash. */
-const CODE_KEY_PREFIX = '63'
 
 export interface StatePrunerOptions {
   log: Logger
@@ -112,7 +111,7 @@ export class StatePruner {
         else if (accounts) {
           const [, , storageRoot, codeHash] = RLP.decode(node[1] as Uint8Array) as Uint8Array[]
           if (storageRoot !== undefined && !equalsBytes(storageRoot, KECCAK256_RLP)) stack.push({ key: hexKey(storageRoot), accounts: false })
-          if (codeHash !== undefined && !equalsBytes(codeHash, KECCAK256_NULL)) live.add(CODE_KEY_PREFIX + hexKey(codeHash))
+          if (codeHash !== undefined && !equalsBytes(codeHash, KECCAK256_NULL)) live.add(codeKey(hexKey(codeHash)))
         }
       }
     }

@@ -1,13 +1,11 @@
-import { BranchMPTNode, ExtensionMPTNode, LeafMPTNode, type MerklePatriciaTrie } from '@ethereumjs/mpt'
 import { RLP } from '@ethereumjs/rlp'
-import { Account, KECCAK256_RLP, bytesToUnprefixedHex, createAccountFromRLP, equalsBytes, hexToBytes } from '@ethereumjs/util'
+import { Account, KECCAK256_RLP, bytesToUnprefixedHex, createAccountFromRLP, hexToBytes } from '@ethereumjs/util'
 import type { FlatChanges } from '../store/flatState.js'
+import { codeKey } from '../store/trieDb.js'
 import { keccak256 } from '../util/crypto.js'
 import type { StateChanges } from './overlayState.js'
-import { applyTrieChanges, toNibbles, type TrieChange, type TrieNodes } from './trieBatch.js'
+import { applyTrieChanges, toNibbles, trieLeaves, type TrieChange, type TrieNodes } from './trieBatch.js'
 
-/** ethereumjs keeps contract code in the trie's database under 'c' ‖ code hash. */
-const CODE_PREFIX = '63'
 /** Account changes applied to the trie in one synchronous pass. */
 const ACCOUNTS_PER_RUN = 256
 
@@ -25,7 +23,7 @@ export async function writeChanges(
   changes: StateChanges,
   pause: () => Promise<void> = async () => {},
 ): Promise<{ root: Uint8Array; flat: FlatChanges }> {
-  for (const [hash, code] of changes.codes) nodes.put(CODE_PREFIX + hash, code)
+  for (const [hash, code] of changes.codes) nodes.put(codeKey(hash), code)
   const flat: FlatChanges = { accounts: new Map(), storage: new Map(), cleared: new Set() }
   const accountChanges: TrieChange[] = []
   for (const addr of new Set([...changes.accounts.keys(), ...changes.storage.keys(), ...changes.cleared])) {
@@ -71,39 +69,12 @@ export async function writeChanges(
   return { root, flat }
 }
 
-/** Every account of the trie at its root, with its storage slots, for FlatState.rebuild(). */
-export async function* flatEntries(trie: MerklePatriciaTrie): AsyncGenerator<{ addrHash: Uint8Array; account: Uint8Array; slots: [Uint8Array, Uint8Array][] }> {
-  for await (const [addrHash, rlp] of leaves(trie, trie.root())) {
-    const account = createAccountFromRLP(rlp)
+/** Every account of the trie at `root`, with its storage slots, for FlatState.rebuild(). */
+export async function* flatEntries(nodes: TrieNodes, root: Uint8Array): AsyncGenerator<{ addrHash: Uint8Array; account: Uint8Array; slots: [Uint8Array, Uint8Array][] }> {
+  for (const [addrHash, rlp] of trieLeaves(nodes, root)) {
+    const { storageRoot } = createAccountFromRLP(rlp)
     const slots: [Uint8Array, Uint8Array][] = []
-    if (!equalsBytes(account.storageRoot, KECCAK256_RLP)) {
-      for await (const [slotHash, value] of leaves(trie, account.storageRoot)) slots.push([slotHash, RLP.decode(value) as Uint8Array])
-    }
+    for (const [slotHash, value] of trieLeaves(nodes, storageRoot)) slots.push([slotHash, RLP.decode(value) as Uint8Array])
     yield { addrHash, account: rlp, slots }
   }
-}
-
-/** The (hashed key, value) leaves under a root, depth first. */
-async function* leaves(trie: MerklePatriciaTrie, root: Uint8Array, path: number[] = []): AsyncGenerator<[Uint8Array, Uint8Array]> {
-  if (equalsBytes(root, KECCAK256_RLP)) return
-  yield* walk(trie, await trie.lookupNode(root), path)
-}
-
-async function* walk(trie: MerklePatriciaTrie, node: unknown, path: number[]): AsyncGenerator<[Uint8Array, Uint8Array]> {
-  if (node instanceof LeafMPTNode) {
-    yield [packNibbles([...path, ...node.key()]), node.value()!]
-  } else if (node instanceof ExtensionMPTNode) {
-    yield* walk(trie, await trie.lookupNode(node.value()), [...path, ...node.key()])
-  } else if (node instanceof BranchMPTNode) {
-    for (const [nibble, child] of node.getChildren()) {
-      // lookupNode takes a hash or a node embedded in its parent (under 32 bytes).
-      yield* walk(trie, await trie.lookupNode(child as Uint8Array), [...path, nibble])
-    }
-  }
-}
-
-function packNibbles(nibbles: number[]): Uint8Array {
-  const out = new Uint8Array(nibbles.length / 2)
-  for (let i = 0; i < out.length; i++) out[i] = (nibbles[2 * i]! << 4) | nibbles[2 * i + 1]!
-  return out
 }

@@ -37,9 +37,36 @@ export function applyTrieChanges(nodes: TrieNodes, root: Uint8Array, changes: Tr
   if (changes.length === 0) return root
   const sorted = changes.slice().sort((a, b) => compareNibbles(a.key, b.key))
   const start: Child | null = equalBytes(root, KECCAK256_RLP) ? null : { t: 'hash', hash: root }
-  const next = new Batch(nodes).apply(start, sorted, 0)
-  if (next === null) return KECCAK256_RLP
-  return new Batch(nodes).rootHash(next)
+  const batch = new Batch(nodes)
+  const next = batch.apply(start, sorted, 0)
+  return next === null ? KECCAK256_RLP : batch.rootHash(next)
+}
+
+/** The (key, value) leaves of the trie at `root`, in key order (FlatState's rebuild walks the state with it). */
+export function* trieLeaves(nodes: TrieNodes, root: Uint8Array): Generator<[Uint8Array, Uint8Array]> {
+  if (equalBytes(root, KECCAK256_RLP)) return
+  yield* leavesUnder(new Batch(nodes), { t: 'hash', hash: root }, EMPTY)
+}
+
+function* leavesUnder(batch: Batch, child: Child, path: Uint8Array): Generator<[Uint8Array, Uint8Array]> {
+  const node = batch.resolve(child)
+  if (node.t === 'leaf') {
+    yield [packNibbles(concatBytes(path, node.path)), node.value]
+  } else if (node.t === 'ext') {
+    yield* leavesUnder(batch, node.child, concatBytes(path, node.path))
+  } else {
+    if (node.value !== null) yield [packNibbles(path), node.value]
+    for (let i = 0; i < 16; i++) {
+      const c = node.children[i]
+      if (c) yield* leavesUnder(batch, c, concatBytes(path, Uint8Array.of(i)))
+    }
+  }
+}
+
+function packNibbles(nibbles: Uint8Array): Uint8Array {
+  const out = new Uint8Array(nibbles.length >> 1)
+  for (let i = 0; i < out.length; i++) out[i] = (nibbles[2 * i]! << 4) | nibbles[2 * i + 1]!
+  return out
 }
 
 /** Bytes to nibbles. */

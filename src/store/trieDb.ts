@@ -11,6 +11,10 @@ import { BoundedCache } from '../util/boundedCache.js'
  */
 /** Nodes kept in memory after a read (about 100 bytes each on average). */
 const RECENT_NODES = 50_000
+/** ethereumjs keeps contract code in the trie's database under 'c' ‖ code hash: its TrieDB key (unprefixed hex). */
+export function codeKey(codeHashHex: string): string {
+  return `63${codeHashHex}`
+}
 /** Every key of the 's' prefix. */
 const STATE_RANGE = { gte: Uint8Array.of(PREFIX.state), lt: Uint8Array.of(PREFIX.state + 1) }
 

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto'
 import { MerklePatriciaTrie } from '@ethereumjs/mpt'
 import { KECCAK256_RLP, bytesToHex, bytesToUnprefixedHex, hexToBytes } from '@ethereumjs/util'
 import { describe, expect, it } from 'vitest'
-import { applyTrieChanges, toNibbles, type TrieChange, type TrieNodes } from '../../../src/engine/trieBatch.js'
+import { applyTrieChanges, toNibbles, trieLeaves, type TrieChange, type TrieNodes } from '../../../src/engine/trieBatch.js'
 
 /*
  * The batched trie update against @ethereumjs/mpt, the trie the node's proofs and history read:
@@ -59,6 +59,9 @@ describe('applyTrieChanges', () => {
     const reader = new MerklePatriciaTrie({ root })
     for (const [k, v] of nodes.map) await reader.database().put(hexToBytes(`0x${k}`), v)
     for (const [k, v] of live) expect(bytesToHex((await reader.get(hexToBytes(k as `0x${string}`)))!)).toBe(bytesToHex(v))
+    // Walking the leaves gives back exactly the live keys, in key order (the flat state's rebuild).
+    const walked = [...trieLeaves(nodes, root)].map(([k, v]) => [bytesToHex(k), bytesToHex(v)])
+    expect(walked).toEqual([...live].sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, v]) => [k, bytesToHex(v)]))
   })
 
   it('deleting every key empties the trie', () => {
