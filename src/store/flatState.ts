@@ -218,13 +218,7 @@ function concat(prefix: number, ...parts: Uint8Array[]): Uint8Array {
   return out
 }
 
-function storageRange(addrHash: string): { gte: Uint8Array; lt: Uint8Array } {
-  const gte = flatKey(PREFIX.flatStorage, addrHash)
-  const lt = flatKey(PREFIX.flatStorage, addrHash)
-  // The address hash + 1 bounds its slots; an all-0xff hash is bounded by the next prefix.
-  let i = lt.length - 1
-  while (i > 0 && lt[i] === 0xff) lt[i--] = 0
-  if (i === 0) return { gte, lt: Uint8Array.of(PREFIX.flatStorage + 1) }
-  lt[i]!++
-  return { gte, lt }
+/** The keys of one account's slots: keccak(address) followed by every 32-byte slot hash. */
+function storageRange(addrHash: string): { gte: Uint8Array; lte: Uint8Array } {
+  return { gte: flatKey(PREFIX.flatStorage, addrHash), lte: flatKey(PREFIX.flatStorage, addrHash + 'ff'.repeat(32)) }
 }
