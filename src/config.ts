@@ -34,6 +34,8 @@ export const ETH_API_NAMES = [
   'debug-tracer',
   'debug-file-tracer',
   'debug-handler',
+  // Not coreth's: the development controls (evm_, anvil_, hardhat_ methods; docs/DEV.md).
+  'dev',
 ] as const
 export type EthApiName = (typeof ETH_API_NAMES)[number]
 
@@ -62,7 +64,7 @@ export const CORETH_DEFAULT_ETH_APIS: readonly EthApiName[] = ['eth', 'eth-filte
  * and `internal-debug` (debug_getRaw*, which the execution-apis conformance suite calls): a
  * development node. `internal-account` and `internal-personal` stay off (docs/SECURITY.md E9).
  */
-export const DEFAULT_ETH_APIS: readonly EthApiName[] = [...CORETH_DEFAULT_ETH_APIS, 'internal-tx-pool', 'debug-tracer', 'internal-debug']
+export const DEFAULT_ETH_APIS: readonly EthApiName[] = [...CORETH_DEFAULT_ETH_APIS, 'internal-tx-pool', 'debug-tracer', 'internal-debug', 'dev']
 
 const isKnown = (name: string): name is EthApiName => (ETH_API_NAMES as readonly string[]).includes(name)
 
@@ -225,6 +227,10 @@ export const NodeConfig = z.strictObject({
   keystoreEnabled: z.boolean().default(false),
   /** Allow the keystore on a non-loopback `httpHost` (docs/SECURITY.md N1: a second explicit flag). */
   keystoreAllowRemote: z.boolean().default(false),
+  /** The development controls (evm_, anvil_, hardhat_ methods); absent = on for a local network served on a loopback host (docs/DEV.md). */
+  devControls: z.boolean().optional(),
+  /** Allow the development controls on a non-loopback `httpHost` (a second explicit flag, as the keystore's). */
+  devControlsAllowRemote: z.boolean().default(false),
   // Keystore input sizes and online-guessing back-off (docs/SECURITY.md K2, K5, K7).
   /** Longest keystore username in UTF-8 bytes (avalanchego maxUserLen). */
   keystoreMaxUsernameLength: z.number().int().positive().default(1024),
@@ -306,6 +312,8 @@ export const FLAGS: Record<string, FlagDef> = {
   'evm-network-id': { key: 'evmNetworkId', type: 'number', help: 'EVM network ID answered by net_version' },
   'api-keystore-enabled': { key: 'keystoreEnabled', type: 'boolean', help: 'serve the (deprecated) keystore API at /ext/keystore' },
   'api-keystore-allow-remote': { key: 'keystoreAllowRemote', type: 'boolean', help: 'allow the keystore API with a non-loopback --http-host' },
+  'dev-controls-enabled': { key: 'devControls', type: 'boolean', help: 'serve the development controls (evm_snapshot, anvil_setBalance...); default: on for a local network on a loopback host' },
+  'dev-controls-allow-remote': { key: 'devControlsAllowRemote', type: 'boolean', help: 'allow the development controls with a non-loopback --http-host' },
   'keystore-max-username-length': { key: 'keystoreMaxUsernameLength', type: 'number', help: 'longest keystore username in UTF-8 bytes' },
   'keystore-max-password-length': { key: 'keystoreMaxPasswordLength', type: 'number', help: 'longest keystore password in UTF-8 bytes (checked before the KDF)' },
   'keystore-max-failures': { key: 'keystoreMaxFailures', type: 'number', help: 'wrong keystore passwords per user and per client before the back-off starts' },

@@ -23,6 +23,8 @@ const LAYERS: readonly (readonly string[])[] = [
   ['namespaces/'],
   // The JSON-RPC and gorilla wire: dispatch, schemas, formats, the domain errors' codes.
   ['rpc/'],
+  // The development controls: snapshots of the whole node (engine, atomic, the X/P ledgers' reloads), state edits.
+  ['dev/'],
   // atomic/ builds on the engine (its blocks carry the atomic txs' bytes).
   ['atomic/'],
   // Peers: none imports another. The X and P wallets spend a keystore user's keys.

@@ -86,6 +86,12 @@ export class AtomicTxService implements AtomicService, AtomicBlockSource {
     return tx.id
   }
 
+  /** The database was put back (a revert or reset): no tx waits, shared memory reads again. */
+  async reload(): Promise<void> {
+    this.mempool.clear()
+    await this.deps.sharedMemory.load()
+  }
+
   status(txID: Uint8Array): { status: AtomicStatus; blockHeight?: bigint } {
     const found = this.lookup(txID)
     if (found === undefined) return { status: 'Unknown' }

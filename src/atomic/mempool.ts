@@ -54,6 +54,11 @@ export class AtomicMempool {
     this.discardedSize = opts.discardedSize ?? DISCARDED_CACHE_SIZE
   }
 
+  /** Forgets every tx (the chain was put back by a revert or reset). */
+  clear(): void {
+    for (const map of [this.pending, this.current, this.issued, this.discarded, this.utxoSpenders]) map.clear()
+  }
+
   /** Pending + Current + Issued. */
   get length(): number {
     return this.pending.size + this.current.size + this.issued.size

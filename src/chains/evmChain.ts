@@ -2,6 +2,10 @@ import type { Logger } from 'pino'
 import { cb58Decode } from '../avalanche/cb58.js'
 import { AtomicTxService } from '../atomic/atomicService.js'
 import { type NodeConfig, checkEthApis } from '../config.js'
+import { devControlsOn } from '../dev/exposure.js'
+import { DevControls } from '../dev/devControls.js'
+import { StateEditor } from '../dev/stateEditor.js'
+import { type DevServices, devMethods } from '../namespaces/dev/index.js'
 import type { AccountManager } from '../engine/accounts.js'
 import { Engine } from '../engine/engine.js'
 import { engineOptions } from './engineOptions.js'
@@ -33,8 +37,18 @@ import { SharedMemory } from '../store/sharedMemory.js'
  * The assembled JSON-RPC method table the dispatcher serves: every namespace's methods, kept
  * when their coreth service is in the chain config's `eth-apis` (src/rpc/ethApis.ts).
  */
-export function buildMethodTable(ctx: RpcContext): MethodTable {
-  const all = mergeTables(ethMethods(ctx), netMethods(ctx), web3Methods(), txpoolMethods(ctx), debugRawMethods(ctx), debugTraceMethods(ctx), personalMethods(ctx), accountMethods(ctx))
+export function buildMethodTable(ctx: RpcContext, dev?: DevServices): MethodTable {
+  const all = mergeTables(
+    ethMethods(ctx),
+    netMethods(ctx),
+    web3Methods(),
+    txpoolMethods(ctx),
+    debugRawMethods(ctx),
+    debugTraceMethods(ctx),
+    personalMethods(ctx),
+    accountMethods(ctx),
+    dev === undefined ? {} : devMethods(dev),
+  )
   return servedMethods(all, ctx.config.chain['eth-apis'], ethSubscribeDisabled())
 }
 
@@ -71,6 +85,8 @@ export interface EvmChain {
   readonly atomic: AtomicTxService
   readonly sharedMemory: SharedMemory
   readonly subscriptions: SubscriptionManager
+  /** The development controls, when on for this chain (config.ts devControlsOn). */
+  readonly dev: DevServices | undefined
   /** /ext/bc/<chain>/rpc and /ws; `admin` only when the chain config enables it. */
   readonly endpoints: { rpc: Dispatcher; admin?: GorillaDispatcher }
   /** /ext/bc/<chain>/native and /ext/bc/<chain>/avax for the ID and every alias. */
@@ -112,10 +128,11 @@ export async function openEvmChain(deps: EvmChainDeps): Promise<EvmChain> {
     await engine.close()
     throw err
   }
+  const dev = devControlsOn(config, Number(deps.genesis.config.chainId)) ? await openDevServices(db, engine, atomic, log) : undefined
   const subscriptions = new SubscriptionManager({ maxPerConnection: chainConfig['ws-max-subscriptions-per-connection'] })
   const ctx: RpcContext = { config, log, engine, subscriptions, accounts: deps.accounts, atomic }
   log.info({ apis: chainConfig['eth-apis'] }, 'enabling apis')
-  const rpc = new Dispatcher(buildMethodTable(ctx), dispatcherOptions(chainConfig, log.child({ module: 'rpc' }), deps.stats))
+  const rpc = new Dispatcher(buildMethodTable(ctx, dev), dispatcherOptions(chainConfig, log.child({ module: 'rpc' }), deps.stats))
   const apiLog = log.child({ module: 'api' })
   const primary = deps.aliases[0] ?? id
   const profiler = new Profiler(profileDir(config.dataDir, chainConfig['admin-api-dir'], primary))
@@ -144,6 +161,7 @@ export async function openEvmChain(deps: EvmChainDeps): Promise<EvmChain> {
     atomic,
     sharedMemory,
     subscriptions,
+    dev,
     apis,
     avax,
     endpoints: { rpc, ...(admin !== undefined && { admin }) },
@@ -156,4 +174,11 @@ export async function openEvmChain(deps: EvmChainDeps): Promise<EvmChain> {
       await engine.close()
     },
   }
+}
+
+/** The development controls of one chain: snapshots over its database, state edits of its engine. */
+async function openDevServices(db: Database, engine: Engine, atomic: AtomicTxService, log: Logger): Promise<DevServices> {
+  const controls = await DevControls.open({ db, engine, atomic, log: log.child({ module: 'dev' }) })
+  log.warn('development controls enabled (evm_snapshot, anvil_setBalance...): anyone who reaches this port can rewrite the chain')
+  return { controls, state: new StateEditor(engine) }
 }

@@ -86,10 +86,10 @@ export class BlockBuilder {
     if (opts.blockInterval > 0) this.timer = setInterval(() => this.trigger(), opts.blockInterval)
   }
 
-  /** Asks for a build; coalesces requests that arrive while one runs. */
+  /** Asks for a build; coalesces requests that arrive while one runs (or while exclusive() holds the chain). */
   trigger(): void {
     if (this.closed) return
-    if (this.running !== undefined) {
+    if (this.running !== undefined || this.held) {
       this.again = true
       return
     }
@@ -127,6 +127,28 @@ export class BlockBuilder {
         return
       }
     }
+  }
+
+  private held = false
+  private exclusiveTail: Promise<unknown> = Promise.resolve()
+
+  /**
+   * Runs `fn` with no block being built meanwhile (development edits of the head's state, a
+   * revert): waits for a running build, holds new ones until `fn` is done, then builds what waits.
+   */
+  exclusive<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.exclusiveTail.then(async () => {
+      this.held = true
+      try {
+        while (this.running !== undefined) await this.running
+        return await fn()
+      } finally {
+        this.held = false
+        if (this.again) this.trigger()
+      }
+    })
+    this.exclusiveTail = run.catch(() => {})
+    return run
   }
 
   private lastBuilt = -Infinity
@@ -227,7 +249,7 @@ export class BlockBuilder {
     let block: Block
     try {
       // The trie sees the block once, with only what it changed; the flat state gets the same changes in the block's batch.
-      const { root: stateRoot, flat } = await writeChanges(this.chain.trieNodes, parent.header.stateRoot, (addrHash) => this.chain.flat.account(addrHash), this.sm.changes(), pacer())
+      const { root: stateRoot, flat } = await writeChanges(this.chain.trieNodes, this.chain.headStateRoot, (addrHash) => this.chain.flat.account(addrHash), this.sm.changes(), pacer())
       const txs = included.map((p) => p.tx)
       const extData = atomicCount > 0 ? atomic!.extData : new Uint8Array()
       const extDataGasUsed = atomicCount > 0 ? atomic!.gasUsed : 0n

@@ -24,6 +24,7 @@ import { decodeReceipts, encodeReceipts, type Receipt } from './receipt.js'
 import { StateUnavailableError } from './errors.js'
 import { StatePruner } from './statePruner.js'
 import { packSenders, txsFromBody } from './txMemo.js'
+import { sharedCommon } from './sharedCommon.js'
 
 /** Fees are burned to coreth's BlackholeAddr (constants.BlackholeAddr): the block coinbase. */
 export const BLACKHOLE = hexToBytes('0x0100000000000000000000000000000000000000')
@@ -64,6 +65,11 @@ export class Chain {
   /** The head's accounts and slots by key (src/store/flatState.ts): what reads and execution use. */
   readonly flat: FlatState
   head!: Block
+  /**
+   * The head's state root: its header's, or the root after development edits of the head's state
+   * (anvil_setBalance and the like change the state without a block, as anvil and hardhat do).
+   */
+  headStateRoot!: Uint8Array
   genesisBlock!: Block
   private readonly blockCache = new BoundedCache<string, Block>(BLOCK_CACHE_SIZE)
   private readonly receiptCache = new BoundedCache<string, Receipt[]>(BLOCK_CACHE_SIZE)
@@ -96,10 +102,22 @@ export class Chain {
   /** Opens the chain, writing the genesis block on first start and recovering a torn head (docs/SECURITY.md, D-b). */
   static async open(db: Database, opts: ChainOptions): Promise<Chain> {
     const chain = new Chain(db, opts)
-    const genesis = { block: await genesisBlock(opts.genesis, chain.newStateManager()) }
-    const storedGenesis = chain.store.readGenesisHash()
+    await chain.load()
+    return chain
+  }
+
+  /**
+   * Reads the chain back from the database: on open, and after evm_revert or anvil_reset put the
+   * database back (src/store/snapshotJournal.ts); every in-memory view is dropped first.
+   */
+  async load(): Promise<void> {
+    this.blockCache.clear()
+    this.receiptCache.clear()
+    this.trieDb.forget()
+    const genesis = { block: await genesisBlock(this.opts.genesis, this.newStateManager()) }
+    const storedGenesis = this.store.readGenesisHash()
     if (storedGenesis === undefined) {
-      await chain.store.writeBlock(
+      await this.store.writeBlock(
         {
           hash: genesis.block.hash,
           number: 0n,
@@ -107,26 +125,27 @@ export class Chain {
           encodedReceipts: encodeReceipts([]),
           bloom: genesis.block.header.bloom,
           txHashes: [],
-          stateOps: chain.trieDb.drain(),
+          stateOps: this.trieDb.drain(),
         },
         { genesis: true },
       )
-      chain.trieDb.commitDrained(chain.trieDb.drain())
+      this.trieDb.commitDrained(this.trieDb.drain())
     } else if (bytesToHex(storedGenesis) !== bytesToHex(genesis.block.hash)) {
       throw new Error(`data directory holds a chain with genesis ${bytesToHex(storedGenesis)}, not ${bytesToHex(genesis.block.hash)} of the configured genesis; use another --data-dir`)
     } else {
       // The genesis state is on disk already (or was pruned): its rebuilt nodes are not written again.
-      chain.trieDb.commitDrained(chain.trieDb.drain())
+      this.trieDb.commitDrained(this.trieDb.drain())
     }
-    chain.genesisBlock = chain.blockByHash(genesis.block.hash)!
-    chain.head = await chain.recoverHead()
-    await chain.openFlat()
-    return chain
+    this.genesisBlock = this.blockByHash(genesis.block.hash)!
+    this.head = await this.recoverHead()
+    this.headStateRoot = this.store.readHeadState(this.head.hash) ?? this.head.header.stateRoot
+    await this.openFlat()
   }
 
   /** Uses the stored flat state if it holds the head's root, else rebuilds it from the trie. */
   private async openFlat(): Promise<void> {
-    const { stateRoot, number } = this.head.header
+    const { number } = this.head.header
+    const stateRoot = this.headStateRoot
     const stored = this.flat.storedRoot()
     if (stored !== undefined && equalsBytes(stored, stateRoot)) return this.flat.openAt(number)
     const accounts = await this.flat.rebuild(stateRoot, number, flatEntries(this.trieNodes, stateRoot))
@@ -137,7 +156,7 @@ export class Chain {
    * The state of a block to read or execute on: the flat state for the head and the blocks its
    * undo layers cover, the trie for older ones (docs/ARCHITECTURE.md, "Where state lives").
    */
-  stateReader(block: Block, trie: () => StateReader = () => this.newStateManager(block.header.stateRoot)): StateReader {
+  stateReader(block: Block, trie: () => StateReader = () => this.newStateManager(this.stateRootOf(block))): StateReader {
     const { number } = block.header
     return this.flat.covers(number) ? new FlatView(this.flat, this.codeSource, number, trie) : trie()
   }
@@ -306,9 +325,15 @@ export class Chain {
     // Bounded here too: every committed block passes through, so an unbounded set kept every receipt (soak).
     this.receiptCache.set(key, receipts)
     this.head = block
+    this.headStateRoot = block.header.stateRoot
     this.events.emit('head', block, receipts)
     // Between blocks, with nothing pending: the one point where state garbage collection is safe.
     if (this.pruner !== undefined) await this.pruner.afterCommit(trieOps.reduce((n, op) => n + (op.type === 'put' ? op.value.length : 0), 0))
+  }
+
+  /** The state root a block's state is read at: the header's, or for the head the one after development edits. */
+  stateRootOf(block: Block): Uint8Array {
+    return equalsBytes(block.hash, this.head.hash) ? this.headStateRoot : block.header.stateRoot
   }
 
   /**
@@ -333,6 +358,7 @@ export class Chain {
       const block = this.blockByNumber(n)
       if (block !== undefined) roots.push(block.header.stateRoot)
     }
+    roots.push(this.headStateRoot)
     return roots
   }
 
@@ -369,12 +395,4 @@ export const DEFAULT_GAS_TARGET = 20_000_000
 function stateUnavailable(root: Uint8Array): StateUnavailableError {
   const hex = bytesToUnprefixedHex(root)
   return new StateUnavailableError(`missing trie node ${hex} (path ) state 0x${hex} is not available, not found`)
-}
-
-function sharedCommon(common: Common, params: Parameters<Common['updateParams']>[0]): Common {
-  const shared = common.copy()
-  shared.updateParams(params)
-  shared.copy = () => shared
-  shared.updateParams = () => shared
-  return shared
 }

@@ -11,6 +11,7 @@ import { Chain } from './chain.js'
 import type { EngineOptions } from './engineOptions.js'
 import { InvalidParamsError, NotFoundError, TxRejectedError } from './errors.js'
 import { CallMemo, callKey } from './callMemo.js'
+import { EngineDev } from './engineDev.js'
 import { estimateGas } from './estimateGas.js'
 import { FilterManager } from './filters.js'
 import { LogIndex, type FoundLog } from './logIndex.js'
@@ -59,6 +60,7 @@ export class Engine {
   private readonly readers = new Map<string, MerkleStateManager>()
   private readonly nonceGuard: PendingNonceGuard
   private readonly callCache = new CallMemo()
+  private devAccess: EngineDev | undefined
   private arrivals = 0
   /** rpc-evm-timeout in ms (0 = none): the wall time of one RPC execution (docs/SECURITY.md, E2). */
   readonly evmTimeoutMs: number
@@ -75,6 +77,8 @@ export class Engine {
     this.logs = new LogIndex(chain)
     this.filters = new FilterManager(this.logs, { chain: chain.events, pool: this.events }, opts.filters, opts.now)
     chain.events.on('head', () => this.callCache.clear())
+    // The head's state changed without a block (development edits) or the chain was read back (a revert).
+    chain.events.on('state', () => this.forgetState())
     this.events.setMaxListeners(0)
   }
 
@@ -187,7 +191,7 @@ export class Engine {
     const key = bytesToHex(block.hash)
     let sm = this.readers.get(key)
     if (sm === undefined) {
-      sm = this.chain.newStateManager(block.header.stateRoot)
+      sm = this.chain.newStateManager(this.chain.stateRootOf(block))
       this.readers.set(key, sm)
       if (this.readers.size > RECENT_EXECUTORS) this.readers.delete(this.readers.keys().next().value!)
     }
@@ -366,6 +370,17 @@ export class Engine {
   /** Asks for a block soon (an atomic tx arrived); with a fixed interval the next tick builds it. */
   wakeBuilder(): void {
     this.builder.onPending()
+  }
+
+  /** What the development controls reach inside the engine (src/dev/): held block building, state edits, reloads. */
+  get dev(): EngineDev {
+    return (this.devAccess ??= new EngineDev(this.chain, this.pool, this.builder))
+  }
+
+  private forgetState(): void {
+    this.executors.clear()
+    this.readers.clear()
+    this.callCache.clear()
   }
 
   /** Builds one block now from whatever is pending (tests and a fixed block interval use this). */

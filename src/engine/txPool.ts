@@ -206,6 +206,16 @@ export class TxPool {
     }
   }
 
+  /** Drops every transaction (the chain under them was put back by a revert or reset). */
+  clear(): void {
+    this.pending.clear()
+    this.queued.clear()
+    this.byHash.clear()
+    this.pendingNonce.clear()
+    this.pendingCount = 0
+    this.queuedCount = 0
+  }
+
   /** All transactions (txpool_ namespace, filters). */
   all(): { pending: PoolTx[]; queued: PoolTx[] } {
     const flat = (m: Map<string, Map<bigint, PoolTx>>) => [...m.values()].flatMap((x) => [...x.values()])

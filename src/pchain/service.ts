@@ -78,6 +78,16 @@ export class PChainService {
     return new PChainService(opts, { store, sharedMemory: deps.sharedMemory, log: deps.log })
   }
 
+  /** Reads the ledger and the fee state from the database again (a revert or reset put it back). */
+  reload(): Promise<void> {
+    const run = this.queue.then(async () => {
+      await this.deps.store.ledger.load()
+      this.fee = this.deps.store.readFeeState() ?? { ...initialFeeState(), time: unixNow() }
+    })
+    this.queue = run.catch(() => undefined)
+    return run
+  }
+
   get height(): bigint {
     return this.deps.store.ledger.height
   }

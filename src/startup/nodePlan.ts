@@ -4,6 +4,7 @@ import { NETWORKS, type NetworkConstants, networkByID } from '../avalanche/netwo
 import { evmBlockchainID } from '../chains/blockchainID.js'
 import { type EvmChainSpec, resolveExtraChains } from '../chains/extraChains.js'
 import { type NodeConfig, checkEthApis, checkKeystoreExposure } from '../config.js'
+import { checkDevControlsExposure } from '../dev/exposure.js'
 import { type Genesis, readGenesisFile } from '../engine/genesis.js'
 import { P_CHAIN_ID } from '../namespaces/info.js'
 import { type Database, openDatabase } from '../store/db.js'
@@ -33,6 +34,7 @@ export interface NodePlan {
 /** Checks the config and the chains' files, then opens the C-Chain database (a locked data dir throws here). */
 export async function planNode(config: NodeConfig, log: Logger): Promise<NodePlan> {
   checkKeystoreExposure(config)
+  checkDevControlsExposure(config)
   const { genesis, json: genesisJson } = readGenesisFile(config.genesisFile)
   const chainId = genesis.config.chainId
   const known = networkByID(config.networkId)

@@ -1,5 +1,5 @@
 import { type BatchOp, type Database, writeSynced } from './db.js'
-import { META_GENESIS, META_HEAD, PREFIX, bloomKey, canonicalKey, metaKey, prefixed, u64 } from './keys.js'
+import { META_GENESIS, META_HEAD, META_HEAD_STATE, PREFIX, bloomKey, canonicalKey, metaKey, prefixed, u64 } from './keys.js'
 
 /** Location of a transaction: canonical block number and index in it. */
 export interface TxLocation {
@@ -105,6 +105,21 @@ export class ChainStore {
     if (opts.genesis) ops.push({ type: 'put', key: metaKey(META_GENESIS), value: w.hash })
     ops.push({ type: 'put', key: metaKey(META_HEAD), value: w.hash })
     await writeSynced(this.db, ops)
+  }
+
+  /** The head's state root after development edits, if `headHash` is still the block they were made on. */
+  readHeadState(headHash: Uint8Array): Uint8Array | undefined {
+    const v = this.db.getSync(metaKey(META_HEAD_STATE))
+    if (v === undefined || v === null || v.length !== 64 || Buffer.compare(v.subarray(0, 32), headHash) !== 0) return undefined
+    return v.slice(32)
+  }
+
+  /** Writes an edit of the head's state (its trie and flat ops) with the root it leads to, in one synced batch. */
+  async writeHeadState(headHash: Uint8Array, root: Uint8Array, ops: readonly BatchOp[]): Promise<void> {
+    const value = new Uint8Array(64)
+    value.set(headHash, 0)
+    value.set(root, 32)
+    await writeSynced(this.db, [...ops, { type: 'put', key: metaKey(META_HEAD_STATE), value }])
   }
 
   /** Moves the head pointer back (start-up recovery from a torn or stateless head, D-b). */

@@ -2,6 +2,8 @@ import { ClassicLevel } from 'classic-level'
 import { mkdirSync } from 'node:fs'
 import { readdir, stat } from 'node:fs/promises'
 import { join } from 'node:path'
+import { SnapshotJournal } from './snapshotJournal.js'
+import { finishInterruptedReset } from './resetDatabase.js'
 
 /** The node's one LevelDB: binary keys and values. */
 export type Database = ClassicLevel<Uint8Array, Uint8Array>
@@ -29,11 +31,15 @@ export async function openDatabase(dataDir: string): Promise<Database> {
     }
     throw err
   }
+  await finishInterruptedReset(db)
   return db
 }
 
 /** Writes a batch durably: every block and head move goes through here (docs/SECURITY.md, D-a). */
 export async function writeSynced(db: Database, ops: BatchOp[]): Promise<void> {
+  // With development controls on, the batch also carries what it overwrites while a snapshot is live.
+  const journal = SnapshotJournal.opened(db)
+  if (journal !== undefined) return journal.write(ops)
   await db.batch(ops, { sync: true })
 }
 

@@ -140,14 +140,14 @@ export class FlatState {
     return { ops, number }
   }
 
-  /** The block was not written: forget what stage() showed (the caches refill from disk). */
-  unstage(staged: StagedFlat): void {
+  /** The block (or the head's edit, `edit`) was not written: forget what stage() showed (the caches refill from disk). */
+  unstage(staged: StagedFlat, edit = false): void {
     const last = this.layers[this.layers.length - 1]
     if (last?.number === staged.number) {
       this.layers.pop()
       this.undoEntries -= last.before.size
     }
-    this.number = staged.number - 1n
+    this.number = edit ? staged.number : staged.number - 1n
     this.accounts.clear()
     this.slots.clear()
   }
@@ -190,8 +190,10 @@ export class FlatState {
     return count
   }
 
-  /** The head moved without a flat change of its own (start-up): only the head is answerable. */
+  /** The head moved without a flat change of its own (start-up, a revert): only the head is answerable. */
   openAt(number: bigint): void {
+    this.accounts.clear()
+    this.slots.clear()
     this.number = number
     this.layers = []
     this.undoEntries = 0

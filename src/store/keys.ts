@@ -60,6 +60,11 @@ export const PREFIX = {
   flatAccount: 0x66,
   /** 'F' + keccak(address)(32) + keccak(slot)(32) -> the head's slot value, leading zeros stripped: the flat state */
   flatStorage: 0x46,
+  /**
+   * 'j' + seq(u64 BE) -> RLP list of [key] (absent before) or [key, value]: what one synced batch overwrote
+   * while a snapshot was live, so evm_revert can write it back (src/store/snapshotJournal.ts)
+   */
+  snapshotJournal: 0x6a,
 } as const
 
 export const META_HEAD = 'head'
@@ -72,6 +77,10 @@ export const META_X_HEIGHT = 'x-height'
 export const META_P_HEIGHT = 'p-height'
 /** The P-Chain's Etna fee state after its last accepted tx: capacity(u64 BE) ‖ excess(u64 BE) ‖ unix seconds(u64 BE). */
 export const META_P_FEE_STATE = 'p-fee-state'
+/** Live snapshots: RLP [next id, next journal seq, [[id, first seq, owner's extra]...]] (src/store/snapshotJournal.ts). */
+export const META_SNAPSHOTS = 'snapshots'
+/** After development edits (anvil_setBalance...) of the head's state: head hash(32) ‖ the state root now; stale once another block is the head. */
+export const META_HEAD_STATE = 'head-state'
 
 const enc = new TextEncoder()
 

@@ -128,21 +128,28 @@ export class SharedMemory {
   static async open(db: Database, opts: { cChainID?: Uint8Array } = {}): Promise<SharedMemory> {
     const sm = new SharedMemory(db, opts.cChainID ?? LOCAL_C_CHAIN_ID)
     await sm.migrateLegacy()
-    const it = db.iterator({ gte: Uint8Array.of(PREFIX.sharedMemory), lt: Uint8Array.of(PREFIX.sharedMemory + 1) })
+    await sm.load()
+    return sm
+  }
+
+  /** Reads every live record and builds the address index (again, after a revert or reset put the database back). */
+  async load(): Promise<void> {
+    this.spaces.clear()
+    this.nextSeq = 1n
+    const it = this.db.iterator({ gte: Uint8Array.of(PREFIX.sharedMemory), lt: Uint8Array.of(PREFIX.sharedMemory + 1) })
     try {
       for (let batch = await it.nextv(1024); batch.length > 0; batch = await it.nextv(1024)) {
         for (const [k, v] of batch) {
           if (v.length <= 1) continue
           const entry = decodeRecord(k.subarray(65, 97), v)
-          sm.insert(sm.space({ sourceChain: k.subarray(1, 33), destinationChain: k.subarray(33, 65) }), entry, false)
-          if (entry.seq >= sm.nextSeq) sm.nextSeq = entry.seq + 1n
+          this.insert(this.space({ sourceChain: k.subarray(1, 33), destinationChain: k.subarray(33, 65) }), entry, false)
+          if (entry.seq >= this.nextSeq) this.nextSeq = entry.seq + 1n
         }
       }
     } finally {
       await it.close()
     }
-    for (const space of sm.spaces.values()) for (const list of space.byTrait.values()) list.sort((a, b) => (a.seq > b.seq ? -1 : a.seq < b.seq ? 1 : 0))
-    return sm
+    for (const space of this.spaces.values()) for (const list of space.byTrait.values()) list.sort((a, b) => (a.seq > b.seq ? -1 : a.seq < b.seq ? 1 : 0))
   }
 
   /** 'U' + direction + peer + key (C-relative) -> 'S' + source + destination + key, tombstones included. */

@@ -47,6 +47,12 @@ export class TrieDB implements DB<string, string | Uint8Array> {
     return value
   }
 
+  /** Drops pending writes and cached nodes (the database was put back by a revert). */
+  forget(): void {
+    this.pending.clear()
+    this.recent.clear()
+  }
+
   async put(key: string, value: string | Uint8Array): Promise<void> {
     this.pending.set(key, typeof value === 'string' ? hexToBytes(`0x${value}`) : value)
   }

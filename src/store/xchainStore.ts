@@ -65,29 +65,39 @@ export class XChainStore {
   private constructor(
     private readonly db: Database,
     private readonly layout: LedgerLayout,
+    private readonly genesis: readonly StoredXUTXO[],
   ) {}
 
   /** Opens the ledger; the first open writes the genesis UTXOs at height 0 (one synced batch). */
   static async open(db: Database, genesis: readonly StoredXUTXO[], layout: LedgerLayout = X_LEDGER): Promise<XChainStore> {
-    const store = new XChainStore(db, layout)
+    const store = new XChainStore(db, layout, genesis)
+    await store.load()
+    return store
+  }
+
+  /** Reads the ledger from the database (again, after a revert or reset put it back), writing the genesis if it is not there. */
+  async load(): Promise<void> {
+    const { db, layout } = this
+    this.utxos.clear()
+    this.byAddr.clear()
+    this._height = 0n
     const h = db.getSync(metaKey(layout.heightKey))
     if (h === undefined || h === null) {
-      const ops: BatchOp[] = genesis.map((u) => ({ type: 'put', key: prefixed(layout.utxo, u.inputID), value: encodeRecord(u) }))
+      const ops: BatchOp[] = this.genesis.map((u) => ({ type: 'put', key: prefixed(layout.utxo, u.inputID), value: encodeRecord(u) }))
       ops.push({ type: 'put', key: metaKey(layout.heightKey), value: u64(0n) })
       await writeSynced(db, ops)
     } else {
-      store._height = new DataView(h.buffer, h.byteOffset, 8).getBigUint64(0)
+      this._height = new DataView(h.buffer, h.byteOffset, 8).getBigUint64(0)
     }
     const it = db.iterator({ gte: Uint8Array.of(layout.utxo), lt: Uint8Array.of(layout.utxo + 1) })
     try {
       for (let batch = await it.nextv(1024); batch.length > 0; batch = await it.nextv(1024)) {
-        for (const [k, v] of batch) store.index(decodeRecord(k.subarray(1), v))
+        for (const [k, v] of batch) this.index(decodeRecord(k.subarray(1), v))
       }
     } finally {
       await it.close()
     }
-    for (const list of store.byAddr.values()) list.sort()
-    return store
+    for (const list of this.byAddr.values()) list.sort()
   }
 
   private index(u: StoredXUTXO, sorted = false): void {

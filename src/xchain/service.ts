@@ -160,6 +160,13 @@ export class XChainService {
   }
 
   /** avax.GetPaginatedUTXOs over the X ledger. */
+  /** Reads the ledger from the database again (a revert or reset put it back). */
+  reload(): Promise<void> {
+    const run = this.queue.then(() => this.deps.store.load())
+    this.queue = run.catch(() => undefined)
+    return run
+  }
+
   getUTXOs(addrs: readonly Uint8Array[], startAddr: Uint8Array, startUTXO: Uint8Array, limit: number): XUTXOListing {
     const p = this.deps.store.paginated(addrs, startAddr, startUTXO, limit)
     return { utxos: p.utxos, endAddress: p.lastAddr, endUTXOID: p.lastUTXOID }

@@ -1,0 +1,83 @@
+import type { Logger } from 'pino'
+import type { AtomicTxService } from '../atomic/atomicService.js'
+import type { Engine } from '../engine/engine.js'
+import type { Database } from '../store/db.js'
+import { resetDatabase } from '../store/resetDatabase.js'
+import { SnapshotJournal } from '../store/snapshotJournal.js'
+
+/** In-memory state a snapshot keeps beside the database (the clock, the mining mode): JSON in, JSON out. */
+export interface SnapshotPart {
+  save(): unknown
+  /** `undefined`: back to the start-up state (a reset, or a snapshot taken before the part existed). */
+  restore(saved: unknown): void
+}
+
+/**
+ * Snapshots of the whole node on one database (evm_snapshot, evm_revert, anvil_reset): the EVM
+ * chain, its atomic txs and shared memory, and on the C-Chain the X and P ledgers, all undone
+ * together (src/store/snapshotJournal.ts), then read back into memory. Block building is held
+ * meanwhile. What a snapshot covers is listed in docs/DEV.md.
+ */
+export class DevControls {
+  private readonly parts = new Map<string, SnapshotPart>()
+  private readonly reloaders: (() => Promise<void>)[] = []
+
+  private constructor(
+    private readonly db: Database,
+    private readonly journal: SnapshotJournal,
+    private readonly engine: Engine,
+    private readonly atomic: AtomicTxService,
+    private readonly log: Logger,
+  ) {}
+
+  static async open(deps: { db: Database; engine: Engine; atomic: AtomicTxService; log: Logger }): Promise<DevControls> {
+    return new DevControls(deps.db, await SnapshotJournal.of(deps.db), deps.engine, deps.atomic, deps.log)
+  }
+
+  /** Keeps a part of the in-memory state with every snapshot, under `name`. */
+  addPart(name: string, part: SnapshotPart): void {
+    this.parts.set(name, part)
+  }
+
+  /** Something else on this database that must read itself again after a revert or reset (the X and P ledgers). */
+  onReload(reload: () => Promise<void>): void {
+    this.reloaders.push(reload)
+  }
+
+  /** evm_snapshot: the id of a snapshot of the node as it is now. */
+  snapshot(): Promise<bigint> {
+    return this.engine.dev.exclusive(() => {
+      const saved = Object.fromEntries([...this.parts].map(([name, part]) => [name, part.save()]))
+      return this.journal.take(new TextEncoder().encode(JSON.stringify(saved)))
+    })
+  }
+
+  /** evm_revert: back to snapshot `id`, which is used up with every later one; false for an unknown or used-up id. */
+  revert(id: bigint): Promise<boolean> {
+    return this.engine.dev.exclusive(async () => {
+      const snap = await this.journal.revert(id)
+      if (snap === undefined) return false
+      await this.reload()
+      const saved = JSON.parse(new TextDecoder().decode(snap.extra)) as Record<string, unknown>
+      for (const [name, part] of this.parts) part.restore(saved[name])
+      this.log.info({ id: Number(id), head: Number(this.engine.head.header.number) }, 'reverted to snapshot')
+      return true
+    })
+  }
+
+  /** anvil_reset without a fork: back to the genesis (the keystore stays), every snapshot gone. */
+  reset(): Promise<void> {
+    return this.engine.dev.exclusive(async () => {
+      await this.journal.reset(() => resetDatabase(this.db))
+      await this.reload()
+      for (const part of this.parts.values()) part.restore(undefined)
+      this.log.info('reset to the genesis')
+    })
+  }
+
+  private async reload(): Promise<void> {
+    await this.engine.dev.reload()
+    await this.atomic.reload()
+    for (const reload of this.reloaders) await reload()
+  }
+}

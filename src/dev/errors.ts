@@ -1,0 +1,6 @@
+import { EngineError } from '../engine/errors.js'
+
+/** A development method refused (-32000 with the message, as anvil answers). */
+export class DevError extends EngineError {
+  override name = 'DevError'
+}

@@ -1,0 +1,168 @@
+import { RLP } from '@ethereumjs/rlp'
+import type { BatchOp, Database } from './db.js'
+import { META_SNAPSHOTS, PREFIX, metaKey, prefixed, u64 } from './keys.js'
+
+/** One live snapshot: its id, where its journal starts, and what its owner keeps beside it (time, pools). */
+export interface SnapshotRecord {
+  id: bigint
+  /** The first journal record written after it. */
+  seq: bigint
+  /** Opaque to the store (the dev controls' JSON: clock, mining mode, pools). */
+  extra: Uint8Array
+}
+
+/** Keys no snapshot undoes: the keystore's users and keys are secrets, not chain state; the journal and its table are its own. */
+const UNJOURNALED = new Set<number>([PREFIX.keystoreUser, PREFIX.keystoreData, PREFIX.snapshotJournal])
+const SNAPSHOTS_KEY = metaKey(META_SNAPSHOTS)
+
+const journals = new WeakMap<Database, SnapshotJournal>()
+
+/**
+ * Undo records for snapshots of everything on one database (evm_snapshot / evm_revert). While a
+ * snapshot is live, every synced batch (store/db.ts writeSynced) also writes, in the same batch,
+ * the values its keys held before it ('j' + seq). Reverting writes those values back, newest
+ * first, and drops the records and every later snapshot, in one synced batch: a crash leaves the
+ * database either as it was or as of the snapshot, never half-reverted. Blocks, state (trie and
+ * flat), receipts, atomic txs, shared memory and the X/P ledgers are all on this database, so one
+ * snapshot covers the node; in-memory views reload from disk after a revert (their owners do that).
+ */
+export class SnapshotJournal {
+  private snapshots: SnapshotRecord[] = []
+  private nextId = 0n
+  private nextSeq = 0n
+  /** Journaled writes one at a time: a record's "before" must be read after the previous batch landed. */
+  private tail: Promise<unknown> = Promise.resolve()
+
+  private constructor(private readonly db: Database) {}
+
+  /** The journal of `db`, loading its live snapshots from disk on first use. */
+  static async of(db: Database): Promise<SnapshotJournal> {
+    let j = journals.get(db)
+    if (j === undefined) {
+      j = new SnapshotJournal(db)
+      j.load()
+      journals.set(db, j)
+    }
+    return j
+  }
+
+  /** The journal already opened for `db`, if any (writeSynced's hook). */
+  static opened(db: Database): SnapshotJournal | undefined {
+    return journals.get(db)
+  }
+
+  private load(): void {
+    const raw = this.db.getSync(SNAPSHOTS_KEY)
+    if (raw === undefined || raw === null) return
+    const [next, seq, list] = RLP.decode(raw) as unknown as [Uint8Array, Uint8Array, Uint8Array[][]]
+    this.nextId = big(next)
+    this.nextSeq = big(seq)
+    this.snapshots = list.map(([id, s, extra]) => ({ id: big(id!), seq: big(s!), extra: extra! }))
+  }
+
+  private tableOp(): BatchOp {
+    const value = RLP.encode([this.nextId, this.nextSeq, this.snapshots.map((s) => [s.id, s.seq, s.extra])])
+    return { type: 'put', key: SNAPSHOTS_KEY, value }
+  }
+
+  /** Live snapshots, oldest first. */
+  live(): readonly SnapshotRecord[] {
+    return this.snapshots
+  }
+
+  /** Writes `ops` durably, with their undo record while a snapshot is live. */
+  write(ops: BatchOp[]): Promise<void> {
+    const run = this.tail.then(async () => {
+      if (this.snapshots.length === 0) return this.db.batch(ops, { sync: true })
+      const keys = uniqueKeys(ops)
+      if (keys.length === 0) return this.db.batch(ops, { sync: true })
+      const before = await this.db.getMany(keys)
+      const record = RLP.encode(keys.map((k, i) => (before[i] === undefined ? [k] : [k, before[i]!])))
+      const seq = this.nextSeq++
+      await this.db.batch([...ops, { type: 'put', key: recordKey(seq), value: record }, this.tableOp()], { sync: true })
+    })
+    this.tail = run.catch(() => {})
+    return run
+  }
+
+  /** Takes a snapshot; returns its id (0, 1, 2, ...: anvil's and hardhat's numbering). */
+  take(extra: Uint8Array): Promise<bigint> {
+    const run = this.tail.then(async () => {
+      const id = this.nextId++
+      this.snapshots.push({ id, seq: this.nextSeq, extra })
+      await this.db.batch([this.tableOp()], { sync: true })
+      return id
+    })
+    this.tail = run.catch(() => {})
+    return run
+  }
+
+  /**
+   * Puts the database back as it was when snapshot `id` was taken; that snapshot and every later one
+   * are used up. Returns the snapshot, or undefined for an unknown or used-up id (nothing changes).
+   */
+  revert(id: bigint): Promise<SnapshotRecord | undefined> {
+    const run = this.tail.then(async () => {
+      const at = this.snapshots.findIndex((s) => s.id === id)
+      if (at < 0) return undefined
+      const snap = this.snapshots[at]!
+      // Oldest record last wins: the value a key held when the snapshot was taken.
+      const restore = new Map<string, BatchOp>()
+      const ops: BatchOp[] = []
+      const records: [Uint8Array, Uint8Array][] = []
+      for await (const entry of this.db.iterator({ gte: recordKey(snap.seq), lt: Uint8Array.of(PREFIX.snapshotJournal + 1) })) records.push(entry)
+      for (let r = records.length - 1; r >= 0; r--) {
+        const [key, value] = records[r]!
+        ops.push({ type: 'del', key })
+        for (const item of RLP.decode(value) as unknown as Uint8Array[][]) {
+          const k = item[0]!
+          restore.set(Buffer.from(k).toString('hex'), item.length === 1 ? { type: 'del', key: k } : { type: 'put', key: k, value: item[1]! })
+        }
+      }
+      this.snapshots = this.snapshots.slice(0, at)
+      if (this.snapshots.length === 0) this.nextSeq = 0n
+      else this.nextSeq = snap.seq
+      await this.db.batch([...restore.values(), ...ops, this.tableOp()], { sync: true })
+      return snap
+    })
+    this.tail = run.catch(() => {})
+    return run
+  }
+
+  /** Runs `wipe` (a reset of the database) between journaled writes, then forgets every snapshot. */
+  reset(wipe: () => Promise<void>): Promise<void> {
+    const run = this.tail.then(async () => {
+      await wipe()
+      this.snapshots = []
+      this.nextId = 0n
+      this.nextSeq = 0n
+    })
+    this.tail = run.catch(() => {})
+    return run
+  }
+}
+
+function recordKey(seq: bigint): Uint8Array {
+  return prefixed(PREFIX.snapshotJournal, u64(seq))
+}
+
+function uniqueKeys(ops: readonly BatchOp[]): Uint8Array[] {
+  const seen = new Set<string>()
+  const out: Uint8Array[] = []
+  for (const op of ops) {
+    if (UNJOURNALED.has(op.key[0]!) || (op.key[0] === PREFIX.meta && equalBytes(op.key, SNAPSHOTS_KEY))) continue
+    const hex = Buffer.from(op.key).toString('hex')
+    if (seen.has(hex)) continue
+    seen.add(hex)
+    out.push(op.key)
+  }
+  return out
+}
+
+function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
+  return a.length === b.length && Buffer.compare(a, b) === 0
+}
+
+function big(b: Uint8Array): bigint {
+  return b.length === 0 ? 0n : BigInt(`0x${Buffer.from(b).toString('hex')}`)
+}
