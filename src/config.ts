@@ -312,7 +312,7 @@ export const FLAGS: Record<string, FlagDef> = {
   'evm-network-id': { key: 'evmNetworkId', type: 'number', help: 'EVM network ID answered by net_version' },
   'api-keystore-enabled': { key: 'keystoreEnabled', type: 'boolean', help: 'serve the (deprecated) keystore API at /ext/keystore' },
   'api-keystore-allow-remote': { key: 'keystoreAllowRemote', type: 'boolean', help: 'allow the keystore API with a non-loopback --http-host' },
-  'dev-controls-enabled': { key: 'devControls', type: 'boolean', help: 'serve the development controls (evm_snapshot, anvil_setBalance...); default: on for a local network on a loopback host' },
+  'dev-controls-enabled': { key: 'devControls', type: 'boolean', help: 'serve the development controls (evm_snapshot, anvil_setBalance...); unset: on for a local network on a loopback host' },
   'dev-controls-allow-remote': { key: 'devControlsAllowRemote', type: 'boolean', help: 'allow the development controls with a non-loopback --http-host' },
   'keystore-max-username-length': { key: 'keystoreMaxUsernameLength', type: 'number', help: 'longest keystore username in UTF-8 bytes' },
   'keystore-max-password-length': { key: 'keystoreMaxPasswordLength', type: 'number', help: 'longest keystore password in UTF-8 bytes (checked before the KDF)' },

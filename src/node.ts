@@ -3,6 +3,7 @@ import type { Logger } from 'pino'
 import { cb58Decode } from './avalanche/cb58.js'
 import type { AtomicTxService } from './atomic/atomicService.js'
 import { type EvmChain, buildMethodTable, openEvmChain } from './chains/evmChain.js'
+import type { DevServices } from './namespaces/dev/index.js'
 import type { EvmChainSpec } from './chains/extraChains.js'
 import type { NodeConfig } from './config.js'
 import { NATIVE_CRYPTO } from './util/crypto.js'
@@ -67,6 +68,8 @@ export interface CChainNode {
   readonly extraChains: readonly ExtraChainState[]
   /** The node keystore, when `--api-keystore-enabled` (the keystore-backed native methods use it). */
   readonly keystore?: Keystore
+  /** The C-Chain's development controls, when they are on (src/dev/exposure.ts). */
+  readonly dev?: DevServices
   listen(): Promise<{ host: string; port: number }>
   close(): Promise<void>
 }
@@ -265,6 +268,7 @@ export async function createNode(config: NodeConfig, opts: CreateNodeOptions = {
     xchain,
     pchain,
     keystore,
+    ...(cChain.dev !== undefined && { dev: cChain.dev }),
     extraChains: extraChains.map(({ spec, chain, error }) => ({ spec, ...(chain !== undefined && { chain }), ...(error !== undefined && { error }) })),
     async listen() {
       const listener = opts.start?.listener

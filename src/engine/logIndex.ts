@@ -35,6 +35,8 @@ export class LogIndex {
       const chunk = this.chunks.get(Math.floor(n / CHUNK))
       if (chunk !== undefined) chunk[n % CHUNK] = compactBloom(block.header.bloom)
     })
+    // The chain was read back from disk (a revert or reset): the blocks behind the kept blooms may be gone.
+    chain.events.on('state', () => this.chunks.clear())
   }
 
   /**

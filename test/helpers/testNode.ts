@@ -115,8 +115,8 @@ export async function startTestNode(opts: TestNodeOptions = {}): Promise<TestNod
 
 /** The names of the JSON-RPC methods the C-Chain serves, the table assembled again from the node's parts with `chain` overrides. */
 export function methodNames(node: CChainNode, chain: Partial<ChainConfigFile> = {}): string[] {
-  const { config, log, engine, subscriptions, accounts, atomic } = node
-  return Object.keys(buildMethodTable({ config: { ...config, chain: { ...config.chain, ...chain } }, log, engine, subscriptions, accounts, atomic }))
+  const { config, log, engine, subscriptions, accounts, atomic, dev } = node
+  return Object.keys(buildMethodTable({ config: { ...config, chain: { ...config.chain, ...chain } }, log, engine, subscriptions, accounts, atomic }, dev))
 }
 
 /** abi + bytecode of the fixture contracts (test/fixtures/contracts.json, built by scripts/compileContracts.ts). */

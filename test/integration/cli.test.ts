@@ -95,6 +95,8 @@ describe('cchain-node --help', () => {
       'coreth-admin-api-enabled': 'false',
       'api-keystore-enabled': 'false',
       'api-keystore-allow-remote': 'false',
+      'dev-controls-enabled': '(none)',
+      'dev-controls-allow-remote': 'false',
       'chain-config-dir': '(none)',
       'chain-aliases-file': '(none)',
       'config-file': '(none)',

@@ -5,6 +5,8 @@
  * they must be.
  */
 import { execFile } from 'node:child_process'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -14,6 +16,7 @@ import { privateKeyToAccount } from 'viem/accounts'
 import { EWOQ as ewoqShort, EWOQ_ETH as ewoqEth, EWOQ_KEY as privateKey, waitAtomicAccepted } from '../helpers/avalanchejs.js'
 import { AVAX, EWOQ_ADDRESS, EWOQ_KEY, EWOQ_X, LOCAL_C, LOCAL_P, LOCAL_X, NANO } from '../helpers/constants.js'
 import { startTestNode, type TestNode } from '../helpers/testNode.js'
+import { assertBuilt, exited, rpcAt, startChild, stopChild } from '../helpers/childNode.js'
 
 const CAST = join(process.cwd(), 'node_modules/@foundry-rs/cast-linux-amd64/bin/cast')
 const run = promisify(execFile)
@@ -183,6 +186,31 @@ describe('durability and reset', () => {
       }
     } finally {
       await node.close()
+    }
+  })
+
+  it('kill -9 right after a revert or a reset answered: the node restarts at the state it answered with', async () => {
+    assertBuilt()
+    const dataDir = mkdtempSync(join(tmpdir(), 'cchain-dev-kill-'))
+    try {
+      let child = await startChild(dataDir)
+      const id = await rpcAt(child.url, 'evm_snapshot')
+      for (let i = 1; i <= 5; i++) await rpcAt(child.url, 'anvil_setBalance', [OTHER, `0x${i}`])
+      expect(await rpcAt(child.url, 'evm_revert', [id])).toBe(true)
+      child.proc.kill('SIGKILL')
+      await exited(child.proc)
+      child = await startChild(dataDir)
+      expect(await rpcAt(child.url, 'eth_getBalance', [OTHER, 'latest'])).toBe('0x0')
+      await rpcAt(child.url, 'anvil_setBalance', [OTHER, '0x9'])
+      expect(await rpcAt(child.url, 'anvil_reset')).toBeNull()
+      child.proc.kill('SIGKILL')
+      await exited(child.proc)
+      child = await startChild(dataDir)
+      expect(await rpcAt(child.url, 'eth_getBalance', [OTHER, 'latest'])).toBe('0x0')
+      expect(await rpcAt(child.url, 'eth_blockNumber')).toBe('0x0')
+      await stopChild(child.proc)
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true })
     }
   })
 

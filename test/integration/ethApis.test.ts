@@ -19,6 +19,7 @@ const EXPECTED: Record<string, string[]> = {
   'eth-filter': ['eth_getLogs', 'eth_newFilter', 'eth_newBlockFilter', 'eth_newPendingTransactionFilter', 'eth_getFilterChanges', 'eth_getFilterLogs', 'eth_uninstallFilter'],
   net: ['net_version', 'net_listening', 'net_peerCount'],
   web3: ['web3_clientVersion', 'web3_sha3'],
+  dev: ['evm_snapshot', 'evm_revert', 'anvil_reset', 'anvil_setBalance', 'hardhat_setBalance', 'anvil_setStorageAt'],
   'internal-eth': ['eth_gasPrice', 'eth_maxPriorityFeePerGas', 'eth_baseFee', 'eth_blobBaseFee', 'eth_feeHistory', 'eth_syncing'],
   'internal-blockchain': [
     'eth_chainId',
@@ -119,8 +120,8 @@ describe('eth-apis: which methods each coreth service enables', () => {
     expect(table(['debug-tracer'])).not.toContain('debug_getRawBlock')
   })
 
-  it("the default list is coreth's plus internal-tx-pool, debug-tracer and internal-debug", () => {
-    expect(DEFAULT_ETH_APIS).toEqual(['eth', 'eth-filter', 'net', 'web3', 'internal-eth', 'internal-blockchain', 'internal-transaction', 'internal-tx-pool', 'debug-tracer', 'internal-debug'])
+  it("the default list is coreth's plus internal-tx-pool, debug-tracer, internal-debug and this node's dev", () => {
+    expect(DEFAULT_ETH_APIS).toEqual(['eth', 'eth-filter', 'net', 'web3', 'internal-eth', 'internal-blockchain', 'internal-transaction', 'internal-tx-pool', 'debug-tracer', 'internal-debug', 'dev'])
     expect(parseNodeConfig({}).chain['eth-apis']).toEqual(DEFAULT_ETH_APIS)
     const served = table(DEFAULT_ETH_APIS)
     expect(served.filter((m) => m.startsWith('personal_'))).toEqual([])

@@ -49,7 +49,7 @@ describe('JSON-RPC envelope errors (docs/SECURITY.md, L2-L8)', () => {
   })
 
   it('-32601 with geth wording for unknown methods and prototype names', async () => {
-    for (const name of ['eth_nope', '__proto__', 'constructor', 'toString', 'hasOwnProperty', 'evm_mine', 'anvil_setBalance', 'debug_setHead']) {
+    for (const name of ['eth_nope', '__proto__', 'constructor', 'toString', 'hasOwnProperty', 'evm_notAMethod', 'anvil_notAMethod', 'debug_setHead']) {
       const r = await node.rpc(name, [])
       expect(r.error, name).toEqual({ code: -32601, message: `the method ${name} does not exist/is not available` })
     }
