@@ -5,7 +5,7 @@
  * they must be.
  */
 import { execFile } from 'node:child_process'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
@@ -230,6 +230,29 @@ describe('durability and reset', () => {
       expect(await node.call('hardhat_reset', [])).toBe(true)
     } finally {
       await node.close()
+    }
+  })
+})
+
+describe('an extra EVM chain', () => {
+  it('has its own snapshots at its own path: a revert there leaves the C-Chain alone', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'cchain-dev-extra-'))
+    const genesis = JSON.parse(readFileSync(join(process.cwd(), 'config/local-genesis.json'), 'utf8'))
+    const extraGenesis = join(dataDir, 'extra-genesis.json')
+    writeFileSync(extraGenesis, JSON.stringify({ ...genesis, config: { ...genesis.config, chainId: 43199 } }))
+    const node = await startTestNode({ dataDir, config: { evmChains: [{ name: 'extra', genesisFile: extraGenesis }] } })
+    try {
+      const extra = node.url.replace('/ext/bc/C/rpc', '/ext/bc/extra/rpc')
+      const id = await rpcAt(extra, 'evm_snapshot')
+      expect(id).toBe('0x0')
+      await rpcAt(extra, 'anvil_setBalance', [OTHER, '0x42'])
+      await node.call('anvil_setBalance', [OTHER, '0x43'])
+      expect(await rpcAt(extra, 'evm_revert', [id])).toBe(true)
+      expect(await rpcAt(extra, 'eth_getBalance', [OTHER, 'latest'])).toBe('0x0')
+      expect(await node.call('eth_getBalance', [OTHER, 'latest'])).toBe('0x43')
+    } finally {
+      await node.close()
+      rmSync(dataDir, { recursive: true, force: true })
     }
   })
 })
