@@ -279,23 +279,32 @@ export class Chain {
 
   /**
    * Appends a block: one synced batch with its state, receipts, indexes, the head pointer and
-   * `extraOps` (what its atomic txs change: shared memory, the accepted-tx repository).
+   * `extraOps` (what its atomic txs change: shared memory, the accepted-tx repository). `pause`
+   * (the block builder's pacer) lets requests run while a big block is encoded and its batch built.
    */
-  async commit(block: Block, receipts: Receipt[], extraOps: readonly BatchOp[], flat: FlatChanges): Promise<void> {
+  async commit(block: Block, receipts: Receipt[], extraOps: readonly BatchOp[], flat: FlatChanges, pause: () => Promise<void> = async () => {}): Promise<void> {
     const staged = await this.flat.stage(flat, block.header.number, block.header.stateRoot)
     const trieOps = this.trieDb.drain()
     try {
-      await this.store.writeBlock({
-        hash: block.hash,
-        number: block.header.number,
-        encodedBlock: encodeBlock(block.header, block.txs, block.extData),
-        encodedReceipts: encodeReceipts(receipts),
-        bloom: block.header.bloom,
-        txHashes: block.txs.map((tx) => tx.hash()),
-        senders: packSenders(block.txs),
-        stateOps: [...trieOps, ...staged.ops],
-        extraOps,
-      })
+      await pause()
+      const encodedBlock = encodeBlock(block.header, block.txs, block.extData)
+      await pause()
+      const encodedReceipts = encodeReceipts(receipts)
+      await pause()
+      await this.store.writeBlock(
+        {
+          hash: block.hash,
+          number: block.header.number,
+          encodedBlock,
+          encodedReceipts,
+          bloom: block.header.bloom,
+          txHashes: block.txs.map((tx) => tx.hash()),
+          senders: packSenders(block.txs),
+          stateOps: [...trieOps, ...staged.ops],
+          extraOps,
+        },
+        { pause },
+      )
     } catch (err) {
       this.flat.unstage(staged)
       throw err
