@@ -75,6 +75,8 @@ export class BlockBuilder {
   private closed = false
   /** Atomic txs (set once by the composition root). */
   atomic: AtomicBlockSource | undefined
+  /** ACP-226 delay excess the chain steers toward: a search over the price function, so found once, not per block. */
+  private readonly desiredDelay: bigint
 
   constructor(
     private readonly chain: Chain,
@@ -84,6 +86,7 @@ export class BlockBuilder {
     private readonly sm: OverlayState,
     private readonly opts: BlockBuilderOptions,
   ) {
+    this.desiredDelay = desiredDelayExcess(BigInt(opts.minDelayTarget))
     if (opts.blockInterval > 0) this.timer = setInterval(() => this.trigger(), opts.blockInterval)
   }
 
@@ -243,7 +246,6 @@ export class BlockBuilder {
       const extData = atomicCount > 0 ? atomic!.extData : new Uint8Array()
       const extDataGasUsed = atomicCount > 0 ? atomic!.gasUsed : 0n
       const after = updateTargetExcess(consumeGas(before, gasUsed, extDataGasUsed), this.opts.gasTarget === undefined ? undefined : BigInt(this.opts.gasTarget))
-      const desiredDelay = desiredDelayExcess(BigInt(this.opts.minDelayTarget))
       const extraData = new Uint8Array(30)
       extraData.set(encodeFeeState(after), 0)
       extraData.set(EMPTY_PREDICATE_RESULTS, 24)
@@ -271,7 +273,7 @@ export class BlockBuilder {
         excessBlobGas: 0n,
         parentBeaconRoot: ZERO32,
         timeMilliseconds: timeMs,
-        minDelayExcess: nextMinDelayExcess(this.chain.delayExcessOf(parent), desiredDelay),
+        minDelayExcess: nextMinDelayExcess(this.chain.delayExcessOf(parent), this.desiredDelay),
       }
       block = makeBlock(header, txs, extData)
       await pause()
