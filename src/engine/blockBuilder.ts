@@ -8,8 +8,8 @@ import type { BatchOp } from '../store/db.js'
 import { type Block, type Header, makeBlock } from './block.js'
 import { BLACKHOLE, EMPTY_EXT_DATA_HASH, type Chain } from './chain.js'
 import { consumeGas, desiredDelayExcess, encodeFeeState, feeStateBeforeBlock, gasPrice, maxCapacity, minBuildableCapacity, minDelayMs, nextMinDelayExcess, updateTargetExcess } from './feeState.js'
-import { receiptRoot, txRoot } from './orderedTrieRoot.js'
-import { blockBloom, type Log, type Receipt } from './receipt.js'
+import { orderedTrieRoot, txRoot } from './orderedTrieRoot.js'
+import { blockBloom, encodeConsensusReceipt, type Log, type Receipt } from './receipt.js'
 import type { PoolTx, TxPool } from './txPool.js'
 import type { OverlayState } from './overlayState.js'
 import { writeChanges } from './stateWriter.js'
@@ -23,10 +23,11 @@ const BUSY_MS = 20
 /** How long a busy builder gathers transactions before the next block. */
 const GATHER_MS = 4
 /**
- * Longest run of block execution without a turn of the event loop. Executing a block is one chain
+ * Longest run of block building without a turn of the event loop. Executing a block is one chain
  * of microtasks: without a break, a request arriving meanwhile waits for the whole block (the send
- * latency of docs/PERFORMANCE.md). The steps after execution (the trie update, the roots, the
- * store batch) are each one such run too, so the builder yields between them as well.
+ * latency of docs/PERFORMANCE.md). One pacer spans the whole build (execution, the trie update,
+ * the roots, the store batch's encoding), so no step of a big block holds the loop longer, and a
+ * small block (one transaction, newHeads latency) builds without a single yield.
  */
 const YIELD_MS = 4
 
@@ -74,6 +75,8 @@ export class BlockBuilder {
   private closed = false
   /** Atomic txs (set once by the composition root). */
   atomic: AtomicBlockSource | undefined
+  /** ACP-226 delay excess the chain steers toward: a search over the price function, so found once, not per block. */
+  private readonly desiredDelay: bigint
 
   constructor(
     private readonly chain: Chain,
@@ -83,6 +86,7 @@ export class BlockBuilder {
     private readonly sm: OverlayState,
     private readonly opts: BlockBuilderOptions,
   ) {
+    this.desiredDelay = desiredDelayExcess(BigInt(opts.minDelayTarget))
     if (opts.blockInterval > 0) this.timer = setInterval(() => this.trigger(), opts.blockInterval)
   }
 
@@ -195,12 +199,14 @@ export class BlockBuilder {
     const included: PoolTx[] = []
     const dropped: PoolTx[] = []
     const receipts: Receipt[] = []
+    /** Consensus encodings for the receipt root, made as each tx runs (paced) rather than all at the end. */
+    const receiptBytes: Uint8Array[] = []
     const skipped = new Set<string>()
     let gasUsed = 0n
     let atomic: AtomicBatch | undefined
+    const pause = pacer()
     await this.sm.checkpoint()
     try {
-      const pause = pacer()
       for (const ptx of candidates) {
         await pause()
         if (skipped.has(ptx.senderHex)) continue
@@ -220,7 +226,7 @@ export class BlockBuilder {
         }
         gasUsed += result.totalGasSpent
         included.push(ptx)
-        receipts.push({
+        const receipt: Receipt = {
           txType: ptx.tx.type,
           status: result.execResult.exceptionError === undefined ? 1 : 0,
           cumulativeGasUsed: gasUsed,
@@ -228,7 +234,9 @@ export class BlockBuilder {
           effectiveGasPrice: ptx.feeCap < baseFee + ptx.tipCap ? ptx.feeCap : baseFee + ptx.tipCap,
           contractAddress: result.createdAddress?.bytes,
           logs: (result.execResult.logs ?? []).map(([address, topics, data]): Log => ({ address, topics, data })),
-        })
+        }
+        receipts.push(receipt)
+        receiptBytes.push(encodeConsensusReceipt(receipt))
       }
       // coreth applies atomic txs after the EVM txs (onFinalizeAndAssemble), within what the
       // block's ACP-176 capacity leaves (customheader.RemainingAtomicGasCapacity).
@@ -249,12 +257,17 @@ export class BlockBuilder {
     let block: Block
     try {
       // The trie sees the block once, with only what it changed; the flat state gets the same changes in the block's batch.
-      const { root: stateRoot, flat } = await writeChanges(this.chain.trieNodes, this.chain.headStateRoot, (addrHash) => this.chain.flat.account(addrHash), this.sm.changes(), pacer())
+      const { root: stateRoot, flat } = await writeChanges(this.chain.trieNodes, this.chain.headStateRoot, (addrHash) => this.chain.flat.account(addrHash), this.sm.changes(), pause)
       const txs = included.map((p) => p.tx)
+      const txRootHash = txRoot(txs)
+      await pause()
+      const receiptRootHash = orderedTrieRoot(receiptBytes)
+      await pause()
+      const bloom = blockBloom(receipts)
+      await pause()
       const extData = atomicCount > 0 ? atomic!.extData : new Uint8Array()
       const extDataGasUsed = atomicCount > 0 ? atomic!.gasUsed : 0n
       const after = updateTargetExcess(consumeGas(before, gasUsed, extDataGasUsed), this.opts.gasTarget === undefined ? undefined : BigInt(this.opts.gasTarget))
-      const desiredDelay = desiredDelayExcess(BigInt(this.opts.minDelayTarget))
       const extraData = new Uint8Array(30)
       extraData.set(encodeFeeState(after), 0)
       extraData.set(EMPTY_PREDICATE_RESULTS, 24)
@@ -263,9 +276,9 @@ export class BlockBuilder {
         uncleHash: KECCAK256_RLP_ARRAY,
         coinbase: BLACKHOLE,
         stateRoot,
-        txRoot: txRoot(txs),
-        receiptRoot: receiptRoot(receipts),
-        bloom: blockBloom(receipts),
+        txRoot: txRootHash,
+        receiptRoot: receiptRootHash,
+        bloom,
         difficulty: 1n,
         number,
         gasLimit,
@@ -282,11 +295,11 @@ export class BlockBuilder {
         excessBlobGas: 0n,
         parentBeaconRoot: ZERO32,
         timeMilliseconds: timeMs,
-        minDelayExcess: nextMinDelayExcess(this.chain.delayExcessOf(parent), desiredDelay),
+        minDelayExcess: nextMinDelayExcess(this.chain.delayExcessOf(parent), this.desiredDelay),
       }
       block = makeBlock(header, txs, extData)
-      await yieldToIo()
-      await this.chain.commit(block, receipts, atomicCount > 0 ? atomic!.ops : [], flat)
+      await pause()
+      await this.chain.commit(block, receipts, atomicCount > 0 ? atomic!.ops : [], flat, pause)
     } catch (err) {
       // Not on disk: the next build starts clean on the head, and the atomic txs go back to Pending.
       atomic?.cancelled()

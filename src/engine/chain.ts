@@ -18,7 +18,7 @@ import { type Block, encodeBlock, headerFromFields, makeBlock } from './block.js
 import { genesisBlock } from './genesisBlock.js'
 import { customCrypto } from '../util/crypto.js'
 import { BoundedCache } from '../util/boundedCache.js'
-import { decodeFeeState, desiredDelayExcess, desiredTargetExcess, maxCapacity, type FeeState } from './feeState.js'
+import { decodeFeeState, desiredDelayExcess, genesisFeeState, type FeeState } from './feeState.js'
 import type { Genesis } from './genesis.js'
 import { decodeReceipts, encodeReceipts, type Receipt } from './receipt.js'
 import { StateUnavailableError } from './errors.js'
@@ -298,23 +298,32 @@ export class Chain {
 
   /**
    * Appends a block: one synced batch with its state, receipts, indexes, the head pointer and
-   * `extraOps` (what its atomic txs change: shared memory, the accepted-tx repository).
+   * `extraOps` (what its atomic txs change: shared memory, the accepted-tx repository). `pause`
+   * (the block builder's pacer) lets requests run while a big block is encoded and its batch built.
    */
-  async commit(block: Block, receipts: Receipt[], extraOps: readonly BatchOp[], flat: FlatChanges): Promise<void> {
+  async commit(block: Block, receipts: Receipt[], extraOps: readonly BatchOp[], flat: FlatChanges, pause: () => Promise<void> = async () => {}): Promise<void> {
     const staged = await this.flat.stage(flat, block.header.number, block.header.stateRoot)
     const trieOps = this.trieDb.drain()
     try {
-      await this.store.writeBlock({
-        hash: block.hash,
-        number: block.header.number,
-        encodedBlock: encodeBlock(block.header, block.txs, block.extData),
-        encodedReceipts: encodeReceipts(receipts),
-        bloom: block.header.bloom,
-        txHashes: block.txs.map((tx) => tx.hash()),
-        senders: packSenders(block.txs),
-        stateOps: [...trieOps, ...staged.ops],
-        extraOps,
-      })
+      await pause()
+      const encodedBlock = encodeBlock(block.header, block.txs, block.extData)
+      await pause()
+      const encodedReceipts = encodeReceipts(receipts)
+      await pause()
+      await this.store.writeBlock(
+        {
+          hash: block.hash,
+          number: block.header.number,
+          encodedBlock,
+          encodedReceipts,
+          bloom: block.header.bloom,
+          txHashes: block.txs.map((tx) => tx.hash()),
+          senders: packSenders(block.txs),
+          stateOps: [...trieOps, ...staged.ops],
+          extraOps,
+        },
+        { pause },
+      )
     } catch (err) {
       this.flat.unstage(staged)
       throw err
@@ -374,19 +383,6 @@ export class Chain {
     return makeBlock(header, parsed, extData ?? new Uint8Array(), bytes)
   }
 }
-
-/** ACP-176 state a dev chain starts from: the target of `gas-target`, capacity full, no excess. */
-export function genesisFeeState(gasTarget: number | undefined): FeeState {
-  const targetExcess = desiredTargetExcess(BigInt(gasTarget ?? DEFAULT_GAS_TARGET))
-  return { capacity: maxCapacity(targetExcess), excess: 0n, targetExcess }
-}
-
-/**
- * Gas per second a development chain targets: 20M gas/s gives 200M-gas blocks and ~40M gas/s
- * sustained, so bursts of thousands of transfers mine at once. coreth starts from the zero fee
- * state (1M gas/s) and moves 32,768 per block; docs/API.md documents this difference.
- */
-export const DEFAULT_GAS_TARGET = 20_000_000
 
 /**
  * coreth's answer for a state root that is not on disk: libevm trie.MissingNodeError around

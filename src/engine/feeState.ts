@@ -292,3 +292,16 @@ export function nextMinDelayExcess(parentDelayExcess: bigint, desiredDelayExcess
   if (desiredDelayExcessValue === undefined) return parentDelayExcess
   return moveToward(parentDelayExcess, desiredDelayExcessValue, MAX_DELAY_EXCESS_DIFF)
 }
+
+/** ACP-176 state a dev chain starts from: the target of `gas-target`, capacity full, no excess. */
+export function genesisFeeState(gasTarget: number | undefined): FeeState {
+  const targetExcess = desiredTargetExcess(BigInt(gasTarget ?? DEFAULT_GAS_TARGET))
+  return { capacity: maxCapacity(targetExcess), excess: 0n, targetExcess }
+}
+
+/**
+ * Gas per second a development chain targets: 20M gas/s gives 200M-gas blocks and ~40M gas/s
+ * sustained, so bursts of thousands of transfers mine at once. coreth starts from the zero fee
+ * state (1M gas/s) and moves 32,768 per block; docs/API.md documents this difference.
+ */
+export const DEFAULT_GAS_TARGET = 20_000_000

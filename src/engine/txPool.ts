@@ -149,23 +149,27 @@ export class TxPool {
       if (byNonce.size === 0) continue
       heads.push([...byNonce.values()].sort((a, b) => (a.nonce < b.nonce ? -1 : 1)))
     }
-    const tip = (p: PoolTx) => {
+    const tip = (p: PoolTx | undefined) => {
+      if (p === undefined) return undefined
       const t = p.feeCap - baseFee
       return t < p.tipCap ? t : p.tipCap
     }
     const out: PoolTx[] = []
     const cursors = heads.map(() => 0)
+    // Each head's effective tip, computed once per transaction rather than at every comparison
+    // (a thousand pending transactions held the event loop for milliseconds).
+    const tips = heads.map((h) => tip(h[0]))
     for (;;) {
       let best = -1
       for (let i = 0; i < heads.length; i++) {
-        const cand = heads[i]![cursors[i]!]
-        if (cand === undefined) continue
-        const b = best === -1 ? undefined : heads[best]![cursors[best]!]!
-        if (b === undefined || tip(cand) > tip(b) || (tip(cand) === tip(b) && cand.arrival < b.arrival)) best = i
+        const t = tips[i]
+        if (t === undefined) continue
+        const bt = best === -1 ? undefined : tips[best]!
+        if (bt === undefined || t > bt || (t === bt && heads[i]![cursors[i]!]!.arrival < heads[best]![cursors[best]!]!.arrival)) best = i
       }
       if (best === -1) return out
       out.push(heads[best]![cursors[best]!]!)
-      cursors[best]!++
+      tips[best] = tip(heads[best]![++cursors[best]!])
     }
   }
 

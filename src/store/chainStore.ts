@@ -87,7 +87,7 @@ export class ChainStore {
   }
 
   /** Commits a block, its receipts, indexes, state and the head pointer atomically and durably. */
-  async writeBlock(w: BlockWrite, opts: { genesis?: boolean } = {}): Promise<void> {
+  async writeBlock(w: BlockWrite, opts: { genesis?: boolean; pause?: () => Promise<void> } = {}): Promise<void> {
     const ops: BatchOp[] = [...w.stateOps]
     ops.push({ type: 'put', key: prefixed(PREFIX.block, w.hash), value: w.encodedBlock })
     ops.push({ type: 'put', key: prefixed(PREFIX.receipts, w.hash), value: w.encodedReceipts })
@@ -104,7 +104,7 @@ export class ChainStore {
     if (w.extraOps !== undefined) ops.push(...w.extraOps)
     if (opts.genesis) ops.push({ type: 'put', key: metaKey(META_GENESIS), value: w.hash })
     ops.push({ type: 'put', key: metaKey(META_HEAD), value: w.hash })
-    await writeSynced(this.db, ops)
+    await writeSynced(this.db, ops, opts.pause)
   }
 
   /** The head's state root after development edits, if `headHash` is still the block they were made on. */

@@ -35,12 +35,37 @@ export async function openDatabase(dataDir: string): Promise<Database> {
   return db
 }
 
-/** Writes a batch durably: every block and head move goes through here (docs/SECURITY.md, D-a). */
-export async function writeSynced(db: Database, ops: BatchOp[]): Promise<void> {
+/** Ops added to a batch between two pauses (a big block's batch built in one call held the event loop for 10-30 ms). */
+const OPS_PER_SLICE = 256
+
+/**
+ * Writes a batch durably: every block and head move goes through here (docs/SECURITY.md, D-a).
+ * With `pause`, a big batch is built in slices with pauses between them (a chained batch, written
+ * in one atomic synced write all the same), so requests are answered while a big block is stored.
+ */
+export async function writeSynced(db: Database, ops: BatchOp[], pause?: () => Promise<void>): Promise<void> {
   // With development controls on, the batch also carries what it overwrites while a snapshot is live.
   const journal = SnapshotJournal.opened(db)
-  if (journal !== undefined) return journal.write(ops)
-  await db.batch(ops, { sync: true })
+  if (journal !== undefined) return journal.write(ops, pause)
+  return writeBatch(db, ops, pause)
+}
+
+/** writeSynced without the snapshot journal (the journal's own writes). */
+export async function writeBatch(db: Database, ops: BatchOp[], pause?: () => Promise<void>): Promise<void> {
+  if (pause === undefined || ops.length <= OPS_PER_SLICE) return db.batch(ops, { sync: true })
+  const batch = db.batch()
+  try {
+    for (let i = 0; i < ops.length; i++) {
+      const op = ops[i]!
+      if (op.type === 'put') batch.put(op.key, op.value)
+      else batch.del(op.key)
+      if (i % OPS_PER_SLICE === OPS_PER_SLICE - 1) await pause()
+    }
+  } catch (err) {
+    await batch.close()
+    throw err
+  }
+  await batch.write({ sync: true })
 }
 
 /** Bytes the files of `<dataDir>/chain` take (LevelDB keeps a flat directory); for /ext/metrics. */

@@ -1,5 +1,5 @@
 import { RLP } from '@ethereumjs/rlp'
-import type { BatchOp, Database } from './db.js'
+import { type BatchOp, type Database, writeBatch } from './db.js'
 import { META_SNAPSHOTS, PREFIX, metaKey, prefixed, u64 } from './keys.js'
 
 /** One live snapshot: its id, where its journal starts, and what its owner keeps beside it (time, pools). */
@@ -70,16 +70,15 @@ export class SnapshotJournal {
     return this.snapshots
   }
 
-  /** Writes `ops` durably, with their undo record while a snapshot is live. */
-  write(ops: BatchOp[]): Promise<void> {
+  /** Writes `ops` durably (store/db.ts writeBatch, paced by `pause`), with their undo record while a snapshot is live. */
+  write(ops: BatchOp[], pause?: () => Promise<void>): Promise<void> {
     const run = this.tail.then(async () => {
-      if (this.snapshots.length === 0) return this.db.batch(ops, { sync: true })
-      const keys = uniqueKeys(ops)
-      if (keys.length === 0) return this.db.batch(ops, { sync: true })
+      const keys = this.snapshots.length === 0 ? [] : uniqueKeys(ops)
+      if (keys.length === 0) return writeBatch(this.db, ops, pause)
       const before = await this.db.getMany(keys)
       const record = RLP.encode(keys.map((k, i) => (before[i] === undefined ? [k] : [k, before[i]!])))
       const seq = this.nextSeq++
-      await this.db.batch([...ops, { type: 'put', key: recordKey(seq), value: record }, this.tableOp()], { sync: true })
+      await writeBatch(this.db, [...ops, { type: 'put', key: recordKey(seq), value: record }, this.tableOp()], pause)
     })
     this.tail = run.catch(() => {})
     return run
