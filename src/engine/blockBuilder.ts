@@ -6,6 +6,8 @@ import type { Logger } from 'pino'
 import { keccak256 } from '../util/crypto.js'
 import type { BatchOp } from '../store/db.js'
 import { type Block, type Header, makeBlock } from './block.js'
+import { BlockClock } from './blockClock.js'
+import { BlockOverrides, burnTip } from './blockOverrides.js'
 import { BLACKHOLE, EMPTY_EXT_DATA_HASH, type Chain } from './chain.js'
 import { consumeGas, desiredDelayExcess, encodeFeeState, feeStateBeforeBlock, gasPrice, maxCapacity, minBuildableCapacity, minDelayMs, nextMinDelayExcess, updateTargetExcess } from './feeState.js'
 import { receiptRoot, txRoot } from './orderedTrieRoot.js'
@@ -29,6 +31,8 @@ const GATHER_MS = 4
  * store batch) are each one such run too, so the builder yields between them as well.
  */
 const YIELD_MS = 4
+/** Node's longest timer. */
+const MAX_TIMER_MS = 2 ** 31 - 1
 
 /** What a block's atomic txs add: extData, their gas, the store ops of their acceptance. */
 export interface AtomicBatch {
@@ -56,11 +60,18 @@ export interface AtomicBlockSource {
 }
 
 export interface BlockBuilderOptions {
-  /** ms between blocks; 0 = build as soon as transactions wait. */
+  /** ms between blocks; 0 = build as soon as transactions wait (automine). */
   blockInterval: number
   gasTarget?: number
   minDelayTarget: number
   log: Logger
+}
+
+/** When blocks are built: as transactions arrive (automine), every `intervalMs` (empty blocks too), or only when asked. */
+export interface MiningMode {
+  automine: boolean
+  /** ms between blocks; 0 = no interval mining. */
+  intervalMs: number
 }
 
 /**
@@ -72,8 +83,13 @@ export class BlockBuilder {
   private again = false
   private timer: NodeJS.Timeout | undefined
   private closed = false
+  private mode: MiningMode
   /** Atomic txs (set once by the composition root). */
   atomic: AtomicBlockSource | undefined
+  /** The time of the next blocks (the fee oracle reads it too). */
+  readonly clock = new BlockClock()
+  /** Header fields the development controls set for the next blocks. */
+  readonly overrides = new BlockOverrides()
 
   constructor(
     private readonly chain: Chain,
@@ -83,7 +99,31 @@ export class BlockBuilder {
     private readonly sm: OverlayState,
     private readonly opts: BlockBuilderOptions,
   ) {
-    if (opts.blockInterval > 0) this.timer = setInterval(() => this.trigger(), opts.blockInterval)
+    this.mode = BlockBuilder.defaultMode(opts.blockInterval)
+    this.setMining(this.mode)
+  }
+
+  /** The mode the `block-interval` flag asks for: automine at 0, else interval mining. */
+  static defaultMode(blockInterval: number): MiningMode {
+    return { automine: blockInterval === 0, intervalMs: blockInterval }
+  }
+
+  get mining(): MiningMode {
+    return { ...this.mode }
+  }
+
+  /** Back to the mode of the `block-interval` flag (anvil_reset). */
+  resetMining(): void {
+    this.setMining(BlockBuilder.defaultMode(this.opts.blockInterval))
+  }
+
+  /** Switches the mining mode (evm_setAutomine, evm_setIntervalMining); waiting transactions stay until the next trigger. */
+  setMining(mode: MiningMode): void {
+    this.mode = { ...mode }
+    if (this.timer) clearInterval(this.timer)
+    this.timer = undefined
+    // setInterval takes at most 2^31 - 1 ms (longer ones would fire every ms).
+    if (mode.intervalMs > 0 && !this.closed) this.timer = setInterval(() => this.trigger(), Math.min(mode.intervalMs, MAX_TIMER_MS))
   }
 
   /** Asks for a build; coalesces requests that arrive while one runs (or while exclusive() holds the chain). */
@@ -100,7 +140,12 @@ export class BlockBuilder {
 
   /** Called when a transaction becomes executable. */
   onPending(): void {
-    if (this.opts.blockInterval === 0) this.trigger()
+    if (this.mode.automine) this.trigger()
+  }
+
+  /** A build that could not proceed tries again shortly, unless blocks are only built when asked. */
+  private retrySoon(): void {
+    if (this.mode.automine || this.mode.intervalMs > 0) setTimeout(() => this.trigger(), 100).unref()
   }
 
   private async loop(): Promise<void> {
@@ -113,17 +158,17 @@ export class BlockBuilder {
       const busy = this.lastTxs > 1 && performance.now() - this.lastBuilt < BUSY_MS
       await new Promise<void>((r) => (busy ? setTimeout(r, GATHER_MS) : setImmediate(r)))
       try {
-        this.lastTxs = (await this.buildOnce(this.opts.blockInterval > 0))?.txs.length ?? 0
+        this.lastTxs = (await this.buildOnce(!this.mode.automine))?.txs.length ?? 0
       } catch (err) {
         this.opts.log.error({ err }, 'block build failed')
         this.progress = false
       }
       this.lastBuilt = performance.now()
       // Keep building while the last build moved the pool and executable transactions remain.
-      const more = this.opts.blockInterval === 0 && this.progress && (this.pool.size.pending > 0 || this.atomic?.hasPending() === true)
+      const more = this.mode.automine && this.progress && (this.pool.size.pending > 0 || this.atomic?.hasPending() === true)
       if (!this.again && !more) {
         // Atomic txs that did not fit the remaining capacity wait for it to refill.
-        if (this.opts.blockInterval === 0 && !this.progress && this.atomic?.hasPending() === true) setTimeout(() => this.trigger(), 100).unref()
+        if (this.mode.automine && !this.progress && this.atomic?.hasPending() === true) this.retrySoon()
         return
       }
     }
@@ -165,23 +210,33 @@ export class BlockBuilder {
     await this.running
   }
 
-  /** Builds and commits one block from the pool; returns it, or undefined when there was nothing to do. */
-  async buildOnce(allowEmpty = false): Promise<Block | undefined> {
+  /**
+   * Builds and commits one block from the pool; returns it, or undefined when there was nothing to
+   * do. `forced` (evm_mine, anvil_mine): a block is built whatever the ACP-176 capacity, with what fits.
+   */
+  async buildOnce(allowEmpty = false, forced = false): Promise<Block | undefined> {
     const parent = this.chain.head
     const parentMs = parent.header.timeMilliseconds
-    const earliest = parentMs + minDelayMs(this.chain.delayExcessOf(parent))
-    let timeMs = BigInt(Date.now())
+    const minDelay = minDelayMs(this.chain.delayExcessOf(parent))
+    const earliest = parentMs + minDelay
+    const exact = this.clock.pendingExact
+    const proposed = this.clock.propose(parent.header)
+    let timeMs = proposed.ms
     if (timeMs < earliest) {
-      await sleep(Number(earliest - timeMs))
+      // ACP-226: a block comes at least the minimum delay after its parent. The running clock waits
+      // for it; a set timestamp, a clock moved behind the head or a forced build takes the earliest time.
+      if (proposed.running && !forced && earliest - timeMs <= minDelay) await sleep(Number(earliest - timeMs))
       timeMs = earliest
     }
     const before = feeStateBeforeBlock(this.chain.feeStateOf(parent), parentMs, timeMs)
-    const baseFee = gasPrice(before)
-    const gasLimit = maxCapacity(before.targetExcess)
-    if (before.capacity < minBuildableCapacity(gasLimit)) {
+    const { overrides } = this
+    const baseFee = overrides.baseFee ?? gasPrice(before)
+    const gasLimit = overrides.gasLimit ?? maxCapacity(before.targetExcess)
+    const available = overrides.gasLimit ?? before.capacity
+    if (!forced && before.capacity < minBuildableCapacity(gasLimit)) {
       // Not enough capacity refilled yet (miner/worker.go): try again shortly.
       this.progress = false
-      setTimeout(() => this.trigger(), 100).unref()
+      this.retrySoon()
       return undefined
     }
     const candidates = this.pool.executable(baseFee)
@@ -191,7 +246,8 @@ export class BlockBuilder {
     }
 
     const number = parent.header.number + ONE
-    const env = this.chain.envBlock({ number, timestamp: timeMs / 1000n, gasLimit, baseFee })
+    const coinbase = overrides.coinbase ?? BLACKHOLE
+    const env = this.chain.envBlock({ number, timestamp: timeMs / 1000n, gasLimit, baseFee, coinbase })
     const included: PoolTx[] = []
     const dropped: PoolTx[] = []
     const receipts: Receipt[] = []
@@ -204,7 +260,7 @@ export class BlockBuilder {
       for (const ptx of candidates) {
         await pause()
         if (skipped.has(ptx.senderHex)) continue
-        if (ptx.feeCap < baseFee || gasUsed + ptx.tx.gasLimit > before.capacity) {
+        if (ptx.feeCap < baseFee || gasUsed + ptx.tx.gasLimit > available) {
           skipped.add(ptx.senderHex)
           continue
         }
@@ -218,6 +274,7 @@ export class BlockBuilder {
           skipped.add(ptx.senderHex)
           continue
         }
+        if (coinbase !== BLACKHOLE) await burnTip(this.sm, coinbase, result.minerValue)
         gasUsed += result.totalGasSpent
         included.push(ptx)
         receipts.push({
@@ -232,7 +289,7 @@ export class BlockBuilder {
       }
       // coreth applies atomic txs after the EVM txs (onFinalizeAndAssemble), within what the
       // block's ACP-176 capacity leaves (customheader.RemainingAtomicGasCapacity).
-      atomic = await this.atomic?.assemble({ number, baseFee, atomicGasLimit: before.capacity - gasUsed, sm: this.sm })
+      atomic = await this.atomic?.assemble({ number, baseFee, atomicGasLimit: available > gasUsed ? available - gasUsed : 0n, sm: this.sm })
       await this.sm.commit()
     } catch (err) {
       atomic?.cancelled()
@@ -253,7 +310,10 @@ export class BlockBuilder {
       const txs = included.map((p) => p.tx)
       const extData = atomicCount > 0 ? atomic!.extData : new Uint8Array()
       const extDataGasUsed = atomicCount > 0 ? atomic!.gasUsed : 0n
-      const after = updateTargetExcess(consumeGas(before, gasUsed, extDataGasUsed), this.opts.gasTarget === undefined ? undefined : BigInt(this.opts.gasTarget))
+      // A gas limit set by evm_setBlockGasLimit may exceed the capacity: the fee state then counts the excess, its capacity at 0.
+      const used = gasUsed + extDataGasUsed
+      const consumable = used > before.capacity ? { ...before, capacity: used } : before
+      const after = updateTargetExcess(consumeGas(consumable, gasUsed, extDataGasUsed), this.opts.gasTarget === undefined ? undefined : BigInt(this.opts.gasTarget))
       const desiredDelay = desiredDelayExcess(BigInt(this.opts.minDelayTarget))
       const extraData = new Uint8Array(30)
       extraData.set(encodeFeeState(after), 0)
@@ -261,7 +321,7 @@ export class BlockBuilder {
       const header: Header = {
         parentHash: parent.hash,
         uncleHash: KECCAK256_RLP_ARRAY,
-        coinbase: BLACKHOLE,
+        coinbase,
         stateRoot,
         txRoot: txRoot(txs),
         receiptRoot: receiptRoot(receipts),
@@ -294,6 +354,8 @@ export class BlockBuilder {
       throw err
     }
     this.sm.reset()
+    this.clock.committed(timeMs / 1000n, exact)
+    overrides.baseFee = undefined
     atomic?.accepted(number)
     await this.pool.onNewHead(included, dropped)
     return block
