@@ -128,7 +128,8 @@ export class BlockBuilder {
 
   /** Asks for a build; coalesces requests that arrive while one runs (or while exclusive() holds the chain). */
   trigger(): void {
-    if (this.closed) return
+    // With neither automine nor interval mining, blocks are built only by a mine call (buildOnce).
+    if (this.closed || this.manual) return
     if (this.running !== undefined || this.held) {
       this.again = true
       return
@@ -138,18 +139,23 @@ export class BlockBuilder {
     })
   }
 
+  /** Neither automine nor interval mining. */
+  private get manual(): boolean {
+    return !this.mode.automine && this.mode.intervalMs === 0
+  }
+
   /** Called when a transaction becomes executable. */
   onPending(): void {
     if (this.mode.automine) this.trigger()
   }
 
-  /** A build that could not proceed tries again shortly, unless blocks are only built when asked. */
+  /** A build that could not proceed tries again shortly (trigger() does nothing while blocks are only built when asked). */
   private retrySoon(): void {
-    if (this.mode.automine || this.mode.intervalMs > 0) setTimeout(() => this.trigger(), 100).unref()
+    setTimeout(() => this.trigger(), 100).unref()
   }
 
   private async loop(): Promise<void> {
-    while (!this.closed) {
+    while (!this.closed && !this.manual) {
       this.again = false
       // Under a stream of transactions from several senders (the last block is only just built
       // and carried more than one), wait a moment so the next block carries what is arriving:
@@ -157,6 +163,7 @@ export class BlockBuilder {
       // chain, or one sender waiting for each receipt (newHeads latency, W8), builds at once.
       const busy = this.lastTxs > 1 && performance.now() - this.lastBuilt < BUSY_MS
       await new Promise<void>((r) => (busy ? setTimeout(r, GATHER_MS) : setImmediate(r)))
+      if (this.manual) return
       try {
         this.lastTxs = (await this.buildOnce(!this.mode.automine))?.txs.length ?? 0
       } catch (err) {

@@ -196,7 +196,13 @@ describe('mining controls: cast rpc', () => {
     expect(await rpc('anvil_mine')).toBeNull()
     const mined = await block(node)
     expect([mined.miner, mined.baseFeePerGas, mined.gasLimit]).toEqual([coinbase, '0x2', '0x1c9c380'])
-    const refused = await runFile(CAST, ['rpc', '--rpc-url', node.url, 'anvil_setMinGasPrice', '0x1']).catch((e: { stderr: string }) => e.stderr)
-    expect(refused).toContain('anvil_setMinGasPrice is not supported when EIP-1559 is active')
+    expect(await rpc('hardhat_setCoinbase', coinbase)).toBe(true)
+    expect(await rpc('hardhat_setNextBlockBaseFeePerGas', '0x3')).toBe(true)
+    expect(await rpc('evm_mine')).toBe('0x0')
+    expect((await block(node)).baseFeePerGas).toBe('0x3')
+    for (const name of ['anvil_setMinGasPrice', 'hardhat_setMinGasPrice']) {
+      const refused = await runFile(CAST, ['rpc', '--rpc-url', node.url, name, '0x1']).catch((e: { stderr: string }) => e.stderr)
+      expect(refused).toContain('anvil_setMinGasPrice is not supported when EIP-1559 is active')
+    }
   })
 })
