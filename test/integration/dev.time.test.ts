@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { decodeFeeState, encodeFeeState, feeStateAfterBlock } from '../../src/engine/feeState.js'
+import { decodeFeeState, encodeFeeState, feeStateAfterBlock, minDelayMs } from '../../src/engine/feeState.js'
 import { send } from '../helpers/chain.js'
 import { devNode } from '../helpers/devClients.js'
 import type { TestNode } from '../helpers/testNode.js'
@@ -110,6 +110,25 @@ describe('time controls: viem test client (anvil mode)', () => {
     expect(block.timestamp).toBeLessThanOrEqual(after + 100n)
     expect(await node.call('anvil_reset')).toBeNull()
     expect(await node.call('evm_increaseTime', [0])).toBe(0)
+  })
+})
+
+describe('time controls: the ACP-226 minimum delay still holds', () => {
+  const t = devNode('anvil', { chain: { 'min-delay-target': 2000 } })
+
+  it('a timestamp at or behind the head gives a block at the head time plus the minimum delay', async () => {
+    const { node, client } = t
+    await client.mine({ blocks: 1 })
+    for (const move of ['exact', 'back'] as const) {
+      const parent = await node.call('eth_getBlockByNumber', ['latest', false])
+      if (move === 'exact') await client.setNextBlockTimestamp({ timestamp: BigInt(parent.timestamp) })
+      else expect(await node.call('evm_setTime', [Number(parent.timestamp) - 3600])).toBe(0)
+      await client.mine({ blocks: 1 })
+      const child = await header(node)
+      expect(child.ms).toBe(BigInt(parent.timestampMilliseconds) + minDelayMs(BigInt(parent.minDelayExcess)))
+      expect(child.ms - BigInt(parent.timestampMilliseconds)).toBeGreaterThanOrEqual(1900n)
+      expect(child.timestamp).toBe(child.ms / 1000n)
+    }
   })
 })
 
