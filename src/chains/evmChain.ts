@@ -4,6 +4,8 @@ import { AtomicTxService } from '../atomic/atomicService.js'
 import { type NodeConfig, checkEthApis } from '../config.js'
 import { devControlsOn } from '../dev/exposure.js'
 import { DevControls } from '../dev/devControls.js'
+import { MiningControls } from '../dev/miningControls.js'
+import { TimeControls } from '../dev/timeControls.js'
 import { StateEditor } from '../dev/stateEditor.js'
 import { type DevServices, devMethods } from '../namespaces/dev/index.js'
 import type { AccountManager } from '../engine/accounts.js'
@@ -180,5 +182,5 @@ export async function openEvmChain(deps: EvmChainDeps): Promise<EvmChain> {
 async function openDevServices(db: Database, engine: Engine, atomic: AtomicTxService, log: Logger): Promise<DevServices> {
   const controls = await DevControls.open({ db, engine, atomic, log: log.child({ module: 'dev' }) })
   log.warn('development controls enabled (evm_snapshot, anvil_setBalance...): anyone who reaches this port can rewrite the chain')
-  return { controls, state: new StateEditor(engine) }
+  return { controls, state: new StateEditor(engine), mining: new MiningControls(engine, controls), time: new TimeControls(engine, controls) }
 }

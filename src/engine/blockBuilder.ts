@@ -6,6 +6,8 @@ import type { Logger } from 'pino'
 import { keccak256 } from '../util/crypto.js'
 import type { BatchOp } from '../store/db.js'
 import { type Block, type Header, makeBlock } from './block.js'
+import { BlockClock } from './blockClock.js'
+import { BlockOverrides, burnTip } from './blockOverrides.js'
 import { BLACKHOLE, EMPTY_EXT_DATA_HASH, type Chain } from './chain.js'
 import { consumeGas, desiredDelayExcess, encodeFeeState, feeStateBeforeBlock, gasPrice, maxCapacity, minBuildableCapacity, minDelayMs, nextMinDelayExcess, updateTargetExcess } from './feeState.js'
 import { orderedTrieRoot, txRoot } from './orderedTrieRoot.js'
@@ -13,6 +15,7 @@ import { blockBloom, encodeConsensusReceipt, type Log, type Receipt } from './re
 import type { PoolTx, TxPool } from './txPool.js'
 import type { OverlayState } from './overlayState.js'
 import { writeChanges } from './stateWriter.js'
+import { pacer, sleep } from './pacer.js'
 
 /** Empty Warp predicate results appended after the fee state (codec v0 + empty map), as coreth does after Durango. */
 const EMPTY_PREDICATE_RESULTS = new Uint8Array(6)
@@ -22,14 +25,8 @@ const ONE = 1n
 const BUSY_MS = 20
 /** How long a busy builder gathers transactions before the next block. */
 const GATHER_MS = 4
-/**
- * Longest run of block building without a turn of the event loop. Executing a block is one chain
- * of microtasks: without a break, a request arriving meanwhile waits for the whole block (the send
- * latency of docs/PERFORMANCE.md). One pacer spans the whole build (execution, the trie update,
- * the roots, the store batch's encoding), so no step of a big block holds the loop longer, and a
- * small block (one transaction, newHeads latency) builds without a single yield.
- */
-const YIELD_MS = 4
+/** Node's longest timer. */
+const MAX_TIMER_MS = 2 ** 31 - 1
 
 /** What a block's atomic txs add: extData, their gas, the store ops of their acceptance. */
 export interface AtomicBatch {
@@ -57,11 +54,18 @@ export interface AtomicBlockSource {
 }
 
 export interface BlockBuilderOptions {
-  /** ms between blocks; 0 = build as soon as transactions wait. */
+  /** ms between blocks; 0 = build as soon as transactions wait (automine). */
   blockInterval: number
   gasTarget?: number
   minDelayTarget: number
   log: Logger
+}
+
+/** When blocks are built: as transactions arrive (automine), every `intervalMs` (empty blocks too), or only when asked. */
+export interface MiningMode {
+  automine: boolean
+  /** ms between blocks; 0 = no interval mining. */
+  intervalMs: number
 }
 
 /**
@@ -73,10 +77,15 @@ export class BlockBuilder {
   private again = false
   private timer: NodeJS.Timeout | undefined
   private closed = false
+  private mode: MiningMode
   /** Atomic txs (set once by the composition root). */
   atomic: AtomicBlockSource | undefined
   /** ACP-226 delay excess the chain steers toward: a search over the price function, so found once, not per block. */
   private readonly desiredDelay: bigint
+  /** The time of the next blocks (the fee oracle reads it too). */
+  readonly clock = new BlockClock()
+  /** Header fields the development controls set for the next blocks. */
+  readonly overrides = new BlockOverrides()
 
   constructor(
     private readonly chain: Chain,
@@ -87,12 +96,37 @@ export class BlockBuilder {
     private readonly opts: BlockBuilderOptions,
   ) {
     this.desiredDelay = desiredDelayExcess(BigInt(opts.minDelayTarget))
-    if (opts.blockInterval > 0) this.timer = setInterval(() => this.trigger(), opts.blockInterval)
+    this.mode = BlockBuilder.defaultMode(opts.blockInterval)
+    this.setMining(this.mode)
+  }
+
+  /** The mode the `block-interval` flag asks for: automine at 0, else interval mining. */
+  static defaultMode(blockInterval: number): MiningMode {
+    return { automine: blockInterval === 0, intervalMs: blockInterval }
+  }
+
+  get mining(): MiningMode {
+    return { ...this.mode }
+  }
+
+  /** Back to the mode of the `block-interval` flag (anvil_reset). */
+  resetMining(): void {
+    this.setMining(BlockBuilder.defaultMode(this.opts.blockInterval))
+  }
+
+  /** Switches the mining mode (evm_setAutomine, evm_setIntervalMining); waiting transactions stay until the next trigger. */
+  setMining(mode: MiningMode): void {
+    this.mode = { ...mode }
+    if (this.timer) clearInterval(this.timer)
+    this.timer = undefined
+    // setInterval takes at most 2^31 - 1 ms (longer ones would fire every ms).
+    if (mode.intervalMs > 0 && !this.closed) this.timer = setInterval(() => this.trigger(), Math.min(mode.intervalMs, MAX_TIMER_MS))
   }
 
   /** Asks for a build; coalesces requests that arrive while one runs (or while exclusive() holds the chain). */
   trigger(): void {
-    if (this.closed) return
+    // With neither automine nor interval mining, blocks are built only by a mine call (buildOnce).
+    if (this.closed || this.manual) return
     if (this.running !== undefined || this.held) {
       this.again = true
       return
@@ -102,13 +136,23 @@ export class BlockBuilder {
     })
   }
 
+  /** Neither automine nor interval mining. */
+  private get manual(): boolean {
+    return !this.mode.automine && this.mode.intervalMs === 0
+  }
+
   /** Called when a transaction becomes executable. */
   onPending(): void {
-    if (this.opts.blockInterval === 0) this.trigger()
+    if (this.mode.automine) this.trigger()
+  }
+
+  /** A build that could not proceed tries again shortly (trigger() does nothing while blocks are only built when asked). */
+  private retrySoon(): void {
+    setTimeout(() => this.trigger(), 100).unref()
   }
 
   private async loop(): Promise<void> {
-    while (!this.closed) {
+    while (!this.closed && !this.manual) {
       this.again = false
       // Under a stream of transactions from several senders (the last block is only just built
       // and carried more than one), wait a moment so the next block carries what is arriving:
@@ -116,18 +160,19 @@ export class BlockBuilder {
       // chain, or one sender waiting for each receipt (newHeads latency, W8), builds at once.
       const busy = this.lastTxs > 1 && performance.now() - this.lastBuilt < BUSY_MS
       await new Promise<void>((r) => (busy ? setTimeout(r, GATHER_MS) : setImmediate(r)))
+      if (this.manual) return
       try {
-        this.lastTxs = (await this.buildOnce(this.opts.blockInterval > 0))?.txs.length ?? 0
+        this.lastTxs = (await this.buildOnce(!this.mode.automine))?.txs.length ?? 0
       } catch (err) {
         this.opts.log.error({ err }, 'block build failed')
         this.progress = false
       }
       this.lastBuilt = performance.now()
       // Keep building while the last build moved the pool and executable transactions remain.
-      const more = this.opts.blockInterval === 0 && this.progress && (this.pool.size.pending > 0 || this.atomic?.hasPending() === true)
+      const more = this.mode.automine && this.progress && (this.pool.size.pending > 0 || this.atomic?.hasPending() === true)
       if (!this.again && !more) {
         // Atomic txs that did not fit the remaining capacity wait for it to refill.
-        if (this.opts.blockInterval === 0 && !this.progress && this.atomic?.hasPending() === true) setTimeout(() => this.trigger(), 100).unref()
+        if (this.mode.automine && !this.progress && this.atomic?.hasPending() === true) this.retrySoon()
         return
       }
     }
@@ -169,23 +214,33 @@ export class BlockBuilder {
     await this.running
   }
 
-  /** Builds and commits one block from the pool; returns it, or undefined when there was nothing to do. */
-  async buildOnce(allowEmpty = false): Promise<Block | undefined> {
+  /**
+   * Builds and commits one block from the pool; returns it, or undefined when there was nothing to
+   * do. `forced` (evm_mine, anvil_mine): a block is built whatever the ACP-176 capacity, with what fits.
+   */
+  async buildOnce(allowEmpty = false, forced = false): Promise<Block | undefined> {
     const parent = this.chain.head
     const parentMs = parent.header.timeMilliseconds
-    const earliest = parentMs + minDelayMs(this.chain.delayExcessOf(parent))
-    let timeMs = BigInt(Date.now())
+    const minDelay = minDelayMs(this.chain.delayExcessOf(parent))
+    const earliest = parentMs + minDelay
+    const exact = this.clock.pendingExact
+    const proposed = this.clock.propose(parent.header)
+    let timeMs = proposed.ms
     if (timeMs < earliest) {
-      await sleep(Number(earliest - timeMs))
+      // ACP-226: a block comes at least the minimum delay after its parent. The running clock waits
+      // for it; a set timestamp, a clock moved behind the head or a forced build takes the earliest time.
+      if (proposed.running && !forced && earliest - timeMs <= minDelay) await sleep(Number(earliest - timeMs))
       timeMs = earliest
     }
     const before = feeStateBeforeBlock(this.chain.feeStateOf(parent), parentMs, timeMs)
-    const baseFee = gasPrice(before)
-    const gasLimit = maxCapacity(before.targetExcess)
-    if (before.capacity < minBuildableCapacity(gasLimit)) {
+    const { overrides } = this
+    const baseFee = overrides.baseFee ?? gasPrice(before)
+    const gasLimit = overrides.gasLimit ?? maxCapacity(before.targetExcess)
+    const available = overrides.gasLimit ?? before.capacity
+    if (!forced && before.capacity < minBuildableCapacity(gasLimit)) {
       // Not enough capacity refilled yet (miner/worker.go): try again shortly.
       this.progress = false
-      setTimeout(() => this.trigger(), 100).unref()
+      this.retrySoon()
       return undefined
     }
     const candidates = this.pool.executable(baseFee)
@@ -195,7 +250,8 @@ export class BlockBuilder {
     }
 
     const number = parent.header.number + ONE
-    const env = this.chain.envBlock({ number, timestamp: timeMs / 1000n, gasLimit, baseFee })
+    const coinbase = overrides.coinbase ?? BLACKHOLE
+    const env = this.chain.envBlock({ number, timestamp: timeMs / 1000n, gasLimit, baseFee, coinbase })
     const included: PoolTx[] = []
     const dropped: PoolTx[] = []
     const receipts: Receipt[] = []
@@ -210,7 +266,7 @@ export class BlockBuilder {
       for (const ptx of candidates) {
         await pause()
         if (skipped.has(ptx.senderHex)) continue
-        if (ptx.feeCap < baseFee || gasUsed + ptx.tx.gasLimit > before.capacity) {
+        if (ptx.feeCap < baseFee || gasUsed + ptx.tx.gasLimit > available) {
           skipped.add(ptx.senderHex)
           continue
         }
@@ -224,6 +280,7 @@ export class BlockBuilder {
           skipped.add(ptx.senderHex)
           continue
         }
+        if (coinbase !== BLACKHOLE) await burnTip(this.sm, coinbase, result.minerValue)
         gasUsed += result.totalGasSpent
         included.push(ptx)
         const receipt: Receipt = {
@@ -240,7 +297,7 @@ export class BlockBuilder {
       }
       // coreth applies atomic txs after the EVM txs (onFinalizeAndAssemble), within what the
       // block's ACP-176 capacity leaves (customheader.RemainingAtomicGasCapacity).
-      atomic = await this.atomic?.assemble({ number, baseFee, atomicGasLimit: before.capacity - gasUsed, sm: this.sm })
+      atomic = await this.atomic?.assemble({ number, baseFee, atomicGasLimit: available > gasUsed ? available - gasUsed : 0n, sm: this.sm })
       await this.sm.commit()
     } catch (err) {
       atomic?.cancelled()
@@ -267,14 +324,17 @@ export class BlockBuilder {
       await pause()
       const extData = atomicCount > 0 ? atomic!.extData : new Uint8Array()
       const extDataGasUsed = atomicCount > 0 ? atomic!.gasUsed : 0n
-      const after = updateTargetExcess(consumeGas(before, gasUsed, extDataGasUsed), this.opts.gasTarget === undefined ? undefined : BigInt(this.opts.gasTarget))
+      // A gas limit set by evm_setBlockGasLimit may exceed the capacity: the fee state then counts the excess, its capacity at 0.
+      const used = gasUsed + extDataGasUsed
+      const consumable = used > before.capacity ? { ...before, capacity: used } : before
+      const after = updateTargetExcess(consumeGas(consumable, gasUsed, extDataGasUsed), this.opts.gasTarget === undefined ? undefined : BigInt(this.opts.gasTarget))
       const extraData = new Uint8Array(30)
       extraData.set(encodeFeeState(after), 0)
       extraData.set(EMPTY_PREDICATE_RESULTS, 24)
       const header: Header = {
         parentHash: parent.hash,
         uncleHash: KECCAK256_RLP_ARRAY,
-        coinbase: BLACKHOLE,
+        coinbase,
         stateRoot,
         txRoot: txRootHash,
         receiptRoot: receiptRootHash,
@@ -307,28 +367,10 @@ export class BlockBuilder {
       throw err
     }
     this.sm.reset()
+    this.clock.committed(timeMs / 1000n, exact)
+    overrides.baseFee = undefined
     atomic?.accepted(number)
     await this.pool.onNewHead(included, dropped)
     return block
   }
-}
-
-/**
- * A pause point for long synchronous work: lets pending I/O (requests) run once YIELD_MS have passed
- * since the last pause, so a big block never holds up requests for long.
- */
-function pacer(): () => Promise<void> {
-  let resumed = performance.now()
-  return async () => {
-    if (performance.now() - resumed > YIELD_MS) resumed = await yieldToIo()
-  }
-}
-
-/** Lets pending I/O (requests) run; resolves with the time it resumed. */
-function yieldToIo(): Promise<number> {
-  return new Promise((r) => setImmediate(() => r(performance.now())))
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((r) => setTimeout(r, ms))
 }

@@ -71,7 +71,7 @@ export class Engine {
     private readonly builder: BlockBuilder,
     private readonly opts: EngineOptions,
   ) {
-    this.fees = new FeeOracle(chain, { minTip: opts.admission.minTip, ...opts.feeHistory })
+    this.fees = new FeeOracle(chain, builder, { minTip: opts.admission.minTip, ...opts.feeHistory })
     this.evmTimeoutMs = opts.evmTimeoutMs
     this.nonceGuard = new PendingNonceGuard(opts.pendingNonceGuardMs)
     this.logs = new LogIndex(chain)

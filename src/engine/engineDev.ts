@@ -1,4 +1,7 @@
+import type { Block } from './block.js'
 import type { BlockBuilder } from './blockBuilder.js'
+import type { BlockClock } from './blockClock.js'
+import type { BlockOverrides } from './blockOverrides.js'
 import type { Chain } from './chain.js'
 import { OverlayState } from './overlayState.js'
 import { writeChanges } from './stateWriter.js'
@@ -15,6 +18,23 @@ export class EngineDev {
     readonly pool: TxPool,
     readonly builder: BlockBuilder,
   ) {}
+
+  /** The time of the next blocks (evm_increaseTime and the like). */
+  get clock(): BlockClock {
+    return this.builder.clock
+  }
+
+  /** Header fields of the next blocks (anvil_setCoinbase and the like). */
+  get overrides(): BlockOverrides {
+    return this.builder.overrides
+  }
+
+  /** Mines one block now, whatever the mining mode, with the executable transactions that fit (evm_mine). Call it inside exclusive(). */
+  async mineOne(): Promise<Block> {
+    const block = await this.builder.buildOnce(true, true)
+    if (block === undefined) throw new Error('no block was built')
+    return block
+  }
 
   /** Runs `fn` with no block being built meanwhile. */
   exclusive<T>(fn: () => Promise<T>): Promise<T> {

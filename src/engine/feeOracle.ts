@@ -1,9 +1,10 @@
 import type { Block } from './block.js'
+import type { BlockClock } from './blockClock.js'
+import type { BlockOverrides } from './blockOverrides.js'
 import type { Chain } from './chain.js'
 import { InvalidParamsError } from './errors.js'
 import { feeStateBeforeBlock, gasPrice, maxCapacity, type FeeState } from './feeState.js'
 import { feeCaps } from './txPool.js'
-import { unixNow } from '../util/unixNow.js'
 
 /** coreth eth/gasprice defaults (ethconfig/config.go). */
 const TIP_BLOCKS = 40n
@@ -35,34 +36,35 @@ export class FeeOracle {
 
   constructor(
     private readonly chain: Chain,
+    /** The builder's clock and header overrides: "now" is the time the next block would get. */
+    private readonly nextBlock: { clock: BlockClock; overrides: BlockOverrides },
     private readonly opts: FeeOracleOptions,
   ) {
     this.lastTip = opts.minTip
   }
 
-  private nextCache: { head: Block; ms: number; state: FeeState; baseFee: bigint; gasLimit: bigint } | undefined
+  private nextCache: { head: Block; ms: bigint; state: FeeState; baseFee: bigint; gasLimit: bigint } | undefined
 
-  /** Fee state of a block built now; memoised per head and millisecond (admission asks per tx). */
+  /** Fee state of a block built now (at the clock's time for it); memoised per head and millisecond (admission asks per tx). */
   private next(): { baseFee: bigint; gasLimit: bigint } {
     const head = this.chain.head
-    const ms = Date.now()
+    const ms = this.nextBlock.clock.propose(head.header).ms
     const c = this.nextCache
     if (c !== undefined && c.head === head && c.ms === ms) return c
     const parentMs = head.header.timeMilliseconds
-    const now = BigInt(ms)
-    const state = feeStateBeforeBlock(this.chain.feeStateOf(head), parentMs, now > parentMs ? now : parentMs)
+    const state = feeStateBeforeBlock(this.chain.feeStateOf(head), parentMs, ms > parentMs ? ms : parentMs)
     this.nextCache = { head, ms, state, baseFee: gasPrice(state), gasLimit: maxCapacity(state.targetExcess) }
     return this.nextCache
   }
 
-  /** eth_baseFee: the base fee of a block built now on the head. */
+  /** eth_baseFee: the base fee of a block built now on the head (or the one anvil_setNextBlockBaseFeePerGas set). */
   nextBaseFee(): bigint {
-    return this.next().baseFee
+    return this.nextBlock.overrides.baseFee ?? this.next().baseFee
   }
 
-  /** Gas limit of the next block (ACP-176 max capacity). */
+  /** Gas limit of the next block (ACP-176 max capacity, or the one evm_setBlockGasLimit set). */
   nextGasLimit(): bigint {
-    return this.next().gasLimit
+    return this.nextBlock.overrides.gasLimit ?? this.next().gasLimit
   }
 
   /** eth_maxPriorityFeePerGas: 40th percentile of recent tips, clamped to [tx-pool-price-limit, 150 gwei]. */
@@ -71,7 +73,7 @@ export class FeeOracle {
     if (this.tipCache?.head === head) return this.tipCache.tip
     const minPrice = this.opts.minTip
     const tips: bigint[] = []
-    const now = unixNow()
+    const now = this.nextBlock.clock.nowSeconds()
     const lower = head.header.number > TIP_BLOCKS ? head.header.number - TIP_BLOCKS : 0n
     for (let n = head.header.number; n > lower; n--) {
       const block = this.chain.blockByNumber(n)

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import type { DevControls } from '../../dev/devControls.js'
 import { DevError } from '../../dev/errors.js'
+import { InvalidParamsError } from '../../engine/errors.js'
 import { quantity } from '../../rpc/format.js'
 import { LenientU256 } from './params.js'
 import { type MethodTable, method } from '../../rpc/types.js'
@@ -14,7 +15,11 @@ export function snapshotMethods(dev: DevControls): MethodTable {
   const revert = method(z.tuple([LenientU256]), ([id]) => dev.revert(id))
   const reset = (answer: null | true) =>
     method(ResetOptions, async ([opts]) => {
-      if (opts?.forking !== undefined && opts.forking !== null) throw new DevError('forking is not supported by this node yet: anvil_reset takes no forking options')
+      const forking = opts?.forking as { jsonRpcUrl?: unknown } | null | undefined
+      // anvil's answer on a node that does not fork (anvil: crates/anvil/src/eth/api.rs anvil_reset).
+      if (forking !== undefined && forking !== null && (forking.jsonRpcUrl === undefined || forking.jsonRpcUrl === null))
+        throw new InvalidParamsError('Forking not enabled and RPC URL not provided to start forking')
+      if (forking !== undefined && forking !== null) throw new DevError('forking is not supported by this node yet: anvil_reset takes no jsonRpcUrl')
       await dev.reset()
       return answer
     })

@@ -9,7 +9,6 @@ import { chainIdMethods } from './chainId.js'
 export function ethChainMethods(ctx: Pick<RpcContext, 'engine'>): MethodTable {
   const { engine } = ctx
   const chainConfig = chainConfigJSON(engine.genesis)
-  const coinbase = hex(BLACKHOLE)
   return {
     ...chainIdMethods(engine.chainId),
     /** Handler for `eth_syncing`: a single node is always in sync. */
@@ -17,10 +16,10 @@ export function ethChainMethods(ctx: Pick<RpcContext, 'engine'>): MethodTable {
       'internal-eth',
       method(z.tuple([]), () => false),
     ),
-    /** Handler for `eth_coinbase`: coreth's etherbase, the fee blackhole. */
+    /** Handler for `eth_coinbase`: coreth's etherbase, the fee blackhole (or the coinbase anvil_setCoinbase set, as anvil answers). */
     eth_coinbase: inServiceOne(
       'eth',
-      method(z.tuple([]), () => coinbase),
+      method(z.tuple([]), () => hex(engine.dev.overrides.coinbase ?? BLACKHOLE)),
     ),
     /** Handler for `eth_getChainConfig` (Avalanche extension; coreth: internal/ethapi/api_extra.go, libevm params/json.libevm.go). */
     eth_getChainConfig: inServiceOne(
