@@ -4,9 +4,14 @@ import { AtomicTxService } from '../atomic/atomicService.js'
 import { type NodeConfig, checkEthApis } from '../config.js'
 import { devControlsOn } from '../dev/exposure.js'
 import { DevControls } from '../dev/devControls.js'
+import { DevInfo } from '../dev/devInfo.js'
+import { Impersonation } from '../dev/impersonation.js'
 import { MiningControls } from '../dev/miningControls.js'
+import { PoolControls } from '../dev/poolControls.js'
+import { StateDump } from '../dev/stateDump.js'
 import { TimeControls } from '../dev/timeControls.js'
 import { StateEditor } from '../dev/stateEditor.js'
+import { withImpersonation } from '../namespaces/dev/accounts.js'
 import { type DevServices, devMethods } from '../namespaces/dev/index.js'
 import type { AccountManager } from '../engine/accounts.js'
 import { Engine } from '../engine/engine.js'
@@ -51,7 +56,9 @@ export function buildMethodTable(ctx: RpcContext, dev?: DevServices): MethodTabl
     accountMethods(ctx),
     dev === undefined ? {} : devMethods(dev),
   )
-  return servedMethods(all, ctx.config.chain['eth-apis'], ethSubscribeDisabled())
+  const ethApis = ctx.config.chain['eth-apis']
+  const served = servedMethods(all, ethApis, ethSubscribeDisabled())
+  return dev === undefined ? served : withImpersonation(served, dev.impersonation, ethApis)
 }
 
 /** What one EVM chain shares with the rest of the node. */
@@ -182,5 +189,14 @@ export async function openEvmChain(deps: EvmChainDeps): Promise<EvmChain> {
 async function openDevServices(db: Database, engine: Engine, atomic: AtomicTxService, log: Logger): Promise<DevServices> {
   const controls = await DevControls.open({ db, engine, atomic, log: log.child({ module: 'dev' }) })
   log.warn('development controls enabled (evm_snapshot, anvil_setBalance...): anyone who reaches this port can rewrite the chain')
-  return { controls, state: new StateEditor(engine), mining: new MiningControls(engine, controls), time: new TimeControls(engine, controls) }
+  return {
+    controls,
+    state: new StateEditor(engine),
+    mining: new MiningControls(engine, controls),
+    time: new TimeControls(engine, controls),
+    impersonation: new Impersonation(engine, controls),
+    pool: new PoolControls(engine),
+    dump: new StateDump(engine),
+    info: new DevInfo(engine, controls),
+  }
 }

@@ -44,6 +44,11 @@ export class DevControls {
     this.reloaders.push(reload)
   }
 
+  /** The live snapshots, oldest first, with what each part saved at the time (anvil_metadata lists them). */
+  liveSnapshots(): { id: bigint; saved: Record<string, unknown> }[] {
+    return this.journal.live().map((s) => ({ id: s.id, saved: JSON.parse(new TextDecoder().decode(s.extra)) as Record<string, unknown> }))
+  }
+
   /** evm_snapshot: the id of a snapshot of the node as it is now. */
   snapshot(): Promise<bigint> {
     return this.engine.dev.exclusive(() => {

@@ -22,7 +22,7 @@ export interface KeySource {
 }
 
 /** Serializes the sends of one sender whose nonce the node picks (geth AddrLocker). */
-class AddrLocker {
+export class AddrLocker {
   private readonly tails = new Map<string, Promise<void>>()
   async run<T>(addr: string, work: () => Promise<T>): Promise<T> {
     const prev = this.tails.get(addr) ?? Promise.resolve()

@@ -1,7 +1,8 @@
 import { RLP } from '@ethereumjs/rlp'
 import type { StateManagerInterface } from '@ethereumjs/common'
 import { KECCAK256_RLP_ARRAY } from '@ethereumjs/util'
-import { runTx, type RunTxResult, type VM } from '@ethereumjs/vm'
+import type { RunTxResult, VM } from '@ethereumjs/vm'
+import { runBlockTx } from './impersonatedTx.js'
 import type { Logger } from 'pino'
 import { keccak256 } from '../util/crypto.js'
 import type { BatchOp } from '../store/db.js'
@@ -272,7 +273,7 @@ export class BlockBuilder {
         }
         let result: RunTxResult
         try {
-          result = await runTx(this.vm, { tx: ptx.tx, block: env, skipHardForkValidation: true, blockGasUsed: gasUsed })
+          result = await runBlockTx(this.vm, { tx: ptx.tx, block: env, skipHardForkValidation: true, blockGasUsed: gasUsed })
         } catch (err) {
           // No longer valid against this state (balance spent by an earlier tx...): drop it.
           this.opts.log.debug({ tx: ptx.hash, err: (err as Error).message }, 'dropping transaction')

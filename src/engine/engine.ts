@@ -29,7 +29,7 @@ import type { PruneResult } from './statePruner.js'
 import { TxPool, type PoolTx } from './txPool.js'
 import { simulate } from './simulate.js'
 import { checkSimulateSize, type SimBlockResult, type SimulateOptions } from './simulateOptions.js'
-import { admitRawTransaction, checkTxState } from './txValidation.js'
+import { type AdmissionRules, admitRawTransaction, checkTxState } from './txValidation.js'
 import type { BlockRef, CallRequest, StateOverride } from './types.js'
 import { traceBlock, traceCall, traceTransaction, type TraceCallOptions, type TxTraceResult } from './tracing/trace.js'
 import type { TraceOptions } from './tracing/config.js'
@@ -300,18 +300,14 @@ export class Engine {
   }
 
   /** eth_sendRawTransaction: admit to the pool (geth's checks and wording) and wake the builder. */
-  async sendRawTransaction(raw: Uint8Array): Promise<string> {
-    const ptx = admitRawTransaction(
-      raw,
-      {
-        ...this.opts.admission,
-        common: this.chain.txCommon,
-        chainId: this.chain.chainId,
-        blockGasLimit: this.fees.nextGasLimit(),
-        nextBaseFee: this.fees.nextBaseFee(),
-      },
-      this.arrivals++,
-    )
+  sendRawTransaction(raw: Uint8Array): Promise<string> {
+    return this.submit((rules, arrival) => admitRawTransaction(raw, rules, arrival))
+  }
+
+  /** Admits the transaction `admit` checks against the next block's rules (a raw one, or an impersonated sender's: src/dev/impersonation.ts). */
+  async submit(admit: (rules: AdmissionRules, arrival: number) => PoolTx): Promise<string> {
+    const rules = { ...this.opts.admission, common: this.chain.txCommon, chainId: this.chain.chainId, blockGasLimit: this.fees.nextGasLimit(), nextBaseFee: this.fees.nextBaseFee() }
+    const ptx = admit(rules, this.arrivals++)
     // geth: only a tx still in the pool is "already known"; a mined one fails the nonce check.
     if (this.pool.has(ptx.hash)) throw new TxRejectedError('already known')
     checkTxState(ptx, await this.headState().getAccount(ptx.sender))

@@ -1,11 +1,23 @@
+import { KECCAK256_NULL, createAccountFromRLP, equalsBytes } from '@ethereumjs/util'
 import type { Block } from './block.js'
 import type { BlockBuilder } from './blockBuilder.js'
 import type { BlockClock } from './blockClock.js'
 import type { BlockOverrides } from './blockOverrides.js'
 import type { Chain } from './chain.js'
+import { genesisPreimages } from './genesisBlock.js'
 import { OverlayState } from './overlayState.js'
 import { writeChanges } from './stateWriter.js'
 import type { TxPool } from './txPool.js'
+
+/** One account of the head's state, named (anvil_dumpState). */
+export interface DumpedAccount {
+  address: Uint8Array
+  nonce: bigint
+  balance: bigint
+  code: Uint8Array
+  /** slot -> value (leading zeros stripped), in the flat state's order */
+  storage: [Uint8Array, Uint8Array][]
+}
 
 /**
  * What the development controls (src/dev/) reach inside the engine: block building held while
@@ -63,6 +75,36 @@ export class EngineDev {
     chain.trieDb.commitDrained(trieOps)
     chain.headStateRoot = root
     chain.events.emit('state')
+  }
+
+  /**
+   * Every account of the head's state with its code and slots, named by the preimages recorded as
+   * they were created (store/flatState.ts) or by the genesis allocation; `unnamed` counts the keys
+   * with neither (written by a version that recorded none). Call it inside exclusive().
+   */
+  async dumpAccounts(): Promise<{ accounts: DumpedAccount[]; unnamed: number }> {
+    const { flat } = this.chain
+    const genesis = genesisPreimages(this.chain.opts.genesis)
+    const name = (hash: string) => genesis.get(hash) ?? flat.preimage(hash)
+    const accounts: DumpedAccount[] = []
+    let unnamed = 0
+    for await (const entry of flat.entries()) {
+      const storage: [Uint8Array, Uint8Array][] = []
+      for (const [slotHash, value] of entry.slots) {
+        const slot = name(slotHash)
+        if (slot === undefined) unnamed++
+        else storage.push([slot, value])
+      }
+      const address = name(entry.addrHash)
+      if (address === undefined) {
+        unnamed++
+        continue
+      }
+      const { nonce, balance, codeHash } = createAccountFromRLP(entry.account)
+      const code = equalsBytes(codeHash, KECCAK256_NULL) ? new Uint8Array() : (this.chain.codeSource(codeHash) ?? new Uint8Array())
+      accounts.push({ address, nonce, balance, code, storage })
+    }
+    return { accounts, unnamed }
   }
 
   /** The database was put back (a revert or a reset): read the chain again; the pool starts empty. Call it inside exclusive(). */

@@ -1,10 +1,11 @@
 import type { Block as EnvBlock } from '@ethereumjs/block'
-import { type VM, createVM, runTx } from '@ethereumjs/vm'
+import { type VM, createVM } from '@ethereumjs/vm'
 import { createTx, type TypedTransaction } from '@ethereumjs/tx'
-import { Account, Address, bytesToHex, equalsBytes, hexToBytes, KECCAK256_NULL, setLengthLeft, unpadBytes } from '@ethereumjs/util'
+import { Account, Address, bytesToHex, hexToBytes, setLengthLeft, unpadBytes } from '@ethereumjs/util'
 import type { Block } from './block.js'
 import { type CallResult, directCallSupported, runDirectCall } from './directCall.js'
 import { EvmGuard, type RunLimit } from './evmGuard.js'
+import { runTxFromContract } from './impersonatedTx.js'
 // Process-wide: every EVM (calls, the block builder, tracing) runs with ethereumjs's per-call costs cut.
 import './evmPatches.js'
 import type { Chain } from './chain.js'
@@ -83,11 +84,6 @@ export class Executor {
     const env = this.envFor(baseFee, gas > this.block.header.gasLimit ? gas : this.block.header.gasLimit)
     const tx = this.makeTx(req, gas, from, baseFee)
     const account = (await this.sm.getAccount(from)) ?? new Account()
-    if (!equalsBytes(account.codeHash, KECCAK256_NULL)) {
-      // geth skips EIP-3607 for calls (SkipAccountChecks); ethereumjs cannot, so hide the code here.
-      account.codeHash = KECCAK256_NULL
-      await this.sm.putAccount(from, account)
-    }
     const price = tx.type === 2 ? minBig((tx as { maxFeePerGas: bigint }).maxFeePerGas, baseFee + (tx as { maxPriorityFeePerGas: bigint }).maxPriorityFeePerGas) : (tx as { gasPrice: bigint }).gasPrice
     const cost = gas * price + (req.value ?? 0n)
     if (account.balance < cost && (price > 0n || (req.value ?? 0n) > 0n)) {
@@ -101,15 +97,20 @@ export class Executor {
       result =
         noFees && beforeRun === undefined && directCallSupported(this.vm.common)
           ? await runDirectCall(this.vm.evm, tx, from, env, accessListReport)
-          : await runTx(this.vm, {
-              tx,
-              block: env,
-              skipNonce: true,
-              skipBalance: true,
-              skipBlockGasLimitValidation: true,
-              skipHardForkValidation: true,
-              reportAccessList: accessListReport,
-            })
+          : // geth skips EIP-3607 for calls (SkipAccountChecks): a contract may be the sender and still run its code.
+            await runTxFromContract(
+              this.vm,
+              {
+                tx,
+                block: env,
+                skipNonce: true,
+                skipBalance: true,
+                skipBlockGasLimitValidation: true,
+                skipHardForkValidation: true,
+                reportAccessList: accessListReport,
+              },
+              from,
+            )
     } catch (err) {
       throw translateRunError(err)
     }

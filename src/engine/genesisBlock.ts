@@ -1,5 +1,6 @@
 import type { MerkleStateManager } from '@ethereumjs/statemanager'
-import { Account, Address, KECCAK256_RLP, KECCAK256_RLP_ARRAY, bigIntToBytes, hexToBytes, setLengthLeft } from '@ethereumjs/util'
+import { Account, Address, KECCAK256_RLP, KECCAK256_RLP_ARRAY, bigIntToBytes, bytesToUnprefixedHex, hexToBytes, setLengthLeft } from '@ethereumjs/util'
+import { keccak256 } from '../util/crypto.js'
 import { type Block, type Header, makeBlock } from './block.js'
 import { INITIAL_DELAY_EXCESS } from './feeState.js'
 import type { Genesis } from './genesis.js'
@@ -9,6 +10,22 @@ const WARP_ADDRESS = new Address(hexToBytes('0x020000000000000000000000000000000
 
 /** coreth's initial base fee (ap3.InitialBaseFee) shown on the genesis header: 225 gwei. */
 export const GENESIS_BASE_FEE = 225_000_000_000n
+
+/**
+ * keccak hex -> address or slot for the genesis state's keys. The genesis state goes to the trie and
+ * reaches the flat state by a rebuild, which records no preimages; these name its accounts for
+ * anvil_dumpState (src/store/keys.ts PREFIX.preimage).
+ */
+export function genesisPreimages(g: Genesis): Map<string, Uint8Array> {
+  const out = new Map<string, Uint8Array>()
+  const add = (raw: Uint8Array) => out.set(bytesToUnprefixedHex(keccak256(raw)), raw)
+  add(WARP_ADDRESS.bytes)
+  for (const [addr, acct] of Object.entries(g.alloc)) {
+    add(hexToBytes(addr.startsWith('0x') ? (addr as `0x${string}`) : `0x${addr}`))
+    for (const slot of Object.keys(acct.storage ?? {})) add(setLengthLeft(hexToBytes(slot as `0x${string}`), 32))
+  }
+  return out
+}
 
 /** The genesis block of a genesis file; its state goes into `sm` (an empty trie over the node's trie database). */
 export async function genesisBlock(g: Genesis, sm: MerkleStateManager): Promise<Block> {

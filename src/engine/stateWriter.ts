@@ -27,7 +27,7 @@ export async function writeChanges(
   pause: () => Promise<void> = async () => {},
 ): Promise<{ root: Uint8Array; flat: FlatChanges }> {
   for (const [hash, code] of changes.codes) nodes.put(codeKey(hash), code)
-  const flat: FlatChanges = { accounts: new Map(), storage: new Map(), cleared: new Set() }
+  const flat: FlatChanges = { accounts: new Map(), storage: new Map(), cleared: new Set(), preimages: new Map() }
   const accountChanges: TrieChange[] = []
   for (const addr of new Set([...changes.accounts.keys(), ...changes.storage.keys(), ...changes.cleared])) {
     const account = changes.accounts.get(addr)
@@ -35,8 +35,10 @@ export async function writeChanges(
     const cleared = changes.cleared.has(addr)
     if (account === undefined && !cleared && (slots === undefined || slots.size === 0)) continue
     await pause()
-    const addrHashBytes = keccak256(hexToBytes(`0x${addr}`))
+    const addrBytes = hexToBytes(`0x${addr}`)
+    const addrHashBytes = keccak256(addrBytes)
     const addrHash = bytesToUnprefixedHex(addrHashBytes)
+    flat.preimages!.set(addrHash, addrBytes)
     const key = toNibbles(addrHashBytes)
     if (cleared || account === null) flat.cleared.add(addrHash)
     if (account === null) {
@@ -52,8 +54,11 @@ export async function writeChanges(
     if (slots !== undefined && slots.size > 0) {
       const slotChanges: TrieChange[] = []
       for (const [slot, value] of slots) {
-        const slotHash = keccak256(hexToBytes(`0x${slot}`))
-        flat.storage.set(addrHash + bytesToUnprefixedHex(slotHash), value)
+        const slotBytes = hexToBytes(`0x${slot}`)
+        const slotHash = keccak256(slotBytes)
+        const slotHashHex = bytesToUnprefixedHex(slotHash)
+        flat.storage.set(addrHash + slotHashHex, value)
+        flat.preimages!.set(slotHashHex, slotBytes)
         slotChanges.push({ key: toNibbles(slotHash), value: value.length === 0 ? null : RLP.encode(value) })
       }
       storageRoot = applyTrieChanges(nodes, storageRoot, slotChanges)

@@ -210,6 +210,32 @@ export class TxPool {
     }
   }
 
+  /**
+   * Drops one transaction (anvil_dropTransaction). The sender's later pending transactions can no
+   * longer run after the gap it leaves: they go back to queued, as geth's pool demotes them.
+   */
+  drop(hash: string): PoolTx | undefined {
+    const ptx = this.byHash.get(hash)
+    if (ptx === undefined) return undefined
+    const key = ptx.senderHex
+    const pend = this.pending.get(key)
+    const wasPending = pend?.get(ptx.nonce) === ptx
+    this.remove(ptx)
+    if (wasPending) {
+      for (const later of [...pend!.values()]) {
+        if (later.nonce < ptx.nonce) continue
+        this.remove(later)
+        this.insert(this.queued, key, later)
+        this.queuedCount++
+      }
+      this.pendingNonce.set(key, ptx.nonce)
+    }
+    if (this.pending.get(key)?.size === 0) this.pending.delete(key)
+    if (this.queued.get(key)?.size === 0) this.queued.delete(key)
+    if (!this.pending.has(key) && !this.queued.has(key)) this.pendingNonce.delete(key)
+    return ptx
+  }
+
   /** Drops every transaction (the chain under them was put back by a revert or reset). */
   clear(): void {
     this.pending.clear()

@@ -39,6 +39,15 @@ export function admitRawTransaction(raw: Uint8Array, rules: AdmissionRules, arri
   } catch (err) {
     throw decodeError(raw, rules.chainId, err as Error)
   }
+  return admitTransaction(tx, rules, arrival, () => recoverSender(tx, raw))
+}
+
+/**
+ * The checks after decoding, in geth's order. `senderOf` recovers the sender and seals the
+ * transaction with it (sealTx), or names it: an impersonated sender's transaction has no real
+ * signature (src/dev/impersonation.ts).
+ */
+export function admitTransaction(tx: TypedTransaction, rules: AdmissionRules, arrival: number, senderOf: () => Address): PoolTx {
   if (!isSupportedType(tx)) throw new TxRejectedError('transaction type not supported')
   const { feeCap, tipCap } = feeCaps(tx)
   checkTxFee(feeCap, tx.gasLimit, rules.txFeeCap)
@@ -52,7 +61,7 @@ export function admitRawTransaction(raw: Uint8Array, rules: AdmissionRules, arri
   if (tipCap > feeCap) throw new TxRejectedError(`max priority fee per gas higher than max fee per gas: maxPriorityFeePerGas: ${tipCap}, maxFeePerGas: ${feeCap}`)
   let sender: Address
   try {
-    sender = recoverSender(tx, raw)
+    sender = senderOf()
   } catch {
     throw new TxRejectedError('invalid sender')
   }

@@ -19,6 +19,8 @@ export interface FlatChanges {
   storage: Map<string, Uint8Array>
   /** keccak(address) hex of accounts whose stored slots all go before `storage` applies */
   cleared: Set<string>
+  /** keccak hex -> the address or slot it hashes, for the keys above; recorded when the key is new (PREFIX.preimage) */
+  preimages?: Map<string, Uint8Array>
 }
 
 /** A block's flat writes, made by stage() and undone by unstage() if the batch is not written. */
@@ -122,14 +124,23 @@ export class FlatState {
         }
       }
     }
+    const preimage = (hash: string) => {
+      const raw = changes.preimages?.get(hash)
+      if (raw !== undefined) ops.push({ type: 'put', key: flatKey(PREFIX.preimage, hash), value: raw })
+    }
     for (const [key, value] of changes.storage) {
-      before.set(SLOT + key, this.slot(key.slice(0, 64), key.slice(64)))
+      const old = this.slot(key.slice(0, 64), key.slice(64))
+      before.set(SLOT + key, old)
+      // A slot or account that comes into being gets its preimage in the same batch, so every stored key has one.
+      if (old.length === 0 && value.length > 0) preimage(key.slice(64))
       const dbKey = flatKey(PREFIX.flatStorage, key)
       ops.push(value.length === 0 ? { type: 'del', key: dbKey } : { type: 'put', key: dbKey, value })
       this.slots.set(key, value)
     }
     for (const [addrHash, rlp] of changes.accounts) {
-      before.set(ACCOUNT + addrHash, this.account(addrHash))
+      const old = this.account(addrHash)
+      before.set(ACCOUNT + addrHash, old)
+      if (old === null && rlp !== null) preimage(addrHash)
       const dbKey = flatKey(PREFIX.flatAccount, addrHash)
       ops.push(rlp === null ? { type: 'del', key: dbKey } : { type: 'put', key: dbKey, value: rlp })
       this.accounts.set(addrHash, rlp)
@@ -188,6 +199,21 @@ export class FlatState {
     this.undoEntries = 0
     this.number = number
     return count
+  }
+
+  /** The address or slot whose keccak is `hash` (hex), if recorded (PREFIX.preimage). */
+  preimage(hash: string): Uint8Array | undefined {
+    return this.db.getSync(flatKey(PREFIX.preimage, hash)) ?? undefined
+  }
+
+  /** Every stored account with its slots (keccak keys), in key order: what anvil_dumpState walks. Call it with block building held. */
+  async *entries(): AsyncGenerator<{ addrHash: string; account: Uint8Array; slots: [string, Uint8Array][] }> {
+    for await (const [key, account] of this.db.iterator({ gte: Uint8Array.of(PREFIX.flatAccount), lt: Uint8Array.of(PREFIX.flatAccount + 1) })) {
+      const addrHash = Buffer.from(key.subarray(1)).toString('hex')
+      const slots: [string, Uint8Array][] = []
+      for await (const [slotKey, value] of this.db.iterator(storageRange(addrHash))) slots.push([Buffer.from(slotKey.subarray(33)).toString('hex'), value])
+      yield { addrHash, account, slots }
+    }
   }
 
   /** The head moved without a flat change of its own (start-up, a revert): only the head is answerable. */

@@ -65,6 +65,11 @@ export const PREFIX = {
    * while a snapshot was live, so evm_revert can write it back (src/store/snapshotJournal.ts)
    */
   snapshotJournal: 0x6a,
+  /**
+   * 'i' + keccak(x)(32) -> x: the address or storage slot a flat-state key hashes (geth's preimages), written
+   * in the batch that first creates the account or slot, so anvil_dumpState can name them (src/dev/stateDump.ts)
+   */
+  preimage: 0x69,
 } as const
 
 export const META_HEAD = 'head'

@@ -29,3 +29,18 @@ export function devNode(mode: 'anvil' | 'hardhat', opts?: TestNodeOptions): { no
   afterAll(() => ctx.node.close())
   return ctx
 }
+
+/** `cast <args...>`: its output, trimmed. */
+export async function cast(...args: string[]): Promise<string> {
+  return (await runFile(CAST, args)).stdout.trim()
+}
+
+/** `cast rpc --rpc-url <url> <method> <params...>`: its output, trimmed (JSON of the result). */
+export function castRpc(url: string, method: string, ...params: string[]): Promise<string> {
+  return cast('rpc', '--rpc-url', url, method, ...params)
+}
+
+/** The local network (chain ID 43112) as viem's clients take it, served at `url`. */
+export function localChain(url: string) {
+  return { id: 43112, name: 'local', nativeCurrency: { name: 'AVAX', symbol: 'AVAX', decimals: 18 }, rpcUrls: { default: { http: [url] } } } as const
+}

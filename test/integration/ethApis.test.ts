@@ -125,7 +125,9 @@ describe('eth-apis: which methods each coreth service enables', () => {
     expect(parseNodeConfig({}).chain['eth-apis']).toEqual(DEFAULT_ETH_APIS)
     const served = table(DEFAULT_ETH_APIS)
     expect(served.filter((m) => m.startsWith('personal_'))).toEqual([])
-    for (const m of SIGNING) expect(served).not.toContain(m)
+    // eth_sendTransaction is served for impersonated senders (dev with internal-transaction, docs/DEV.md); no keystore signing.
+    for (const m of SIGNING) expect(served.includes(m)).toBe(m === 'eth_sendTransaction')
+    expect(table(['internal-transaction', 'dev'])).toContain('eth_sendTransaction')
     expect(served).toContain('txpool_status')
     expect(served).toContain('debug_getRawHeader')
   })

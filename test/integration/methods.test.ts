@@ -86,6 +86,19 @@ const COVERAGE: Record<string, string> = {
   eth_sign: 'personal.test.ts',
   eth_signTransaction: 'personal.test.ts',
   eth_sendTransaction: 'personal.test.ts',
+  anvil_impersonateAccount: 'dev.accounts.test.ts',
+  hardhat_impersonateAccount: 'dev.accounts.test.ts',
+  anvil_stopImpersonatingAccount: 'dev.accounts.test.ts',
+  hardhat_stopImpersonatingAccount: 'dev.accounts.test.ts',
+  anvil_autoImpersonateAccount: 'dev.accounts.test.ts',
+  anvil_dropTransaction: 'dev.accounts.test.ts',
+  hardhat_dropTransaction: 'dev.accounts.test.ts',
+  anvil_dropAllTransactions: 'dev.accounts.test.ts',
+  anvil_nodeInfo: 'dev.accounts.test.ts',
+  anvil_metadata: 'dev.accounts.test.ts',
+  hardhat_metadata: 'dev.accounts.test.ts',
+  anvil_dumpState: 'dev.dump.test.ts',
+  anvil_loadState: 'dev.dump.test.ts',
 }
 
 /** The methods issue 2 requires (its "Methods" list). */

@@ -1,6 +1,7 @@
 import type { TypedTransaction } from '@ethereumjs/tx'
 import { bytesToHex } from '@ethereumjs/util'
-import { createVM, runTx, type RunTxResult, type VM } from '@ethereumjs/vm'
+import { createVM, type RunTxResult, type VM } from '@ethereumjs/vm'
+import { runBlockTx } from '../impersonatedTx.js'
 import type { Block } from '../block.js'
 import type { Chain } from '../chain.js'
 import type { Engine } from '../engine.js'
@@ -162,7 +163,7 @@ class Replay {
 
   /** Runs one transaction untraced (those before the traced one). */
   async run(tx: TypedTransaction, limit: RunLimit): Promise<void> {
-    const result = await this.guard.run(limit, () => runTx(this.vm, { tx, block: this.env, skipHardForkValidation: true, blockGasUsed: this.gasUsed }))
+    const result = await this.guard.run(limit, () => runBlockTx(this.vm, { tx, block: this.env, skipHardForkValidation: true, blockGasUsed: this.gasUsed }))
     this.gasUsed += result.totalGasSpent
     this.logs += result.execResult.logs?.length ?? 0
   }
@@ -176,7 +177,7 @@ class Replay {
     const attached = attachTracer(this.vm.evm, tracer, { deadline: Date.now() + timeout, logIndexBase: this.logs })
     let result: RunTxResult
     try {
-      result = await this.guard.run(limit, () => runTx(this.vm, { tx, block: this.env, skipHardForkValidation: true, blockGasUsed: this.gasUsed }))
+      result = await this.guard.run(limit, () => runBlockTx(this.vm, { tx, block: this.env, skipHardForkValidation: true, blockGasUsed: this.gasUsed }))
     } catch (err) {
       if (err instanceof ExecutionAbortedError) throw err
       throw new ExecutionFailedError(`tracing failed: ${err instanceof Error ? err.message : String(err)}`)

@@ -339,6 +339,48 @@ describe('TxPool.onNewHead', () => {
   })
 })
 
+describe('TxPool: drop (anvil_dropTransaction)', () => {
+  it('a queued transaction goes alone; an unknown hash is undefined', async () => {
+    await pool.add(await ptx(alice, 0))
+    const q = await ptx(alice, 3)
+    await pool.add(q)
+    expect(pool.drop(q.hash)).toBe(q)
+    expect(pool.drop(q.hash)).toBeUndefined()
+    expect(contents(pool)).toEqual({ pending: ['alice:0'], queued: [] })
+    expect(pool.size).toEqual({ pending: 1, queued: 0 })
+    expect(await pool.nextNonce(addr(alice))).toBe(1n)
+  })
+
+  it('a pending one sends the later pending ones back to queued; filling the gap again promotes them', async () => {
+    for (const n of [0, 1, 2, 3]) await pool.add(await ptx(alice, n))
+    await pool.add(await ptx(bob, 0))
+    const one = pool.all().pending.find((p) => p.senderHex === alice.address.toLowerCase() && p.nonce === 1n)!
+    pool.drop(one.hash)
+    expect(contents(pool)).toEqual({ pending: ['alice:0', 'bob:0'], queued: ['alice:2', 'alice:3'] })
+    expect(pool.size).toEqual({ pending: 2, queued: 2 })
+    expect(await pool.nextNonce(addr(alice))).toBe(1n)
+    expect(
+      pool
+        .executable(1n)
+        .map((p) => `${p.senderHex === alice.address.toLowerCase() ? 'alice' : 'bob'}:${p.nonce}`)
+        .sort(),
+    ).toEqual(['alice:0', 'bob:0'])
+    expect(await pool.add(await ptx(alice, 1))).toBe(true)
+    expect(contents(pool).pending).toEqual(['alice:0', 'alice:1', 'alice:2', 'alice:3', 'bob:0'])
+    expect(await pool.nextNonce(addr(alice))).toBe(4n)
+  })
+
+  it("dropping a sender's last transaction leaves its nonce to the state", async () => {
+    setNonce(alice, 4n)
+    const p = await ptx(alice, 4)
+    await pool.add(p)
+    pool.drop(p.hash)
+    expect(pool.size).toEqual({ pending: 0, queued: 0 })
+    setNonce(alice, 6n)
+    expect(await pool.nextNonce(addr(alice))).toBe(6n)
+  })
+})
+
 function addr(w: Wallet): Address {
   return createAddressFromString(w.address)
 }

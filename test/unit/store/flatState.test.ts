@@ -117,3 +117,52 @@ describe('FlatState', () => {
     expect(hex(flat.account(A, 2n))).toBe('0x02')
   })
 })
+
+describe('FlatState: preimages and entries (anvil_dumpState)', () => {
+  const ADDR = Uint8Array.of(...new Array(20).fill(0xab))
+  const SLOT = new Uint8Array(32).fill(0x02)
+
+  it('records the preimage of an account or slot that comes into being, in its batch; entries() walks accounts with their slots', async () => {
+    const flat = new FlatState(db)
+    await genesis(flat)
+    const preimages = new Map([
+      [A, ADDR],
+      [B, ADDR],
+      [S2, SLOT],
+    ])
+    // A exists (the rebuild wrote it, with no preimage): a change to it records none; B and A's new slot S2 are new.
+    const staged = await flat.stage(
+      {
+        ...changes({
+          accounts: new Map([
+            [A, Uint8Array.of(2)],
+            [B, Uint8Array.of(3)],
+          ]),
+          storage: new Map([[A + S2, Uint8Array.of(9)]]),
+        }),
+        preimages,
+      },
+      1n,
+      root(1),
+    )
+    expect(flat.preimage(B)).toBeUndefined()
+    await writeSynced(db, staged.ops)
+    expect(flat.preimage(A)).toBeUndefined()
+    expect(hex(flat.preimage(B) ?? null)).toBe(bytesToHex(ADDR))
+    expect(hex(flat.preimage(S2) ?? null)).toBe(bytesToHex(SLOT))
+
+    const all = []
+    for await (const e of flat.entries()) all.push({ addrHash: e.addrHash, account: hex(e.account), slots: e.slots.map(([s, v]) => [s, hex(v)]) })
+    expect(all).toEqual([
+      {
+        addrHash: A,
+        account: '0x02',
+        slots: [
+          [S1, '0x07'],
+          [S2, '0x09'],
+        ],
+      },
+      { addrHash: B, account: '0x03', slots: [] },
+    ])
+  })
+})
