@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createTestClient, createWalletClient, http, publicActions, type Hex } from 'viem'
 import { sign, waitReceipt } from '../helpers/chain.js'
+import { EWOQ_ADDRESS as EWOQ } from '../helpers/constants.js'
 import { cast as castRaw, castRpc, localChain } from '../helpers/devClients.js'
 import { startTestNode, type TestNode } from '../helpers/testNode.js'
 
@@ -162,7 +163,7 @@ describe('impersonation, raw names', () => {
 
 describe('dropping pooled transactions', () => {
   const queued = async (offset: number) => {
-    const nonce = Number(await tn.call('eth_getTransactionCount', ['0x8db97C7cEcE249c2b98bDC0226Cc4C2A57BF52FC', 'latest'])) + offset
+    const nonce = Number(await tn.call('eth_getTransactionCount', [EWOQ, 'latest'])) + offset
     return tn.call('eth_sendRawTransaction', [await sign({ to: TO, value: BigInt(offset), nonce })])
   }
   const status = async () => tn.call('txpool_status', [])
@@ -179,13 +180,31 @@ describe('dropping pooled transactions', () => {
     expect(await tn.call('hardhat_dropTransaction', [b])).toBe(false)
     expect(await status()).toEqual({ pending: '0x0', queued: '0x0' })
 
-    const mined = await tn.call('eth_sendRawTransaction', [
-      await sign({ to: TO, value: 1n, nonce: Number(await tn.call('eth_getTransactionCount', ['0x8db97C7cEcE249c2b98bDC0226Cc4C2A57BF52FC', 'pending'])) }),
-    ])
+    const mined = await tn.call('eth_sendRawTransaction', [await sign({ to: TO, value: 1n, nonce: Number(await tn.call('eth_getTransactionCount', [EWOQ, 'pending'])) })])
     await waitReceipt(tn, mined)
     expect(await tn.call('anvil_dropTransaction', [mined])).toBeNull()
     const answer = await tn.rpc('hardhat_dropTransaction', [mined])
     expect(answer.error).toEqual({ code: -32000, message: `Transaction ${mined} cannot be dropped because it's already mined` })
+  })
+
+  it('with automine off, dropping a pending transaction sends the later ones back to queued: the next block holds only the one before it', async () => {
+    const latest = Number(await tn.call('eth_getTransactionCount', [EWOQ, 'latest']))
+    await tn.call('evm_setAutomine', [false])
+    try {
+      const hashes: string[] = []
+      for (const nonce of [latest, latest + 1, latest + 2]) hashes.push(await tn.call('eth_sendRawTransaction', [await sign({ to: TO, value: 1n, nonce })]))
+      expect(await status()).toEqual({ pending: '0x3', queued: '0x0' })
+      expect(await tn.call('anvil_dropTransaction', [hashes[1]])).toBe(hashes[1])
+      expect(await status()).toEqual({ pending: '0x1', queued: '0x1' })
+      expect(await tn.call('eth_getTransactionCount', [EWOQ, 'pending'])).toBe(`0x${(latest + 1).toString(16)}`)
+      await tn.call('evm_mine', [])
+      expect((await tn.call('eth_getTransactionReceipt', [hashes[0]])).status).toBe('0x1')
+      expect(await tn.call('eth_getTransactionReceipt', [hashes[2]])).toBeNull()
+      expect(await status()).toEqual({ pending: '0x0', queued: '0x1' })
+    } finally {
+      await tn.call('anvil_dropAllTransactions', [])
+      await tn.call('evm_setAutomine', [true])
+    }
   })
 
   it("anvil_dropAllTransactions empties the pool (viem's dropTransaction drops one)", async () => {
