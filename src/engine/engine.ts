@@ -17,7 +17,7 @@ import { LogIndex, type FoundLog } from './logIndex.js'
 import { queryLogs, type LogQuery } from './logQuery.js'
 import { PendingNonceGuard } from './pendingNonceGuard.js'
 import { Executor, executionError } from './executor.js'
-import type { StateReader } from './flatView.js'
+import { FlatView, type StateReader } from './flatView.js'
 import { OverlayState } from './overlayState.js'
 import type { Cancellation, RunLimit } from './evmGuard.js'
 import { FeeOracle } from './feeOracle.js'
@@ -200,6 +200,17 @@ export class Engine {
 
   stateAt(ref: BlockRef): StateReader {
     return this.readerAt(this.resolveBlock(ref))
+  }
+
+  /**
+   * eth_getBalance answered at once when the flat state holds the block (the head and recent ones):
+   * the read balance() would make, without its promise; undefined when the read needs the trie.
+   */
+  balanceNow(address: Uint8Array, ref: BlockRef): bigint | undefined {
+    const reader = this.stateAt(ref)
+    if (!(reader instanceof FlatView)) return undefined
+    const account = reader.accountNow(address)
+    return account === null ? undefined : (account?.balance ?? 0n)
   }
 
   async balance(address: Uint8Array, ref: BlockRef): Promise<bigint> {
