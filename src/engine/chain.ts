@@ -31,6 +31,8 @@ export const BLACKHOLE = hexToBytes('0x0100000000000000000000000000000000000000'
 export const EMPTY_EXT_DATA_HASH = KECCAK256_RLP
 const ZERO32 = new Uint8Array(32)
 const BLOCK_CACHE_SIZE = 64
+/** Transaction locations kept in memory (about 150 bytes each). */
+const RECENT_TXS = 8192
 
 export interface ChainOptions {
   genesis: Genesis
@@ -67,6 +69,8 @@ export class Chain {
   genesisBlock!: Block
   private readonly blockCache = new BoundedCache<string, Block>(BLOCK_CACHE_SIZE)
   private readonly receiptCache = new BoundedCache<string, Receipt[]>(BLOCK_CACHE_SIZE)
+  /** Where recently mined transactions are: clients poll for a receipt just after its block, and this answers without LevelDB. */
+  private readonly recentTxs = new BoundedCache<string, { blockHash: Uint8Array; index: number }>(RECENT_TXS)
   /** State garbage collection; only with `pruning-enabled`. */
   readonly pruner: StatePruner | undefined
   /** Blocks whose state a pruning node answers for (`state-history`); undefined on an archival node. */
@@ -239,6 +243,8 @@ export class Chain {
 
   /** The canonical block and index of a mined transaction. */
   txLocation(txHash: Uint8Array): { block: Block; index: number } | undefined {
+    const recent = this.recentTxs.get(hexKey(txHash))
+    if (recent !== undefined) return { block: this.blockByHash(recent.blockHash)!, index: recent.index }
     const loc = this.store.readTxLocation(txHash)
     if (loc === undefined || loc.blockNumber > this.head.header.number) return undefined
     const block = this.blockByNumber(loc.blockNumber)
@@ -310,6 +316,7 @@ export class Chain {
       throw err
     }
     this.trieDb.commitDrained(trieOps)
+    for (let index = 0; index < block.txs.length; index++) this.recentTxs.set(hexKey(block.txs[index]!.hash()), { blockHash: block.hash, index })
     const key = bytesToHex(block.hash)
     this.remember(key, block)
     // Bounded here too: every committed block passes through, so an unbounded set kept every receipt (soak).
@@ -378,6 +385,10 @@ export const DEFAULT_GAS_TARGET = 20_000_000
 function stateUnavailable(root: Uint8Array): StateUnavailableError {
   const hex = bytesToUnprefixedHex(root)
   return new StateUnavailableError(`missing trie node ${hex} (path ) state 0x${hex} is not available, not found`)
+}
+
+function hexKey(bytes: Uint8Array): string {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex')
 }
 
 function sharedCommon(common: Common, params: Parameters<Common['updateParams']>[0]): Common {

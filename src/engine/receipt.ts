@@ -75,6 +75,14 @@ export function receiptBloom(r: Receipt): Uint8Array {
   return bloom
 }
 
+/**
+ * Hands over a bloom already computed over the receipt's logs (runTx's own, over the same logs the
+ * receipt keeps), so the block builder's receipt root and block bloom do not hash them again.
+ */
+export function knowBloom(r: Receipt, bloom: Uint8Array): void {
+  if (r.logs.length > 0) blooms.set(r, bloom)
+}
+
 /** A block's bloom: the union of its receipts' blooms. */
 export function blockBloom(receipts: readonly Receipt[]): Uint8Array {
   const out = new Uint8Array(256)

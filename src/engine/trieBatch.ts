@@ -1,5 +1,5 @@
 import { RLP } from '@ethereumjs/rlp'
-import { KECCAK256_RLP, bytesToUnprefixedHex, concatBytes } from '@ethereumjs/util'
+import { KECCAK256_RLP, concatBytes } from '@ethereumjs/util'
 import { keccak256 } from '../util/crypto.js'
 
 /**
@@ -141,15 +141,15 @@ class Batch {
 
   resolve(child: Child): Node {
     if (child.t !== 'hash') return child
-    const bytes = this.nodes.get(bytesToUnprefixedHex(child.hash))
-    if (bytes === undefined) throw new Error(`missing trie node ${bytesToUnprefixedHex(child.hash)}`)
+    const bytes = this.nodes.get(nodeKey(child.hash))
+    if (bytes === undefined) throw new Error(`missing trie node ${nodeKey(child.hash)}`)
     return decodeNode(RLP.decode(bytes) as RawNode)
   }
 
   rootHash(node: Node): Uint8Array {
     const bytes = RLP.encode(this.raw(node))
     const hash = keccak256(bytes)
-    this.nodes.put(bytesToUnprefixedHex(hash), bytes)
+    this.nodes.put(nodeKey(hash), bytes)
     return hash
   }
 
@@ -160,7 +160,7 @@ class Batch {
     const bytes = RLP.encode(raw)
     if (bytes.length < 32) return raw
     const hash = keccak256(bytes)
-    this.nodes.put(bytesToUnprefixedHex(hash), bytes)
+    this.nodes.put(nodeKey(hash), bytes)
     return hash
   }
 
@@ -257,4 +257,9 @@ function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
   if (a.length !== b.length) return false
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false
   return true
+}
+
+/** A node's key in TrieNodes: flat hex from Buffer (the @ethereumjs/util helper concatenates two digits at a time). */
+function nodeKey(hash: Uint8Array): string {
+  return Buffer.from(hash.buffer, hash.byteOffset, hash.byteLength).toString('hex')
 }
