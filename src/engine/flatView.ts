@@ -1,6 +1,6 @@
-import { type Account, type Address, KECCAK256_NULL, bytesToUnprefixedHex, createAccountFromRLP, equalsBytes } from '@ethereumjs/util'
+import { type Account, type Address, KECCAK256_NULL, createAccountFromRLP, equalsBytes } from '@ethereumjs/util'
 import type { FlatState } from '../store/flatState.js'
-import { keccak256 } from '../util/crypto.js'
+import { keyHash } from './keyHash.js'
 
 /** What reads of one block's state need: the flat state (head and recent blocks) or the trie (older ones). */
 export interface StateReader {
@@ -58,5 +58,5 @@ export class FlatView implements StateReader {
 }
 
 export function hashHex(bytes: Uint8Array): string {
-  return bytesToUnprefixedHex(keccak256(bytes))
+  return keyHash(bytes).hex
 }
