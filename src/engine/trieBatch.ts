@@ -1,6 +1,7 @@
 import { RLP } from '@ethereumjs/rlp'
 import { KECCAK256_RLP, concatBytes } from '@ethereumjs/util'
 import { keccak256 } from '../util/crypto.js'
+import { rlpEncode } from '../util/rlp.js'
 
 /**
  * Applies many key changes to a Merkle Patricia trie at once, the way a block changes its state:
@@ -147,7 +148,7 @@ class Batch {
   }
 
   rootHash(node: Node): Uint8Array {
-    const bytes = RLP.encode(this.raw(node))
+    const bytes = rlpEncode(this.raw(node))
     const hash = keccak256(bytes)
     this.nodes.put(nodeKey(hash), bytes)
     return hash
@@ -157,7 +158,7 @@ class Batch {
   private ref(child: Child): RawNode | Uint8Array {
     if (child.t === 'hash') return child.hash
     const raw = this.raw(child)
-    const bytes = RLP.encode(raw)
+    const bytes = rlpEncode(raw)
     if (bytes.length < 32) return raw
     const hash = keccak256(bytes)
     this.nodes.put(nodeKey(hash), bytes)
