@@ -2,6 +2,7 @@ import { RLP } from '@ethereumjs/rlp'
 import { KECCAK256_RLP, concatBytes } from '@ethereumjs/util'
 import { keccak256 } from '../util/crypto.js'
 import { rlpEncode } from '../util/rlp.js'
+import { BoundedCache } from '../util/boundedCache.js'
 
 /**
  * Applies many key changes to a Merkle Patricia trie at once, the way a block changes its state:
@@ -32,6 +33,14 @@ type Node = Leaf | Ext | Branch
 type Child = Node | Hash
 
 const EMPTY = new Uint8Array(0)
+
+/**
+ * Nodes decoded recently, by hash: every block walks the trie's upper levels again, and decoding
+ * them was most of resolve(). Content-addressed, so an entry never goes stale, and nothing here
+ * writes to a node once made (apply copies a branch's children before changing them). Sized for
+ * the upper levels of a development chain's trie (a branch with its children is about 1 KB).
+ */
+const decoded = new BoundedCache<string, Node>(4096)
 
 /** The root after `changes` (any order; one change per key) on the trie at `root`. */
 export function applyTrieChanges(nodes: TrieNodes, root: Uint8Array, changes: TrieChange[]): Uint8Array {
@@ -142,16 +151,19 @@ class Batch {
 
   resolve(child: Child): Node {
     if (child.t !== 'hash') return child
-    const bytes = this.nodes.get(nodeKey(child.hash))
-    if (bytes === undefined) throw new Error(`missing trie node ${nodeKey(child.hash)}`)
-    return decodeNode(RLP.decode(bytes) as RawNode)
+    const key = nodeKey(child.hash)
+    const known = decoded.get(key)
+    if (known !== undefined) return known
+    const bytes = this.nodes.get(key)
+    if (bytes === undefined) throw new Error(`missing trie node ${key}`)
+    const node = decodeNode(RLP.decode(bytes) as RawNode)
+    decoded.set(key, node)
+    return node
   }
 
   rootHash(node: Node): Uint8Array {
-    const bytes = rlpEncode(this.raw(node))
-    const hash = keccak256(bytes)
-    this.nodes.put(nodeKey(hash), bytes)
-    return hash
+    const raw = this.raw(node)
+    return this.store(raw, rlpEncode(raw))
   }
 
   /** A child's reference in its parent: its hash (stored), or the node itself when its RLP is under 32 bytes. */
@@ -159,9 +171,15 @@ class Batch {
     if (child.t === 'hash') return child.hash
     const raw = this.raw(child)
     const bytes = rlpEncode(raw)
-    if (bytes.length < 32) return raw
+    return bytes.length < 32 ? raw : this.store(raw, bytes)
+  }
+
+  /** Stores a new node under its hash, and its decoded form for the next block's walk (it is new: no cache has it). */
+  private store(raw: RawNode, bytes: Uint8Array): Uint8Array {
     const hash = keccak256(bytes)
-    this.nodes.put(nodeKey(hash), bytes)
+    const key = nodeKey(hash)
+    this.nodes.put(key, bytes)
+    decoded.set(key, decodeNode(raw))
     return hash
   }
 
