@@ -31,8 +31,6 @@ export const BLACKHOLE = hexToBytes('0x0100000000000000000000000000000000000000'
 export const EMPTY_EXT_DATA_HASH = KECCAK256_RLP
 const ZERO32 = new Uint8Array(32)
 const BLOCK_CACHE_SIZE = 64
-/** Transaction locations kept in memory (about 150 bytes each). */
-const RECENT_TXS = 8192
 
 export interface ChainOptions {
   genesis: Genesis
@@ -69,8 +67,8 @@ export class Chain {
   genesisBlock!: Block
   private readonly blockCache = new BoundedCache<string, Block>(BLOCK_CACHE_SIZE)
   private readonly receiptCache = new BoundedCache<string, Receipt[]>(BLOCK_CACHE_SIZE)
-  /** Where recently mined transactions are: clients poll for a receipt just after its block, and this answers without LevelDB. */
-  private readonly recentTxs = new BoundedCache<string, { blockHash: Uint8Array; index: number }>(RECENT_TXS)
+  /** Where the last 4-8k mined transactions are (~150 bytes each): clients poll for a receipt just after its block. */
+  private readonly recentTxs = new BoundedCache<string, { blockHash: Uint8Array; index: number }>(8192)
   /** State garbage collection; only with `pruning-enabled`. */
   readonly pruner: StatePruner | undefined
   /** Blocks whose state a pruning node answers for (`state-history`); undefined on an archival node. */
@@ -241,10 +239,12 @@ export class Chain {
     return receipts
   }
 
-  /** The canonical block and index of a mined transaction. */
-  txLocation(txHash: Uint8Array): { block: Block; index: number } | undefined {
-    const recent = this.recentTxs.get(hexKey(txHash))
+  /** The canonical block and index of a mined transaction; one in `pooled` (the tx pool) and not recently mined is not mined yet (it leaves the pool after its block). */
+  txLocation(txHash: Uint8Array, pooled?: (hashHex: string) => boolean): { block: Block; index: number } | undefined {
+    const key = hexKey(txHash)
+    const recent = this.recentTxs.get(key)
     if (recent !== undefined) return { block: this.blockByHash(recent.blockHash)!, index: recent.index }
+    if (pooled?.(`0x${key}`) === true) return undefined
     const loc = this.store.readTxLocation(txHash)
     if (loc === undefined || loc.blockNumber > this.head.header.number) return undefined
     const block = this.blockByNumber(loc.blockNumber)

@@ -325,9 +325,9 @@ export class Engine {
     return queryLogs(this.chain, this.logs, q, this.opts.logs, cancel)
   }
 
-  /** Where a mined transaction is: its block and index. */
+  /** Where a mined transaction is: its block and index (receipt polling asks for pending ones again and again: the pool answers those). */
   txLocation(hash: Uint8Array): { block: Block; index: number } | undefined {
-    return this.chain.txLocation(hash)
+    return this.chain.txLocation(hash, (hashHex) => this.pool.has(hashHex))
   }
 
   /** The pool's next nonce for a sender, without the pending-nonce guard (that one is for clients' caches). */
