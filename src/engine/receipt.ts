@@ -1,7 +1,7 @@
 import { RLP } from '@ethereumjs/rlp'
-import { bigIntToUnpaddedBytes, bytesToBigInt } from '@ethereumjs/util'
+import { bytesToBigInt } from '@ethereumjs/util'
 import { keccak256 } from '../util/crypto.js'
-import { rlpEncode } from '../util/rlp.js'
+import { rlpEncode, rlpUint } from '../util/rlp.js'
 
 /** A log as the EVM emitted it. */
 export interface Log {
@@ -21,7 +21,7 @@ export interface Receipt {
   logs: Log[]
 }
 
-const big = bigIntToUnpaddedBytes
+const big = rlpUint
 
 /** Storage encoding of a block's receipts (ours; the consensus encoding is in receiptRoot's trie). */
 export function encodeReceipts(receipts: readonly Receipt[]): Uint8Array {

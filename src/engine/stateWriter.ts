@@ -1,7 +1,8 @@
 import { RLP } from '@ethereumjs/rlp'
-import { Account, KECCAK256_RLP, createAccountFromRLP } from '@ethereumjs/util'
+import { KECCAK256_RLP, createAccountFromRLP } from '@ethereumjs/util'
 import type { FlatChanges } from '../store/flatState.js'
 import { codeKey } from '../store/trieDb.js'
+import { rlpEncode, rlpUint } from '../util/rlp.js'
 import { keyHash } from './keyHash.js'
 import type { StateChanges } from './overlayState.js'
 import { applyTrieChanges, toNibbles, trieLeaves, type TrieChange, type TrieNodes } from './trieBatch.js'
@@ -57,7 +58,7 @@ export async function writeChanges(
       }
       storageRoot = applyTrieChanges(nodes, storageRoot, slotChanges)
     }
-    const rlp = new Account(now.nonce, now.balance, storageRoot, now.codeHash).serialize()
+    const rlp = rlpEncode([rlpUint(now.nonce), rlpUint(now.balance), storageRoot, now.codeHash])
     accountChanges.push({ key, value: rlp })
     flat.accounts.set(addrHash, rlp)
   }

@@ -62,3 +62,14 @@ function writePrefix(out: Uint8Array, at: number, base: number, length: number):
   for (let i = count, v = length; i > 0; i--, v = Math.floor(v / 256)) out[at + i] = v % 256
   return at + 1 + count
 }
+
+/**
+ * A quantity as RLP carries it: big-endian without leading zeros, empty for 0 (the bytes of
+ * @ethereumjs/util's bigIntToUnpaddedBytes, which goes through a validated hex string).
+ */
+export function rlpUint(n: bigint): Uint8Array {
+  if (n === 0n) return new Uint8Array(0)
+  if (n < 0x100n) return Uint8Array.of(Number(n))
+  const hex = n.toString(16)
+  return Buffer.from(hex.length % 2 === 0 ? hex : `0${hex}`, 'hex')
+}

@@ -1,7 +1,7 @@
 import { RLP } from '@ethereumjs/rlp'
-import { bytesToHex } from '@ethereumjs/util'
+import { bigIntToUnpaddedBytes, bytesToHex } from '@ethereumjs/util'
 import { describe, expect, it } from 'vitest'
-import { type RlpInput, rlpEncode } from '../../../src/util/rlp.js'
+import { type RlpInput, rlpEncode, rlpUint } from '../../../src/util/rlp.js'
 
 /** A deterministic generator (xorshift), so a failure names a reproducible input. */
 function rng(seed: number): () => number {
@@ -42,5 +42,12 @@ describe('rlpEncode', () => {
       const input = make(4)
       expect(bytesToHex(rlpEncode(input))).toBe(bytesToHex(RLP.encode(input as never)))
     }
+  })
+})
+
+describe('rlpUint', () => {
+  it("gives @ethereumjs/util's unpadded bytes", () => {
+    const values = [0n, 1n, 0x7fn, 0x80n, 0xffn, 0x100n, 0x1234n, 0xabcdefn, 2n ** 53n + 1n, 2n ** 64n - 1n, 10n ** 21n, 2n ** 255n, 2n ** 256n - 1n]
+    for (const v of values) expect(bytesToHex(rlpUint(v))).toBe(bytesToHex(bigIntToUnpaddedBytes(v)))
   })
 })
