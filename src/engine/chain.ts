@@ -67,6 +67,8 @@ export class Chain {
   genesisBlock!: Block
   private readonly blockCache = new BoundedCache<string, Block>(BLOCK_CACHE_SIZE)
   private readonly receiptCache = new BoundedCache<string, Receipt[]>(BLOCK_CACHE_SIZE)
+  /** Where the last 4-8k mined transactions are (~150 bytes each): clients poll for a receipt just after its block. */
+  private readonly recentTxs = new BoundedCache<string, { blockHash: Uint8Array; index: number }>(8192)
   /** State garbage collection; only with `pruning-enabled`. */
   readonly pruner: StatePruner | undefined
   /** Blocks whose state a pruning node answers for (`state-history`); undefined on an archival node. */
@@ -237,8 +239,12 @@ export class Chain {
     return receipts
   }
 
-  /** The canonical block and index of a mined transaction. */
-  txLocation(txHash: Uint8Array): { block: Block; index: number } | undefined {
+  /** The canonical block and index of a mined transaction; one in `pooled` (the tx pool) and not recently mined is not mined yet (it leaves the pool after its block). */
+  txLocation(txHash: Uint8Array, pooled?: (hashHex: string) => boolean): { block: Block; index: number } | undefined {
+    const key = hexKey(txHash)
+    const recent = this.recentTxs.get(key)
+    if (recent !== undefined) return { block: this.blockByHash(recent.blockHash)!, index: recent.index }
+    if (pooled?.(`0x${key}`) === true) return undefined
     const loc = this.store.readTxLocation(txHash)
     if (loc === undefined || loc.blockNumber > this.head.header.number) return undefined
     const block = this.blockByNumber(loc.blockNumber)
@@ -310,6 +316,7 @@ export class Chain {
       throw err
     }
     this.trieDb.commitDrained(trieOps)
+    for (let index = 0; index < block.txs.length; index++) this.recentTxs.set(hexKey(block.txs[index]!.hash()), { blockHash: block.hash, index })
     const key = bytesToHex(block.hash)
     this.remember(key, block)
     // Bounded here too: every committed block passes through, so an unbounded set kept every receipt (soak).
@@ -378,6 +385,10 @@ export const DEFAULT_GAS_TARGET = 20_000_000
 function stateUnavailable(root: Uint8Array): StateUnavailableError {
   const hex = bytesToUnprefixedHex(root)
   return new StateUnavailableError(`missing trie node ${hex} (path ) state 0x${hex} is not available, not found`)
+}
+
+function hexKey(bytes: Uint8Array): string {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex')
 }
 
 function sharedCommon(common: Common, params: Parameters<Common['updateParams']>[0]): Common {

@@ -321,8 +321,10 @@ export class Engine {
     )
     // geth: only a tx still in the pool is "already known"; a mined one fails the nonce check.
     if (this.pool.has(ptx.hash)) throw new TxRejectedError('already known')
-    checkTxState(ptx, await this.headState().getAccount(ptx.sender))
-    const executable = await this.pool.add(ptx)
+    const account = await this.headState().getAccount(ptx.sender)
+    checkTxState(ptx, account)
+    // The pool needs the nonce just read (the same head: nothing ran between), not a second read.
+    const executable = await this.pool.add(ptx, account?.nonce ?? 0n)
     if (executable) {
       this.events.emit('pendingTx', ptx)
       this.builder.onPending()
@@ -336,9 +338,9 @@ export class Engine {
     return queryLogs(this.chain, this.logs, q, this.opts.logs, cancel)
   }
 
-  /** Where a mined transaction is: its block and index. */
+  /** Where a mined transaction is: its block and index (receipt polling asks for pending ones again and again: the pool answers those). */
   txLocation(hash: Uint8Array): { block: Block; index: number } | undefined {
-    return this.chain.txLocation(hash)
+    return this.chain.txLocation(hash, (hashHex) => this.pool.has(hashHex))
   }
 
   /** The pool's next nonce for a sender, without the pending-nonce guard (that one is for clients' caches). */

@@ -1,6 +1,6 @@
 import { type Account, type Address, KECCAK256_NULL, createAccountFromRLP, equalsBytes } from '@ethereumjs/util'
 import type { FlatState } from '../store/flatState.js'
-import { keccak256 } from '../util/crypto.js'
+import { keyHash } from './keyHash.js'
 
 /** What reads of one block's state need: the flat state (head and recent blocks) or the trie (older ones). */
 export interface StateReader {
@@ -67,7 +67,5 @@ export class FlatView implements StateReader {
 }
 
 export function hashHex(bytes: Uint8Array): string {
-  const hash = keccak256(bytes)
-  // Buffer's native hex encoder (the native keccak already returns a Buffer): cheaper than a JS loop per byte.
-  return (Buffer.isBuffer(hash) ? hash : Buffer.from(hash.buffer, hash.byteOffset, hash.byteLength)).toString('hex')
+  return keyHash(bytes).hex
 }

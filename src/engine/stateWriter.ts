@@ -1,8 +1,9 @@
 import { RLP } from '@ethereumjs/rlp'
-import { Account, KECCAK256_RLP, bytesToUnprefixedHex, createAccountFromRLP, hexToBytes } from '@ethereumjs/util'
+import { KECCAK256_RLP, createAccountFromRLP } from '@ethereumjs/util'
 import type { FlatChanges } from '../store/flatState.js'
 import { codeKey } from '../store/trieDb.js'
-import { keccak256 } from '../util/crypto.js'
+import { rlpEncode, rlpUint } from '../util/rlp.js'
+import { keyHash } from './keyHash.js'
 import type { StateChanges } from './overlayState.js'
 import { applyTrieChanges, toNibbles, trieLeaves, type TrieChange, type TrieNodes } from './trieBatch.js'
 
@@ -35,8 +36,7 @@ export async function writeChanges(
     const cleared = changes.cleared.has(addr)
     if (account === undefined && !cleared && (slots === undefined || slots.size === 0)) continue
     await pause()
-    const addrHashBytes = keccak256(hexToBytes(`0x${addr}`))
-    const addrHash = bytesToUnprefixedHex(addrHashBytes)
+    const { bytes: addrHashBytes, hex: addrHash } = keyHash(Buffer.from(addr, 'hex'))
     const key = toNibbles(addrHashBytes)
     if (cleared || account === null) flat.cleared.add(addrHash)
     if (account === null) {
@@ -52,13 +52,13 @@ export async function writeChanges(
     if (slots !== undefined && slots.size > 0) {
       const slotChanges: TrieChange[] = []
       for (const [slot, value] of slots) {
-        const slotHash = keccak256(hexToBytes(`0x${slot}`))
-        flat.storage.set(addrHash + bytesToUnprefixedHex(slotHash), value)
-        slotChanges.push({ key: toNibbles(slotHash), value: value.length === 0 ? null : RLP.encode(value) })
+        const slotHash = keyHash(Buffer.from(slot, 'hex'))
+        flat.storage.set(addrHash + slotHash.hex, value)
+        slotChanges.push({ key: toNibbles(slotHash.bytes), value: value.length === 0 ? null : RLP.encode(value) })
       }
       storageRoot = applyTrieChanges(nodes, storageRoot, slotChanges)
     }
-    const rlp = new Account(now.nonce, now.balance, storageRoot, now.codeHash).serialize()
+    const rlp = rlpEncode([rlpUint(now.nonce), rlpUint(now.balance), storageRoot, now.codeHash])
     accountChanges.push({ key, value: rlp })
     flat.accounts.set(addrHash, rlp)
   }
