@@ -12,7 +12,7 @@ import { BlockOverrides, burnTip } from './blockOverrides.js'
 import { BLACKHOLE, EMPTY_EXT_DATA_HASH, type Chain } from './chain.js'
 import { consumeGas, desiredDelayExcess, encodeFeeState, feeStateBeforeBlock, gasPrice, maxCapacity, minBuildableCapacity, minDelayMs, nextMinDelayExcess, updateTargetExcess } from './feeState.js'
 import { orderedTrieRoot, txRoot } from './orderedTrieRoot.js'
-import { blockBloom, encodeConsensusReceipt, type Log, type Receipt } from './receipt.js'
+import { blockBloom, encodeConsensusReceipt, knowBloom, type Log, type Receipt } from './receipt.js'
 import type { PoolTx, TxPool } from './txPool.js'
 import type { OverlayState } from './overlayState.js'
 import { writeChanges } from './stateWriter.js'
@@ -293,6 +293,7 @@ export class BlockBuilder {
           contractAddress: result.createdAddress?.bytes,
           logs: (result.execResult.logs ?? []).map(([address, topics, data]): Log => ({ address, topics, data })),
         }
+        knowBloom(receipt, result.bloom.bitvector)
         receipts.push(receipt)
         receiptBytes.push(encodeConsensusReceipt(receipt))
       }

@@ -1,11 +1,11 @@
 import { EventEmitter } from 'node:events'
-import { createBlock, paramsBlock, type Block as EnvBlock } from '@ethereumjs/block'
+import { paramsBlock, type Block as EnvBlock } from '@ethereumjs/block'
 import { type Common, Mainnet, createCustomCommon } from '@ethereumjs/common'
 import { RLP } from '@ethereumjs/rlp'
 import { MerklePatriciaTrie } from '@ethereumjs/mpt'
 import { Caches, MerkleStateManager } from '@ethereumjs/statemanager'
 import { paramsTx } from '@ethereumjs/tx'
-import { KECCAK256_RLP, ValueEncoding, bytesToHex, bytesToUnprefixedHex, equalsBytes, hexToBytes, setLengthLeft } from '@ethereumjs/util'
+import { KECCAK256_RLP, ValueEncoding, bytesToHex, bytesToUnprefixedHex, equalsBytes, hexToBytes } from '@ethereumjs/util'
 import type { Logger } from 'pino'
 import { ChainStore } from '../store/chainStore.js'
 import type { BatchOp, Database } from '../store/db.js'
@@ -25,12 +25,13 @@ import { StateUnavailableError } from './errors.js'
 import { StatePruner } from './statePruner.js'
 import { packSenders, txsFromBody } from './txMemo.js'
 import { sharedCommon } from './sharedCommon.js'
+import { type EnvFields, envBlock } from './envBlock.js'
 
 /** Fees are burned to coreth's BlackholeAddr (constants.BlackholeAddr): the block coinbase. */
 export const BLACKHOLE = hexToBytes('0x0100000000000000000000000000000000000000')
 /** coreth's EmptyExtDataHash = rlpHash(nil bytes). */
 export const EMPTY_EXT_DATA_HASH = KECCAK256_RLP
-const ZERO32 = new Uint8Array(32)
+const _ZERO32 = new Uint8Array(32)
 const BLOCK_CACHE_SIZE = 64
 
 export interface ChainOptions {
@@ -73,6 +74,8 @@ export class Chain {
   genesisBlock!: Block
   private readonly blockCache = new BoundedCache<string, Block>(BLOCK_CACHE_SIZE)
   private readonly receiptCache = new BoundedCache<string, Receipt[]>(BLOCK_CACHE_SIZE)
+  /** Where the last 4-8k mined transactions are (~150 bytes each): clients poll for a receipt just after its block. */
+  private readonly recentTxs = new BoundedCache<string, { blockHash: Uint8Array; index: number }>(8192)
   /** State garbage collection; only with `pruning-enabled`. */
   readonly pruner: StatePruner | undefined
   /** Blocks whose state a pruning node answers for (`state-history`); undefined on an archival node. */
@@ -113,6 +116,7 @@ export class Chain {
   async load(): Promise<void> {
     this.blockCache.clear()
     this.receiptCache.clear()
+    this.recentTxs.clear()
     this.trieDb.forget()
     const genesis = { block: await genesisBlock(this.opts.genesis, this.newStateManager()) }
     const storedGenesis = this.store.readGenesisHash()
@@ -256,8 +260,12 @@ export class Chain {
     return receipts
   }
 
-  /** The canonical block and index of a mined transaction. */
-  txLocation(txHash: Uint8Array): { block: Block; index: number } | undefined {
+  /** The canonical block and index of a mined transaction; one in `pooled` (the tx pool) and not recently mined is not mined yet (it leaves the pool after its block). */
+  txLocation(txHash: Uint8Array, pooled?: (hashHex: string) => boolean): { block: Block; index: number } | undefined {
+    const key = hexKey(txHash)
+    const recent = this.recentTxs.get(key)
+    if (recent !== undefined) return { block: this.blockByHash(recent.blockHash)!, index: recent.index }
+    if (pooled?.(`0x${key}`) === true) return undefined
     const loc = this.store.readTxLocation(txHash)
     if (loc === undefined || loc.blockNumber > this.head.header.number) return undefined
     const block = this.blockByNumber(loc.blockNumber)
@@ -265,25 +273,8 @@ export class Chain {
   }
 
   /** The EVM's environment block for a header (BLOCKHASH, NUMBER, BASEFEE...). */
-  envBlock(fields: { number: bigint; timestamp: bigint; gasLimit: bigint; baseFee: bigint; coinbase?: Uint8Array; mixHash?: Uint8Array }): EnvBlock {
-    return createBlock(
-      {
-        header: {
-          number: fields.number,
-          timestamp: fields.timestamp,
-          gasLimit: fields.gasLimit,
-          baseFeePerGas: fields.baseFee,
-          coinbase: fields.coinbase ?? BLACKHOLE,
-          // coreth runs without a beacon chain: DIFFICULTY/PREVRANDAO reads the header difficulty, 1.
-          mixHash: fields.mixHash ?? setLengthLeft(Uint8Array.of(1), 32),
-          difficulty: 0n,
-          excessBlobGas: 0n,
-          blobGasUsed: 0n,
-          parentBeaconBlockRoot: ZERO32,
-        },
-      },
-      { common: this.headerCommon, skipConsensusFormatValidation: true },
-    )
+  envBlock(fields: EnvFields): EnvBlock {
+    return envBlock(this.headerCommon, { ...fields, coinbase: fields.coinbase ?? BLACKHOLE })
   }
 
   /** BLOCKHASH source for the EVM: canonical hashes by number. */
@@ -329,6 +320,7 @@ export class Chain {
       throw err
     }
     this.trieDb.commitDrained(trieOps)
+    for (let index = 0; index < block.txs.length; index++) this.recentTxs.set(hexKey(block.txs[index]!.hash()), { blockHash: block.hash, index })
     const key = bytesToHex(block.hash)
     this.remember(key, block)
     // Bounded here too: every committed block passes through, so an unbounded set kept every receipt (soak).
@@ -391,4 +383,8 @@ export class Chain {
 function stateUnavailable(root: Uint8Array): StateUnavailableError {
   const hex = bytesToUnprefixedHex(root)
   return new StateUnavailableError(`missing trie node ${hex} (path ) state 0x${hex} is not available, not found`)
+}
+
+function hexKey(bytes: Uint8Array): string {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex')
 }

@@ -1,7 +1,7 @@
 import type { Block as EnvBlock } from '@ethereumjs/block'
 import type { Common } from '@ethereumjs/common'
 import type { EVMInterface } from '@ethereumjs/evm'
-import type { TypedTransaction } from '@ethereumjs/tx'
+import type { AccessListBytes, TypedTransaction } from '@ethereumjs/tx'
 import type { RunTxResult } from '@ethereumjs/vm'
 import { type Address, bytesToUnprefixedHex } from '@ethereumjs/util'
 import { ExecutionFailedError } from './errors.js'
@@ -21,6 +21,33 @@ export function directCallSupported(common: Common): boolean {
   return TX_LEVEL_EIPS.every((eip) => !common.isActivatedEIP(eip))
 }
 
+/** What runDirectCall reads of the call's transaction: a TypedTransaction, or messageCall's lighter stand-in. */
+export type CallMessage = Pick<TypedTransaction, 'gasLimit' | 'to' | 'value' | 'data' | 'getIntrinsicGas'> & { accessList?: AccessListBytes }
+
+/**
+ * The message of a plain call (a `to`, no access list) without building a transaction: the fields
+ * runDirectCall reads, with the intrinsic gas of a legacy transaction's getIntrinsicGas (txGas and
+ * the calldata's bytes; no creation or access-list part, and the EIPs that add more are the ones
+ * directCallSupported excludes), read from `txCommon`, a Common holding the transaction library's
+ * parameters (Chain.txCommon). Building a LegacyTx validated and copied every field, a sizeable
+ * share of an eth_call (docs/PERFORMANCE.md).
+ */
+export function messageCall(txCommon: Common, to: Address, gasLimit: bigint, value: bigint, data: Uint8Array): CallMessage {
+  return {
+    gasLimit,
+    to,
+    value,
+    data,
+    getIntrinsicGas() {
+      const zero = txCommon.param('txDataZeroGas')
+      const nonZero = txCommon.param('txDataNonZeroGas')
+      let gas = txCommon.param('txGas')
+      for (let i = 0; i < data.length; i++) gas += data[i] === 0 ? zero : nonZero
+      return gas
+    },
+  }
+}
+
 /**
  * Runs a call that pays no fee (geth DoCall without fee fields: NoBaseFee, gas price 0) through
  * the EVM's message entry instead of runTx. It does exactly what runTx does that the message can
@@ -32,14 +59,14 @@ export function directCallSupported(common: Common): boolean {
  * touched empty accounts come after the message and are reverted with the call's state unread.
  * The caller runs it on state it reverts afterwards and has checked the sender can pay `value`.
  */
-export async function runDirectCall(evm: EVMInterface, tx: TypedTransaction, caller: Address, block: EnvBlock, reportAccessList: boolean): Promise<CallResult> {
+export async function runDirectCall(evm: EVMInterface, tx: CallMessage, caller: Address, block: EnvBlock, reportAccessList: boolean): Promise<CallResult> {
   const journal = evm.journal
   const common = evm.common
   // runTx's journal.cleanup() at the start, but for deleting touched empty accounts: the state is reverted after every call.
   journal.cleanJournal()
   delete journal.accessList
   if (reportAccessList) journal.startReportingAccessList()
-  if ('accessList' in tx) {
+  if (tx.accessList !== undefined) {
     for (const [address, slots] of tx.accessList) {
       const addressHex = bytesToUnprefixedHex(address)
       journal.addAlwaysWarmAddress(addressHex, true)

@@ -9,7 +9,7 @@ import type { Block } from './block.js'
 import { BlockBuilder, type AtomicBlockSource } from './blockBuilder.js'
 import { Chain } from './chain.js'
 import type { EngineOptions } from './engineOptions.js'
-import { InvalidParamsError, NotFoundError, TxRejectedError } from './errors.js'
+import { NotFoundError, TxRejectedError } from './errors.js'
 import { CallMemo, callKey } from './callMemo.js'
 import { EngineDev } from './engineDev.js'
 import { estimateGas } from './estimateGas.js'
@@ -18,7 +18,7 @@ import { LogIndex, type FoundLog } from './logIndex.js'
 import { queryLogs, type LogQuery } from './logQuery.js'
 import { PendingNonceGuard } from './pendingNonceGuard.js'
 import { Executor, executionError } from './executor.js'
-import type { StateReader } from './flatView.js'
+import { FlatView, type StateReader } from './flatView.js'
 import { OverlayState } from './overlayState.js'
 import type { Cancellation, RunLimit } from './evmGuard.js'
 import { FeeOracle } from './feeOracle.js'
@@ -206,6 +206,17 @@ export class Engine {
     return this.readerAt(this.resolveBlock(ref))
   }
 
+  /**
+   * eth_getBalance answered at once when the flat state holds the block (the head and recent ones):
+   * the read balance() would make, without its promise; undefined when the read needs the trie.
+   */
+  balanceNow(address: Uint8Array, ref: BlockRef): bigint | undefined {
+    const reader = this.stateAt(ref)
+    if (!(reader instanceof FlatView)) return undefined
+    const account = reader.accountNow(address)
+    return account === null ? undefined : (account?.balance ?? 0n)
+  }
+
   async balance(address: Uint8Array, ref: BlockRef): Promise<bigint> {
     const account = await this.stateAt(ref).getAccount(new Address(address))
     return account?.balance ?? 0n
@@ -310,8 +321,10 @@ export class Engine {
     const ptx = admit(rules, this.arrivals++)
     // geth: only a tx still in the pool is "already known"; a mined one fails the nonce check.
     if (this.pool.has(ptx.hash)) throw new TxRejectedError('already known')
-    checkTxState(ptx, await this.headState().getAccount(ptx.sender))
-    const executable = await this.pool.add(ptx)
+    const account = await this.headState().getAccount(ptx.sender)
+    checkTxState(ptx, account)
+    // The pool needs the nonce just read (the same head: nothing ran between), not a second read.
+    const executable = await this.pool.add(ptx, account?.nonce ?? 0n)
     if (executable) {
       this.events.emit('pendingTx', ptx)
       this.builder.onPending()
@@ -325,9 +338,9 @@ export class Engine {
     return queryLogs(this.chain, this.logs, q, this.opts.logs, cancel)
   }
 
-  /** Where a mined transaction is: its block and index. */
+  /** Where a mined transaction is: its block and index (receipt polling asks for pending ones again and again: the pool answers those). */
   txLocation(hash: Uint8Array): { block: Block; index: number } | undefined {
-    return this.chain.txLocation(hash)
+    return this.chain.txLocation(hash, (hashHex) => this.pool.has(hashHex))
   }
 
   /** The pool's next nonce for a sender, without the pending-nonce guard (that one is for clients' caches). */
@@ -382,13 +395,5 @@ export class Engine {
   /** Builds one block now from whatever is pending (tests and a fixed block interval use this). */
   buildBlock(): Promise<Block | undefined> {
     return this.builder.buildOnce(true)
-  }
-
-  /** Validation for requests that carry both `data` and `input` (geth TransactionArgs.data). */
-  static checkInputData(input?: Uint8Array, data?: Uint8Array): Uint8Array | undefined {
-    if (input !== undefined && data !== undefined && bytesToHex(input) !== bytesToHex(data)) {
-      throw new InvalidParamsError('both "data" and "input" are set and not equal. Please use "input" to pass transaction call data')
-    }
-    return input ?? data
   }
 }

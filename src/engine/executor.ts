@@ -3,7 +3,7 @@ import { type VM, createVM } from '@ethereumjs/vm'
 import { createTx, type TypedTransaction } from '@ethereumjs/tx'
 import { Account, Address, bytesToHex, hexToBytes, setLengthLeft, unpadBytes } from '@ethereumjs/util'
 import type { Block } from './block.js'
-import { type CallResult, directCallSupported, runDirectCall } from './directCall.js'
+import { type CallResult, directCallSupported, messageCall, runDirectCall } from './directCall.js'
 import { EvmGuard, type RunLimit } from './evmGuard.js'
 import { runTxFromContract } from './impersonatedTx.js'
 // Process-wide: every EVM (calls, the block builder, tracing) runs with ethereumjs's per-call costs cut.
@@ -15,6 +15,7 @@ import { OverlayState } from './overlayState.js'
 import type { AccessListItem, CallRequest, StateOverride } from './types.js'
 
 const ZERO_ADDRESS = new Address(new Uint8Array(20))
+const EMPTY = new Uint8Array(0)
 
 /** What one execution produced (eth_call, estimate, access list). */
 export interface CallOutcome {
@@ -82,35 +83,42 @@ export class Executor {
     const noFees = req.gasPrice === undefined && req.maxFeePerGas === undefined && req.maxPriorityFeePerGas === undefined
     const baseFee = noFees ? 0n : this.block.header.baseFee
     const env = this.envFor(baseFee, gas > this.block.header.gasLimit ? gas : this.block.header.gasLimit)
-    const tx = this.makeTx(req, gas, from, baseFee)
+    // Without fees and without a tracer watching the transaction, the EVM's message entry does all a call observes (src/engine/directCall.ts);
+    // a plain call to an address then needs no transaction object at all (price 0: a legacy tx at gas price 0).
+    const direct = noFees && beforeRun === undefined && directCallSupported(this.vm.common)
+    const plain = direct && req.to !== undefined && req.accessList === undefined
+    const tx = plain ? undefined : this.makeTx(req, gas, from, baseFee)
     const account = (await this.sm.getAccount(from)) ?? new Account()
-    const price = tx.type === 2 ? minBig((tx as { maxFeePerGas: bigint }).maxFeePerGas, baseFee + (tx as { maxPriorityFeePerGas: bigint }).maxPriorityFeePerGas) : (tx as { gasPrice: bigint }).gasPrice
+    const price =
+      tx === undefined
+        ? 0n
+        : tx.type === 2
+          ? minBig((tx as { maxFeePerGas: bigint }).maxFeePerGas, baseFee + (tx as { maxPriorityFeePerGas: bigint }).maxPriorityFeePerGas)
+          : (tx as { gasPrice: bigint }).gasPrice
     const cost = gas * price + (req.value ?? 0n)
     if (account.balance < cost && (price > 0n || (req.value ?? 0n) > 0n)) {
       throw new ExecutionFailedError(`insufficient funds for gas * price + value: address ${from.toString()} have ${account.balance} want ${cost}`)
     }
     account.nonce = req.nonce ?? account.nonce
-    if (beforeRun !== undefined) await beforeRun(tx)
+    if (beforeRun !== undefined) await beforeRun(tx!)
     let result: CallResult
     try {
-      // Without fees and without a tracer watching the transaction, the EVM's message entry does all a call observes (src/engine/directCall.ts).
-      result =
-        noFees && beforeRun === undefined && directCallSupported(this.vm.common)
-          ? await runDirectCall(this.vm.evm, tx, from, env, accessListReport)
-          : // geth skips EIP-3607 for calls (SkipAccountChecks): a contract may be the sender and still run its code.
-            await runTxFromContract(
-              this.vm,
-              {
-                tx,
-                block: env,
-                skipNonce: true,
-                skipBalance: true,
-                skipBlockGasLimitValidation: true,
-                skipHardForkValidation: true,
-                reportAccessList: accessListReport,
-              },
-              from,
-            )
+      result = direct
+        ? await runDirectCall(this.vm.evm, tx ?? messageCall(this.chain.txCommon, new Address(req.to!), gas, req.value ?? 0n, req.input ?? EMPTY), from, env, accessListReport)
+        : // geth skips EIP-3607 for calls (SkipAccountChecks): a contract may be the sender and still run its code.
+          await runTxFromContract(
+            this.vm,
+            {
+              tx: tx!,
+              block: env,
+              skipNonce: true,
+              skipBalance: true,
+              skipBlockGasLimitValidation: true,
+              skipHardForkValidation: true,
+              reportAccessList: accessListReport,
+            },
+            from,
+          )
     } catch (err) {
       throw translateRunError(err)
     }

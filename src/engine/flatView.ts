@@ -1,6 +1,6 @@
-import { type Account, type Address, KECCAK256_NULL, bytesToUnprefixedHex, createAccountFromRLP, equalsBytes } from '@ethereumjs/util'
+import { type Account, type Address, KECCAK256_NULL, createAccountFromRLP, equalsBytes } from '@ethereumjs/util'
 import type { FlatState } from '../store/flatState.js'
-import { keccak256 } from '../util/crypto.js'
+import { keyHash } from './keyHash.js'
 
 /** What reads of one block's state need: the flat state (head and recent blocks) or the trie (older ones). */
 export interface StateReader {
@@ -40,7 +40,16 @@ export class FlatView implements StateReader {
   }
 
   private account(address: Address): Account | undefined {
-    const rlp = this.flat.account(hashHex(address.bytes), this.at)
+    return this.accountNow(address.bytes) ?? undefined
+  }
+
+  /**
+   * The account without a promise (eth_getBalance's synchronous answer, docs/PERFORMANCE.md), or null
+   * when this view's block is older than the undo layers reach and the read must go to the trie.
+   */
+  accountNow(address: Uint8Array): Account | undefined | null {
+    if (this.at !== undefined && this.fallback !== undefined && !this.flat.covers(this.at)) return null
+    const rlp = this.flat.account(hashHex(address), this.at)
     return rlp === null ? undefined : createAccountFromRLP(rlp)
   }
 
@@ -58,5 +67,5 @@ export class FlatView implements StateReader {
 }
 
 export function hashHex(bytes: Uint8Array): string {
-  return bytesToUnprefixedHex(keccak256(bytes))
+  return keyHash(bytes).hex
 }

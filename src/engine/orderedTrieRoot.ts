@@ -1,7 +1,8 @@
-import { type Input, RLP } from '@ethereumjs/rlp'
+import { RLP } from '@ethereumjs/rlp'
 import { KECCAK256_RLP } from '@ethereumjs/util'
 import type { TypedTransaction } from '@ethereumjs/tx'
 import { keccak256 } from '../util/crypto.js'
+import { type RlpInput as Input, rlpEncode } from '../util/rlp.js'
 import { encodeConsensusReceipt, type Receipt } from './receipt.js'
 import { txBytes } from './txMemo.js'
 
@@ -22,7 +23,7 @@ export function orderedTrieRoot(values: readonly Uint8Array[]): Uint8Array {
   const entries: Entry[] = values.map((value, i) => ({ nibbles: toNibbles(RLP.encode(i)), value }))
   entries.sort((a, b) => compareNibbles(a.nibbles, b.nibbles))
   // The root is hashed whatever its size; only child nodes under 32 bytes are inlined.
-  return keccak256(RLP.encode(node(entries, 0, entries.length, 0)))
+  return keccak256(rlpEncode(node(entries, 0, entries.length, 0)))
 }
 
 /** A block's transactions root. */
@@ -63,7 +64,7 @@ function branch(entries: Entry[], lo: number, hi: number, depth: number): Input[
 
 /** How a parent refers to a child: inline under 32 encoded bytes, else by hash. */
 function ref(child: Input): Input {
-  const encoded = RLP.encode(child)
+  const encoded = rlpEncode(child)
   return encoded.length < 32 ? child : keccak256(encoded)
 }
 

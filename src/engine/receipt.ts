@@ -1,6 +1,7 @@
 import { RLP } from '@ethereumjs/rlp'
-import { bigIntToUnpaddedBytes, bytesToBigInt } from '@ethereumjs/util'
+import { bytesToBigInt } from '@ethereumjs/util'
 import { keccak256 } from '../util/crypto.js'
+import { rlpEncode, rlpUint } from '../util/rlp.js'
 
 /** A log as the EVM emitted it. */
 export interface Log {
@@ -20,11 +21,11 @@ export interface Receipt {
   logs: Log[]
 }
 
-const big = bigIntToUnpaddedBytes
+const big = rlpUint
 
 /** Storage encoding of a block's receipts (ours; the consensus encoding is in receiptRoot's trie). */
 export function encodeReceipts(receipts: readonly Receipt[]): Uint8Array {
-  return RLP.encode(
+  return rlpEncode(
     receipts.map((r) => [
       big(BigInt(r.txType)),
       big(BigInt(r.status)),
@@ -33,7 +34,7 @@ export function encodeReceipts(receipts: readonly Receipt[]): Uint8Array {
       big(r.effectiveGasPrice),
       r.contractAddress ?? new Uint8Array(),
       r.logs.map((l) => [l.address, l.topics, l.data]),
-    ]) as never,
+    ]),
   )
 }
 
@@ -52,7 +53,7 @@ export function decodeReceipts(bytes: Uint8Array): Receipt[] {
 
 /** Consensus encoding (EIP-2718): type ‖ rlp([status, cumulativeGasUsed, bloom, logs]). */
 export function encodeConsensusReceipt(r: Receipt): Uint8Array {
-  const body = RLP.encode([r.status === 1 ? Uint8Array.of(1) : new Uint8Array(), big(r.cumulativeGasUsed), receiptBloom(r), r.logs.map((l) => [l.address, l.topics, l.data])] as never)
+  const body = rlpEncode([r.status === 1 ? Uint8Array.of(1) : new Uint8Array(), big(r.cumulativeGasUsed), receiptBloom(r), r.logs.map((l) => [l.address, l.topics, l.data])])
   if (r.txType === 0) return body
   const out = new Uint8Array(body.length + 1)
   out[0] = r.txType
@@ -73,6 +74,14 @@ export function receiptBloom(r: Receipt): Uint8Array {
   let bloom = blooms.get(r)
   if (bloom === undefined) blooms.set(r, (bloom = logsBloom(r.logs)))
   return bloom
+}
+
+/**
+ * Hands over a bloom already computed over the receipt's logs (runTx's own, over the same logs the
+ * receipt keeps), so the block builder's receipt root and block bloom do not hash them again.
+ */
+export function knowBloom(r: Receipt, bloom: Uint8Array): void {
+  if (r.logs.length > 0) blooms.set(r, bloom)
 }
 
 /** A block's bloom: the union of its receipts' blooms. */

@@ -1,8 +1,9 @@
 import { RLP } from '@ethereumjs/rlp'
-import { Account, KECCAK256_RLP, bytesToUnprefixedHex, createAccountFromRLP, hexToBytes } from '@ethereumjs/util'
+import { KECCAK256_RLP, createAccountFromRLP } from '@ethereumjs/util'
 import type { FlatChanges } from '../store/flatState.js'
 import { codeKey } from '../store/trieDb.js'
-import { keccak256 } from '../util/crypto.js'
+import { rlpEncode, rlpUint } from '../util/rlp.js'
+import { keyHash } from './keyHash.js'
 import type { StateChanges } from './overlayState.js'
 import { applyTrieChanges, toNibbles, trieLeaves, type TrieChange, type TrieNodes } from './trieBatch.js'
 
@@ -35,9 +36,8 @@ export async function writeChanges(
     const cleared = changes.cleared.has(addr)
     if (account === undefined && !cleared && (slots === undefined || slots.size === 0)) continue
     await pause()
-    const addrBytes = hexToBytes(`0x${addr}`)
-    const addrHashBytes = keccak256(addrBytes)
-    const addrHash = bytesToUnprefixedHex(addrHashBytes)
+    const addrBytes = Buffer.from(addr, 'hex')
+    const { bytes: addrHashBytes, hex: addrHash } = keyHash(addrBytes)
     flat.preimages!.set(addrHash, addrBytes)
     const key = toNibbles(addrHashBytes)
     if (cleared || account === null) flat.cleared.add(addrHash)
@@ -54,16 +54,15 @@ export async function writeChanges(
     if (slots !== undefined && slots.size > 0) {
       const slotChanges: TrieChange[] = []
       for (const [slot, value] of slots) {
-        const slotBytes = hexToBytes(`0x${slot}`)
-        const slotHash = keccak256(slotBytes)
-        const slotHashHex = bytesToUnprefixedHex(slotHash)
-        flat.storage.set(addrHash + slotHashHex, value)
-        flat.preimages!.set(slotHashHex, slotBytes)
-        slotChanges.push({ key: toNibbles(slotHash), value: value.length === 0 ? null : RLP.encode(value) })
+        const slotBytes = Buffer.from(slot, 'hex')
+        const slotHash = keyHash(slotBytes)
+        flat.storage.set(addrHash + slotHash.hex, value)
+        flat.preimages!.set(slotHash.hex, slotBytes)
+        slotChanges.push({ key: toNibbles(slotHash.bytes), value: value.length === 0 ? null : RLP.encode(value) })
       }
       storageRoot = applyTrieChanges(nodes, storageRoot, slotChanges)
     }
-    const rlp = new Account(now.nonce, now.balance, storageRoot, now.codeHash).serialize()
+    const rlp = rlpEncode([rlpUint(now.nonce), rlpUint(now.balance), storageRoot, now.codeHash])
     accountChanges.push({ key, value: rlp })
     flat.accounts.set(addrHash, rlp)
   }

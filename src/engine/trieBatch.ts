@@ -1,6 +1,8 @@
 import { RLP } from '@ethereumjs/rlp'
-import { KECCAK256_RLP, bytesToUnprefixedHex, concatBytes } from '@ethereumjs/util'
+import { KECCAK256_RLP, concatBytes } from '@ethereumjs/util'
 import { keccak256 } from '../util/crypto.js'
+import { rlpEncode } from '../util/rlp.js'
+import { BoundedCache } from '../util/boundedCache.js'
 
 /**
  * Applies many key changes to a Merkle Patricia trie at once, the way a block changes its state:
@@ -31,6 +33,14 @@ type Node = Leaf | Ext | Branch
 type Child = Node | Hash
 
 const EMPTY = new Uint8Array(0)
+
+/**
+ * Nodes decoded recently, by hash: every block walks the trie's upper levels again, and decoding
+ * them was most of resolve(). Content-addressed, so an entry never goes stale, and nothing here
+ * writes to a node once made (apply copies a branch's children before changing them). Sized for
+ * the upper levels of a development chain's trie (a branch with its children is about 1 KB).
+ */
+const decoded = new BoundedCache<string, Node>(4096)
 
 /** The root after `changes` (any order; one change per key) on the trie at `root`. */
 export function applyTrieChanges(nodes: TrieNodes, root: Uint8Array, changes: TrieChange[]): Uint8Array {
@@ -141,26 +151,35 @@ class Batch {
 
   resolve(child: Child): Node {
     if (child.t !== 'hash') return child
-    const bytes = this.nodes.get(bytesToUnprefixedHex(child.hash))
-    if (bytes === undefined) throw new Error(`missing trie node ${bytesToUnprefixedHex(child.hash)}`)
-    return decodeNode(RLP.decode(bytes) as RawNode)
+    const key = nodeKey(child.hash)
+    const known = decoded.get(key)
+    if (known !== undefined) return known
+    const bytes = this.nodes.get(key)
+    if (bytes === undefined) throw new Error(`missing trie node ${key}`)
+    const node = decodeNode(RLP.decode(bytes) as RawNode)
+    decoded.set(key, node)
+    return node
   }
 
   rootHash(node: Node): Uint8Array {
-    const bytes = RLP.encode(this.raw(node))
-    const hash = keccak256(bytes)
-    this.nodes.put(bytesToUnprefixedHex(hash), bytes)
-    return hash
+    const raw = this.raw(node)
+    return this.store(raw, rlpEncode(raw))
   }
 
   /** A child's reference in its parent: its hash (stored), or the node itself when its RLP is under 32 bytes. */
   private ref(child: Child): RawNode | Uint8Array {
     if (child.t === 'hash') return child.hash
     const raw = this.raw(child)
-    const bytes = RLP.encode(raw)
-    if (bytes.length < 32) return raw
+    const bytes = rlpEncode(raw)
+    return bytes.length < 32 ? raw : this.store(raw, bytes)
+  }
+
+  /** Stores a new node under its hash, and its decoded form for the next block's walk (it is new: no cache has it). */
+  private store(raw: RawNode, bytes: Uint8Array): Uint8Array {
     const hash = keccak256(bytes)
-    this.nodes.put(bytesToUnprefixedHex(hash), bytes)
+    const key = nodeKey(hash)
+    this.nodes.put(key, bytes)
+    decoded.set(key, decodeNode(raw))
     return hash
   }
 
@@ -257,4 +276,9 @@ function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
   if (a.length !== b.length) return false
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false
   return true
+}
+
+/** A node's key in TrieNodes: flat hex from Buffer (the @ethereumjs/util helper concatenates two digits at a time). */
+function nodeKey(hash: Uint8Array): string {
+  return Buffer.from(hash.buffer, hash.byteOffset, hash.byteLength).toString('hex')
 }

@@ -61,10 +61,13 @@ export class TxPool {
     return known ?? this.stateNonce(sender)
   }
 
-  /** Admits a validated transaction; returns whether it is executable now (pending). */
-  async add(ptx: PoolTx): Promise<boolean> {
+  /**
+   * Admits a validated transaction; returns whether it is executable now (pending). `headNonce`:
+   * the sender's nonce at the head, when the caller has just read the account (admission does).
+   */
+  async add(ptx: PoolTx, headNonce?: bigint): Promise<boolean> {
     if (this.byHash.has(ptx.hash)) throw new TxRejectedError('already known')
-    const accountNonce = await this.stateNonce(ptx.sender)
+    const accountNonce = headNonce ?? (await this.stateNonce(ptx.sender))
     if (this.byHash.has(ptx.hash)) throw new TxRejectedError('already known')
     if (ptx.nonce < accountNonce) throw new TxRejectedError(`nonce too low: next nonce ${accountNonce}, tx nonce ${ptx.nonce}`)
     const key = ptx.senderHex

@@ -5,6 +5,7 @@ import { RawJson } from './rawJson.js'
 import { batchNeedsRawIds, needsRawId, rawIds } from './rawIds.js'
 import { RpcStats, type MethodStats } from './stats.js'
 import { depthExceeds, isThenable } from './depthExceeds.js'
+import { SLOW, quickTuple } from './quickParse.js'
 import {
   PARSE_ERROR,
   INVALID_REQUEST,
@@ -54,6 +55,8 @@ interface Entry {
   readonly empty: boolean
   /** Calls and latency of this method (/ext/metrics). */
   readonly stats: MethodStats
+  /** The schema's result made without zod for plain valid params (src/rpc/quickParse.ts), else SLOW. */
+  readonly quick?: (list: unknown[]) => unknown[] | typeof SLOW
 }
 
 type Obj = Record<string, unknown>
@@ -89,7 +92,7 @@ function describeSchema(def: MethodDef, stats: MethodStats): Entry {
   let required = 0
   for (let i = 0; i < items.length; i++) if (items[i]!._zod.optin === undefined) required = i + 1
   const max = tdef.rest === null ? items.length : -1
-  return { def, tuple: true, max, required, empty: max === 0, stats }
+  return { def, tuple: true, max, required, empty: max === 0, stats, quick: quickTuple(def.params) }
 }
 
 /** One message received on a connection: what its connection-bound methods see. */
@@ -344,7 +347,10 @@ export class Dispatcher {
       // Named-argument methods (gorilla/rpc json2, as avalanchego serves them) also accept [ {…} ].
       args = params === undefined ? {} : Array.isArray(params) && params.length === 1 ? params[0] : params
     }
-    if (!entry.empty) {
+    const quick = entry.quick === undefined ? SLOW : entry.quick(args as unknown[])
+    if (quick !== SLOW) {
+      args = quick
+    } else if (!entry.empty) {
       const parsed = entry.def.params.safeParse(args)
       if (!parsed.success) return this.reply(idText, invalidParams(formatZodError(parsed.error)))
       args = parsed.data

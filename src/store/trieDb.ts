@@ -37,12 +37,12 @@ export class TrieDB implements DB<string, string | Uint8Array> {
     if (this.pending.has(key)) return this.pending.get(key)
     const hit = this.recent.get(key)
     if (hit !== undefined) return hit
-    const bytes = hexToBytes(`0x${key}`)
+    const bytes = Buffer.from(key, 'hex')
     const value = this.db.getSync(prefixed(PREFIX.state, bytes)) ?? undefined
     if (value !== undefined) {
       // The trie builds keys two hex digits at a time: kept as is, each would hold a ~1 KB chain of
       // string pieces (200k of them: hundreds of MiB, found by scripts/soak.ts). Store a flat copy.
-      this.recent.set(Buffer.from(bytes).toString('hex'), value)
+      this.recent.set(bytes.toString('hex'), value)
     }
     return value
   }
@@ -83,19 +83,26 @@ export class TrieDB implements DB<string, string | Uint8Array> {
   drain(): BatchOp[] {
     const ops: BatchOp[] = []
     for (const [key, value] of this.pending) {
-      const dbKey = prefixed(PREFIX.state, hexToBytes(`0x${key}`))
+      const dbKey = prefixed(PREFIX.state, Buffer.from(key, 'hex'))
       ops.push(value === undefined ? { type: 'del', key: dbKey } : { type: 'put', key: dbKey, value })
     }
     return ops
   }
 
-  /** Forgets pending writes that drain() handed out and that are now on disk. */
+  /**
+   * Forgets pending writes that drain() handed out and that are now on disk. The nodes just
+   * written stay in the recent-node cache: the next block walks the same upper levels of the
+   * trie, which otherwise came back from LevelDB once per block.
+   */
   commitDrained(ops: BatchOp[]): void {
-    if (ops.length === this.pending.size) {
-      this.pending.clear()
-      return
+    const all = ops.length === this.pending.size
+    for (const op of ops) {
+      const key = Buffer.from(op.key.buffer, op.key.byteOffset + 1, op.key.byteLength - 1).toString('hex')
+      if (op.type === 'put') this.recent.set(key, op.value)
+      else this.recent.delete(key)
+      if (!all) this.pending.delete(key)
     }
-    for (const op of ops) this.pending.delete(Buffer.from(op.key.subarray(1)).toString('hex'))
+    if (all) this.pending.clear()
   }
 
   /**

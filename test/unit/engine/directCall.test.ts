@@ -5,7 +5,7 @@ import { Account, Address, bytesToHex, hexToBytes, setLengthLeft } from '@ethere
 import { type VM, createVM, runTx } from '@ethereumjs/vm'
 import { Interface, keccak256 } from 'ethers'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { type CallResult, directCallSupported, runDirectCall } from '../../../src/engine/directCall.js'
+import { type CallResult, directCallSupported, messageCall, runDirectCall } from '../../../src/engine/directCall.js'
 import { EvmGuard } from '../../../src/engine/evmGuard.js'
 import { translateRunError } from '../../../src/engine/executor.js'
 import { contracts } from '../../helpers/testNode.js'
@@ -62,11 +62,13 @@ function makeTx(r: Req): TypedTransaction {
 }
 
 /** Runs `r` one way on the current state and reverts it; an error is returned as its geth text. */
-async function once(r: Req, direct: boolean): Promise<CallResult | string> {
+async function once(r: Req, direct: boolean, message = false): Promise<CallResult | string> {
   await vm.stateManager.checkpoint()
   try {
     const tx = makeTx(r)
     const report = r.accessList !== undefined
+    // messageCall: the executor's stand-in for a plain call's transaction.
+    if (message) return await runDirectCall(vm.evm, messageCall(tx.common, r.to!, tx.gasLimit, tx.value, tx.data), r.from ?? RICH, block, report)
     if (direct) return await runDirectCall(vm.evm, tx, r.from ?? RICH, block, report)
     return await runTx(vm, { tx, block, skipNonce: true, skipBalance: true, skipBlockGasLimitValidation: true, skipHardForkValidation: true, reportAccessList: report })
   } catch (err) {
@@ -86,6 +88,7 @@ async function same(r: Req) {
   const viaTx = seen(await once(r, false))
   const direct = seen(await once(r, true))
   expect(direct).toEqual(viaTx)
+  if (r.to !== undefined && r.accessList === undefined) expect(seen(await once(r, true, true))).toEqual(viaTx)
   return direct
 }
 

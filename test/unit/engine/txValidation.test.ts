@@ -3,7 +3,7 @@ import { createTxFromRLP } from '@ethereumjs/tx'
 import { bytesToHex, hexToBytes } from '@ethereumjs/util'
 import { Transaction, type TransactionRequest, Wallet } from 'ethers'
 import { describe, expect, it } from 'vitest'
-import { admitRawTransaction, type AdmissionRules } from '../../../src/engine/txValidation.js'
+import { admitRawTransaction, typedSigningHash, type AdmissionRules } from '../../../src/engine/txValidation.js'
 import { txBytes, txSender } from '../../../src/engine/txMemo.js'
 import { customCrypto } from '../../../src/util/crypto.js'
 
@@ -38,6 +38,28 @@ describe('admitRawTransaction', () => {
       expect(bytesToHex(ptx.tx.hash())).toBe(bytesToHex(fresh.hash()))
       expect(bytesToHex(txBytes(ptx.tx))).toBe(bytesToHex(fresh.serialize()))
       expect(ptx.tx.verifySignature()).toBe(true)
+    })
+  }
+})
+
+describe('typedSigningHash', () => {
+  const slot = (i: number) => '0x' + i.toString(16).padStart(64, '0')
+  const cases: [string, TransactionRequest][] = [
+    ['access list, short', { type: 1, gasPrice: 1n, accessList: [] }],
+    ['access list, with entries and data', { type: 1, gasPrice: 30n * 10n ** 9n, data: '0x' + 'ab'.repeat(300), accessList: [{ address: base.to, storageKeys: [slot(1), slot(2)] }] }],
+    ['dynamic fee, no data', { type: 2, maxFeePerGas: 30n * 10n ** 9n, maxPriorityFeePerGas: 10n ** 9n }],
+    ['dynamic fee, contract creation', { type: 2, to: null, maxFeePerGas: 30n * 10n ** 9n, maxPriorityFeePerGas: 0n, data: '0x' + '60'.repeat(40_000) }],
+    ['dynamic fee, data over 64 KiB', { type: 2, maxFeePerGas: 30n * 10n ** 9n, maxPriorityFeePerGas: 0n, data: '0x' + '61'.repeat(70_000) }],
+    [
+      'dynamic fee, long access list',
+      { type: 2, maxFeePerGas: 1n, maxPriorityFeePerGas: 1n, data: '0x00', accessList: [{ address: base.to, storageKeys: Array.from({ length: 40 }, (_, i) => slot(i)) }] },
+    ],
+  ]
+  for (const [name, fields] of cases) {
+    it(`is ethereumjs's hash of the unsigned fields: ${name}`, async () => {
+      const signed = hexToBytes((await wallet.signTransaction({ ...base, nonce: 300, ...fields })) as `0x${string}`)
+      const tx = createTxFromRLP(signed, { common })
+      expect(bytesToHex(typedSigningHash(signed, tx.type === 2 ? 9 : 8))).toBe(bytesToHex(tx.getHashedMessageToSign() as Uint8Array))
     })
   }
 })

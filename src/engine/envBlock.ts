@@ -1,0 +1,37 @@
+import { createBlock, type Block as EnvBlock } from '@ethereumjs/block'
+import type { Common } from '@ethereumjs/common'
+import { setLengthLeft } from '@ethereumjs/util'
+
+/** The header fields an EVM environment takes from a block (or a call's block). */
+export interface EnvFields {
+  number: bigint
+  timestamp: bigint
+  gasLimit: bigint
+  baseFee: bigint
+  coinbase?: Uint8Array
+  mixHash?: Uint8Array
+}
+
+const ZERO32 = new Uint8Array(32)
+
+/** The EVM's environment block for a header (BLOCKHASH, NUMBER, BASEFEE...), on `common` (Chain's header Common). */
+export function envBlock(common: Common, fields: EnvFields & { coinbase: Uint8Array }): EnvBlock {
+  return createBlock(
+    {
+      header: {
+        number: fields.number,
+        timestamp: fields.timestamp,
+        gasLimit: fields.gasLimit,
+        baseFeePerGas: fields.baseFee,
+        coinbase: fields.coinbase,
+        // coreth runs without a beacon chain: DIFFICULTY/PREVRANDAO reads the header difficulty, 1.
+        mixHash: fields.mixHash ?? setLengthLeft(Uint8Array.of(1), 32),
+        difficulty: 0n,
+        excessBlobGas: 0n,
+        blobGasUsed: 0n,
+        parentBeaconBlockRoot: ZERO32,
+      },
+    },
+    { common, skipConsensusFormatValidation: true },
+  )
+}
