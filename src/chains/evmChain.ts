@@ -11,6 +11,7 @@ import { PoolControls } from '../dev/poolControls.js'
 import { StateDump } from '../dev/stateDump.js'
 import { TimeControls } from '../dev/timeControls.js'
 import { StateEditor } from '../dev/stateEditor.js'
+import { RequestLogging } from '../dev/requestLogging.js'
 import { withImpersonation } from '../namespaces/dev/accounts.js'
 import { type DevServices, devMethods } from '../namespaces/dev/index.js'
 import type { AccountManager } from '../engine/accounts.js'
@@ -137,11 +138,12 @@ export async function openEvmChain(deps: EvmChainDeps): Promise<EvmChain> {
     await engine.close()
     throw err
   }
-  const dev = devControlsOn(config, Number(deps.genesis.config.chainId)) ? await openDevServices(db, engine, atomic, log) : undefined
+  const rpcLog = log.child({ module: 'rpc' })
+  const dev = devControlsOn(config, Number(deps.genesis.config.chainId)) ? await openDevServices(db, engine, atomic, log, rpcLog) : undefined
   const subscriptions = new SubscriptionManager({ maxPerConnection: chainConfig['ws-max-subscriptions-per-connection'] })
   const ctx: RpcContext = { config, log, engine, subscriptions, accounts: deps.accounts, atomic }
   log.info({ apis: chainConfig['eth-apis'] }, 'enabling apis')
-  const rpc = new Dispatcher(buildMethodTable(ctx, dev), dispatcherOptions(chainConfig, log.child({ module: 'rpc' }), deps.stats))
+  const rpc = new Dispatcher(buildMethodTable(ctx, dev), dispatcherOptions(chainConfig, rpcLog, deps.stats))
   const apiLog = log.child({ module: 'api' })
   const primary = deps.aliases[0] ?? id
   const profiler = new Profiler(profileDir(config.dataDir, chainConfig['admin-api-dir'], primary))
@@ -186,7 +188,7 @@ export async function openEvmChain(deps: EvmChainDeps): Promise<EvmChain> {
 }
 
 /** The development controls of one chain: snapshots over its database, state edits of its engine. */
-async function openDevServices(db: Database, engine: Engine, atomic: AtomicTxService, log: Logger): Promise<DevServices> {
+async function openDevServices(db: Database, engine: Engine, atomic: AtomicTxService, log: Logger, rpcLog: Logger): Promise<DevServices> {
   const controls = await DevControls.open({ db, engine, atomic, log: log.child({ module: 'dev' }) })
   log.warn('development controls enabled (evm_snapshot, anvil_setBalance...): anyone who reaches this port can rewrite the chain')
   return {
@@ -198,5 +200,6 @@ async function openDevServices(db: Database, engine: Engine, atomic: AtomicTxSer
     pool: new PoolControls(engine),
     dump: new StateDump(engine),
     info: new DevInfo(engine, controls),
+    logging: new RequestLogging(rpcLog),
   }
 }

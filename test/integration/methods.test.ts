@@ -10,6 +10,9 @@ import { methodNames, startTestNode, type TestNode } from '../helpers/testNode.j
  * A new method fails here until it gets a test and an entry.
  */
 const COVERAGE: Record<string, string> = {
+  eth_sendUnsignedTransaction: 'dev.extras.test.ts',
+  anvil_setLoggingEnabled: 'dev.extras.test.ts',
+  hardhat_setLoggingEnabled: 'dev.extras.test.ts',
   evm_snapshot: 'dev.snapshots.test.ts',
   anvil_snapshot: 'dev.snapshots.test.ts',
   evm_revert: 'dev.snapshots.test.ts',

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { resolveEthApis } from '../../config.js'
 import type { Impersonation } from '../../dev/impersonation.js'
+import { DevError } from '../../dev/errors.js'
 import { methodNotFound } from '../../rpc/errors.js'
 import { Address, CallRequest } from '../../rpc/schemas.js'
 import { type MethodTable, inServiceOne, method } from '../../rpc/types.js'
@@ -27,6 +28,11 @@ export function accountMethods(impersonation: Impersonation): MethodTable {
       return null
     }),
     hardhat_stopImpersonatingAccount: method(z.tuple([Address]), ([a]) => impersonation.stop(a)),
+    /** Handler for `eth_sendUnsignedTransaction` (anvil's): sent as `from` with no signature, impersonated or not. */
+    eth_sendUnsignedTransaction: method(z.tuple([CallRequest]), ([req]) => {
+      if (req.from === undefined) throw new DevError('No signer available')
+      return impersonation.send(req)
+    }),
     /** Handler for `anvil_autoImpersonateAccount`: every sender impersonated while true. */
     anvil_autoImpersonateAccount: method(z.tuple([z.boolean()]), ([on]) => {
       impersonation.setAuto(on)

@@ -6,10 +6,12 @@ import type { PoolControls } from '../../dev/poolControls.js'
 import type { StateDump } from '../../dev/stateDump.js'
 import type { StateEditor } from '../../dev/stateEditor.js'
 import type { TimeControls } from '../../dev/timeControls.js'
+import type { RequestLogging } from '../../dev/requestLogging.js'
 import { type MethodTable, inService, mergeTables } from '../../rpc/types.js'
 import { accountMethods } from './accounts.js'
 import { dumpMethods } from './dump.js'
 import { infoMethods } from './info.js'
+import { loggingMethods } from './logging.js'
 import { miningMethods } from './mining.js'
 import { poolMethods } from './pool.js'
 import { snapshotMethods } from './snapshots.js'
@@ -26,6 +28,7 @@ export interface DevServices {
   readonly pool: PoolControls
   readonly dump: StateDump
   readonly info: DevInfo
+  readonly logging: RequestLogging
 }
 
 /** The `evm_`, `anvil_` and `hardhat_` development methods (docs/DEV.md), the `dev` service of `eth-apis`. */
@@ -41,6 +44,7 @@ export function devMethods(dev: DevServices): MethodTable {
       poolMethods(dev.pool),
       dumpMethods(dev.dump),
       infoMethods(dev.info),
+      loggingMethods(dev.logging),
     ),
   )
 }
