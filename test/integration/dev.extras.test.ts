@@ -33,6 +33,36 @@ describe('eth_sendUnsignedTransaction', () => {
   })
 })
 
+describe("anvil's aliases of hardhat's and ganache's names (viem's test client in hardhat mode sends them)", () => {
+  it('hardhat_dumpState / hardhat_loadState, hardhat_autoImpersonateAccount, hardhat_dropAllTransactions, evm_setAccountNonce', async () => {
+    const tn = await startTestNode()
+    try {
+      expect(await tn.call('evm_setAccountNonce', [FROM, '0x5'])).toBeNull()
+      expect(await tn.call('eth_getTransactionCount', [FROM, 'latest'])).toBe('0x5')
+      await tn.call('anvil_setBalance', [FROM, '0xde0b6b3a7640000'])
+      const dump = await tn.call('hardhat_dumpState', [])
+      expect(dump).toMatch(/^0x1f8b/)
+      await tn.call('anvil_reset', [])
+      expect(await tn.call('eth_getTransactionCount', [FROM, 'latest'])).toBe('0x0')
+      expect(await tn.call('hardhat_loadState', [dump])).toBe(true)
+      expect(await tn.call('eth_getTransactionCount', [FROM, 'latest'])).toBe('0x5')
+      expect(await tn.call('eth_getBalance', [FROM, 'latest'])).toBe('0xde0b6b3a7640000')
+
+      expect(await tn.call('hardhat_autoImpersonateAccount', [true])).toBeNull()
+      await tn.call('evm_setAutomine', [false])
+      const hash = await tn.call('eth_sendTransaction', [{ from: FROM, to: TO, value: '0x1' }])
+      expect((await tn.call('eth_getTransactionByHash', [hash])).from).toBe(FROM)
+      expect(await tn.call('hardhat_dropAllTransactions', [])).toBeNull()
+      expect(await tn.call('eth_getTransactionByHash', [hash])).toBeNull()
+      await tn.call('evm_setAutomine', [true])
+      expect(await tn.call('hardhat_autoImpersonateAccount', [false])).toBeNull()
+      expect((await tn.rpc('eth_sendTransaction', [{ from: FROM, to: TO, value: '0x1' }])).error?.code).toBe(-32601)
+    } finally {
+      await tn.close()
+    }
+  })
+})
+
 describe('request logging', () => {
   it('anvil_setLoggingEnabled logs each call until hardhat_setLoggingEnabled turns it off', async () => {
     const captured = capturedLog('info')

@@ -10,6 +10,11 @@ import { methodNames, startTestNode, type TestNode } from '../helpers/testNode.j
  * A new method fails here until it gets a test and an entry.
  */
 const COVERAGE: Record<string, string> = {
+  hardhat_dumpState: 'dev.extras.test.ts',
+  hardhat_loadState: 'dev.extras.test.ts',
+  hardhat_autoImpersonateAccount: 'dev.extras.test.ts',
+  hardhat_dropAllTransactions: 'dev.extras.test.ts',
+  evm_setAccountNonce: 'dev.extras.test.ts',
   eth_sendUnsignedTransaction: 'dev.extras.test.ts',
   anvil_setLoggingEnabled: 'dev.extras.test.ts',
   hardhat_setLoggingEnabled: 'dev.extras.test.ts',

@@ -18,6 +18,11 @@ export function accountMethods(impersonation: Impersonation): MethodTable {
       impersonation.impersonate(a)
       return answer
     })
+  // anvil answers hardhat's name too (anvil: crates/anvil/core/src/eth/mod.rs).
+  const autoImpersonate = method(z.tuple([z.boolean()]), ([on]) => {
+    impersonation.setAuto(on)
+    return null
+  })
   return {
     /** Handler for `anvil_impersonateAccount`: eth_sendTransaction from the address needs no key. */
     anvil_impersonateAccount: impersonate(null),
@@ -34,10 +39,8 @@ export function accountMethods(impersonation: Impersonation): MethodTable {
       return impersonation.send(req)
     }),
     /** Handler for `anvil_autoImpersonateAccount`: every sender impersonated while true. */
-    anvil_autoImpersonateAccount: method(z.tuple([z.boolean()]), ([on]) => {
-      impersonation.setAuto(on)
-      return null
-    }),
+    anvil_autoImpersonateAccount: autoImpersonate,
+    hardhat_autoImpersonateAccount: autoImpersonate,
   }
 }
 

@@ -12,6 +12,11 @@ import { type MethodTable, method } from '../../rpc/types.js'
  * queued (nonce-gapped) transaction too, as hardhat does; anvil drops only executable ones.
  */
 export function poolMethods(pool: PoolControls): MethodTable {
+  // anvil's alias of it (anvil: crates/anvil/core/src/eth/mod.rs).
+  const dropAll = method(z.tuple([]), async () => {
+    await pool.dropAll()
+    return null
+  })
   return {
     /** Handler for `anvil_dropTransaction`. */
     anvil_dropTransaction: method(z.tuple([Hash32]), async ([h]) => {
@@ -26,9 +31,7 @@ export function poolMethods(pool: PoolControls): MethodTable {
       return false
     }),
     /** Handler for `anvil_dropAllTransactions`. */
-    anvil_dropAllTransactions: method(z.tuple([]), async () => {
-      await pool.dropAll()
-      return null
-    }),
+    anvil_dropAllTransactions: dropAll,
+    hardhat_dropAllTransactions: dropAll,
   }
 }

@@ -36,6 +36,8 @@ export function stateMethods(state: StateEditor): MethodTable {
     /** Handler for `anvil_setNonce`. */
     anvil_setNonce: nonce(null),
     hardhat_setNonce: nonce(true),
+    // anvil's alias (anvil: crates/anvil/core/src/eth/mod.rs), ganache's name.
+    evm_setAccountNonce: nonce(null),
     /** Handler for `anvil_setStorageAt`. */
     anvil_setStorageAt: storage,
     hardhat_setStorageAt: storage,
