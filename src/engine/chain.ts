@@ -118,8 +118,18 @@ export class Chain {
     this.receiptCache.clear()
     this.recentTxs.clear()
     this.trieDb.forget()
-    const genesis = { block: await genesisBlock(this.opts.genesis, this.newStateManager()) }
     const storedGenesis = this.store.readGenesisHash()
+    // A revert keeps the genesis on disk: the one checked at open stands, its state is not rebuilt.
+    if (storedGenesis === undefined || this.genesisBlock === undefined || !equalsBytes(storedGenesis, this.genesisBlock.hash)) await this.initGenesis(storedGenesis)
+    this.genesisBlock = this.blockByHash(this.genesisBlock.hash)!
+    this.head = await this.recoverHead()
+    this.headStateRoot = this.store.readHeadState(this.head.hash) ?? this.head.header.stateRoot
+    await this.openFlat()
+  }
+
+  /** Builds the configured genesis; writes it when the database has none, refuses a database holding another. */
+  private async initGenesis(storedGenesis: Uint8Array | undefined): Promise<void> {
+    const genesis = { block: await genesisBlock(this.opts.genesis, this.newStateManager()) }
     if (storedGenesis === undefined) {
       await this.store.writeBlock(
         {
@@ -140,10 +150,7 @@ export class Chain {
       // The genesis state is on disk already (or was pruned): its rebuilt nodes are not written again.
       this.trieDb.commitDrained(this.trieDb.drain())
     }
-    this.genesisBlock = this.blockByHash(genesis.block.hash)!
-    this.head = await this.recoverHead()
-    this.headStateRoot = this.store.readHeadState(this.head.hash) ?? this.head.header.stateRoot
-    await this.openFlat()
+    this.genesisBlock = genesis.block
   }
 
   /** Uses the stored flat state if it holds the head's root, else rebuilds it from the trie. */
