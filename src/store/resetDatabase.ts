@@ -5,7 +5,7 @@ import { PREFIX, metaKey } from './keys.js'
 const RESETTING = metaKey('resetting')
 
 /** Prefixes a reset keeps: the keystore's users and keys are not chain state. */
-const KEPT = [PREFIX.keystoreData, PREFIX.keystoreUser].sort((a, b) => a - b)
+const KEPT = [PREFIX.keystoreData, PREFIX.keystoreUser]
 
 /**
  * Empties the database for anvil_reset (every chain record: blocks, state, atomic txs, shared

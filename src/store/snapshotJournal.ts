@@ -1,4 +1,5 @@
 import { RLP } from '@ethereumjs/rlp'
+import { bytesToBigInt, equalsBytes } from '@ethereumjs/util'
 import { type BatchOp, type Database, writeBatch } from './db.js'
 import { META_SNAPSHOTS, PREFIX, metaKey, prefixed, u64 } from './keys.js'
 
@@ -55,9 +56,9 @@ export class SnapshotJournal {
     const raw = this.db.getSync(SNAPSHOTS_KEY)
     if (raw === undefined || raw === null) return
     const [next, seq, list] = RLP.decode(raw) as unknown as [Uint8Array, Uint8Array, Uint8Array[][]]
-    this.nextId = big(next)
-    this.nextSeq = big(seq)
-    this.snapshots = list.map(([id, s, extra]) => ({ id: big(id!), seq: big(s!), extra: extra! }))
+    this.nextId = bytesToBigInt(next)
+    this.nextSeq = bytesToBigInt(seq)
+    this.snapshots = list.map(([id, s, extra]) => ({ id: bytesToBigInt(id!), seq: bytesToBigInt(s!), extra: extra! }))
   }
 
   private tableOp(): BatchOp {
@@ -149,19 +150,11 @@ function uniqueKeys(ops: readonly BatchOp[]): Uint8Array[] {
   const seen = new Set<string>()
   const out: Uint8Array[] = []
   for (const op of ops) {
-    if (UNJOURNALED.has(op.key[0]!) || (op.key[0] === PREFIX.meta && equalBytes(op.key, SNAPSHOTS_KEY))) continue
+    if (UNJOURNALED.has(op.key[0]!) || (op.key[0] === PREFIX.meta && equalsBytes(op.key, SNAPSHOTS_KEY))) continue
     const hex = Buffer.from(op.key).toString('hex')
     if (seen.has(hex)) continue
     seen.add(hex)
     out.push(op.key)
   }
   return out
-}
-
-function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
-  return a.length === b.length && Buffer.compare(a, b) === 0
-}
-
-function big(b: Uint8Array): bigint {
-  return b.length === 0 ? 0n : BigInt(`0x${Buffer.from(b).toString('hex')}`)
 }

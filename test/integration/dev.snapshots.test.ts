@@ -4,11 +4,9 @@
  * import after it, all undone by evm_revert; a revert survives a restart; the controls are off where
  * they must be.
  */
-import { execFile } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { addTxSignatures, avm, evm, info, type Context } from '@avalabs/avalanchejs'
 import { createTestClient, createWalletClient, http, publicActions, type Hex } from 'viem'
@@ -16,10 +14,9 @@ import { privateKeyToAccount } from 'viem/accounts'
 import { EWOQ as ewoqShort, EWOQ_ETH as ewoqEth, EWOQ_KEY as privateKey, waitAtomicAccepted } from '../helpers/avalanchejs.js'
 import { AVAX, EWOQ_ADDRESS, EWOQ_KEY, EWOQ_X, LOCAL_C, LOCAL_P, LOCAL_X, NANO } from '../helpers/constants.js'
 import { startTestNode, type TestNode } from '../helpers/testNode.js'
+import { castRpc, localChain } from '../helpers/devClients.js'
 import { assertBuilt, exited, rpcAt, startChild, stopChild } from '../helpers/childNode.js'
 
-const CAST = join(process.cwd(), 'node_modules/@foundry-rs/cast-linux-amd64/bin/cast')
-const run = promisify(execFile)
 const OTHER = '0x00000000000000000000000000000000000d0d0d' as const
 
 let tn: TestNode
@@ -28,14 +25,13 @@ beforeAll(async () => {
 })
 afterAll(() => tn?.close())
 
-const chain = () => ({ id: 43112, name: 'local', nativeCurrency: { name: 'AVAX', symbol: 'AVAX', decimals: 18 }, rpcUrls: { default: { http: [tn.url] } } }) as const
 const balanceOf = async (a: string): Promise<bigint> => BigInt(await tn.call('eth_getBalance', [a, 'latest']))
 const head = async (): Promise<bigint> => BigInt(await tn.call('eth_blockNumber', []))
 
 describe.each(['anvil', 'hardhat'] as const)("viem's test client in %s mode", (mode) => {
   it('snapshot, edits and a mined transfer, revert: everything as before; the id is used up', async () => {
-    const test = createTestClient({ mode, chain: chain(), transport: http(tn.url) }).extend(publicActions)
-    const wallet = createWalletClient({ account: privateKeyToAccount(EWOQ_KEY as Hex), chain: chain(), transport: http(tn.url) })
+    const test = createTestClient({ mode, chain: localChain(tn.url), transport: http(tn.url) }).extend(publicActions)
+    const wallet = createWalletClient({ account: privateKeyToAccount(EWOQ_KEY as Hex), chain: localChain(tn.url), transport: http(tn.url) })
     const target = `0x${mode === 'anvil' ? 'a1' : 'b2'}${'00'.repeat(18)}01` as Hex
     const [ewoqBefore, headBefore] = [await balanceOf(EWOQ_ADDRESS), await head()]
 
@@ -111,7 +107,7 @@ describe('raw names', () => {
   })
 
   it('cast rpc drives snapshot, setBalance and revert', async () => {
-    const cast = async (...args: string[]) => (await run(CAST, ['rpc', '--rpc-url', tn.url, ...args])).stdout.trim()
+    const cast = (method: string, ...params: string[]) => castRpc(tn.url, method, ...params)
     const id = JSON.parse(await cast('evm_snapshot'))
     await cast('anvil_setBalance', OTHER, '0xde0b6b3a7640000')
     expect(await balanceOf(OTHER)).toBe(10n ** 18n)
@@ -228,7 +224,7 @@ describe('durability and reset', () => {
       const genesis = await node.call('eth_getBlockByNumber', ['0x0', false])
       const id = await node.call('evm_snapshot', [])
       await node.call('anvil_setBalance', [OTHER, '0x99'])
-      const wallet = createWalletClient({ account: privateKeyToAccount(EWOQ_KEY as Hex), chain: { ...chain(), rpcUrls: { default: { http: [node.url] } } }, transport: http(node.url) })
+      const wallet = createWalletClient({ account: privateKeyToAccount(EWOQ_KEY as Hex), chain: localChain(node.url), transport: http(node.url) })
       await wallet.sendTransaction({ to: OTHER, value: 1n })
       expect(await node.call('anvil_reset', [])).toBeNull()
       expect(await node.call('eth_blockNumber', [])).toBe('0x0')
