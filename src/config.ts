@@ -172,6 +172,11 @@ export const ChainConfigFile = z.strictObject({
   'gas-target': z.number().int().positive().optional().describe('ACP-176 gas per second the chain starts at and the builder steers toward'),
   // coreth's genesis starts at 2000 ms; this development node starts at the target (docs/API.md).
   'min-delay-target': z.number().int().nonnegative().default(0).describe('ACP-226 minimum block delay in ms the chain starts at and steers toward (0: blocks as soon as transactions wait)'),
+  'fork-url': z
+    .url({ protocol: /^https?$/ })
+    .optional()
+    .describe("JSON-RPC URL of the node whose chain this chain forks: its state and blocks up to `fork-block-number` are read from it (docs/FORK.md)"),
+  'fork-block-number': z.number().int().nonnegative().optional().describe("With `fork-url`, the origin's block the fork starts from (default: its latest block at the fork's first start)"),
   'log-level': z.string().optional().describe("Accepted for coreth compatibility; the node's level is --log-level"),
   // This node's own WebSocket limits: coreth has none for connections or subscriptions (docs/SECURITY.md L12, W4, W5).
   'ws-max-connections': z.number().int().positive().default(256).describe('Concurrent WebSocket connections; past it the upgrade is answered 503'),
@@ -287,7 +292,9 @@ export type NodeConfigInput = z.input<typeof NodeConfig>
 
 /** One CLI flag: avalanchego's name where one exists. */
 export interface FlagDef {
-  readonly key: Exclude<keyof NodeConfig, 'chain' | 'evmChains'> | 'chainConfigFile' | 'adminApiEnabled' | 'configFile'
+  readonly key: Exclude<keyof NodeConfig, 'chain' | 'evmChains'> | 'chainConfigFile' | 'configFile' | 'chain'
+  /** A flag that sets a key of the C-Chain's config (`chain`), as avalanchego's `--coreth-admin-api-enabled` does. */
+  readonly chainKey?: keyof ChainConfigFile
   /** A boolean flag alone means true; `--flag=false`, `--flag:false` and `--flag false` also parse. */
   /** `list`: comma-separated; `duration`: a Go duration (`10s`, `1m30s`) or a number of ms. */
   readonly type: 'string' | 'number' | 'boolean' | 'list' | 'duration'
@@ -301,12 +308,14 @@ export const FLAGS: Record<string, FlagDef> = {
   'network-id': { key: 'networkId', type: 'number', help: 'Avalanche network ID (12345 = local)' },
   'log-level': { key: 'logLevel', type: 'string', help: `one of ${LOG_LEVELS.join(', ')}` },
   'log-format': { key: 'logFormat', type: 'string', help: 'json or pretty (auto: pretty when stderr is a terminal, else json)' },
-  'coreth-admin-api-enabled': { key: 'adminApiEnabled', type: 'boolean', help: 'serve the admin API at /ext/bc/C/admin (chain config admin-api-enabled)' },
+  'coreth-admin-api-enabled': { key: 'chain', chainKey: 'admin-api-enabled', type: 'boolean', help: 'serve the admin API at /ext/bc/C/admin (chain config admin-api-enabled)' },
   'chain-config-file': { key: 'chainConfigFile', type: 'string', help: 'JSON file of coreth C-Chain config keys (e.g. {"rpc-gas-cap": 50000000})' },
   'chain-config-dir': { key: 'chainConfigDir', type: 'string', help: 'folder of chain configs: C/config.json for the C-Chain, <name>/genesis.json (+ config.json) per extra EVM chain' },
   'chain-aliases-file': { key: 'chainAliasesFile', type: 'string', help: 'JSON {"<blockchain ID or chain name>": ["alias", ...]} (default: <chain-config-dir>/aliases.json if present)' },
   'config-file': { key: 'configFile', type: 'string', help: 'JSON node config file whose keys are these flag names (flags on the command line win)' },
   genesis: { key: 'genesisFile', type: 'string', help: 'coreth-format C-Chain genesis JSON; absent = the local network genesis' },
+  'fork-url': { key: 'chain', chainKey: 'fork-url', type: 'string', help: "JSON-RPC URL of a node whose chain the C-Chain forks (anvil's --fork-url; docs/FORK.md)" },
+  'fork-block-number': { key: 'chain', chainKey: 'fork-block-number', type: 'number', help: "block of the origin the fork starts from (default: the origin's latest at first start)" },
   'block-interval': { key: 'blockInterval', type: 'number', help: 'ms between blocks; 0 = build a block as soon as transactions wait' },
   'pending-nonce-guard': { key: 'pendingNonceGuard', type: 'number', help: "ms a tx's answer waits after its sender's pending nonce was read, for ethers v6's 250 ms cache (0 = off)" },
   'evm-network-id': { key: 'evmNetworkId', type: 'number', help: 'EVM network ID answered by net_version' },

@@ -7,7 +7,7 @@ import { parseGoDuration } from './util/goDuration.js'
 export function configFromArgs(argv: readonly string[]): NodeConfig {
   const input: Record<string, unknown> = {}
   let chainConfigFile: string | undefined
-  let adminApiEnabled: boolean | undefined
+  const chainKeys: Record<string, unknown> = {}
   const args = withConfigFile(argv)
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!
@@ -24,7 +24,7 @@ export function configFromArgs(argv: readonly string[]): NodeConfig {
       if (text === undefined && args[i + 1] !== undefined && !args[i + 1]!.startsWith('--')) text = args[++i]
       const on = text === undefined ? true : parseBool(text)
       if (on === undefined) throw new ConfigError(`flag --${name}: ${JSON.stringify(text)} is not true or false`)
-      if (flag.key === 'adminApiEnabled') adminApiEnabled = on
+      if (flag.chainKey !== undefined) chainKeys[flag.chainKey] = on
       else input[flag.key] = on
       continue
     }
@@ -35,9 +35,11 @@ export function configFromArgs(argv: readonly string[]): NodeConfig {
       chainConfigFile = value
       continue
     }
+    const into = flag.chainKey !== undefined ? chainKeys : input
+    const key = flag.chainKey ?? flag.key
     if (flag.type === 'number') {
       if (!/^\d+$/.test(value)) throw new ConfigError(`flag --${name}: ${JSON.stringify(value)} is not a non-negative integer`)
-      input[flag.key] = Number(value)
+      into[key] = Number(value)
     } else if (flag.type === 'duration') {
       try {
         input[flag.key] = /^\d+$/.test(value) ? Number(value) : Math.round(parseGoDuration(value))
@@ -50,7 +52,7 @@ export function configFromArgs(argv: readonly string[]): NodeConfig {
         .map((v) => v.trim())
         .filter((v) => v !== '')
     } else {
-      input[flag.key] = PATH_KEYS.has(flag.key) ? resolve(value) : value
+      into[key] = PATH_KEYS.has(flag.key) ? resolve(value) : value
     }
   }
   // avalanchego reads the C-Chain's config from <chain-config-dir>/C/config.json.
@@ -60,7 +62,7 @@ export function configFromArgs(argv: readonly string[]): NodeConfig {
     chainConfigFile = dirConfig
   }
   if (chainConfigFile !== undefined) input.chain = readChainConfigFile(chainConfigFile)
-  if (adminApiEnabled !== undefined) input.chain = { ...(input.chain as object | undefined), 'admin-api-enabled': adminApiEnabled }
+  if (Object.keys(chainKeys).length > 0) input.chain = { ...(input.chain as object | undefined), ...chainKeys }
   return parseNodeConfig(input as NodeConfigInput)
 }
 

@@ -13,6 +13,9 @@ export interface ConfigEntry {
   readonly meaning: string
 }
 
+/** What `--help` shows as the default of a flag that sets a C-Chain config key. */
+const CHAIN_FLAG_DEFAULTS: Record<string, string> = { 'admin-api-enabled': 'false', 'fork-block-number': "(the origin's latest)" }
+
 /** Defaults decided elsewhere for chain config keys that are optional in the schema. */
 const CHAIN_KEY_DEFAULTS: Record<string, string> = {
   'gas-target': '20000000 (this node starts its chain at this target; coreth starts at 1000000)',
@@ -31,14 +34,14 @@ export function configReference(): { flags: ConfigEntry[]; chainKeys: ConfigEntr
     const file = flag.key === 'chainConfigFile' || flag.key === 'configFile'
     const def = file
       ? '(none)'
-      : flag.key === 'adminApiEnabled'
-        ? 'false'
+      : flag.chainKey !== undefined
+        ? (CHAIN_FLAG_DEFAULTS[flag.chainKey] ?? '(none)')
         : value === undefined || (Array.isArray(value) && value.length === 0)
           ? '(none)'
           : flag.type === 'duration'
             ? `${Number(value) / 1000}s`
             : String(value)
-    const configKey = flag.key === 'adminApiEnabled' ? "chain['admin-api-enabled']" : file ? undefined : flag.key
+    const configKey = flag.chainKey !== undefined ? `chain['${flag.chainKey}']` : file ? undefined : flag.key
     return { name, ...(configKey !== undefined && { configKey }), kind: flag.type === 'number' ? 'integer' : flag.type, default: def, meaning: flag.help }
   })
   const chainDefaults = ChainConfigFile.parse({}) as Record<string, unknown>

@@ -30,6 +30,8 @@ const LAYERS: readonly (readonly string[])[] = [
   // Peers: none imports another. The X and P wallets spend a keystore user's keys.
   ['engine/', 'xchain/', 'pchain/'],
   ['keystore/'],
+  // A fork's origin: JSON-RPC to the node a forked chain started from (batched, bounded, retried).
+  ['fork/'],
   // Leaf-ish modules: the config schema, logging, profiling, the node's identity, health reports.
   ['config.ts', 'log.ts', 'profiler.ts', 'nodeIdentity.ts', 'healthReporter.ts'],
   // The Avalanche primitives: CB58, codec, secp256k1fx and avax components, signatures, networks.

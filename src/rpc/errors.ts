@@ -26,6 +26,7 @@ import { AvalancheError } from '../avalanche/errors.js'
 import { KeystoreError, TooManyAttemptsError } from '../keystore/errors.js'
 import { ProfilerError } from '../profiler.js'
 import type { JsonRpcErrorObject } from './types.js'
+import { ForkError } from '../fork/errors.js'
 
 export const PARSE_ERROR = -32700
 export const INVALID_REQUEST = -32600
@@ -150,7 +151,7 @@ function toHex(bytes: Uint8Array): string {
  * primitives, atomic, X/P chains, keystore, profiler). Each endpoint answers them with their own text.
  */
 export function isDomainError(err: unknown): err is Error {
-  return err instanceof EngineError || err instanceof AvalancheError || err instanceof KeystoreError || err instanceof ProfilerError
+  return err instanceof EngineError || err instanceof AvalancheError || err instanceof KeystoreError || err instanceof ProfilerError || err instanceof ForkError
 }
 
 /** A client over a limit: a query's result cap, or a keystore client throttled after failed passwords (docs/SECURITY.md E4, K5). */
