@@ -343,7 +343,8 @@ export class Chain {
 
   /** The state root a block's state is read at: the header's, or for the head the one after development edits. */
   stateRootOf(block: Block): Uint8Array {
-    return equalsBytes(block.hash, this.head.hash) ? this.headStateRoot : block.header.stateRoot
+    if (equalsBytes(block.hash, this.head.hash)) return this.headStateRoot
+    return this.isForkBase(block) ? this.opts.fork!.stateRoot : block.header.stateRoot
   }
 
   /**

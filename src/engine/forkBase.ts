@@ -1,5 +1,6 @@
-import { hexToBytes } from '@ethereumjs/util'
-import { ForkError } from '../fork/errors.js'
+import { KECCAK256_RLP, equalsBytes, hexToBytes } from '@ethereumjs/util'
+import { ForkError, OriginRpcError } from '../fork/errors.js'
+import { keccak256 } from '../util/crypto.js'
 import type { OriginClient } from '../fork/originClient.js'
 import { ChainStore } from '../store/chainStore.js'
 import type { Database } from '../store/db.js'
@@ -46,7 +47,20 @@ export async function fetchForkRecord(origin: OriginClient, requested: bigint | 
     throw new ForkError(`fork origin ${origin.name} has no block ${requested} (its latest is ${BigInt(latest)})`)
   }
   const header = headerFromJson(block)
-  return { number: header.number, hash: bytes(block.hash), stateRoot: header.stateRoot, chainId: BigInt(chainId), blockJson: JSON.stringify(block) }
+  return { number: header.number, hash: bytes(block.hash), stateRoot: await provenRoot(origin, header), chainId: BigInt(chainId), blockJson: JSON.stringify(block) }
+}
+
+/**
+ * The state root the origin's proofs at N lead to: the header's, unless the origin edited its
+ * head's state without a block (anvil_setBalance on anvil or on this node), when its proofs show
+ * the state it answers with. The root node is the first of any account proof.
+ */
+async function provenRoot(origin: OriginClient, header: Header): Promise<Uint8Array> {
+  const proof = await origin.call<{ accountProof?: string[] }>('eth_getProof', [`0x${'00'.repeat(20)}`, [], `0x${header.number.toString(16)}`]).catch((err: Error) => {
+    throw new ForkError(`fork origin ${origin.name} does not serve eth_getProof at block ${header.number}: ${err instanceof OriginRpcError ? err.originMessage : err.message}`)
+  })
+  const first = proof?.accountProof?.[0]
+  return first === undefined ? KECCAK256_RLP : keccak256(hexToBytes(first as `0x${string}`))
 }
 
 /**
@@ -56,7 +70,8 @@ export async function fetchForkRecord(origin: OriginClient, requested: bigint | 
  */
 export async function writeForkBase(db: Database, record: ForkRecord): Promise<void> {
   const header = headerFromJson(JSON.parse(record.blockJson) as BlockJson)
-  await new ChainStore(db).writeBlock(
+  const store = new ChainStore(db)
+  await store.writeBlock(
     {
       hash: record.hash,
       number: record.number,
@@ -65,7 +80,7 @@ export async function writeForkBase(db: Database, record: ForkRecord): Promise<v
       bloom: header.bloom,
       txHashes: [],
       stateOps: [],
-      extraOps: [forkRecordOp(record), flatRootOp(record.stateRoot)],
+      extraOps: [forkRecordOp(record), flatRootOp(record.stateRoot), ...(equalsBytes(record.stateRoot, header.stateRoot) ? [] : [store.headStateOp(record.hash, record.stateRoot)])],
     },
     { genesis: true },
   )

@@ -114,12 +114,17 @@ export class ChainStore {
     return v.slice(32)
   }
 
-  /** Writes an edit of the head's state (its trie and flat ops) with the root it leads to, in one synced batch. */
-  async writeHeadState(headHash: Uint8Array, root: Uint8Array, ops: readonly BatchOp[]): Promise<void> {
+  /** The op recording the head's state root after edits: a fork's first block whose origin had edited its state (forkBase.ts). */
+  headStateOp(headHash: Uint8Array, root: Uint8Array): BatchOp {
     const value = new Uint8Array(64)
     value.set(headHash, 0)
     value.set(root, 32)
-    await writeSynced(this.db, [...ops, { type: 'put', key: metaKey(META_HEAD_STATE), value }])
+    return { type: 'put', key: metaKey(META_HEAD_STATE), value }
+  }
+
+  /** Writes an edit of the head's state (its trie and flat ops) with the root it leads to, in one synced batch. */
+  async writeHeadState(headHash: Uint8Array, root: Uint8Array, ops: readonly BatchOp[]): Promise<void> {
+    await writeSynced(this.db, [...ops, this.headStateOp(headHash, root)])
   }
 
   /** Moves the head pointer back (start-up recovery from a torn or stateless head, D-b). */

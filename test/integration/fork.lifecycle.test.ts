@@ -131,23 +131,53 @@ describe('fork: restart, an origin that goes away, the development controls', ()
 })
 
 describe('fork: an origin that no longer serves the state at N', () => {
-  it("answers reads with the origin's refusal, naming the origin and the block, and never a made-up value", async () => {
-    // A pruning origin keeps the state of its last 2 blocks only.
+  it("refuses a fork block whose state the origin dropped, and answers later reads with the origin's refusal", async () => {
+    // A pruning origin answers proofs for its last 2 blocks only.
     const a = await startTestNode({ chain: { 'pruning-enabled': true, 'state-history': 2 } })
+    const originName = a.url.replace(/\/ext.*/, '')
+    const mineOnA = async (nonce: number) => {
+      const hash = await a.call('eth_sendRawTransaction', [await sign({ to: Wallet.createRandom().address, value: 1n, nonce })])
+      await poll(() => a.call('eth_getTransactionReceipt', [hash]), 'receipt')
+    }
     try {
-      const to = Wallet.createRandom().address
-      for (let nonce = 0; nonce < 6; nonce++) {
-        const hash = await a.call('eth_sendRawTransaction', [await sign({ to, value: 1n, nonce })])
-        await poll(() => a.call('eth_getTransactionReceipt', [hash]), 'receipt')
-      }
-      const b = await startTestNode({ chain: { 'fork-url': a.url, 'fork-block-number': 1 } })
+      for (let nonce = 0; nonce < 4; nonce++) await mineOnA(nonce)
+      await expect(startTestNode({ chain: { 'fork-url': a.url, 'fork-block-number': 1 } })).rejects.toThrow(
+        `fork origin ${originName} does not serve eth_getProof at block 1: historical proof query not allowed`,
+      )
+      // Forked while the origin still serves N; then the origin moves on and drops it.
+      const b = await startTestNode({ chain: { 'fork-url': a.url } })
       try {
-        const answer = await b.rpc('eth_getBalance', [to, 'latest'])
+        const n = BigInt(await b.call('eth_blockNumber'))
+        for (let nonce = 4; nonce < 8; nonce++) await mineOnA(nonce)
+        const answer = await b.rpc('eth_getBalance', [Wallet.createRandom().address, 'latest'])
         expect(answer.result).toBeUndefined()
         expect(answer.error?.code).toBe(-32000)
-        expect(answer.error?.message).toMatch(
-          new RegExp(`^fork origin ${a.url.replace(/\/ext.*/, '').replace(/\./g, '\\.')} does not serve eth_getProof at block 1: historical proof query not allowed`),
-        )
+        expect(answer.error?.message).toContain(`fork origin ${originName} does not serve eth_getProof at block ${n}: historical proof query not allowed`)
+      } finally {
+        await b.stop()
+      }
+    } finally {
+      await a.stop()
+    }
+  })
+})
+
+describe('fork: an origin whose head state was edited without a block', () => {
+  it("forks the state the origin answers with (anvil_setBalance on the origin's head), proofs included", async () => {
+    const a = await startTestNode()
+    try {
+      const rich = Wallet.createRandom().address
+      await a.call('anvil_setBalance', [rich, '0xabcdef'])
+      const b = await startTestNode({ chain: { 'fork-url': a.url } })
+      try {
+        const tag = await a.call('eth_blockNumber')
+        expect(await b.call('eth_getBalance', [rich, tag])).toBe('0xabcdef')
+        expect(await b.call('eth_getProof', [rich, [], tag])).toEqual(await a.call('eth_getProof', [rich, [], tag]))
+        // The next block builds on that state: a transfer from the edited account's neighbour mines.
+        const hash = await b.call('eth_sendRawTransaction', [await sign({ to: rich, value: 1n, nonce: 0 })])
+        const receipt = await poll(() => b.call('eth_getTransactionReceipt', [hash]), 'receipt')
+        expect(receipt.status).toBe('0x1')
+        expect(await b.call('eth_getBalance', [rich, 'latest'])).toBe('0xabcdf0')
       } finally {
         await b.stop()
       }
