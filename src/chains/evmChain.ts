@@ -13,6 +13,9 @@ import { TimeControls } from '../dev/timeControls.js'
 import { StateEditor } from '../dev/stateEditor.js'
 import { RequestLogging } from '../dev/requestLogging.js'
 import { withImpersonation } from '../namespaces/dev/accounts.js'
+import type { OriginProxy } from '../namespaces/fork/originProxy.js'
+import { withFork } from '../namespaces/fork/withFork.js'
+import { logLimits } from '../namespaces/fork/forkLogs.js'
 import { type DevServices, devMethods } from '../namespaces/dev/index.js'
 import type { AccountManager } from '../engine/accounts.js'
 import { Engine } from '../engine/engine.js'
@@ -45,7 +48,7 @@ import { SharedMemory } from '../store/sharedMemory.js'
  * The assembled JSON-RPC method table the dispatcher serves: every namespace's methods, kept
  * when their coreth service is in the chain config's `eth-apis` (src/rpc/ethApis.ts).
  */
-export function buildMethodTable(ctx: RpcContext, dev?: DevServices): MethodTable {
+export function buildMethodTable(ctx: RpcContext, dev?: DevServices, fork?: OriginProxy): MethodTable {
   const all = mergeTables(
     ethMethods(ctx),
     netMethods(ctx),
@@ -59,7 +62,8 @@ export function buildMethodTable(ctx: RpcContext, dev?: DevServices): MethodTabl
   )
   const ethApis = ctx.config.chain['eth-apis']
   const served = servedMethods(all, ethApis, ethSubscribeDisabled())
-  return dev === undefined ? served : withImpersonation(served, dev.impersonation, ethApis)
+  const table = dev === undefined ? served : withImpersonation(served, dev.impersonation, ethApis)
+  return fork === undefined ? table : withFork(table, fork, ctx.engine, logLimits(ctx.config.chain))
 }
 
 /** What one EVM chain shares with the rest of the node. */

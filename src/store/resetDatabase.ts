@@ -4,8 +4,11 @@ import { PREFIX, metaKey } from './keys.js'
 /** Marks a reset under way: a node that stops in the middle finishes it when it opens the database again. */
 const RESETTING = metaKey('resetting')
 
-/** Prefixes a reset keeps: the keystore's users and keys are not chain state. */
-const KEPT = [PREFIX.keystoreData, PREFIX.keystoreUser]
+/**
+ * Prefixes a reset keeps: the keystore's users and keys are not chain state; a fork origin's cached
+ * history is keyed by its fork point, so it stays true whatever the reset forks next.
+ */
+const KEPT = [PREFIX.keystoreData, PREFIX.keystoreUser, PREFIX.originCache]
 
 /**
  * Empties the database for anvil_reset (every chain record: blocks, state, atomic txs, shared

@@ -1,0 +1,76 @@
+import type { Logger } from 'pino'
+import type { Fork } from '../../engine/forkPoint.js'
+import { OriginRpcError } from '../../fork/errors.js'
+import { RpcError } from '../../rpc/errors.js'
+import { RawJson } from '../../rpc/rawJson.js'
+import type { OriginCache } from '../../store/originCache.js'
+import { onFork } from './forkRoutes.js'
+
+/** What an origin's answer is to this fork: kept for good (`cache`), answered once (`answer`), or not on the fork (`absent`: the local chain answers). */
+export type Verdict = 'cache' | 'answer' | 'absent'
+
+/** The origin's answer is not about this fork (a block or tx after N, or unknown): answer as the local chain does. */
+export const ABSENT: unique symbol = Symbol('absent')
+
+/** A found block, tx, receipt or raw encoding never changes; null (not found) may, so it is not kept. */
+export const keepFound = (result: unknown): Verdict => (result === null || result === '0x' ? 'answer' : 'cache')
+/** Answered, never kept (traces, executions). */
+export const answerOnly = (): Verdict => 'answer'
+
+/**
+ * Calls a fork's origin on behalf of a client: the answer goes back verbatim (its JSON text), an
+ * origin's JSON-RPC error with the origin's own code, message and data (a proxied call is
+ * transparent), and an answer about the origin's immutable history is cached (src/store/originCache.ts)
+ * so a restarted fork answers it without the origin.
+ */
+export class OriginProxy {
+  /** The fork point N. */
+  readonly point: bigint
+
+  constructor(
+    private readonly fork: Fork,
+    private readonly cache: OriginCache,
+    private readonly log: Logger,
+  ) {
+    this.point = fork.point.number
+  }
+
+  /** The origin's answer to `method(params)`, or ABSENT when `judge` says it is not on this fork. */
+  async ask(method: string, params: unknown[], judge: (result: unknown) => Verdict): Promise<RawJson | typeof ABSENT> {
+    const hit = this.cache.get(method, params)
+    if (hit !== undefined) return new RawJson(hit)
+    const result = await this.fork.origin.call(method, params).catch(relay)
+    const verdict = judge(result)
+    if (verdict === 'absent') return ABSENT
+    const text = JSON.stringify(result) ?? 'null'
+    if (verdict === 'cache') {
+      // A cache entry that failed to land (the database closing) is only fetched again.
+      await this.cache.put(method, params, text).catch((err: unknown) => this.log.debug({ err, method }, 'fork origin answer not cached'))
+    }
+    return new RawJson(text)
+  }
+
+  /** The number of the origin's block with this hash (0x-hex), when that block is on the fork (at or before N). */
+  async blockNumber(hash: string): Promise<bigint | undefined> {
+    const found = await this.ask('eth_getBlockByHash', [hash, false], (r) => this.judgeNumbered(r, 'number'))
+    return found === ABSENT ? undefined : BigInt((JSON.parse(found.text) as { number: string }).number)
+  }
+
+  /** The number of the origin's block that mined this tx (0x-hex), when it is on the fork (mined at or before N). */
+  async txBlockNumber(hash: string): Promise<bigint | undefined> {
+    const found = await this.ask('eth_getTransactionByHash', [hash], (r) => this.judgeNumbered(r, 'blockNumber'))
+    return found === ABSENT ? undefined : BigInt((JSON.parse(found.text) as { blockNumber: string }).blockNumber)
+  }
+
+  /** A block, tx or receipt of the origin: kept when its `field` (number, blockNumber) is at or before N, else not on the fork. */
+  judgeNumbered(result: unknown, field: 'number' | 'blockNumber'): Verdict {
+    if (result === null || typeof result !== 'object') return 'absent'
+    return onFork((result as Record<string, unknown>)[field], this.point) ? 'cache' : 'absent'
+  }
+}
+
+/** An origin's JSON-RPC error answered as the origin answered it; anything else (the origin unreachable) as it is. */
+function relay(err: unknown): never {
+  if (err instanceof OriginRpcError) throw new RpcError(err.code, err.originMessage, err.data)
+  throw err
+}
