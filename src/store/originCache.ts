@@ -14,28 +14,24 @@ const dec = new TextDecoder()
  * again, and a revert must not drop what stays true of the origin.
  */
 export class OriginCache {
-  constructor(
-    private readonly db: Database,
-    /** The fork point's block hash. */
-    private readonly scope: Uint8Array,
-  ) {}
+  constructor(private readonly db: Database) {}
 
-  /** The cached answer's JSON text, if any. */
-  get(method: string, params: unknown): string | undefined {
-    const v = this.db.getSync(this.key(method, params))
+  /** The cached answer's JSON text, if any, under the fork point with hash `scope`. */
+  get(scope: Uint8Array, method: string, params: unknown): string | undefined {
+    const v = this.db.getSync(key(scope, method, params))
     return v === undefined || v === null ? undefined : dec.decode(v)
   }
 
   /** Records an answer (JSON text); resolves once LevelDB holds it. */
-  put(method: string, params: unknown, text: string): Promise<void> {
-    return this.db.put(this.key(method, params), enc.encode(text))
+  put(scope: Uint8Array, method: string, params: unknown, text: string): Promise<void> {
+    return this.db.put(key(scope, method, params), enc.encode(text))
   }
+}
 
-  private key(method: string, params: unknown): Uint8Array {
-    const body = enc.encode(method + '\u0000' + canonicalJson(params))
-    const input = new Uint8Array(this.scope.length + body.length)
-    input.set(this.scope)
-    input.set(body, this.scope.length)
-    return prefixed(PREFIX.originCache, keccak256(input))
-  }
+function key(scope: Uint8Array, method: string, params: unknown): Uint8Array {
+  const body = enc.encode(method + '\u0000' + canonicalJson(params))
+  const input = new Uint8Array(scope.length + body.length)
+  input.set(scope)
+  input.set(body, scope.length)
+  return prefixed(PREFIX.originCache, keccak256(input))
 }

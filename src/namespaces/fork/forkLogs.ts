@@ -6,7 +6,8 @@ import { RawJson } from '../../rpc/rawJson.js'
 import type { LogFilterRequest } from '../../rpc/schemas.js'
 import type { MethodDef } from '../../rpc/types.js'
 import { hashTarget, type NumberOrTag, splitLogRange } from './forkRoutes.js'
-import type { ABSENT, OriginProxy } from './originProxy.js'
+import type { OriginProxy, Verdict } from './originProxy.js'
+import type { Fork } from '../../engine/forkPoint.js'
 
 type Handler = MethodDef['handler']
 type Args = Parameters<Handler>
@@ -36,42 +37,40 @@ function boundOf(ref: NumberOrTag | undefined, head: bigint): bigint {
  * and result limits hold on the whole, with the local chain's texts. A blockHash query is the origin's
  * for a block at or before N.
  */
-export function forkLogs(local: Handler, proxy: OriginProxy, engine: Engine, limits: LogLimits): Handler {
-  const N = proxy.point
-  return async (...args: Args) => {
-    const f = (args[0] as LogFilterRequest[])[0]!
-    const raw = args[4]
-    const filter = Array.isArray(raw) ? (raw[0] as Record<string, unknown>) : undefined
-    if (filter === undefined) return local(...args)
-    if (f.blockHash !== undefined) {
-      if (!hashTarget(engine.findBlock({ blockHash: f.blockHash })?.header.number, N).origin) return local(...args)
-      // A block of the origin after N is not on the fork: the local "unknown block".
-      if ((await proxy.blockNumber(hex(f.blockHash))) === undefined) return local(...args)
-      return proxy.ask('eth_getLogs', raw as unknown[], () => 'cache')
-    }
-    const head = engine.head.header.number
-    const from = boundOf(f.fromBlock, head)
-    const to = boundOf(f.toBlock, head)
-    if (from > N) return local(...args)
-    // The local checks (src/engine/logQuery.ts), on the whole range.
-    if (from > to) throw new InvalidParamsError('invalid block range params')
-    if (to > head) throw new InvalidParamsError('block range extends beyond current head block')
-    const max = limits.maxBlockRange
-    if (max > 0n && to - from >= max) throw new EngineError(`requested too many blocks from ${from} to ${to}, maximum is set to ${max}`)
-    const split = splitLogRange(from, to, N)
-    const part = split.origin!
-    const asked = await proxy.ask('eth_getLogs', [{ ...filter, fromBlock: quantity(part.from), toBlock: quantity(part.to) }], () => 'cache')
-    const originText = (asked as Exclude<typeof asked, typeof ABSENT>).text
-    const originCount = originText === '[]' ? 0 : (JSON.parse(originText) as unknown[]).length
-    const tooMany = (): never => {
-      throw new LimitExceededError(`query returned more than ${limits.maxResults} results`)
-    }
-    if (originCount > limits.maxResults) tooMany()
-    if (split.local === undefined) return asked
-    const found = await engine.getLogs({ criteria: { addresses: f.addresses, topics: f.topics }, fromBlock: split.local.from, toBlock: split.local.to }, args[3])
-    if (originCount + found.length > limits.maxResults) tooMany()
-    if (found.length === 0) return asked
-    const localText = logsJson(found).text
-    return originCount === 0 ? new RawJson(localText) : new RawJson(originText.slice(0, -1) + ',' + localText.slice(1))
+export async function forkLogs(fork: Fork, raw: unknown[], args: Args, local: Handler, proxy: OriginProxy, engine: Engine, limits: LogLimits): Promise<unknown> {
+  const N = fork.point.number
+  const f = (args[0] as LogFilterRequest[])[0]!
+  const filter = raw[0] as Record<string, unknown>
+  if (f.blockHash !== undefined) {
+    if (!hashTarget(engine.findBlock({ blockHash: f.blockHash })?.header.number, N).origin) return local(...args)
+    // A block of the origin after N is not on the fork: the local "unknown block".
+    if ((await proxy.blockNumber(fork, hex(f.blockHash))) === undefined) return local(...args)
+    return proxy.ask(fork, 'eth_getLogs', raw, keepAll)
   }
+  const head = engine.head.header.number
+  const from = boundOf(f.fromBlock, head)
+  const to = boundOf(f.toBlock, head)
+  if (from > N) return local(...args)
+  // The local checks (src/engine/logQuery.ts), on the whole range.
+  if (from > to) throw new InvalidParamsError('invalid block range params')
+  if (to > head) throw new InvalidParamsError('block range extends beyond current head block')
+  const max = limits.maxBlockRange
+  if (max > 0n && to - from >= max) throw new EngineError(`requested too many blocks from ${from} to ${to}, maximum is set to ${max}`)
+  const split = splitLogRange(from, to, N)
+  const part = split.origin!
+  const asked = (await proxy.ask(fork, 'eth_getLogs', [{ ...filter, fromBlock: quantity(part.from), toBlock: quantity(part.to) }], keepAll)) as RawJson
+  const originCount = asked.text === '[]' ? 0 : (JSON.parse(asked.text) as unknown[]).length
+  const tooMany = (): never => {
+    throw new LimitExceededError(`query returned more than ${limits.maxResults} results`)
+  }
+  if (originCount > limits.maxResults) tooMany()
+  if (split.local === undefined) return asked
+  const found = await engine.getLogs({ criteria: { addresses: f.addresses, topics: f.topics }, fromBlock: split.local.from, toBlock: split.local.to }, args[3])
+  if (originCount + found.length > limits.maxResults) tooMany()
+  if (found.length === 0) return asked
+  const localText = logsJson(found).text
+  return originCount === 0 ? new RawJson(localText) : new RawJson(asked.text.slice(0, -1) + ',' + localText.slice(1))
 }
+
+/** Logs of a range or block at or before N never change: kept, an empty list too. */
+const keepAll = (): Verdict => 'cache'

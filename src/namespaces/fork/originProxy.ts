@@ -21,51 +21,51 @@ export const answerOnly = (): Verdict => 'answer'
  * Calls a fork's origin on behalf of a client: the answer goes back verbatim (its JSON text), an
  * origin's JSON-RPC error with the origin's own code, message and data (a proxied call is
  * transparent), and an answer about the origin's immutable history is cached (src/store/originCache.ts)
- * so a restarted fork answers it without the origin.
+ * so a restarted fork answers it without the origin. The fork is the chain's current one
+ * (`current`): anvil_reset may fork again, elsewhere or at another block.
  */
 export class OriginProxy {
-  /** The fork point N. */
-  readonly point: bigint
-
   constructor(
-    private readonly fork: Fork,
+    /** The chain's fork now; undefined on a chain of its own. */
+    readonly current: () => Fork | undefined,
     private readonly cache: OriginCache,
     private readonly log: Logger,
-  ) {
-    this.point = fork.point.number
-  }
+  ) {}
 
   /** The origin's answer to `method(params)`, or ABSENT when `judge` says it is not on this fork. */
-  async ask(method: string, params: unknown[], judge: (result: unknown) => Verdict): Promise<RawJson | typeof ABSENT> {
-    const hit = this.cache.get(method, params)
+  async ask(fork: Fork, method: string, params: unknown[], judge: (result: unknown) => Verdict): Promise<RawJson | typeof ABSENT> {
+    const scope = fork.point.hash
+    const hit = this.cache.get(scope, method, params)
     if (hit !== undefined) return new RawJson(hit)
-    const result = await this.fork.origin.call(method, params).catch(relay)
+    const result = await fork.origin.call(method, params).catch(relay)
     const verdict = judge(result)
     if (verdict === 'absent') return ABSENT
     const text = JSON.stringify(result) ?? 'null'
     if (verdict === 'cache') {
       // A cache entry that failed to land (the database closing) is only fetched again.
-      await this.cache.put(method, params, text).catch((err: unknown) => this.log.debug({ err, method }, 'fork origin answer not cached'))
+      await this.cache.put(scope, method, params, text).catch((err: unknown) => this.log.debug({ err, method }, 'fork origin answer not cached'))
     }
     return new RawJson(text)
   }
 
   /** The number of the origin's block with this hash (0x-hex), when that block is on the fork (at or before N). */
-  async blockNumber(hash: string): Promise<bigint | undefined> {
-    const found = await this.ask('eth_getBlockByHash', [hash, false], (r) => this.judgeNumbered(r, 'number'))
+  async blockNumber(fork: Fork, hash: string): Promise<bigint | undefined> {
+    const found = await this.ask(fork, 'eth_getBlockByHash', [hash, false], numbered(fork, 'number'))
     return found === ABSENT ? undefined : BigInt((JSON.parse(found.text) as { number: string }).number)
   }
 
   /** The number of the origin's block that mined this tx (0x-hex), when it is on the fork (mined at or before N). */
-  async txBlockNumber(hash: string): Promise<bigint | undefined> {
-    const found = await this.ask('eth_getTransactionByHash', [hash], (r) => this.judgeNumbered(r, 'blockNumber'))
+  async txBlockNumber(fork: Fork, hash: string): Promise<bigint | undefined> {
+    const found = await this.ask(fork, 'eth_getTransactionByHash', [hash], numbered(fork, 'blockNumber'))
     return found === ABSENT ? undefined : BigInt((JSON.parse(found.text) as { blockNumber: string }).blockNumber)
   }
+}
 
-  /** A block, tx or receipt of the origin: kept when its `field` (number, blockNumber) is at or before N, else not on the fork. */
-  judgeNumbered(result: unknown, field: 'number' | 'blockNumber'): Verdict {
+/** A block, tx or receipt of the origin: kept when its `field` (number, blockNumber) is at or before N, else not on the fork. */
+export function numbered(fork: Fork, field: 'number' | 'blockNumber'): (result: unknown) => Verdict {
+  return (result) => {
     if (result === null || typeof result !== 'object') return 'absent'
-    return onFork((result as Record<string, unknown>)[field], this.point) ? 'cache' : 'absent'
+    return onFork((result as Record<string, unknown>)[field], fork.point.number) ? 'cache' : 'absent'
   }
 }
 

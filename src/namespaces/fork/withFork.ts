@@ -1,17 +1,19 @@
 import type { Engine } from '../../engine/engine.js'
+import type { Fork } from '../../engine/forkPoint.js'
 import type { BlockRef } from '../../engine/types.js'
+import { OriginUnreachableError } from '../../fork/errors.js'
 import { hex, quantity } from '../../rpc/format.js'
 import type { MethodDef, MethodTable } from '../../rpc/types.js'
-import { OriginUnreachableError } from '../../fork/errors.js'
 import { forkLogs, type LogLimits } from './forkLogs.js'
-import { blockTarget, hashTarget, type NumberOrTag, stateTarget, type Target, txTarget } from './forkRoutes.js'
-import { ABSENT, answerOnly, keepFound, type OriginProxy, type Verdict } from './originProxy.js'
+import { blockTarget, hashTarget, type NumberOrTag, stateTarget, txTarget } from './forkRoutes.js'
+import { ABSENT, answerOnly, keepFound, numbered, type OriginProxy, type Verdict } from './originProxy.js'
 
-export type Handler = MethodDef['handler']
+type Handler = MethodDef['handler']
 type Args = Parameters<Handler>
+type Judge = (result: unknown) => Verdict
 
-/** Block getters by number or tag (the block at position 0); `keep` judges the origin's answer. */
-const BY_NUMBER: Record<string, (r: unknown) => Verdict> = {
+/** Block getters by number or tag (the block at position 0), and how the origin's answer is judged. */
+const BY_NUMBER: Record<string, Judge> = {
   eth_getBlockByNumber: keepFound,
   eth_getHeaderByNumber: keepFound,
   eth_getBlockTransactionCountByNumber: keepFound,
@@ -23,7 +25,7 @@ const BY_NUMBER: Record<string, (r: unknown) => Verdict> = {
 }
 
 /** Block getters by hash (position 0). */
-const BY_HASH: Record<string, (r: unknown) => Verdict> = {
+const BY_HASH: Record<string, Judge> = {
   eth_getBlockByHash: keepFound,
   eth_getHeaderByHash: keepFound,
   eth_getBlockTransactionCountByHash: keepFound,
@@ -35,17 +37,19 @@ const BY_HASH: Record<string, (r: unknown) => Verdict> = {
 }
 
 /** Block getters by number, tag or hash (an EIP-1898 block reference at position 0). */
-const BY_REF: Record<string, (r: unknown) => Verdict> = {
+const BY_REF: Record<string, Judge> = {
   eth_getBlockReceipts: keepFound,
   debug_getRawHeader: keepFound,
   debug_getRawBlock: keepFound,
   debug_getRawReceipts: keepFound,
 }
 
-/** Tx lookups by hash whose answer carries its `blockNumber` (checked against N on the answer itself). */
-const TX_NUMBERED = ['eth_getTransactionByHash', 'eth_getTransactionReceipt']
-/** Tx lookups by hash whose answer does not: the origin's tx is looked up first. */
-const TX_OTHER: Record<string, (r: unknown) => Verdict> = {
+/** Answers that carry their block's number: checked against N on the answer itself. */
+const CARRY_NUMBER = new Set(['eth_getBlockByHash', 'eth_getHeaderByHash'])
+/** Tx lookups by hash; those whose answer carries its `blockNumber` are checked on it, the others look the origin's tx up first. */
+const BY_TX: Record<string, Judge | 'carries'> = {
+  eth_getTransactionByHash: 'carries',
+  eth_getTransactionReceipt: 'carries',
   eth_getRawTransactionByHash: keepFound,
   debug_getRawTransaction: keepFound,
   debug_traceTransaction: answerOnly,
@@ -67,112 +71,89 @@ const STATE: Record<string, { at: number; keep: boolean }> = {
 }
 
 /**
- * A forked chain's method table (docs/FORK.md, "What a fork serves from its origin"): every served
- * method about blocks up to the fork point N, their txs, receipts and logs, or the state before N,
- * asks the fork's origin (src/namespaces/fork/forkRoutes.ts decides, from the parsed params) and
- * answers what the origin answered; the rest stays the local chain's. Methods the table does not
- * serve stay unserved.
+ * A chain's method table that answers as a fork when the chain is one (docs/FORK.md, "What a fork
+ * serves from its origin"): every served method about blocks up to the fork point N, their txs,
+ * receipts and logs, or the state before N, asks the fork's origin (forkRoutes.ts decides, from the
+ * parsed params) and answers what the origin answered; the rest, and everything on a chain that is
+ * not a fork, stays the local handler's. Methods the table does not serve stay unserved.
  */
 export function withFork(served: MethodTable, proxy: OriginProxy, engine: Engine, limits: LogLimits): MethodTable {
   const out: MethodTable = { ...served }
-  const N = proxy.point
-  const wrap = (name: string, route: (local: Handler, name: string) => Handler): void => {
+  /** Replaces a served method's handler: `route` answers on a fork, with the client's raw params. */
+  const wrap = (name: string, route: (fork: Fork, raw: unknown[], args: Args, local: Handler) => unknown): void => {
     const def = served[name]
-    if (def !== undefined) out[name] = { ...def, handler: route(def.handler, name) }
+    if (def === undefined) return
+    const local = def.handler
+    const handler: Handler = (...args) => {
+      const fork = proxy.current()
+      const raw = args[4]
+      return fork === undefined || !Array.isArray(raw) ? local(...args) : route(fork, raw, args, local)
+    }
+    out[name] = { ...def, handler }
   }
   const localNumber = (hash: Uint8Array): bigint | undefined => engine.findBlock({ blockHash: hash })?.header.number
-  /** Asks the origin; an answer not on the fork is the local handler's. */
-  const viaOrigin = (local: Handler, args: Args, name: string, params: unknown[], judge: (r: unknown) => Verdict): Promise<unknown> =>
-    proxy.ask(name, params, judge).then((r) => (r === ABSENT ? local(...args) : r))
+  /** The origin's answer, or the local handler's when the origin's is not on the fork. */
+  const viaOrigin = (fork: Fork, name: string, params: unknown[], judge: Judge, args: Args, local: Handler): Promise<unknown> =>
+    proxy.ask(fork, name, params, judge).then((r) => (r === ABSENT ? local(...args) : r))
 
-  const byNumber =
-    (at: number, judge: (r: unknown) => Verdict) =>
-    (local: Handler, name: string) =>
-    (...args: Args) => {
-      const raw = rawList(args)
-      const target = raw === undefined ? undefined : blockTarget((args[0] as unknown[])[at] as NumberOrTag, N, engine.head.header.number)
-      if (raw === undefined || target === undefined || !target.origin) return local(...args)
-      const params = withBlock(raw, at, target)
-      const answer = viaOrigin(local, args, name, params, judge)
-      // A tag naming block N: the local copy of that block when the origin cannot be reached.
-      return target.at === undefined ? answer : answer.catch((err: unknown) => (err instanceof OriginUnreachableError ? local(...args) : Promise.reject(err)))
-    }
-  const byHash =
-    (judge: (r: unknown) => Verdict) =>
-    (local: Handler, name: string) =>
-    (...args: Args) => {
-      const raw = rawList(args)
-      const hash = (args[0] as unknown[])[0] as Uint8Array
-      if (raw === undefined || !hashTarget(localNumber(hash), N).origin) return local(...args)
-      return originByHash(local, args, name, raw, hash, judge)
-    }
-  /** A block by hash asked of the origin: eth_getBlockByHash and eth_getHeaderByHash carry their number, the others look the block up first. */
-  const originByHash = async (local: Handler, args: Args, name: string, raw: unknown[], hash: Uint8Array, judge: (r: unknown) => Verdict): Promise<unknown> => {
-    if (name === 'eth_getBlockByHash' || name === 'eth_getHeaderByHash') return viaOrigin(local, args, name, raw, (r) => proxy.judgeNumbered(r, 'number'))
-    if ((await proxy.blockNumber(hex(hash))) === undefined) return local(...args)
-    return viaOrigin(local, args, name, raw, judge)
+  const byNumber = (name: string, at: number, judge: Judge) => (fork: Fork, raw: unknown[], args: Args, local: Handler) => {
+    const target = blockTarget((args[0] as unknown[])[at] as NumberOrTag, fork.point.number, engine.head.header.number)
+    if (!target.origin) return local(...args)
+    if (target.at === undefined) return viaOrigin(fork, name, raw, judge, args, local)
+    // A tag naming block N: asked as N; the local copy of that block when the origin cannot be reached.
+    const params = raw.slice()
+    params[at] = quantity(target.at)
+    return viaOrigin(fork, name, params, judge, args, local).catch((err: unknown) => (err instanceof OriginUnreachableError ? local(...args) : Promise.reject(err)))
+  }
+  const byHash = (name: string, judge: Judge) => async (fork: Fork, raw: unknown[], args: Args, local: Handler) => {
+    const ref = (args[0] as unknown[])[0] as Uint8Array | { blockHash: Uint8Array }
+    const hash = ref instanceof Uint8Array ? ref : ref.blockHash
+    if (!hashTarget(localNumber(hash), fork.point.number).origin) return local(...args)
+    if (CARRY_NUMBER.has(name)) return viaOrigin(fork, name, raw, numbered(fork, 'number'), args, local)
+    // Any other answer is looked up once the origin's block is known to be on the fork.
+    if ((await proxy.blockNumber(fork, hex(hash))) === undefined) return local(...args)
+    return viaOrigin(fork, name, raw, judge, args, local)
   }
 
-  for (const [name, judge] of Object.entries(BY_NUMBER)) wrap(name, byNumber(0, judge))
-  for (const [name, judge] of Object.entries(BY_HASH)) wrap(name, byHash(judge))
+  for (const [name, judge] of Object.entries(BY_NUMBER)) wrap(name, byNumber(name, 0, judge))
+  for (const [name, judge] of Object.entries(BY_HASH)) wrap(name, byHash(name, judge))
   for (const [name, judge] of Object.entries(BY_REF)) {
-    wrap(name, (local, wire) => {
-      const numbered = byNumber(0, judge)(local, wire)
-      const hashed = byHash(judge)(local, wire)
-      return (...args) => (typeof (args[0] as BlockRef[])[0] === 'object' ? hashed(...args) : numbered(...args))
-    })
+    const numberedRoute = byNumber(name, 0, judge)
+    const hashedRoute = byHash(name, judge)
+    wrap(name, (fork, raw, args, local) => (typeof (args[0] as BlockRef[])[0] === 'object' ? hashedRoute : numberedRoute)(fork, raw, args, local))
   }
   // eth_feeHistory(count, newest, percentiles): a history ending at or before N is the origin's.
-  wrap('eth_feeHistory', byNumber(1, answerOnly))
+  wrap('eth_feeHistory', byNumber('eth_feeHistory', 1, answerOnly))
 
   const localTx = (hash: Uint8Array): 'pooled' | bigint | undefined => {
     const found = engine.transaction(hash)
     if (found === undefined) return undefined
     return 'pooled' in found ? 'pooled' : found.mined.block.header.number
   }
-  for (const name of TX_NUMBERED) {
-    wrap(name, (local, wire) => (...args) => {
-      const raw = rawList(args)
-      if (raw === undefined || !txTarget(localTx((args[0] as Uint8Array[])[0]!), N).origin) return local(...args)
-      return viaOrigin(local, args, wire, raw, (r) => proxy.judgeNumbered(r, 'blockNumber'))
-    })
-  }
-  for (const [name, judge] of Object.entries(TX_OTHER)) {
-    wrap(name, (local, wire) => (...args) => {
-      const raw = rawList(args)
+  for (const [name, judge] of Object.entries(BY_TX)) {
+    wrap(name, async (fork, raw, args, local) => {
       const hash = (args[0] as Uint8Array[])[0]!
-      if (raw === undefined || !txTarget(localTx(hash), N).origin) return local(...args)
-      return proxy.txBlockNumber(hex(hash)).then((n) => (n === undefined ? local(...args) : viaOrigin(local, args, wire, raw, judge)))
+      if (!txTarget(localTx(hash), fork.point.number).origin) return local(...args)
+      if (judge === 'carries') return viaOrigin(fork, name, raw, numbered(fork, 'blockNumber'), args, local)
+      if ((await proxy.txBlockNumber(fork, hex(hash))) === undefined) return local(...args)
+      return viaOrigin(fork, name, raw, judge, args, local)
     })
   }
 
   for (const [name, { at, keep }] of Object.entries(STATE)) {
     const judge = keep ? keepFound : answerOnly
-    wrap(name, (local, wire) => (...args) => {
-      const raw = rawList(args)
+    wrap(name, (fork, raw, args, local) => {
       const ref = (args[0] as unknown[])[at] as BlockRef | undefined
-      const target = raw === undefined ? 'local' : stateTarget(ref, N, localNumber)
+      const target = stateTarget(ref, fork.point.number, localNumber)
       if (target === 'local') return local(...args)
-      if (target === 'origin') return viaOrigin(local, args, wire, raw!, judge)
+      if (target === 'origin') return viaOrigin(fork, name, raw, judge, args, local)
       // A hash the local chain does not know: the origin's block, if it is before N (else the local "header for hash not found").
-      return proxy.blockNumber(hex((ref as { blockHash: Uint8Array }).blockHash)).then((n) => (n === undefined || n >= N ? local(...args) : viaOrigin(local, args, wire, raw!, judge)))
+      return proxy
+        .blockNumber(fork, hex((ref as { blockHash: Uint8Array }).blockHash))
+        .then((n) => (n === undefined || n >= fork.point.number ? local(...args) : viaOrigin(fork, name, raw, judge, args, local)))
     })
   }
 
-  wrap('eth_getLogs', (local) => forkLogs(local, proxy, engine, limits))
+  wrap('eth_getLogs', (fork, raw, args, local) => forkLogs(fork, raw, args, local, proxy, engine, limits))
   return out
-}
-
-/** The client's params as a list (the dispatcher's `raw`); undefined when the caller passed none, so the local handler answers. */
-export function rawList(args: Args): unknown[] | undefined {
-  const raw = args[4]
-  return Array.isArray(raw) ? raw : undefined
-}
-
-/** The params with the block position set to the target's block (a tag resolved to N), else the client's own. */
-function withBlock(raw: unknown[], at: number, target: Target): unknown[] {
-  if (!target.origin || target.at === undefined) return raw
-  const params = raw.slice()
-  params[at] = quantity(target.at)
-  return params
 }

@@ -7,7 +7,8 @@ import pino from 'pino'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { OriginClient } from '../../../../src/fork/originClient.js'
 import { OriginUnreachableError } from '../../../../src/fork/errors.js'
-import { ABSENT, OriginProxy, answerOnly, keepFound } from '../../../../src/namespaces/fork/originProxy.js'
+import type { Fork } from '../../../../src/engine/forkPoint.js'
+import { ABSENT, OriginProxy, answerOnly, keepFound, numbered } from '../../../../src/namespaces/fork/originProxy.js'
 import { RpcError } from '../../../../src/rpc/errors.js'
 import { RawJson } from '../../../../src/rpc/rawJson.js'
 import { type Database, openDatabase } from '../../../../src/store/db.js'
@@ -56,38 +57,40 @@ afterAll(async () => {
   await new Promise((r) => server.close(r))
 })
 
-function proxyTo(target: string, point = new Uint8Array(32).fill(1)): OriginProxy {
+/** A proxy to the origin at `target`, forked at N with fork point hash `point`, and that fork. */
+function proxyTo(target: string, point = new Uint8Array(32).fill(1)): { proxy: OriginProxy; fork: Fork } {
   const origin = new OriginClient({ url: target, log, attempts: 1, timeoutMs: 5000 })
-  return new OriginProxy({ origin, point: { number: N, hash: point, stateRoot: new Uint8Array(32), chainId: 1n } }, new OriginCache(db, point), log)
+  const fork: Fork = { origin, point: { number: N, hash: point, stateRoot: new Uint8Array(32), chainId: 1n } }
+  return { proxy: new OriginProxy(() => fork, new OriginCache(db), log), fork }
 }
 
 const count = (method: string) => calls.filter((m) => m === method).length
 
 describe('OriginProxy', () => {
   it("answers the origin's result verbatim and keeps a found one: asked again, the origin is not called", async () => {
-    const proxy = proxyTo(url)
-    const first = await proxy.ask('eth_getBlockByNumber', ['0x5', false], keepFound)
+    const { proxy, fork } = proxyTo(url)
+    const first = await proxy.ask(fork, 'eth_getBlockByNumber', ['0x5', false], keepFound)
     expect(first).toBeInstanceOf(RawJson)
     expect((first as RawJson).text).toBe(JSON.stringify(BLOCK_5))
     const before = count('eth_getBlockByNumber')
-    expect(((await proxy.ask('eth_getBlockByNumber', ['0x5', false], keepFound)) as RawJson).text).toBe(JSON.stringify(BLOCK_5))
+    expect(((await proxy.ask(fork, 'eth_getBlockByNumber', ['0x5', false], keepFound)) as RawJson).text).toBe(JSON.stringify(BLOCK_5))
     expect(count('eth_getBlockByNumber')).toBe(before)
   })
 
   it('never keeps a null (not found) or an answer judged answer-only', async () => {
-    const proxy = proxyTo(url)
+    const { proxy, fork } = proxyTo(url)
     const before = count('eth_getBlockByNumber')
-    expect(((await proxy.ask('eth_getBlockByNumber', ['0x6', false], keepFound)) as RawJson).text).toBe('null')
-    await proxy.ask('eth_getBlockByNumber', ['0x6', false], keepFound)
-    await proxy.ask('eth_getBlockByNumber', ['0x5', true], answerOnly)
-    await proxy.ask('eth_getBlockByNumber', ['0x5', true], answerOnly)
+    expect(((await proxy.ask(fork, 'eth_getBlockByNumber', ['0x6', false], keepFound)) as RawJson).text).toBe('null')
+    await proxy.ask(fork, 'eth_getBlockByNumber', ['0x6', false], keepFound)
+    await proxy.ask(fork, 'eth_getBlockByNumber', ['0x5', true], answerOnly)
+    await proxy.ask(fork, 'eth_getBlockByNumber', ['0x5', true], answerOnly)
     expect(count('eth_getBlockByNumber')).toBe(before + 4)
   })
 
   it("answers an origin's JSON-RPC error with the origin's own code, message and data, and keeps nothing", async () => {
-    const proxy = proxyTo(url)
+    const { proxy, fork } = proxyTo(url)
     for (let i = 0; i < 2; i++) {
-      const err = await proxy.ask('eth_call', [{}, '0x1'], answerOnly).catch((e: unknown) => e)
+      const err = await proxy.ask(fork, 'eth_call', [{}, '0x1'], answerOnly).catch((e: unknown) => e)
       expect(err).toBeInstanceOf(RpcError)
       expect((err as RpcError).toObject()).toEqual({ code: 3, message: 'execution reverted: no', data: '0x08c379a0' })
     }
@@ -95,19 +98,20 @@ describe('OriginProxy', () => {
   })
 
   it('tells the blocks on the fork (at or before N) from the origin’s later ones', async () => {
-    const proxy = proxyTo(url)
-    expect(await proxy.blockNumber(BLOCK_5.hash)).toBe(5n)
-    expect(await proxy.blockNumber(BLOCK_11.hash)).toBeUndefined()
-    expect(await proxy.blockNumber('0x' + 'ee'.repeat(32))).toBeUndefined()
-    expect(await proxy.ask('eth_getBlockByHash', [BLOCK_11.hash, true], (r) => proxy.judgeNumbered(r, 'number'))).toBe(ABSENT)
+    const { proxy, fork } = proxyTo(url)
+    expect(await proxy.blockNumber(fork, BLOCK_5.hash)).toBe(5n)
+    expect(await proxy.blockNumber(fork, BLOCK_11.hash)).toBeUndefined()
+    expect(await proxy.blockNumber(fork, '0x' + 'ee'.repeat(32))).toBeUndefined()
+    expect(await proxy.ask(fork, 'eth_getBlockByHash', [BLOCK_11.hash, true], numbered(fork, 'number'))).toBe(ABSENT)
   })
 
   it('answers what it kept once the origin is gone; anything else is an error naming the origin', async () => {
     const point = new Uint8Array(32).fill(2)
-    await proxyTo(url, point).ask('eth_getBlockByNumber', ['0x5', true], keepFound)
+    const up = proxyTo(url, point)
+    await up.proxy.ask(up.fork, 'eth_getBlockByNumber', ['0x5', true], keepFound)
     const gone = proxyTo('http://127.0.0.1:9', point)
-    expect(((await gone.ask('eth_getBlockByNumber', ['0x5', true], keepFound)) as RawJson).text).toBe(JSON.stringify(BLOCK_5))
-    const err = await gone.ask('eth_getBlockByNumber', ['0x4', true], keepFound).catch((e: unknown) => e)
+    expect(((await gone.proxy.ask(gone.fork, 'eth_getBlockByNumber', ['0x5', true], keepFound)) as RawJson).text).toBe(JSON.stringify(BLOCK_5))
+    const err = await gone.proxy.ask(gone.fork, 'eth_getBlockByNumber', ['0x4', true], keepFound).catch((e: unknown) => e)
     expect(err).toBeInstanceOf(OriginUnreachableError)
     expect((err as Error).message).toMatch(/^fork origin http:\/\/127\.0\.0\.1:9 is unreachable/)
   })
