@@ -1,7 +1,6 @@
 import type { Engine } from '../../engine/engine.js'
 import type { Fork } from '../../engine/forkPoint.js'
 import type { BlockRef } from '../../engine/types.js'
-import { OriginUnreachableError } from '../../fork/errors.js'
 import { hex, quantity } from '../../rpc/format.js'
 import type { MethodDef, MethodTable } from '../../rpc/types.js'
 import { forkLogs, type LogLimits } from './forkLogs.js'
@@ -100,10 +99,10 @@ export function withFork(served: MethodTable, proxy: OriginProxy, engine: Engine
     const target = blockTarget((args[0] as unknown[])[at] as NumberOrTag, fork.point.number, engine.head.header.number)
     if (!target.origin) return local(...args)
     if (target.at === undefined) return viaOrigin(fork, name, raw, judge, args, local)
-    // A tag naming block N: asked as N; the local copy of that block when the origin cannot be reached.
+    // A tag naming block N: asked as N (the local copy of block N holds its header only, never its txs).
     const params = raw.slice()
     params[at] = quantity(target.at)
-    return viaOrigin(fork, name, params, judge, args, local).catch((err: unknown) => (err instanceof OriginUnreachableError ? local(...args) : Promise.reject(err)))
+    return viaOrigin(fork, name, params, judge, args, local)
   }
   const byHash = (name: string, judge: Judge) => async (fork: Fork, raw: unknown[], args: Args, local: Handler) => {
     const ref = (args[0] as unknown[])[0] as Uint8Array | { blockHash: Uint8Array }
