@@ -175,7 +175,7 @@ export const ChainConfigFile = z.strictObject({
   'fork-url': z
     .url({ protocol: /^https?$/ })
     .optional()
-    .describe("JSON-RPC URL of the node whose chain this chain forks: its state and blocks up to `fork-block-number` are read from it (docs/FORK.md)"),
+    .describe('JSON-RPC URL of the node whose chain this chain forks: its state and blocks up to `fork-block-number` are read from it (docs/FORK.md)'),
   'fork-block-number': z.number().int().nonnegative().optional().describe("With `fork-url`, the origin's block the fork starts from (default: its latest block at the fork's first start)"),
   'log-level': z.string().optional().describe("Accepted for coreth compatibility; the node's level is --log-level"),
   // This node's own WebSocket limits: coreth has none for connections or subscriptions (docs/SECURITY.md L12, W4, W5).

@@ -1,5 +1,6 @@
 import type { Logger } from 'pino'
-import type { ChainConfigFile } from '../config.js'
+import { type ChainConfigFile, ConfigError } from '../config.js'
+import { OriginClient } from '../fork/originClient.js'
 import type { EngineOptions } from '../engine/engineOptions.js'
 import type { Genesis } from '../engine/genesis.js'
 import { configDurationMs } from '../util/goDuration.js'
@@ -44,5 +45,19 @@ export function engineOptions(chain: ChainConfigFile, setup: EngineSetup): Engin
     minDelayTarget: chain['min-delay-target'],
     stateHistory: chain['pruning-enabled'] ? BigInt(chain['state-history']) : undefined,
     proofWindow: BigInt(chain['historical-proof-query-window']),
+    fork: forkOptions(chain, setup.log),
   }
+}
+
+/** The fork a chain config asks for (docs/FORK.md): its origin's client and block. */
+function forkOptions(chain: ChainConfigFile, log: Logger): EngineOptions['fork'] {
+  const url = chain['fork-url']
+  const blockNumber = chain['fork-block-number']
+  if (url === undefined) {
+    if (blockNumber !== undefined) throw new ConfigError('fork-block-number needs fork-url (--fork-url)')
+    return undefined
+  }
+  // A fork's trie is partly the origin's (fetched on demand), so there is no whole state to collect garbage from.
+  if (chain['pruning-enabled']) throw new ConfigError('fork-url cannot be combined with pruning-enabled')
+  return { origin: new OriginClient({ url, log: log.child({ module: 'fork' }) }), blockNumber: blockNumber === undefined ? undefined : BigInt(blockNumber) }
 }

@@ -151,8 +151,11 @@ function listPrefix(length: number): Uint8Array {
   return Uint8Array.of(0xf7 + digits.length, ...digits)
 }
 
-/** Builds the in-memory Block (hash and size computed once). */
-export function makeBlock(header: Header, txs: readonly TypedTransaction[], extData: Uint8Array, encoded?: Uint8Array): Block {
+/**
+ * Builds the in-memory Block (hash and size computed once). `hash`: the one it was stored under
+ * (a fork's first block is the origin's, whose header layout may not be coreth's).
+ */
+export function makeBlock(header: Header, txs: readonly TypedTransaction[], extData: Uint8Array, encoded?: Uint8Array, hash?: Uint8Array): Block {
   const bytes = encoded ?? encodeBlock(header, txs, extData)
-  return { header, hash: hashHeader(header), txs, extData, size: bytes.length }
+  return { header, hash: hash ?? hashHeader(header), txs, extData, size: bytes.length }
 }

@@ -316,7 +316,14 @@ export class BlockBuilder {
     let block: Block
     try {
       // The trie sees the block once, with only what it changed; the flat state gets the same changes in the block's batch.
-      const { root: stateRoot, flat } = await writeChanges(this.chain.trieNodes, this.chain.headStateRoot, (addrHash) => this.chain.flat.account(addrHash), this.sm.changes(), pause)
+      const { root: stateRoot, flat } = await writeChanges(
+        this.chain.trieNodes,
+        this.chain.headStateRoot,
+        (addrHash) => this.chain.flat.account(addrHash),
+        this.sm.changes(),
+        pause,
+        this.chain.forkState,
+      )
       const txs = included.map((p) => p.tx)
       const txRootHash = txRoot(txs)
       await pause()

@@ -16,9 +16,13 @@ import { flatEntries } from './stateWriter.js'
 import type { TrieNodes } from './trieBatch.js'
 import { type Block, encodeBlock, headerFromFields, makeBlock } from './block.js'
 import { genesisBlock } from './genesisBlock.js'
+import { initGenesis } from './chainGenesis.js'
 import { customCrypto } from '../util/crypto.js'
 import { BoundedCache } from '../util/boundedCache.js'
-import { decodeFeeState, desiredDelayExcess, genesisFeeState, type FeeState } from './feeState.js'
+import { FEE_STATE_SIZE, decodeFeeState, desiredDelayExcess, genesisFeeState, type FeeState } from './feeState.js'
+import type { ForkRecord } from '../store/forkRecord.js'
+import { writeForkBase } from './forkBase.js'
+import type { ForkState } from './forkState.js'
 import type { Genesis } from './genesis.js'
 import { decodeReceipts, encodeReceipts, type Receipt } from './receipt.js'
 import { StateUnavailableError } from './errors.js'
@@ -43,6 +47,8 @@ export interface ChainOptions {
   gasTarget: number | undefined
   /** ACP-226 minimum block delay in ms the genesis delay excess starts at. */
   minDelayTarget: number
+  /** A fork's record (src/engine/forkBase.ts): its block N is the chain's first block, and no genesis is built. */
+  fork?: ForkRecord
 }
 
 /**
@@ -76,6 +82,8 @@ export class Chain {
   private readonly receiptCache = new BoundedCache<string, Receipt[]>(BLOCK_CACHE_SIZE)
   /** Where the last 4-8k mined transactions are (~150 bytes each): clients poll for a receipt just after its block. */
   private readonly recentTxs = new BoundedCache<string, { blockHash: Uint8Array; index: number }>(8192)
+  /** A fork's state beyond what the flat state knows: the trie, with the origin's parts fetched (set by the engine). */
+  forkState: ForkState | undefined
   /** State garbage collection; only with `pruning-enabled`. */
   readonly pruner: StatePruner | undefined
   /** Blocks whose state a pruning node answers for (`state-history`); undefined on an archival node. */
@@ -119,38 +127,20 @@ export class Chain {
     this.recentTxs.clear()
     this.trieDb.forget()
     const storedGenesis = this.store.readGenesisHash()
-    // A revert keeps the genesis on disk: the one checked at open stands, its state is not rebuilt.
-    if (storedGenesis === undefined || this.genesisBlock === undefined || !equalsBytes(storedGenesis, this.genesisBlock.hash)) await this.initGenesis(storedGenesis)
+    const { fork } = this.opts
+    if (fork !== undefined) {
+      // A reset removed the fork's first block: written again from the record, without the origin.
+      if (storedGenesis === undefined) await writeForkBase(this.db, fork)
+      this.flat.partial = true
+      this.genesisBlock = this.blockByHash(fork.hash)!
+      // A revert keeps the genesis on disk: the one checked at open stands, its state is not rebuilt.
+    } else if (storedGenesis === undefined || this.genesisBlock === undefined || !equalsBytes(storedGenesis, this.genesisBlock.hash)) {
+      this.genesisBlock = await initGenesis(this.store, this.trieDb, await genesisBlock(this.opts.genesis, this.newStateManager()), storedGenesis)
+    }
     this.genesisBlock = this.blockByHash(this.genesisBlock.hash)!
     this.head = await this.recoverHead()
     this.headStateRoot = this.store.readHeadState(this.head.hash) ?? this.head.header.stateRoot
     await this.openFlat()
-  }
-
-  /** Builds the configured genesis; writes it when the database has none, refuses a database holding another. */
-  private async initGenesis(storedGenesis: Uint8Array | undefined): Promise<void> {
-    const genesis = { block: await genesisBlock(this.opts.genesis, this.newStateManager()) }
-    if (storedGenesis === undefined) {
-      await this.store.writeBlock(
-        {
-          hash: genesis.block.hash,
-          number: 0n,
-          encodedBlock: encodeBlock(genesis.block.header, [], new Uint8Array()),
-          encodedReceipts: encodeReceipts([]),
-          bloom: genesis.block.header.bloom,
-          txHashes: [],
-          stateOps: this.trieDb.drain(),
-        },
-        { genesis: true },
-      )
-      this.trieDb.commitDrained(this.trieDb.drain())
-    } else if (bytesToHex(storedGenesis) !== bytesToHex(genesis.block.hash)) {
-      throw new Error(`data directory holds a chain with genesis ${bytesToHex(storedGenesis)}, not ${bytesToHex(genesis.block.hash)} of the configured genesis; use another --data-dir`)
-    } else {
-      // The genesis state is on disk already (or was pruned): its rebuilt nodes are not written again.
-      this.trieDb.commitDrained(this.trieDb.drain())
-    }
-    this.genesisBlock = genesis.block
   }
 
   /** Uses the stored flat state if it holds the head's root, else rebuilds it from the trie. */
@@ -159,6 +149,8 @@ export class Chain {
     const stateRoot = this.headStateRoot
     const stored = this.flat.storedRoot()
     if (stored !== undefined && equalsBytes(stored, stateRoot)) return this.flat.openAt(number)
+    // A fork's trie is partly the origin's, not walkable whole: its flat state starts again empty (reads go to the trie).
+    if (this.flat.partial) return this.flat.restartEmpty(stateRoot, number)
     const accounts = await this.flat.rebuild(stateRoot, number, flatEntries(this.trieNodes, stateRoot))
     this.opts.log.info({ accounts, number: Number(number) }, 'flat state rebuilt from the trie')
   }
@@ -169,12 +161,13 @@ export class Chain {
    */
   stateReader(block: Block, trie: () => StateReader = () => this.newStateManager(this.stateRootOf(block))): StateReader {
     const { number } = block.header
-    return this.flat.covers(number) ? new FlatView(this.flat, this.codeSource, number, trie) : trie()
+    const fetch = this.forkState && { fetcher: this.forkState, root: () => this.stateRootOf(block) }
+    return this.flat.covers(number) ? new FlatView(this.flat, this.codeSource, number, trie, fetch) : trie()
   }
 
   /** The head's state as it moves (block building): never pinned to one block. */
   headView(): FlatView {
-    return new FlatView(this.flat, this.codeSource)
+    return new FlatView(this.flat, this.codeSource, undefined, undefined, this.forkState && { fetcher: this.forkState, root: () => this.headStateRoot })
   }
 
   /** Contract code by hash, from the trie's database (content-addressed: any block's code). */
@@ -191,7 +184,7 @@ export class Chain {
     const headHash = this.store.readHeadHash()!
     let block = this.blockByHash(headHash)
     let walked = 0
-    while (block !== undefined && block.header.number > 0n && !this.isWhole(block)) {
+    while (block !== undefined && block.header.number > this.genesisBlock.header.number && !this.isWhole(block)) {
       block = this.blockByHash(block.header.parentHash)
       walked++
     }
@@ -210,7 +203,8 @@ export class Chain {
 
   /** A state manager over the node's trie (caches on: without them trie lookups dominate and blocks run about 2.6x slower, measured here). */
   newStateManager(root?: Uint8Array): MerkleStateManager {
-    if (root !== undefined && !equalsBytes(root, KECCAK256_RLP) && this.trieDb.getSync(bytesToUnprefixedHex(root)) === undefined) {
+    // A fork fetches the origin's nodes as reads need them (src/engine/forkState.ts): its root may not be stored yet.
+    if (root !== undefined && !equalsBytes(root, KECCAK256_RLP) && this.forkState === undefined && this.trieDb.getSync(bytesToUnprefixedHex(root)) === undefined) {
       throw stateUnavailable(root)
     }
     return new MerkleStateManager({ common: this.common, trie: this.trie(root), caches: new Caches() })
@@ -223,14 +217,21 @@ export class Chain {
 
   /** Fee state after a block (ACP-176, its extraData prefix); a dev chain starts at its configured target. */
   feeStateOf(block: Block): FeeState {
-    if (block.header.number === 0n) return genesisFeeState(this.opts.gasTarget)
-    return decodeFeeState(block.header.extraData)
+    // A fork's first block holds a fee state only if the origin is a C-Chain (an Ethereum node's extraData is not one).
+    const { header } = block
+    const first = header.number === 0n || (this.isForkBase(block) && (header.extraData.length < FEE_STATE_SIZE || equalsBytes(header.extDataHash, _ZERO32)))
+    return first ? genesisFeeState(this.opts.gasTarget) : decodeFeeState(header.extraData)
   }
 
   /** The minimum-delay excess a child of this block starts from (ACP-226). */
   delayExcessOf(block: Block): bigint {
-    if (block.header.number === 0n) return desiredDelayExcess(BigInt(this.opts.minDelayTarget))
+    if (block.header.number === 0n || (this.isForkBase(block) && block.header.minDelayExcess === 0n)) return desiredDelayExcess(BigInt(this.opts.minDelayTarget))
     return block.header.minDelayExcess
+  }
+
+  /** Whether this is a fork's first block: the origin's block N. */
+  isForkBase(block: Block): boolean {
+    return this.opts.fork !== undefined && block.header.number === this.opts.fork.number
   }
 
   blockByHash(hash: Uint8Array): Block | undefined {
@@ -287,8 +288,9 @@ export class Chain {
   /** BLOCKHASH source for the EVM: canonical hashes by number. */
   readonly blockHashes = {
     getBlock: async (n: number) => {
-      const block = this.blockByNumber(BigInt(n))
-      return { hash: () => block?.hash ?? new Uint8Array(32) }
+      // A fork's blocks before N are the origin's.
+      const hash = this.blockByNumber(BigInt(n))?.hash ?? (await this.forkState?.blockHash(BigInt(n))) ?? new Uint8Array(32)
+      return { hash: () => hash }
     },
     putBlock: async () => {},
     shallowCopy: () => this.blockHashes,
@@ -379,7 +381,7 @@ export class Chain {
     const [headerFields, txs, , , extData] = RLP.decode(bytes) as unknown as [Uint8Array[], Uint8Array[], unknown, Uint8Array, Uint8Array]
     const header = headerFromFields(headerFields)
     const parsed = txsFromBody(txs, this.txCommon, txs.length === 0 ? undefined : this.store.readSenders(hash))
-    return makeBlock(header, parsed, extData ?? new Uint8Array(), bytes)
+    return makeBlock(header, parsed, extData ?? new Uint8Array(), bytes, hash)
   }
 }
 

@@ -19,6 +19,8 @@ import { queryLogs, type LogQuery } from './logQuery.js'
 import { PendingNonceGuard } from './pendingNonceGuard.js'
 import { Executor, executionError } from './executor.js'
 import { FlatView, type StateReader } from './flatView.js'
+import { forkGenesis, openForkRecord } from './forkBase.js'
+import { ForkState } from './forkState.js'
 import { OverlayState } from './overlayState.js'
 import type { Cancellation, RunLimit } from './evmGuard.js'
 import { FeeOracle } from './feeOracle.js'
@@ -83,8 +85,10 @@ export class Engine {
   }
 
   static async create(db: Database, opts: EngineOptions): Promise<Engine> {
-    const { genesis, log, stateHistory, gasTarget, minDelayTarget } = opts
-    const chain = await Chain.open(db, { genesis, log, stateHistory, gasTarget, minDelayTarget })
+    const { log, stateHistory, gasTarget, minDelayTarget } = opts
+    const fork = opts.fork === undefined ? undefined : await openForkRecord(db, opts.fork.origin, opts.fork.blockNumber)
+    const chain = await Chain.open(db, { genesis: forkGenesis(opts.genesis, fork), log, stateHistory, gasTarget, minDelayTarget, fork })
+    if (fork !== undefined) chain.forkState = new ForkState({ origin: opts.fork!.origin, point: fork }, chain.trieDb, log)
     const sm = new OverlayState(chain.headView(), chain.codeSource)
     const vm = await createVM({ common: chain.common, stateManager: sm, blockchain: chain.blockHashes as never })
     const engineRef: { engine?: Engine } = {}
@@ -117,6 +121,11 @@ export class Engine {
     return this.opts.genesis
   }
 
+  /** A fork's origin, fork point and state fetcher (docs/FORK.md); undefined on a chain of its own. */
+  get fork(): ForkState | undefined {
+    return this.chain.forkState
+  }
+
   /** The Common every transaction object of this chain shares (set up once). */
   get txCommon(): Common {
     return this.chain.txCommon
@@ -128,9 +137,7 @@ export class Engine {
   }
 
   /** Whether the head block reads back from the database (the health check). */
-  headStored(): boolean {
-    return this.chain.store.readBlock(this.chain.head.hash) !== undefined
-  }
+  headStored = (): boolean => this.chain.store.readBlock(this.chain.head.hash) !== undefined
 
   async close(): Promise<void> {
     this.filters.close()
@@ -176,10 +183,7 @@ export class Engine {
     return ex
   }
 
-  /**
-   * A read-only state view at a block: the flat state for the head and recent blocks, the trie for
-   * older ones. Kept apart from the executors' overlays, whose writes a concurrent read must never see.
-   */
+  /** A read-only state view at a block (Chain.stateReader), apart from the executors' overlays whose writes it must never see. */
   readerAt(block: Block): StateReader {
     this.chain.requireState(block)
     return this.chain.stateReader(block, () => this.trieAt(block))
@@ -206,10 +210,7 @@ export class Engine {
     return this.readerAt(this.resolveBlock(ref))
   }
 
-  /**
-   * eth_getBalance answered at once when the flat state holds the block (the head and recent ones):
-   * the read balance() would make, without its promise; undefined when the read needs the trie.
-   */
+  /** eth_getBalance without a promise when the flat state holds the answer (docs/PERFORMANCE.md); else undefined. */
   balanceNow(address: Uint8Array, ref: BlockRef): bigint | undefined {
     const reader = this.stateAt(ref)
     if (!(reader instanceof FlatView)) return undefined
@@ -377,9 +378,7 @@ export class Engine {
   }
 
   /** Asks for a block soon (an atomic tx arrived); with a fixed interval the next tick builds it. */
-  wakeBuilder(): void {
-    this.builder.onPending()
-  }
+  wakeBuilder = (): void => this.builder.onPending()
 
   /** What the development controls reach inside the engine (src/dev/): held block building, state edits, reloads. */
   get dev(): EngineDev {

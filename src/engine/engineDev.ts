@@ -63,7 +63,7 @@ export class EngineDev {
     const state = new OverlayState(chain.headView(), chain.codeSource)
     await edit(state)
     const head = chain.head
-    const { root, flat } = await writeChanges(chain.trieNodes, chain.headStateRoot, (addrHash) => chain.flat.account(addrHash), state.changes())
+    const { root, flat } = await writeChanges(chain.trieNodes, chain.headStateRoot, (addrHash) => chain.flat.account(addrHash), state.changes(), undefined, chain.forkState)
     const staged = await chain.flat.stage(flat, head.header.number, root)
     const trieOps = chain.trieDb.drain()
     try {

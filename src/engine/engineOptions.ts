@@ -1,4 +1,5 @@
 import type { Logger } from 'pino'
+import type { OriginClient } from '../fork/originClient.js'
 import type { FilterLimits } from './filters.js'
 import type { Genesis } from './genesis.js'
 import type { TxPoolOptions } from './txPool.js'
@@ -10,6 +11,8 @@ import type { TxPoolOptions } from './txPool.js'
  */
 export interface EngineOptions {
   genesis: Genesis
+  /** Fork the chain of `origin` at its block `blockNumber` (its latest when undefined) instead of starting from `genesis` (docs/FORK.md). */
+  fork?: { origin: OriginClient; blockNumber: bigint | undefined }
   log: Logger
   /** ms between blocks; 0 = build as soon as transactions wait. */
   blockInterval: number

@@ -13,10 +13,30 @@ export interface StateReader {
 export type CodeSource = (codeHash: Uint8Array) => Uint8Array | undefined
 
 /**
+ * On a fork, where what the flat state does not know is read: the trie at the block's state root,
+ * with the origin's missing parts fetched (src/engine/forkState.ts).
+ */
+export interface StateFetcher {
+  /** The account's trie RLP at `root`, or null when absent. */
+  account(root: Uint8Array, address: Uint8Array): Promise<Uint8Array | null>
+  /** A slot's value (leading zeros stripped; empty = zero) at `root`. */
+  slot(root: Uint8Array, address: Uint8Array, slot: Uint8Array): Promise<Uint8Array>
+  /** A contract's code by its hash, fetched from the origin when not stored. */
+  code(address: Uint8Array, codeHash: Uint8Array): Promise<Uint8Array>
+}
+
+/** A fork's fetcher and the state root a view reads at (the head's moves with it). */
+export interface ViewFetch {
+  fetcher: StateFetcher
+  root: () => Uint8Array
+}
+
+/**
  * The state of one block read from the flat state: one keyed lookup per account or slot. `at`
  * pins it to a block (undefined follows the head, for the block builder); a pinned view stays
  * exact after the head moves on, through the flat state's undo layers, and reads the trie
- * (`fallback`) once the head is further on than those layers reach.
+ * (`fallback`) once the head is further on than those layers reach. On a fork (`fetch`), a key the
+ * flat state does not know yet is read from the trie and remembered.
  */
 export class FlatView implements StateReader {
   private trie: StateReader | undefined
@@ -26,6 +46,7 @@ export class FlatView implements StateReader {
     private readonly code: CodeSource,
     readonly at?: bigint,
     private readonly fallback?: () => StateReader,
+    private readonly fetch?: ViewFetch,
   ) {}
 
   /** The trie reader once this view's block is older than the undo layers reach. */
@@ -36,33 +57,59 @@ export class FlatView implements StateReader {
   }
 
   async getAccount(address: Address): Promise<Account | undefined> {
-    return this.old()?.getAccount(address) ?? this.account(address)
-  }
-
-  private account(address: Address): Account | undefined {
-    return this.accountNow(address.bytes) ?? undefined
+    const old = this.old()
+    if (old !== undefined) return old.getAccount(address)
+    const addrHash = hashHex(address.bytes)
+    let rlp = this.flat.account(addrHash, this.at)
+    if (rlp === undefined) rlp = await this.fetchAccount(address.bytes, addrHash)
+    return rlp === null ? undefined : createAccountFromRLP(rlp)
   }
 
   /**
    * The account without a promise (eth_getBalance's synchronous answer, docs/PERFORMANCE.md), or null
-   * when this view's block is older than the undo layers reach and the read must go to the trie.
+   * when the read must wait: this view's block is older than the undo layers reach, or a fork does
+   * not know the account yet.
    */
   accountNow(address: Uint8Array): Account | undefined | null {
     if (this.at !== undefined && this.fallback !== undefined && !this.flat.covers(this.at)) return null
     const rlp = this.flat.account(hashHex(address), this.at)
+    if (rlp === undefined) return null
     return rlp === null ? undefined : createAccountFromRLP(rlp)
   }
 
+  /** A fork's account the flat state does not know: read from the trie, then remembered for the head. */
+  private async fetchAccount(address: Uint8Array, addrHash: string): Promise<Uint8Array | null> {
+    if (this.fetch === undefined) return null
+    const number = this.at ?? this.flat.number
+    const rlp = await this.fetch.fetcher.account(this.fetch.root(), address)
+    this.flat.fill('account', addrHash, rlp, number)
+    return rlp
+  }
+
   async getStorage(address: Address, key: Uint8Array): Promise<Uint8Array> {
-    return this.old()?.getStorage(address, key) ?? this.flat.slot(hashHex(address.bytes), hashHex(key), this.at)
+    const old = this.old()
+    if (old !== undefined) return old.getStorage(address, key)
+    const addrHash = hashHex(address.bytes)
+    const slotHash = hashHex(key)
+    const known = this.flat.slot(addrHash, slotHash, this.at)
+    if (known !== undefined) return known
+    if (this.fetch === undefined) return new Uint8Array(0)
+    const number = this.at ?? this.flat.number
+    const value = await this.fetch.fetcher.slot(this.fetch.root(), address.bytes, key)
+    this.flat.fill('slot', addrHash + slotHash, value, number)
+    return value
   }
 
   async getCode(address: Address): Promise<Uint8Array> {
     const old = this.old()
     if (old !== undefined) return old.getCode(address)
-    const account = this.account(address)
-    if (account === undefined || equalsBytes(account.codeHash, KECCAK256_NULL)) return new Uint8Array(0)
-    return this.code(account.codeHash) ?? new Uint8Array(0)
+    const addrHash = hashHex(address.bytes)
+    let rlp = this.flat.account(addrHash, this.at)
+    if (rlp === undefined) rlp = await this.fetchAccount(address.bytes, addrHash)
+    if (rlp === null) return new Uint8Array(0)
+    const { codeHash } = createAccountFromRLP(rlp)
+    if (equalsBytes(codeHash, KECCAK256_NULL)) return new Uint8Array(0)
+    return this.code(codeHash) ?? (await this.fetch?.fetcher.code(address.bytes, codeHash)) ?? new Uint8Array(0)
   }
 }
 

@@ -86,7 +86,8 @@ export class OverlayState implements StateManagerInterface {
   async getCode(address: Address): Promise<Uint8Array> {
     const account = await this.getAccount(address)
     if (account === undefined || equalsBytes(account.codeHash, KECCAK256_NULL)) return new Uint8Array(0)
-    return this.codes.get(bytesToUnprefixedHex(account.codeHash)) ?? this.code(account.codeHash) ?? new Uint8Array(0)
+    // A fork's code not fetched yet comes from the base view (src/engine/flatView.ts).
+    return this.codes.get(bytesToUnprefixedHex(account.codeHash)) ?? this.code(account.codeHash) ?? this.base.getCode(address)
   }
 
   async getCodeSize(address: Address): Promise<number> {

@@ -37,6 +37,13 @@ export async function accountProof(engine: Engine, window: ProofWindow, address:
   const keys = storageKeys.map(decodeHash)
   const block = engine.resolveBlock(ref)
   const sm = engine.trieAt(block)
+  const fork = engine.fork
+  if (fork !== undefined) {
+    // A fork's trie holds the origin's part only where something was read: walk these paths first (src/engine/forkState.ts).
+    const root = await sm.getStateRoot()
+    await fork.account(root, address)
+    for (const k of keys) await fork.slot(root, address, k.hash)
+  }
   const addr = new Address(address)
   const account = await sm.getAccount(addr)
   // geth builds no storage trie for an absent account or an empty storage root: empty proofs.

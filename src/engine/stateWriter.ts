@@ -5,7 +5,15 @@ import { codeKey } from '../store/trieDb.js'
 import { rlpEncode, rlpUint } from '../util/rlp.js'
 import { keyHash } from './keyHash.js'
 import type { StateChanges } from './overlayState.js'
-import { applyTrieChanges, toNibbles, trieLeaves, type TrieChange, type TrieNodes } from './trieBatch.js'
+import { MissingTrieNodeError, applyTrieChanges, toNibbles, trieLeaves, type TrieChange, type TrieNodes } from './trieBatch.js'
+
+/** On a fork, what a block's trie writes need from the origin (src/engine/forkState.ts). */
+export interface TrieRepair {
+  /** The head's account the flat state does not know yet. */
+  account(root: Uint8Array, address: Uint8Array): Promise<Uint8Array | null>
+  /** Fetches a node a change needs; `address`: whose storage trie (undefined: the account trie). */
+  missing(err: MissingTrieNodeError, address: Uint8Array | undefined): Promise<void>
+}
 
 /**
  * Account changes applied to the trie in one synchronous pass: 256 held the event loop 10-30 ms
@@ -23,9 +31,10 @@ const ACCOUNTS_PER_RUN = 64
 export async function writeChanges(
   nodes: TrieNodes,
   parentRoot: Uint8Array,
-  headAccount: (addrHash: string) => Uint8Array | null,
+  headAccount: (addrHash: string) => Uint8Array | null | undefined,
   changes: StateChanges,
   pause: () => Promise<void> = async () => {},
+  repair?: TrieRepair,
 ): Promise<{ root: Uint8Array; flat: FlatChanges }> {
   for (const [hash, code] of changes.codes) nodes.put(codeKey(hash), code)
   const flat: FlatChanges = { accounts: new Map(), storage: new Map(), cleared: new Set(), preimages: new Map() }
@@ -46,7 +55,8 @@ export async function writeChanges(
       flat.accounts.set(addrHash, null)
       continue
     }
-    const parentRlp = headAccount(addrHash)
+    let parentRlp = headAccount(addrHash)
+    if (parentRlp === undefined) parentRlp = repair === undefined ? null : await repair.account(parentRoot, addrBytes)
     const parent = parentRlp === null ? undefined : createAccountFromRLP(parentRlp)
     const now = account ?? parent
     if (now === undefined) continue
@@ -60,7 +70,7 @@ export async function writeChanges(
         flat.preimages!.set(slotHash.hex, slotBytes)
         slotChanges.push({ key: toNibbles(slotHash.bytes), value: value.length === 0 ? null : RLP.encode(value) })
       }
-      storageRoot = applyTrieChanges(nodes, storageRoot, slotChanges)
+      storageRoot = await applyRepairing(nodes, storageRoot, slotChanges, repair, addrBytes)
     }
     const rlp = rlpEncode([rlpUint(now.nonce), rlpUint(now.balance), storageRoot, now.codeHash])
     accountChanges.push({ key, value: rlp })
@@ -71,9 +81,21 @@ export async function writeChanges(
   let root = parentRoot
   for (let i = 0; i < accountChanges.length; i += ACCOUNTS_PER_RUN) {
     await pause()
-    root = applyTrieChanges(nodes, root, accountChanges.slice(i, i + ACCOUNTS_PER_RUN))
+    root = await applyRepairing(nodes, root, accountChanges.slice(i, i + ACCOUNTS_PER_RUN), repair, undefined)
   }
   return { root, flat }
+}
+
+/** applyTrieChanges, fetching (on a fork) each origin node it turns out to need and trying again. */
+async function applyRepairing(nodes: TrieNodes, root: Uint8Array, changes: TrieChange[], repair: TrieRepair | undefined, address: Uint8Array | undefined): Promise<Uint8Array> {
+  for (;;) {
+    try {
+      return applyTrieChanges(nodes, root, changes)
+    } catch (err) {
+      if (repair === undefined || !(err instanceof MissingTrieNodeError)) throw err
+      await repair.missing(err, address)
+    }
+  }
 }
 
 /** Every account of the trie at `root`, with its storage slots, for FlatState.rebuild(). */

@@ -79,6 +79,52 @@ function packNibbles(nibbles: Uint8Array): Uint8Array {
   return out
 }
 
+/**
+ * A node the trie needs is not in the node store: on a fork, a part of the origin's trie not fetched
+ * yet (src/engine/forkState.ts fetches it by `path` and the change is applied again).
+ */
+export class MissingTrieNodeError extends Error {
+  override name = 'MissingTrieNodeError'
+  constructor(
+    readonly hashHex: string,
+    /** The node's position: the nibbles from the root. */
+    readonly path: Uint8Array,
+  ) {
+    super(`missing trie node ${hashHex}`)
+  }
+}
+
+/** What a key holds in the trie at `root`: its value, null when absent, or the first node on its path that is not stored. */
+export function trieLookup(nodes: TrieNodes, root: Uint8Array, key: Uint8Array): { value: Uint8Array | null } | MissingTrieNodeError {
+  if (equalBytes(root, KECCAK256_RLP)) return { value: null }
+  const nibbles = toNibbles(key)
+  // Not from the decoded-node cache: it is the whole process's, and the lookup must find what this store holds.
+  const batch = new Batch(nodes, false)
+  let child: Child = { t: 'hash', hash: root }
+  let d = 0
+  for (;;) {
+    let node: Node
+    try {
+      node = batch.resolve(child, nibbles.subarray(0, d))
+    } catch (err) {
+      if (err instanceof MissingTrieNodeError) return err
+      throw err
+    }
+    if (node.t === 'leaf') return { value: equalBytes(node.path, nibbles.subarray(d)) ? node.value : null }
+    if (node.t === 'ext') {
+      if (!equalBytes(node.path, nibbles.subarray(d, d + node.path.length))) return { value: null }
+      d += node.path.length
+      child = node.child
+      continue
+    }
+    if (d === nibbles.length) return { value: node.value }
+    const next = node.children[nibbles[d]!]
+    if (next === null || next === undefined) return { value: null }
+    child = next
+    d++
+  }
+}
+
 /** Bytes to nibbles. */
 export function toNibbles(bytes: Uint8Array): Uint8Array {
   const out = new Uint8Array(bytes.length * 2)
@@ -90,10 +136,13 @@ export function toNibbles(bytes: Uint8Array): Uint8Array {
 }
 
 class Batch {
-  constructor(private readonly nodes: TrieNodes) {}
+  constructor(
+    private readonly nodes: TrieNodes,
+    private readonly cached = true,
+  ) {}
 
   apply(child: Child | null, changes: TrieChange[], d: number): Node | null {
-    const node = child === null ? null : this.resolve(child)
+    const node = child === null ? null : this.resolve(child, changes[0]!.key.subarray(0, d))
     if (node === null) return build(changes, d)
     if (node.t === 'leaf') {
       const key = new Uint8Array(d + node.path.length)
@@ -128,11 +177,11 @@ class Batch {
       children[nibble] = this.apply(children[nibble] ?? null, changes.slice(i, j), d + 1)
       i = j
     }
-    return this.normalise(children, value)
+    return this.normalise(children, value, changes[0]!.key.subarray(0, d))
   }
 
-  /** A branch left with one child and no value becomes that child under a longer path. */
-  private normalise(children: (Child | null)[], value: Uint8Array | null): Node | null {
+  /** A branch (at `path`) left with one child and no value becomes that child under a longer path. */
+  private normalise(children: (Child | null)[], value: Uint8Array | null, path: Uint8Array): Node | null {
     let only = -1
     let count = 0
     for (let i = 0; i < 16; i++) {
@@ -144,18 +193,19 @@ class Batch {
     if (count === 0) return value === null ? null : { t: 'leaf', path: EMPTY, value }
     if (count > 1 || value !== null) return { t: 'branch', children, value }
     const child = children[only]!
-    const resolved = this.resolve(child)
+    const resolved = this.resolve(child, concatBytes(path, Uint8Array.of(only)))
     // A hashed branch child stays referenced by its hash under a one-nibble extension.
     return withPrefix(Uint8Array.of(only), resolved.t === 'branch' ? child : resolved, this)
   }
 
-  resolve(child: Child): Node {
+  /** A child's node; `path` (its nibbles from the root) names a node that is not stored. */
+  resolve(child: Child, path: Uint8Array = EMPTY): Node {
     if (child.t !== 'hash') return child
     const key = nodeKey(child.hash)
-    const known = decoded.get(key)
+    const known = this.cached ? decoded.get(key) : undefined
     if (known !== undefined) return known
     const bytes = this.nodes.get(key)
-    if (bytes === undefined) throw new Error(`missing trie node ${key}`)
+    if (bytes === undefined) throw new MissingTrieNodeError(key, path)
     const node = decodeNode(RLP.decode(bytes) as RawNode)
     decoded.set(key, node)
     return node

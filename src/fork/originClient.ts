@@ -98,16 +98,15 @@ export class OriginClient {
       return
     }
     const byId = new Map(replies.map((r) => [r.id, r]))
-    batch.forEach((p, i) => {
+    for (const [i, p] of batch.entries()) {
       const r = byId.get(i)
-      if (r === undefined) return p.reject(new OriginUnreachableError(`fork origin ${this.name} answered no reply to ${p.method}`))
-      if (r.error !== undefined && r.error !== null) {
+      if (r === undefined) p.reject(new OriginUnreachableError(`fork origin ${this.name} answered no reply to ${p.method}`))
+      else if (r.error !== undefined && r.error !== null) {
         const code = typeof r.error.code === 'number' ? r.error.code : -32603
         const message = typeof r.error.message === 'string' ? r.error.message : JSON.stringify(r.error)
-        return p.reject(new OriginRpcError(this.name, code, message, r.error.data))
-      }
-      p.resolve(r.result)
-    })
+        p.reject(new OriginRpcError(this.name, code, message, r.error.data))
+      } else p.resolve(r.result)
+    }
   }
 
   /** POSTs a body and parses the JSON answer, retrying what may pass on a second try. */

@@ -5,6 +5,7 @@ import { chainIdMethods } from '../namespaces/eth/chainId.js'
 import { servedMethods } from '../rpc/ethApis.js'
 import { RpcStats } from '../rpc/stats.js'
 import { EarlyListener } from './earlyListener.js'
+import { readForkRecord } from '../store/forkRecord.js'
 import { type NodePlan, planNode } from './nodePlan.js'
 
 /** A start made before the node is built: src/node.ts takes it (`CreateNodeOptions.start`). */
@@ -25,7 +26,10 @@ export async function startListening(config: NodeConfig, log: Logger): Promise<N
   try {
     const { blockchainId, extra, genesis } = plan
     const stats = new RpcStats()
-    const table = servedMethods(chainIdMethods(BigInt(genesis.config.chainId)), config.chain['eth-apis'])
+    // A fork answers its origin's chain ID: known from its record after the first start, else only once the origin answered.
+    const fork = config.chain['fork-url'] === undefined ? undefined : (readForkRecord(plan.db) ?? null)
+    const early = fork === null ? {} : chainIdMethods(fork?.chainId ?? BigInt(genesis.config.chainId))
+    const table = servedMethods(early, config.chain['eth-apis'])
     const listener = await EarlyListener.listen({
       host: config.httpHost,
       port: config.httpPort,

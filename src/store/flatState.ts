@@ -52,6 +52,11 @@ export class FlatState {
   private undoEntries = 0
   /** The block whose state the flat keys hold. */
   number = -1n
+  /**
+   * A fork's flat state (docs/FORK.md): it holds only what was read or written since the fork, so a
+   * missing key is unknown (read the trie, fetching the origin's part) rather than absent.
+   */
+  partial = false
 
   constructor(private readonly db: Database) {}
 
@@ -67,33 +72,58 @@ export class FlatState {
     return oldest !== undefined && number >= oldest.number - 1n && number < this.number
   }
 
-  /** The account RLP of keccak(address) at a block `covers()` accepts (undefined = the head), or null. */
-  account(addrHash: string, at?: bigint): Uint8Array | null {
+  /**
+   * The account RLP of keccak(address) at a block `covers()` accepts (undefined = the head), or null.
+   * On a fork (`partial`), undefined: not known here, read it from the trie (src/engine/forkState.ts).
+   */
+  account(addrHash: string, at?: bigint): Uint8Array | null | undefined {
     if (at !== undefined && at !== this.number) {
       const old = this.before(ACCOUNT + addrHash, at)
+      if (old === UNKNOWN) return undefined
       if (old !== undefined) return old
     }
     let v = this.accounts.get(addrHash)
     if (v === undefined) {
-      v = this.db.getSync(flatKey(PREFIX.flatAccount, addrHash)) ?? null
+      const stored = this.db.getSync(flatKey(PREFIX.flatAccount, addrHash)) ?? undefined
+      if (stored === undefined && this.partial) return undefined
+      v = stored === undefined || stored.length === 0 ? null : stored
       this.accounts.set(addrHash, v)
     }
     return v
   }
 
-  /** A slot value (leading zeros stripped; empty = zero) at a block `covers()` accepts. */
-  slot(addrHash: string, slotHash: string, at?: bigint): Uint8Array {
+  /** A slot value (leading zeros stripped; empty = zero) at a block `covers()` accepts; on a fork, undefined when not known here. */
+  slot(addrHash: string, slotHash: string, at?: bigint): Uint8Array | undefined {
     const key = addrHash + slotHash
     if (at !== undefined && at !== this.number) {
       const old = this.before(SLOT + key, at)
+      if (old === UNKNOWN) return undefined
       if (old !== undefined) return old ?? EMPTY
     }
     let v = this.slots.get(key)
     if (v === undefined) {
-      v = this.db.getSync(flatKey(PREFIX.flatStorage, key)) ?? EMPTY
+      const stored = this.db.getSync(flatKey(PREFIX.flatStorage, key)) ?? undefined
+      if (stored === undefined && this.partial) return undefined
+      v = stored ?? EMPTY
       this.slots.set(key, v)
     }
     return v
+  }
+
+  /**
+   * Records the head's value of a key a fork read from the trie (an empty value stands for an
+   * absent account), unless the head moved on since the read began (`number`) or the key was
+   * written meanwhile. Outside any block's batch: it is what the trie holds, only remembered.
+   */
+  fill(kind: 'account' | 'slot', key: string, value: Uint8Array | null, number: bigint): void {
+    if (number !== this.number) return
+    const cache = kind === 'account' ? this.accounts : this.slots
+    if (cache.get(key) !== undefined) return
+    const dbKey = flatKey(kind === 'account' ? PREFIX.flatAccount : PREFIX.flatStorage, key)
+    if (this.db.getSync(dbKey) !== undefined) return
+    if (kind === 'account') this.accounts.set(key, value)
+    else this.slots.set(key, value ?? EMPTY)
+    this.db.put(dbKey, value ?? EMPTY).catch(() => {})
   }
 
   /** The value a key had before the first block after `at` that changed it; undefined = unchanged since. */
@@ -118,7 +148,7 @@ export class FlatState {
       for await (const key of this.db.keys(storageRange(addrHash))) {
         const slotKey = Buffer.from(key.buffer, key.byteOffset + 1, key.byteLength - 1).toString('hex')
         if (!changes.storage.has(slotKey)) {
-          before.set(SLOT + slotKey, this.slot(slotKey.slice(0, 64), slotKey.slice(64)))
+          before.set(SLOT + slotKey, this.slot(slotKey.slice(0, 64), slotKey.slice(64)) ?? UNKNOWN)
           ops.push({ type: 'del', key })
           this.slots.set(slotKey, EMPTY)
         }
@@ -130,22 +160,22 @@ export class FlatState {
     }
     for (const [key, value] of changes.storage) {
       const old = this.slot(key.slice(0, 64), key.slice(64))
-      before.set(SLOT + key, old)
+      before.set(SLOT + key, old ?? UNKNOWN)
       // A slot or account that comes into being gets its preimage in the same batch, so every stored key has one.
-      if (old.length === 0 && value.length > 0) preimage(key.slice(64))
+      if ((old === undefined || old.length === 0) && value.length > 0) preimage(key.slice(64))
       const dbKey = flatKey(PREFIX.flatStorage, key)
       ops.push(value.length === 0 ? { type: 'del', key: dbKey } : { type: 'put', key: dbKey, value })
       this.slots.set(key, value)
     }
     for (const [addrHash, rlp] of changes.accounts) {
       const old = this.account(addrHash)
-      before.set(ACCOUNT + addrHash, old)
-      if (old === null && rlp !== null) preimage(addrHash)
+      before.set(ACCOUNT + addrHash, old === undefined ? UNKNOWN : old)
+      if ((old ?? null) === null && rlp !== null) preimage(addrHash)
       const dbKey = flatKey(PREFIX.flatAccount, addrHash)
       ops.push(rlp === null ? { type: 'del', key: dbKey } : { type: 'put', key: dbKey, value: rlp })
       this.accounts.set(addrHash, rlp)
     }
-    ops.push({ type: 'put', key: metaKey(META_FLAT_ROOT), value: root })
+    ops.push(flatRootOp(root))
     this.pushLayer({ number, before })
     this.number = number
     return { ops, number }
@@ -201,6 +231,11 @@ export class FlatState {
     return count
   }
 
+  /** A fork's flat state dropped and started again empty at `root` (block `number`): every read then goes to the trie once. */
+  async restartEmpty(root: Uint8Array, number: bigint): Promise<void> {
+    await this.rebuild(root, number, (async function* () {})())
+  }
+
   /** The address or slot whose keccak is `hash` (hex), if recorded (PREFIX.preimage). */
   preimage(hash: string): Uint8Array | undefined {
     return this.db.getSync(flatKey(PREFIX.preimage, hash)) ?? undefined
@@ -226,7 +261,14 @@ export class FlatState {
   }
 }
 
+/** The op recording the root a flat state holds: a fork's empty flat state starts at the fork block's root. */
+export function flatRootOp(root: Uint8Array): BatchOp {
+  return { type: 'put', key: metaKey(META_FLAT_ROOT), value: root }
+}
+
 const EMPTY = new Uint8Array(0)
+/** In an undo layer: the value before the block was not known here (a fork's key never read): readers go to the trie. */
+const UNKNOWN = new Uint8Array(0)
 
 function flatKey(prefix: number, hex: string): Uint8Array {
   const out = new Uint8Array(1 + hex.length / 2)

@@ -90,6 +90,11 @@ export const META_P_HEIGHT = 'p-height'
 export const META_P_FEE_STATE = 'p-fee-state'
 /** Live snapshots: RLP [next id, next journal seq, [[id, first seq, owner's extra]...]] (src/store/snapshotJournal.ts). */
 export const META_SNAPSHOTS = 'snapshots'
+/**
+ * A forked chain's fork point (docs/FORK.md): RLP [number, hash, state root, chain ID, the origin's block N as JSON
+ * text]; written with block N, the chain's first block, so a restart (or a reset) needs no origin.
+ */
+export const META_FORK = 'fork'
 /** After development edits (anvil_setBalance...) of the head's state: head hash(32) ‖ the state root now; stale once another block is the head. */
 export const META_HEAD_STATE = 'head-state'
 

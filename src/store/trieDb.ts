@@ -47,6 +47,16 @@ export class TrieDB implements DB<string, string | Uint8Array> {
     return value
   }
 
+  /**
+   * Stores nodes and code fetched from a fork's origin (src/engine/forkState.ts). Content-addressed
+   * copies of the origin's state: written at once and outside any block's batch or snapshot, since
+   * they never change and a revert must not make the fork fetch them again.
+   */
+  async putFetched(entries: readonly (readonly [string, Uint8Array])[]): Promise<void> {
+    for (const [key, value] of entries) this.recent.set(key, value)
+    await this.db.batch(entries.map(([key, value]) => ({ type: 'put' as const, key: prefixed(PREFIX.state, Buffer.from(key, 'hex')), value })))
+  }
+
   /** Drops pending writes and cached nodes (the database was put back by a revert). */
   forget(): void {
     this.pending.clear()

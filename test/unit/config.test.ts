@@ -189,15 +189,17 @@ describe('helpText', () => {
     for (const [name, flag] of Object.entries(FLAGS)) {
       const line = lines.find((l) => l.trimStart().startsWith(`--${name} `))
       expect(line, `--${name}`).toBeDefined()
-      const value = defaults[flag.key]
+      const value = flag.chainKey === undefined ? defaults[flag.key] : undefined
       const def =
-        flag.key === 'adminApiEnabled'
+        flag.chainKey === 'admin-api-enabled'
           ? 'false'
-          : flag.key === 'chainConfigFile' || value === undefined || (Array.isArray(value) && value.length === 0)
-            ? '(none)'
-            : flag.type === 'duration'
-              ? `${Number(value) / 1000}s`
-              : String(value)
+          : flag.chainKey === 'fork-block-number'
+            ? "(the origin's latest)"
+            : flag.key === 'chainConfigFile' || value === undefined || (Array.isArray(value) && value.length === 0)
+              ? '(none)'
+              : flag.type === 'duration'
+                ? `${Number(value) / 1000}s`
+                : String(value)
       expect(line, `--${name}`).toContain(`(default: ${def})`)
     }
   })

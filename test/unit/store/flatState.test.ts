@@ -28,7 +28,7 @@ const B = 'bb'.repeat(32)
 const S1 = '01'.repeat(32)
 const S2 = '02'.repeat(32)
 const root = (n: number) => new Uint8Array(32).fill(n)
-const hex = (v: Uint8Array | null) => (v === null ? null : bytesToHex(v))
+const hex = (v: Uint8Array | null | undefined) => (v === undefined ? undefined : v === null ? null : bytesToHex(v))
 
 function changes(c: Partial<FlatChanges>): FlatChanges {
   return { accounts: c.accounts ?? new Map(), storage: c.storage ?? new Map(), cleared: c.cleared ?? new Set() }
@@ -55,8 +55,8 @@ describe('FlatState', () => {
     expect(bytesToHex(flat.storedRoot()!)).toBe(bytesToHex(root(0)))
     expect(hex(flat.account(A))).toBe('0x01')
     expect(hex(flat.account(B))).toBeNull()
-    expect(bytesToHex(flat.slot(A, S1))).toBe('0x07')
-    expect(flat.slot(A, S2).length).toBe(0)
+    expect(bytesToHex(flat.slot(A, S1)!)).toBe('0x07')
+    expect(flat.slot(A, S2)!.length).toBe(0)
   })
 
   it('keeps each pinned block exact while later blocks change the same keys', async () => {
@@ -76,12 +76,12 @@ describe('FlatState', () => {
     await commit(flat, changes({ accounts: new Map([[A, Uint8Array.of(3)]]), storage: new Map([[A + S1, new Uint8Array(0)]]) }), 2n)
     expect([hex(flat.account(A, 0n)), hex(flat.account(A, 1n)), hex(flat.account(A, 2n)), hex(flat.account(A))]).toEqual(['0x01', '0x02', '0x03', '0x03'])
     expect([hex(flat.account(B, 0n)), hex(flat.account(B, 1n)), hex(flat.account(B, 2n))]).toEqual([null, '0x09', '0x09'])
-    expect([bytesToHex(flat.slot(A, S1, 0n)), bytesToHex(flat.slot(A, S1, 1n)), bytesToHex(flat.slot(A, S1, 2n))]).toEqual(['0x07', '0x08', '0x'])
+    expect([bytesToHex(flat.slot(A, S1, 0n)!), bytesToHex(flat.slot(A, S1, 1n)!), bytesToHex(flat.slot(A, S1, 2n)!)]).toEqual(['0x07', '0x08', '0x'])
     expect([flat.covers(0n), flat.covers(2n), flat.covers(3n)]).toEqual([true, true, false])
     // What block 2 wrote is on disk: a fresh instance (no caches, no layers) reads it.
     const reopened = new FlatState(db)
     expect(hex(reopened.account(A))).toBe('0x03')
-    expect(reopened.slot(A, S1).length).toBe(0)
+    expect(reopened.slot(A, S1)!.length).toBe(0)
   })
 
   it('a cleared account loses every stored slot, and a reader of the block before still sees them', async () => {
@@ -89,10 +89,10 @@ describe('FlatState', () => {
     await genesis(flat)
     await commit(flat, changes({ storage: new Map([[A + S2, Uint8Array.of(5)]]) }), 1n)
     await commit(flat, changes({ cleared: new Set([A]), accounts: new Map([[A, null]]) }), 2n)
-    expect([flat.slot(A, S1).length, flat.slot(A, S2).length, hex(flat.account(A))]).toEqual([0, 0, null])
-    expect([bytesToHex(flat.slot(A, S1, 1n)), bytesToHex(flat.slot(A, S2, 1n))]).toEqual(['0x07', '0x05'])
+    expect([flat.slot(A, S1)!.length, flat.slot(A, S2)!.length, hex(flat.account(A))]).toEqual([0, 0, null])
+    expect([bytesToHex(flat.slot(A, S1, 1n)!), bytesToHex(flat.slot(A, S2, 1n)!)]).toEqual(['0x07', '0x05'])
     const reopened = new FlatState(db)
-    expect([reopened.slot(A, S1).length, reopened.slot(A, S2).length]).toEqual([0, 0])
+    expect([reopened.slot(A, S1)!.length, reopened.slot(A, S2)!.length]).toEqual([0, 0])
   })
 
   it('unstage forgets a block whose batch was not written', async () => {
