@@ -98,6 +98,11 @@ describe('a fork serves the origin’s history up to N from the origin', () => {
     }
     const [traceA, traceB] = await both('debug_traceTransaction', [txs[1], { tracer: 'callTracer' }])
     expect(traceB).toEqual(traceA)
+    const [blockTraceA, blockTraceB] = await both('debug_traceBlockByNumber', [hexN(N), { tracer: 'callTracer' }])
+    expect(blockTraceB).toEqual(blockTraceA)
+    expect(blockTraceB).toHaveLength(1)
+    const [feesA, feesB] = await both('eth_feeHistory', ['0x3', hexN(N), [50]])
+    expect(feesB).toEqual(feesA)
   })
 
   it('reads state before N from the origin (number and EIP-1898 forms), and state at N as the origin had it', async () => {
@@ -118,6 +123,11 @@ describe('a fork serves the origin’s history up to N from the origin', () => {
     const hashBefore = (await a.call('eth_getBlockByNumber', [before, false])).hash
     const [byHashA, byHashB] = await both('eth_getBalance', [alice, { blockHash: hashBefore }])
     expect(byHashB).toBe(byHashA)
+    // An origin's error is the answer as the origin gave it: code, message and data.
+    const revert = { to: probeAddr, data: probe.encodeFunctionData('fail', ['no']) }
+    const [revertA, revertB] = [await a.rpc('eth_call', [revert, before]), await b.rpc('eth_call', [revert, before])]
+    expect(revertA.error).toMatchObject({ code: 3, message: 'execution reverted: no' })
+    expect(revertB.error).toEqual(revertA.error)
     const [proofA, proofB] = await both('eth_getProof', [tokenAddr, [], before])
     expect(proofB).toEqual(proofA)
     // Probe's slot was set at N: before N it is the origin's 0, at N the origin's 5.
