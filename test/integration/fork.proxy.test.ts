@@ -3,7 +3,7 @@ import { JsonRpcProvider, Wallet } from 'ethers'
 import { createPublicClient, defineChain, http } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { ChainConfigFile } from '../../src/config.js'
-import { CHAIN_ID, deploy, ewoq, iface, send } from '../helpers/chain.js'
+import { CHAIN_ID, deploy, ewoq, iface, nonceOf, send, sign } from '../helpers/chain.js'
 import { startTestNode, type TestNode } from '../helpers/testNode.js'
 
 /*
@@ -141,6 +141,15 @@ describe('a fork serves the origin’s history up to N from the origin', () => {
     expect(await b.call('eth_getBlockByHash', [afterBlockHash, false])).toBeNull()
     expect(await b.call('eth_getBlockTransactionCountByHash', [afterBlockHash])).toBeNull()
     expect((await b.rpc('eth_getBalance', [alice, { blockHash: afterBlockHash }])).error).toMatchObject({ code: -32000, message: 'header for hash not found' })
+    expect((await b.rpc('eth_getLogs', [{ blockHash: afterBlockHash }])).error).toMatchObject({ code: -32000, message: 'unknown block' })
+    expect((await b.rpc('debug_traceTransaction', [afterTx])).error).toMatchObject({ code: -32000, message: 'transaction not found' })
+    // A tx still pending on the origin is not on the fork either.
+    await a.call('evm_setAutomine', [false])
+    const pending = await a.call('eth_sendRawTransaction', [await sign({ to: alice, value: 2n, nonce: await nonceOf(a, ewoq.address) })])
+    expect(await a.call('eth_getTransactionByHash', [pending])).toMatchObject({ blockNumber: null })
+    expect(await b.call('eth_getTransactionByHash', [pending])).toBeNull()
+    expect(await b.call('debug_getRawTransaction', [pending])).toBe('0x')
+    await a.call('evm_setAutomine', [true])
   })
 
   it('answers through ethers and viem as the origin does', async () => {
