@@ -140,7 +140,8 @@ export function withFork(served: MethodTable, proxy: OriginProxy, engine: Engine
   }
 
   for (const [name, { at, keep }] of Object.entries(STATE)) {
-    const judge = keep ? keepFound : answerOnly
+    // State at a block before N never changes: an empty code or a zero slot is kept too.
+    const judge: Judge = keep ? () => 'cache' : answerOnly
     wrap(name, (fork, raw, args, local) => {
       const ref = (args[0] as unknown[])[at] as BlockRef | undefined
       const target = stateTarget(ref, fork.point.number, localNumber)
