@@ -2,6 +2,7 @@
 import { isIP } from 'node:net'
 import { setFlagsFromString } from 'node:v8'
 import { ConfigError } from './config.js'
+import { ForkError } from './fork/errors.js'
 import { configFromArgs } from './configFromArgs.js'
 import { createLogger } from './log.js'
 import { startListening } from './startup/startListening.js'
@@ -74,7 +75,8 @@ async function main(argv: string[]): Promise<void> {
 }
 
 main(process.argv.slice(2)).catch((err: unknown) => {
-  if (err instanceof ConfigError || err instanceof DataDirLockedError) {
+  // One line for what the user can fix: the config, a locked data directory, a fork's origin (docs/FORK.md).
+  if (err instanceof ConfigError || err instanceof DataDirLockedError || err instanceof ForkError) {
     process.stderr.write(`cchain-node: ${err.message}\n`)
   } else {
     process.stderr.write(`cchain-node: ${(err as Error)?.stack ?? String(err)}\n`)

@@ -4,6 +4,11 @@ import type { Engine } from '../engine/engine.js'
 import type { Database } from '../store/db.js'
 import { resetDatabase } from '../store/resetDatabase.js'
 import { SnapshotJournal } from '../store/snapshotJournal.js'
+import { InvalidParamsError } from '../engine/errors.js'
+import { fetchForkRecord } from '../engine/forkBase.js'
+import type { Fork } from '../engine/forkPoint.js'
+import { OriginClient } from '../fork/originClient.js'
+import { DevError } from './errors.js'
 
 /** In-memory state a snapshot keeps beside the database (the clock, the mining mode): JSON in, JSON out. */
 export interface SnapshotPart {
@@ -70,14 +75,34 @@ export class DevControls {
     })
   }
 
-  /** anvil_reset without a fork: back to the genesis (the keystore stays), every snapshot gone. */
-  reset(): Promise<void> {
+  /**
+   * anvil_reset: back to the genesis, or on a fork to its fork block (the keystore stays), every
+   * snapshot gone. `refork`: fork again from that origin and block (anvil_reset's `forking`).
+   */
+  reset(refork?: Fork): Promise<void> {
     return this.engine.dev.exclusive(async () => {
-      await this.journal.reset(() => resetDatabase(this.db))
+      await this.journal.reset(() => resetDatabase(this.db, refork !== undefined || this.engine.fork !== undefined))
+      if (refork !== undefined) this.engine.dev.refork(refork)
       await this.reload()
       for (const part of this.parts.values()) part.restore(undefined)
-      this.log.info('reset to the genesis')
+      const fork = this.engine.fork
+      this.log.info(fork === undefined ? {} : { origin: fork.origin.name, block: Number(fork.point.number) }, fork === undefined ? 'reset to the genesis' : 'reset to the fork block')
     })
+  }
+
+  /**
+   * anvil_reset with `forking`: the fork block of `url` (this fork's origin when undefined) at
+   * `blockNumber` (the origin's latest when undefined), fetched before anything is reset. The chain
+   * ID is fixed at start, so the origin must have this chain's.
+   */
+  async fork(url: string | undefined, blockNumber: bigint | undefined): Promise<void> {
+    const origin = url === undefined ? this.engine.fork?.origin : new OriginClient({ url, log: this.log.child({ module: 'fork' }) })
+    if (origin === undefined) throw new InvalidParamsError('Forking not enabled and RPC URL not provided to start forking')
+    const point = await fetchForkRecord(origin, blockNumber)
+    if (point.chainId !== this.engine.chainId) {
+      throw new DevError(`the origin's chain ID ${point.chainId} is not this chain's ${this.engine.chainId}: start the node with --fork-url to fork another chain`)
+    }
+    await this.reset({ origin, point })
   }
 
   private async reload(): Promise<void> {

@@ -17,6 +17,7 @@ import type { PoolTx, TxPool } from './txPool.js'
 import type { OverlayState } from './overlayState.js'
 import { writeChanges } from './stateWriter.js'
 import { pacer, sleep } from './pacer.js'
+import { ForkError } from '../fork/errors.js'
 
 /** Empty Warp predicate results appended after the fee state (codec v0 + empty map), as coreth does after Durango. */
 const EMPTY_PREDICATE_RESULTS = new Uint8Array(6)
@@ -167,6 +168,8 @@ export class BlockBuilder {
       } catch (err) {
         this.opts.log.error({ err }, 'block build failed')
         this.progress = false
+        // A fork's origin out of reach: try again in a while, not at once.
+        if (err instanceof ForkError) setTimeout(() => this.trigger(), 2_000).unref()
       }
       this.lastBuilt = performance.now()
       // Keep building while the last build moved the pool and executable transactions remain.
@@ -275,6 +278,8 @@ export class BlockBuilder {
         try {
           result = await runBlockTx(this.vm, { tx: ptx.tx, block: env, skipHardForkValidation: true, blockGasUsed: gasUsed })
         } catch (err) {
+          // A fork's origin did not answer: the transaction is not at fault, the block waits (it stays pooled).
+          if (err instanceof ForkError) throw err
           // No longer valid against this state (balance spent by an earlier tx...): drop it.
           this.opts.log.debug({ tx: ptx.hash, err: (err as Error).message }, 'dropping transaction')
           dropped.push(ptx)

@@ -86,7 +86,7 @@ export class Engine {
 
   static async create(db: Database, opts: EngineOptions): Promise<Engine> {
     const { log, stateHistory, gasTarget, minDelayTarget } = opts
-    const fork = opts.fork === undefined ? undefined : await openForkRecord(db, opts.fork.origin, opts.fork.blockNumber)
+    const fork = await openForkRecord(db, opts.fork)
     const chain = await Chain.open(db, { genesis: forkGenesis(opts.genesis, fork), log, stateHistory, gasTarget, minDelayTarget, fork })
     if (fork !== undefined) chain.forkState = new ForkState({ origin: opts.fork!.origin, point: fork }, chain.trieDb, log)
     const sm = new OverlayState(chain.headView(), chain.codeSource)

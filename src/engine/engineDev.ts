@@ -5,6 +5,8 @@ import type { BlockClock } from './blockClock.js'
 import type { BlockOverrides } from './blockOverrides.js'
 import type { Chain } from './chain.js'
 import { genesisPreimages } from './genesisBlock.js'
+import type { Fork } from './forkPoint.js'
+import { ForkState } from './forkState.js'
 import { OverlayState } from './overlayState.js'
 import { writeChanges } from './stateWriter.js'
 import type { TxPool } from './txPool.js'
@@ -105,6 +107,13 @@ export class EngineDev {
       accounts.push({ address, nonce, balance, code, storage })
     }
     return { accounts, unnamed }
+  }
+
+  /** Makes the chain a fork of `fork` (anvil_reset's `forking`): call it inside exclusive(), between the reset and reload(). */
+  refork(fork: Fork): void {
+    const { chain } = this
+    chain.opts.fork = fork.point
+    chain.forkState = new ForkState(fork, chain.trieDb, chain.opts.log)
   }
 
   /** The database was put back (a revert or a reset): read the chain again; the pool starts empty. Call it inside exclusive(). */

@@ -82,7 +82,7 @@ export class FlatView implements StateReader {
     if (this.fetch === undefined) return null
     const number = this.at ?? this.flat.number
     const rlp = await this.fetch.fetcher.account(this.fetch.root(), address)
-    this.flat.fill('account', addrHash, rlp, number)
+    this.flat.fill('account', addrHash, rlp, number, address)
     return rlp
   }
 
@@ -96,7 +96,7 @@ export class FlatView implements StateReader {
     if (this.fetch === undefined) return new Uint8Array(0)
     const number = this.at ?? this.flat.number
     const value = await this.fetch.fetcher.slot(this.fetch.root(), address.bytes, key)
-    this.flat.fill('slot', addrHash + slotHash, value, number)
+    this.flat.fill('slot', addrHash + slotHash, value, number, key)
     return value
   }
 

@@ -8,15 +8,23 @@ import { type ForkRecord, forkRecordOp, readForkRecord } from '../store/forkReco
 import { type Header, encodeBlock } from './block.js'
 import { encodeReceipts } from './receipt.js'
 import type { Genesis } from './genesis.js'
+import type { EngineOptions } from './engineOptions.js'
 
 type BlockJson = Record<string, unknown>
 
 /**
  * The fork record of the database, or (first start) the origin's block N fetched and written as
- * the chain's first block. A database holding another chain, or a fork of another block, is refused.
+ * the chain's first block; undefined for a chain that is not a fork. A database holding another
+ * chain, or a fork of another block, is refused, as is a fork's database started without its origin.
  */
-export async function openForkRecord(db: Database, origin: OriginClient, requested: bigint | undefined): Promise<ForkRecord> {
+export async function openForkRecord(db: Database, fork: EngineOptions['fork']): Promise<ForkRecord | undefined> {
   const stored = readForkRecord(db)
+  if (fork === undefined) {
+    if (stored !== undefined)
+      throw new ForkError(`the data directory holds a fork (block ${stored.number} of chain ${stored.chainId}): start it with --fork-url (its origin), or use another --data-dir`)
+    return undefined
+  }
+  const { origin, blockNumber: requested } = fork
   if (stored !== undefined) {
     if (requested !== undefined && requested !== stored.number) {
       throw new ForkError(`the data directory holds a fork of block ${stored.number}, not of block ${requested}; use another --data-dir (or anvil_reset to fork again)`)

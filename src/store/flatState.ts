@@ -115,7 +115,7 @@ export class FlatState {
    * absent account), unless the head moved on since the read began (`number`) or the key was
    * written meanwhile. Outside any block's batch: it is what the trie holds, only remembered.
    */
-  fill(kind: 'account' | 'slot', key: string, value: Uint8Array | null, number: bigint): void {
+  fill(kind: 'account' | 'slot', key: string, value: Uint8Array | null, number: bigint, preimage: Uint8Array): void {
     if (number !== this.number) return
     const cache = kind === 'account' ? this.accounts : this.slots
     if (cache.get(key) !== undefined) return
@@ -123,7 +123,9 @@ export class FlatState {
     if (this.db.getSync(dbKey) !== undefined) return
     if (kind === 'account') this.accounts.set(key, value)
     else this.slots.set(key, value ?? EMPTY)
-    this.db.put(dbKey, value ?? EMPTY).catch(() => {})
+    // With the preimage, so anvil_dumpState can name what a fork read.
+    const named: BatchOp = { type: 'put', key: flatKey(PREFIX.preimage, kind === 'account' ? key : key.slice(64)), value: preimage }
+    this.db.batch([{ type: 'put', key: dbKey, value: value ?? EMPTY }, named]).catch(() => {})
   }
 
   /** The value a key had before the first block after `at` that changed it; undefined = unchanged since. */
@@ -244,9 +246,13 @@ export class FlatState {
   /** Every stored account with its slots (keccak keys), in key order: what anvil_dumpState walks. Call it with block building held. */
   async *entries(): AsyncGenerator<{ addrHash: string; account: Uint8Array; slots: [string, Uint8Array][] }> {
     for await (const [key, account] of this.db.iterator({ gte: Uint8Array.of(PREFIX.flatAccount), lt: Uint8Array.of(PREFIX.flatAccount + 1) })) {
+      // An empty value: an account a fork found absent (fill).
+      if (account.length === 0) continue
       const addrHash = Buffer.from(key.subarray(1)).toString('hex')
       const slots: [string, Uint8Array][] = []
-      for await (const [slotKey, value] of this.db.iterator(storageRange(addrHash))) slots.push([Buffer.from(slotKey.subarray(33)).toString('hex'), value])
+      for await (const [slotKey, value] of this.db.iterator(storageRange(addrHash))) {
+        if (value.length > 0) slots.push([Buffer.from(slotKey.subarray(33)).toString('hex'), value])
+      }
       yield { addrHash, account, slots }
     }
   }

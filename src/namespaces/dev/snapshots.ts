@@ -1,13 +1,12 @@
 import { z } from 'zod'
 import type { DevControls } from '../../dev/devControls.js'
-import { DevError } from '../../dev/errors.js'
-import { InvalidParamsError } from '../../engine/errors.js'
 import { quantity } from '../../rpc/format.js'
 import { LenientU256 } from './params.js'
 import { type MethodTable, method } from '../../rpc/types.js'
 
-/** anvil_reset's optional argument; `forking` needs a fork origin, which this node does not have yet. */
-const ResetOptions = z.tuple([z.object({ forking: z.unknown().optional() }).loose().nullable().optional()])
+/** anvil_reset's optional argument: `forking` forks again (anvil's ForkingOptions: the origin's URL and block). */
+const Forking = z.object({ jsonRpcUrl: z.string().nullable().optional(), blockNumber: LenientU256.nullable().optional() }).loose()
+const ResetOptions = z.tuple([z.object({ forking: Forking.nullable().optional() }).loose().nullable().optional()])
 
 /** Snapshots and reset (anvil's semantics; hardhat's and anvil's names). */
 export function snapshotMethods(dev: DevControls): MethodTable {
@@ -15,12 +14,10 @@ export function snapshotMethods(dev: DevControls): MethodTable {
   const revert = method(z.tuple([LenientU256]), ([id]) => dev.revert(id))
   const reset = (answer: null | true) =>
     method(ResetOptions, async ([opts]) => {
-      const forking = opts?.forking as { jsonRpcUrl?: unknown } | null | undefined
-      // anvil's answer on a node that does not fork (anvil: crates/anvil/src/eth/api.rs anvil_reset).
-      if (forking !== undefined && forking !== null && (forking.jsonRpcUrl === undefined || forking.jsonRpcUrl === null))
-        throw new InvalidParamsError('Forking not enabled and RPC URL not provided to start forking')
-      if (forking !== undefined && forking !== null) throw new DevError('forking is not supported by this node yet: anvil_reset takes no jsonRpcUrl')
-      await dev.reset()
+      const forking = opts?.forking
+      // anvil: crates/anvil/src/eth/api.rs anvil_reset: with `forking`, fork again (its URL, else this fork's); without, back to the start.
+      if (forking === undefined || forking === null) await dev.reset()
+      else await dev.fork(forking.jsonRpcUrl ?? undefined, forking.blockNumber ?? undefined)
       return answer
     })
   return {
@@ -30,7 +27,7 @@ export function snapshotMethods(dev: DevControls): MethodTable {
     /** Handler for `evm_revert`: true, or false for an unknown or used-up id. */
     evm_revert: revert,
     anvil_revert: revert,
-    /** Handler for `anvil_reset`: back to the genesis. */
+    /** Handler for `anvil_reset`: back to the genesis (a fork: to its fork block), or `forking` a new fork block. */
     anvil_reset: reset(null),
     hardhat_reset: reset(true),
   }

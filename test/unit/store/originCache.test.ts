@@ -34,11 +34,11 @@ describe('OriginCache', () => {
     await db.close()
   })
 
-  it('keeps entries across a restart and a reset, apart per fork point', async () => {
+  it("keeps entries across a restart and a fork's reset, apart per fork point", async () => {
     const dir = tempDir()
     let db = await openDatabase(dir)
     await new OriginCache(db).put(pointA, 'eth_getBlockByNumber', ['0x5', true], block)
-    await resetDatabase(db)
+    await resetDatabase(db, true)
     await db.close()
     db = await openDatabase(dir)
     expect(new OriginCache(db).get(pointA, 'eth_getBlockByNumber', ['0x5', true])).toBe(block)
