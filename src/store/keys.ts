@@ -73,7 +73,7 @@ export const PREFIX = {
   /**
    * 'o' + keccak(fork point hash(32) ‖ method ‖ 0x00 ‖ canonical JSON of the params)(32) -> the fork origin's
    * answer (JSON text) to a call about its immutable history: a block, tx, receipt or logs at or before
-   * the fork point (src/store/originCache.ts); plain puts, kept by a reset
+   * the fork point (src/store/originCache.ts); plain puts, kept by a fork's reset
    */
   originCache: 0x6f,
 } as const

@@ -213,4 +213,17 @@ describe('a fork serves the origin’s history up to N from the origin', () => {
     a = await startTestNode({ dataDir: a.dataDir, config: { httpPort: a.port } })
     expect(await b.call('eth_getUncleCountByBlockNumber', ['0x1'])).toBe(await a.call('eth_getUncleCountByBlockNumber', ['0x1']))
   })
+
+  it('follows a fork again at another block (anvil_reset with forking): what the origin did after the new point is not on it', async () => {
+    const M = N - 1n
+    expect(await b.call('anvil_reset', [{ forking: { blockNumber: Number(M) } }])).toBeNull()
+    expect(await b.call('eth_blockNumber')).toBe(hexN(M))
+    const [blockA, blockB] = await both('eth_getBlockByNumber', [hexN(M), true])
+    expect(blockB).toEqual(blockA)
+    expect(await b.call('eth_getBlockByNumber', ['latest', true])).toEqual(blockA)
+    // Probe.set was mined at N: after this fork's point, so not on it (though cached for the fork at N).
+    expect(await b.call('eth_getTransactionByHash', [txs[4]])).toBeNull()
+    expect(await b.call('eth_getBlockByNumber', [hexN(N), false])).toBeNull()
+    expect(await b.call('eth_getTransactionByHash', [txs[3]])).toEqual(await a.call('eth_getTransactionByHash', [txs[3]]))
+  })
 })

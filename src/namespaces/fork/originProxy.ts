@@ -2,6 +2,7 @@ import type { Logger } from 'pino'
 import type { Fork } from '../../engine/forkPoint.js'
 import { OriginRpcError } from '../../fork/errors.js'
 import { RpcError } from '../../rpc/errors.js'
+import { hex } from '../../rpc/format.js'
 import { RawJson } from '../../rpc/rawJson.js'
 import type { OriginCache } from '../../store/originCache.js'
 import { onFork } from './forkRoutes.js'
@@ -35,7 +36,7 @@ export class OriginProxy {
   /** The origin's answer to `method(params)`, or ABSENT when `judge` says it is not on this fork. */
   async ask(fork: Fork, method: string, params: unknown[], judge: (result: unknown) => Verdict): Promise<RawJson | typeof ABSENT> {
     const scope = fork.point.hash
-    const hit = this.cache.get(scope, method, params)
+    const hit = this.cache.get(scope, method, params) ?? forkBlockJson(fork, method, params)
     if (hit !== undefined) return new RawJson(hit)
     const result = await fork.origin.call(method, params).catch(relay)
     const verdict = judge(result)
@@ -59,6 +60,20 @@ export class OriginProxy {
     const found = await this.ask(fork, 'eth_getTransactionByHash', [hash], numbered(fork, 'blockNumber'))
     return found === ABSENT ? undefined : BigInt((JSON.parse(found.text) as { blockNumber: string }).blockNumber)
   }
+}
+
+/**
+ * Block N without its txs, as the fork record holds it (the origin's eth_getBlockByNumber answer when
+ * the fork started), for eth_getBlockByNumber / eth_getBlockByHash naming N with `false`: so the fork's
+ * first block needs no origin, ever.
+ */
+function forkBlockJson(fork: Fork, method: string, params: unknown[]): string | undefined {
+  if (params[1] !== false || typeof params[0] !== 'string') return undefined
+  const ref = params[0].toLowerCase()
+  const { point } = fork
+  if (method === 'eth_getBlockByNumber') return /^0x[0-9a-f]+$/.test(ref) && BigInt(ref) === point.number ? point.blockJson : undefined
+  if (method === 'eth_getBlockByHash') return ref === hex(point.hash) ? point.blockJson : undefined
+  return undefined
 }
 
 /** A block, tx or receipt of the origin: kept when its `field` (number, blockNumber) is at or before N, else not on the fork. */

@@ -17,6 +17,8 @@ import { OriginCache } from '../../../../src/store/originCache.js'
 const log = pino({ level: 'silent' })
 const N = 10n
 const BLOCK_5 = { number: '0x5', hash: '0x' + '05'.repeat(32), blockExtraData: '0x', extDataHash: '0x' + '00'.repeat(32) }
+/** Block N as the fork record holds it. */
+const BLOCK_N_JSON = '{"number":"0xa","hash":"0x' + '0a'.repeat(32) + '"}'
 const BLOCK_11 = { number: '0xb', hash: '0x' + '0b'.repeat(32) }
 
 /** A JSON-RPC origin with canned answers, counting the calls it gets. */
@@ -60,7 +62,7 @@ afterAll(async () => {
 /** A proxy to the origin at `target`, forked at N with fork point hash `point`, and that fork. */
 function proxyTo(target: string, point = new Uint8Array(32).fill(1)): { proxy: OriginProxy; fork: Fork } {
   const origin = new OriginClient({ url: target, log, attempts: 1, timeoutMs: 5000 })
-  const fork: Fork = { origin, point: { number: N, hash: point, stateRoot: new Uint8Array(32), chainId: 1n } }
+  const fork: Fork = { origin, point: { number: N, hash: point, stateRoot: new Uint8Array(32), chainId: 1n, blockJson: BLOCK_N_JSON } }
   return { proxy: new OriginProxy(() => fork, new OriginCache(db), log), fork }
 }
 
@@ -114,5 +116,10 @@ describe('OriginProxy', () => {
     const err = await gone.proxy.ask(gone.fork, 'eth_getBlockByNumber', ['0x4', true], keepFound).catch((e: unknown) => e)
     expect(err).toBeInstanceOf(OriginUnreachableError)
     expect((err as Error).message).toMatch(/^fork origin http:\/\/127\.0\.0\.1:9 is unreachable/)
+    // Block N without its txs is the fork record's, by number and by its hash (the fork point's).
+    expect(((await gone.proxy.ask(gone.fork, 'eth_getBlockByNumber', ['0xA', false], keepFound)) as RawJson).text).toBe(BLOCK_N_JSON)
+    expect(((await gone.proxy.ask(gone.fork, 'eth_getBlockByHash', ['0x' + '02'.repeat(32), false], keepFound)) as RawJson).text).toBe(BLOCK_N_JSON)
+    expect(await gone.proxy.blockNumber(gone.fork, '0x' + '02'.repeat(32))).toBe(10n)
+    await expect(gone.proxy.ask(gone.fork, 'eth_getBlockByNumber', ['0xa', true], keepFound)).rejects.toThrow(OriginUnreachableError)
   })
 })
