@@ -129,3 +129,30 @@ describe('fork: restart, an origin that goes away, the development controls', ()
     expect(BigInt(await b.call('eth_getBalance', [unread, 'latest']))).toBe(888n)
   })
 })
+
+describe('fork: an origin that no longer serves the state at N', () => {
+  it("answers reads with the origin's refusal, naming the origin and the block, and never a made-up value", async () => {
+    // A pruning origin keeps the state of its last 2 blocks only.
+    const a = await startTestNode({ chain: { 'pruning-enabled': true, 'state-history': 2 } })
+    try {
+      const to = Wallet.createRandom().address
+      for (let nonce = 0; nonce < 6; nonce++) {
+        const hash = await a.call('eth_sendRawTransaction', [await sign({ to, value: 1n, nonce })])
+        await poll(() => a.call('eth_getTransactionReceipt', [hash]), 'receipt')
+      }
+      const b = await startTestNode({ chain: { 'fork-url': a.url, 'fork-block-number': 1 } })
+      try {
+        const answer = await b.rpc('eth_getBalance', [to, 'latest'])
+        expect(answer.result).toBeUndefined()
+        expect(answer.error?.code).toBe(-32000)
+        expect(answer.error?.message).toMatch(
+          new RegExp(`^fork origin ${a.url.replace(/\/ext.*/, '').replace(/\./g, '\\.')} does not serve eth_getProof at block 1: historical proof query not allowed`),
+        )
+      } finally {
+        await b.stop()
+      }
+    } finally {
+      await a.stop()
+    }
+  })
+})

@@ -1,3 +1,6 @@
+import { readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { Wallet } from 'ethers'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ewoq, sign, waitReceipt } from '../helpers/chain.js'
@@ -142,5 +145,27 @@ describe('fork: state of a fork of this node', () => {
     }
     const [proofA, proofB] = await Promise.all([a.call('eth_getProof', [writer, ['0x4', '0x3'], tag]), b.call('eth_getProof', [writer, ['0x4', '0x3'], tag])])
     expect(proofB).toEqual(proofA)
+  })
+
+  it('an extra EVM chain forks its own origin (its chain config keys)', async () => {
+    const genesisFile = fileURLToPath(new URL('../../config/local-genesis.json', import.meta.url))
+    // This node's C-Chain gets a chain ID of its own; the extra chain's comes from its origin.
+    const cGenesis = join(tempDir(), 'c-genesis.json')
+    const local = JSON.parse(readFileSync(genesisFile, 'utf8'))
+    writeFileSync(cGenesis, JSON.stringify({ ...local, config: { ...local.config, chainId: 43199 } }))
+    const node = await startTestNode({ config: { genesisFile: cGenesis, evmChains: [{ name: 'forked', genesisFile, chain: { 'fork-url': a.url, 'fork-block-number': Number(n) } }] } })
+    try {
+      const extra = node.url.replace('/ext/bc/C/rpc', '/ext/bc/forked/rpc')
+      const ask = async (method: string, params: unknown[]) =>
+        (await (await fetch(extra, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) })).json()) as any
+      const tag = `0x${n.toString(16)}`
+      expect((await ask('eth_getBlockByNumber', [tag, false])).result.hash).toBe((await a.call('eth_getBlockByNumber', [tag, false])).hash)
+      expect((await ask('eth_getStorageAt', [writer, '0x7', tag])).result).toBe(await a.call('eth_getStorageAt', [writer, '0x7', tag]))
+      // The C-Chain of that node is a chain of its own.
+      expect(await node.call('eth_blockNumber')).toBe('0x0')
+      expect((await ask('eth_chainId', [])).result).toBe(await a.call('eth_chainId'))
+    } finally {
+      await node.stop()
+    }
   })
 })
