@@ -13,6 +13,10 @@ import { TimeControls } from '../dev/timeControls.js'
 import { StateEditor } from '../dev/stateEditor.js'
 import { RequestLogging } from '../dev/requestLogging.js'
 import { withImpersonation } from '../namespaces/dev/accounts.js'
+import { OriginProxy } from '../namespaces/fork/originProxy.js'
+import { OriginCache } from '../store/originCache.js'
+import { withFork } from '../namespaces/fork/withFork.js'
+import { logLimits } from '../namespaces/fork/forkLogs.js'
 import { type DevServices, devMethods } from '../namespaces/dev/index.js'
 import type { AccountManager } from '../engine/accounts.js'
 import { Engine } from '../engine/engine.js'
@@ -43,9 +47,10 @@ import { SharedMemory } from '../store/sharedMemory.js'
 
 /**
  * The assembled JSON-RPC method table the dispatcher serves: every namespace's methods, kept
- * when their coreth service is in the chain config's `eth-apis` (src/rpc/ethApis.ts).
+ * when their coreth service is in the chain config's `eth-apis` (src/rpc/ethApis.ts); with `origin`,
+ * a fork's history is answered by its origin (src/namespaces/fork/withFork.ts).
  */
-export function buildMethodTable(ctx: RpcContext, dev?: DevServices): MethodTable {
+export function buildMethodTable(ctx: RpcContext, dev?: DevServices, origin?: OriginProxy): MethodTable {
   const all = mergeTables(
     ethMethods(ctx),
     netMethods(ctx),
@@ -59,7 +64,8 @@ export function buildMethodTable(ctx: RpcContext, dev?: DevServices): MethodTabl
   )
   const ethApis = ctx.config.chain['eth-apis']
   const served = servedMethods(all, ethApis, ethSubscribeDisabled())
-  return dev === undefined ? served : withImpersonation(served, dev.impersonation, ethApis)
+  const table = dev === undefined ? served : withImpersonation(served, dev.impersonation, ethApis)
+  return origin === undefined ? table : withFork(table, origin, ctx.engine, logLimits(ctx.config.chain))
 }
 
 /** What one EVM chain shares with the rest of the node. */
@@ -143,7 +149,9 @@ export async function openEvmChain(deps: EvmChainDeps): Promise<EvmChain> {
   const subscriptions = new SubscriptionManager({ maxPerConnection: chainConfig['ws-max-subscriptions-per-connection'] })
   const ctx: RpcContext = { config, log, engine, subscriptions, accounts: deps.accounts, atomic }
   log.info({ apis: chainConfig['eth-apis'] }, 'enabling apis')
-  const rpc = new Dispatcher(buildMethodTable(ctx, dev), dispatcherOptions(chainConfig, rpcLog, deps.stats))
+  // A fork's origin answers for its history (docs/FORK.md); the chain may become a fork later (anvil_reset), so every chain has it.
+  const origin = new OriginProxy(() => engine.fork, new OriginCache(db), rpcLog)
+  const rpc = new Dispatcher(buildMethodTable(ctx, dev, origin), dispatcherOptions(chainConfig, rpcLog, deps.stats))
   const apiLog = log.child({ module: 'api' })
   const primary = deps.aliases[0] ?? id
   const profiler = new Profiler(profileDir(config.dataDir, chainConfig['admin-api-dir'], primary))

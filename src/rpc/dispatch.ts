@@ -347,6 +347,8 @@ export class Dispatcher {
       // Named-argument methods (gorilla/rpc json2, as avalanchego serves them) also accept [ {…} ].
       args = params === undefined ? {} : Array.isArray(params) && params.length === 1 ? params[0] : params
     }
+    // What the client sent (arity checked, null-as-absent applied), kept for a handler that forwards it (a fork's origin proxy).
+    const raw = args
     const quick = entry.quick === undefined ? SLOW : entry.quick(args as unknown[])
     if (quick !== SLOW) {
       args = quick
@@ -359,7 +361,7 @@ export class Dispatcher {
     }
     let result: unknown
     try {
-      result = entry.def.handler(args, scope, undefined, cancel)
+      result = entry.def.handler(args, scope, undefined, cancel, raw)
     } catch (err) {
       return this.reply(idText, err)
     }

@@ -14,8 +14,10 @@ export interface MethodDef<S extends z.ZodType = z.ZodType> {
    * `call` is set only for a request that arrived on a connection (WebSocket); undefined over HTTP.
    * `origin`: the HTTP peer, passed by the gorilla endpoints (the keystore's per-client back-off).
    * `cancel`: set by the JSON-RPC dispatcher; aborted once the request's deadline passed (docs/SECURITY.md, L11).
+   * `raw`: the params as the client sent them, before the schema parsed them (the arity checked, a null in an optional
+   * position made absent as geth does); set by the JSON-RPC dispatcher, so a fork can forward a call to its origin verbatim.
    */
-  readonly handler: (params: z.output<S>, call?: ConnectionCall, origin?: RequestOrigin, cancel?: RequestCancel) => unknown
+  readonly handler: (params: z.output<S>, call?: ConnectionCall, origin?: RequestOrigin, cancel?: RequestCancel, raw?: unknown) => unknown
   /** The coreth `eth-apis` service that serves it (src/rpc/ethApis.ts); unset: by its wire name. */
   readonly service?: ServiceTag
 }
@@ -60,7 +62,7 @@ export interface RequestOrigin {
 export type MethodTable = Record<string, MethodDef>
 
 /** Builds a method entry; the handler's argument type is inferred from the schema. */
-export function method<S extends z.ZodType>(params: S, handler: (params: z.output<S>, call?: ConnectionCall, origin?: RequestOrigin, cancel?: RequestCancel) => unknown): MethodDef {
+export function method<S extends z.ZodType>(params: S, handler: (params: z.output<S>, call?: ConnectionCall, origin?: RequestOrigin, cancel?: RequestCancel, raw?: unknown) => unknown): MethodDef {
   return { params, handler } as MethodDef
 }
 

@@ -70,6 +70,12 @@ export const PREFIX = {
    * in the batch that first creates the account or slot, so anvil_dumpState can name them (src/dev/stateDump.ts)
    */
   preimage: 0x69,
+  /**
+   * 'o' + keccak(fork point hash(32) ‖ method ‖ 0x00 ‖ canonical JSON of the params)(32) -> the fork origin's
+   * answer (JSON text) to a call about its immutable history: a block, tx, receipt or logs at or before
+   * the fork point (src/store/originCache.ts); plain puts, kept by a fork's reset
+   */
+  originCache: 0x6f,
 } as const
 
 export const META_HEAD = 'head'

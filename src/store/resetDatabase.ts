@@ -6,8 +6,11 @@ const RESETTING = metaKey('resetting')
 
 /** Prefixes a reset keeps: the keystore's users and keys are not chain state. */
 const KEPT = [PREFIX.keystoreData, PREFIX.keystoreUser]
-/** A fork's reset also keeps the trie's nodes and code: content-addressed, they include the origin's, fetched once. */
-const KEPT_ON_FORK = [...KEPT, PREFIX.state]
+/**
+ * A fork's reset also keeps the trie's nodes and code (content-addressed, they include the origin's,
+ * fetched once) and the origin's cached answers (keyed by the fork point: true whatever it forks next).
+ */
+const KEPT_ON_FORK = [...KEPT, PREFIX.state, PREFIX.originCache]
 
 /**
  * Empties the database for anvil_reset (every chain record: blocks, state, atomic txs, shared

@@ -54,10 +54,10 @@ export function accountMethods(impersonation: Impersonation): MethodTable {
 export function withImpersonation(served: MethodTable, impersonation: Impersonation, ethApis: readonly string[]): MethodTable {
   if (!Object.hasOwn(served, 'anvil_impersonateAccount') || !resolveEthApis(ethApis).has('internal-transaction')) return served
   const signer = served[SEND]
-  const send = method(z.tuple([CallRequest]), (params, call, origin, cancel) => {
+  const send = method(z.tuple([CallRequest]), (params, call, origin, cancel, raw) => {
     if (impersonation.covers(params[0].from)) return impersonation.send(params[0])
     if (signer === undefined) throw methodNotFound(SEND)
-    return signer.handler(params, call, origin, cancel)
+    return signer.handler(params, call, origin, cancel, raw)
   })
   return { ...served, [SEND]: inServiceOne('dev', send) }
 }

@@ -3,6 +3,7 @@ import { z } from 'zod'
 import pino from 'pino'
 import { Dispatcher, MAX_METHOD_NAME_LENGTH } from '../../../src/rpc/dispatch.js'
 import { method } from '../../../src/rpc/types.js'
+import { Address, BlockRef } from '../../../src/rpc/schemas.js'
 import { RpcError, formatZodError, toJsonRpcError } from '../../../src/rpc/errors.js'
 import * as atomicErrors from '../../../src/atomic/errors.js'
 import * as avalancheErrors from '../../../src/avalanche/errors.js'
@@ -25,6 +26,14 @@ const table = {
     notified()
   }),
   nothing: method(z.tuple([]), () => undefined),
+  /** What the handler got parsed and as the client sent it (the 5th argument). */
+  raw: method(z.tuple([z.string().transform((s) => s.length), z.number().optional()]), (params, _call, _origin, _cancel, raw) => ({
+    params,
+    raw,
+    secondAbsent: Array.isArray(raw) && raw.length > 1 && raw[1] === undefined,
+  })),
+  /** A schema the quick parser takes (src/rpc/quickParse.ts): the raw params still reach the handler unparsed. */
+  quickRaw: method(z.tuple([Address, BlockRef.optional()]), (_params, _call, _origin, _cancel, raw) => raw),
   bigint: method(z.tuple([]), () => 1n),
   throws: method(z.tuple([]), () => {
     throw new Error('secret cause')
@@ -134,6 +143,14 @@ describe('Dispatcher params', () => {
     expect((await call(req('two', ['a', null]))).result).toEqual({ a: 'a', b: 'absent' })
     expect((await call(req('two', ['a']))).result).toEqual({ a: 'a', b: 'absent' })
     expect((await call(req('two', [null]))).error.message).toMatch(/^invalid argument 0: /)
+  })
+
+  it("hands the handler the client's params before parsing, with a null in an optional position made absent", async () => {
+    expect((await call(req('raw', ['abc', 7]))).result).toEqual({ params: [3, 7], raw: ['abc', 7], secondAbsent: false })
+    expect((await call(req('raw', ['abc', null]))).result).toEqual({ params: [3, null], raw: ['abc', null], secondAbsent: true })
+    const address = '0x8DB97C7CEcE249C2B98BDC0226CC4C2A57BF52FC'
+    expect((await call(req('quickRaw', [address, '0x1F']))).result).toEqual([address, '0x1F'])
+    expect((await call(req('quickRaw', [address, { blockHash: '0x' + 'ab'.repeat(32) }]))).result).toEqual([address, { blockHash: '0x' + 'ab'.repeat(32) }])
   })
 
   it('takes named params as an object or a one-element array', async () => {
