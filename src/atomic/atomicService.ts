@@ -14,6 +14,7 @@ import { TYPE_ID } from '../avalanche/codec.js'
 import { AlreadyKnownError, AtomicError } from './errors.js'
 import { gasUsed } from './fees.js'
 import { AtomicMempool } from './mempool.js'
+import type { OriginUTXOs } from './originUTXOs.js'
 import { NETWORKS, networkByID } from '../avalanche/networks.js'
 import { checkEVMStateTransfer, evmStateTransfer, semanticVerify } from './semantic.js'
 import type { AtomicService, AtomicStatus, GetExportedUTXOsQuery, GetUTXOsQuery, GetUTXOsResult } from './service.js'
@@ -40,6 +41,8 @@ export interface AtomicServiceDeps {
   sharedMemory: SharedMemory
   txStore: AtomicTxStore
   log: Logger
+  /** A fork's origin's atomic UTXOs, fetched into shared memory before a listing or an import needs them. */
+  originUTXOs?: OriginUTXOs
 }
 
 const ZERO_ADDRESS = new Uint8Array(20)
@@ -77,6 +80,8 @@ export class AtomicTxService implements AtomicService, AtomicBlockSource {
     } catch (err) {
       throw new AtomicError(`problem parsing transaction: ${(err as Error).message}`)
     }
+    const utx = tx.tx.unsignedTx
+    if (utx.typeID === TYPE_ID.ImportTx) await this.deps.originUTXOs?.fetchForImport(tx, utx)
     try {
       await this.mempool.addLocalTx(tx)
     } catch (err) {
@@ -114,7 +119,8 @@ export class AtomicTxService implements AtomicService, AtomicBlockSource {
     return { tx: pooled.tx.signedBytes, status: pooled.discarded ? 'Dropped' : 'Processing' }
   }
 
-  getUTXOs(q: GetUTXOsQuery): GetUTXOsResult {
+  async getUTXOs(q: GetUTXOsQuery): Promise<GetUTXOsResult> {
+    await this.deps.originUTXOs?.fetch(q.addresses, q.sourceChain)
     return this.page('inbound', q.sourceChain, q)
   }
 

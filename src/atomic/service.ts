@@ -56,9 +56,10 @@ export interface AtomicService {
   getTx(txID: Uint8Array): { tx: Uint8Array; status: AtomicStatus; blockHeight?: bigint } | undefined
   /**
    * UTXOs in shared memory that `sourceChain` exported to the C-Chain, for these addresses: ascending
-   * address order, newest UTXO first per address (avalanchego: chains/atomic/state.go).
+   * address order, newest UTXO first per address (avalanchego: chains/atomic/state.go). On a fork,
+   * the origin's UTXOs of an address are fetched first, once (src/atomic/originUTXOs.ts).
    */
-  getUTXOs(q: GetUTXOsQuery): GetUTXOsResult
+  getUTXOs(q: GetUTXOsQuery): Promise<GetUTXOsResult>
   /**
    * UTXOs accepted exports put into shared memory for `destinationChain` (what X/P would list with
    * sourceChain C), same order and paging. Added after the first draft of this contract.

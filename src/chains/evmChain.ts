@@ -1,6 +1,7 @@
 import type { Logger } from 'pino'
 import { cb58Decode } from '../avalanche/cb58.js'
 import { AtomicTxService } from '../atomic/atomicService.js'
+import { OriginUTXOs } from '../atomic/originUTXOs.js'
 import { type NodeConfig, checkEthApis } from '../config.js'
 import { devControlsOn } from '../dev/exposure.js'
 import { DevControls } from '../dev/devControls.js'
@@ -44,6 +45,7 @@ import { type MethodTable, type RpcContext, mergeTables } from '../rpc/types.js'
 import { AtomicTxStore } from '../store/atomicTxStore.js'
 import type { Database } from '../store/db.js'
 import { SharedMemory } from '../store/sharedMemory.js'
+import { OriginUTXOMarks } from '../store/originUTXOMarks.js'
 
 /**
  * The assembled JSON-RPC method table the dispatcher serves: every namespace's methods, kept
@@ -135,9 +137,19 @@ export async function openEvmChain(deps: EvmChainDeps): Promise<EvmChain> {
   try {
     // Atomic txs: shared memory and accepted txs on the chain's LevelDB, the atomic mempool feeding the builder.
     sharedMemory = await SharedMemory.open(db, { cChainID: cb58Decode(id) })
+    const atomicLog = log.child({ module: 'atomic' })
+    // A fork's origin's atomic UTXOs (docs/FORK.md); the chain may become a fork later (anvil_reset), so every chain has it.
+    const originUTXOs = new OriginUTXOs({
+      origin: () => engine.fork?.origin,
+      sharedMemory,
+      marks: new OriginUTXOMarks(db),
+      chains: { xChainID: deps.network.xChainID, pChainID: deps.network.pChainID, cChainID: cb58Decode(id) },
+      peerChains: deps.peerChainIDs ?? [deps.network.xChainID, deps.network.pChainID],
+      log: atomicLog,
+    })
     atomic = new AtomicTxService(
       { networkID: config.networkId, chainID: cb58Decode(id), ...(deps.peerChainIDs !== undefined && { peerChainIDs: deps.peerChainIDs }) },
-      { engine, sharedMemory, txStore: new AtomicTxStore(db), log: log.child({ module: 'atomic' }) },
+      { engine, sharedMemory, txStore: new AtomicTxStore(db), log: atomicLog, originUTXOs },
     )
     engine.setAtomicSource(atomic)
   } catch (err) {

@@ -11,6 +11,17 @@ export class OriginUnreachableError extends ForkError {
   override name = 'OriginUnreachableError'
 }
 
+/** The origin answered an HTTP status that is not JSON-RPC (a 404 at a path it does not serve): -32000. */
+export class OriginHttpError extends OriginUnreachableError {
+  override name = 'OriginHttpError'
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message)
+  }
+}
+
 /** The origin answered a JSON-RPC error: relayed with its code and text, prefixed with the origin's name. */
 export class OriginRpcError extends ForkError {
   override name = 'OriginRpcError'

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino'
-import { OriginRpcError, OriginUnreachableError } from './errors.js'
+import { OriginHttpError, OriginRpcError, OriginUnreachableError } from './errors.js'
 
 export interface OriginClientOptions {
   /** The origin's JSON-RPC URL (http or https). */
@@ -71,6 +71,18 @@ export class OriginClient {
     })
   }
 
+  /**
+   * A client of another endpoint of the same origin (same options): `path` maps this URL's path to
+   * the other's, undefined when there is none. The query stays (it may hold the API key).
+   */
+  sibling(path: (pathname: string) => string | undefined, opts: Pick<OriginClientOptions, 'maxBatch'> = {}): OriginClient | undefined {
+    const url = new URL(this.opts.url)
+    const other = path(url.pathname)
+    if (other === undefined) return undefined
+    url.pathname = other
+    return new OriginClient({ ...this.opts, ...opts, url: url.toString() })
+  }
+
   private pump(): void {
     while (this.queue.length > 0 && this.inFlight < this.concurrency) {
       const batch = this.queue.splice(0, this.batchesRefused ? 1 : this.maxBatch)
@@ -132,7 +144,7 @@ export class OriginClient {
       try {
         return JSON.parse(answer)
       } catch {
-        throw new OriginUnreachableError(`fork origin ${this.name} answered HTTP ${res.status} that is not JSON-RPC: ${answer.slice(0, 120)}`)
+        throw new OriginHttpError(res.status, `fork origin ${this.name} answered HTTP ${res.status} that is not JSON-RPC: ${answer.slice(0, 120)}`)
       }
     }
     throw new OriginUnreachableError(`fork origin ${this.name} is unreachable: ${last} (after ${this.attempts} attempts)`)

@@ -113,7 +113,7 @@ function atomicHandlers(ctx: NativeContext): MethodTable {
 
   return {
     /** native.getUTXOs (avax.getUTXOs) {addresses, sourceChain, limit, startIndex, encoding}: UTXOs that `sourceChain` exported to the C-Chain. */
-    'native.getUTXOs': method(GetUTXOsArgs, (args) => {
+    'native.getUTXOs': method(GetUTXOsArgs, async (args) => {
       if (args.addresses.length === 0) throw new APIError('no addresses provided')
       if (args.addresses.length > MAX_GET_UTXOS_ADDRS) {
         throw new APIError(`number of addresses given, ${args.addresses.length}, exceeds maximum, ${MAX_GET_UTXOS_ADDRS}`)
@@ -135,7 +135,7 @@ function atomicHandlers(ctx: NativeContext): MethodTable {
       }
       const limit = args.limit <= 0 || args.limit > MAX_UTXOS_TO_FETCH ? MAX_UTXOS_TO_FETCH : args.limit
       withContext('problem encoding utxo: ', () => servedEncoding(args.encoding))
-      const result = withContext('problem retrieving UTXOs: ', () => ctx.atomic.getUTXOs({ addresses: [...seen.values()], sourceChain, limit, ...(startIndex && { startIndex }) }))
+      const result = await withContext('problem retrieving UTXOs: ', () => ctx.atomic.getUTXOs({ addresses: [...seen.values()], sourceChain, limit, ...(startIndex && { startIndex }) }))
       const utxos = withContext('problem encoding utxo: ', () => result.utxos.map((bytes) => encodeBytes(args.encoding, bytes)))
       return {
         numFetched: String(utxos.length),

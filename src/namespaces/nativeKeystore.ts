@@ -153,10 +153,11 @@ export function nativeKeystoreHandlers(ctx: NativeKeystoreContext): MethodTable 
     if (args.to === undefined) throw new APIError("argument 'to' not given")
     const to = args.to
     const keys = await userKeys(args.username, args.password, origin, `couldn't get user '${shown(args.username)}': `)
-    const tx = await wipeAfter(secrets(keys), () => {
+    const tx = await wipeAfter(secrets(keys), async () => {
       const seen = new Map<string, Uint8Array>()
       for (const k of keys) seen.set(Buffer.from(k.shortAddress).toString('hex'), k.shortAddress)
-      const utxos = seen.size === 0 ? [] : withContext('problem retrieving atomic UTXOs: ', () => ctx.atomic.getUTXOs({ addresses: [...seen.values()], sourceChain, limit: MAX_IMPORT_UTXOS }).utxos)
+      const utxos =
+        seen.size === 0 ? [] : (await withContext('problem retrieving atomic UTXOs: ', () => ctx.atomic.getUTXOs({ addresses: [...seen.values()], sourceChain, limit: MAX_IMPORT_UTXOS }))).utxos
       return buildImportTx({ ctx: ctx.verify, sourceChain, to, baseFee: baseFeeOf(args.baseFee), keys, utxos, nowUnix: now() })
     })
     return issue(tx)

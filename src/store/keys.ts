@@ -76,6 +76,12 @@ export const PREFIX = {
    * the fork point (src/store/originCache.ts); plain puts, kept by a fork's reset
    */
   originCache: 0x6f,
+  /**
+   * 'u' + source chain ID(32) + address(20) -> empty: a fork fetched its origin's atomic UTXOs that the source
+   * chain exported to this chain for that address (src/store/originUTXOMarks.ts), written in the batch that puts
+   * them into shared memory, so they are never fetched again (an import here consumes them for good)
+   */
+  originUTXOsFetched: 0x75,
 } as const
 
 export const META_HEAD = 'head'

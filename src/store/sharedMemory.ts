@@ -323,6 +323,22 @@ export class SharedMemory {
     }
   }
 
+  /**
+   * Puts of the values this space never held (neither live nor imported): a value already put or
+   * consumed is left as it is, so a value fetched again (a fork's origin) never comes back once imported.
+   */
+  prepareNew(ref: SpaceRef, elements: readonly SharedElement[]): SharedMemoryWrite {
+    const pair = this.pair(ref)
+    const seen = new Set<string>()
+    const fresh = elements.filter((e) => {
+      const id = hexOf(e.key)
+      if (seen.has(id) || this.db.getSync(recordKey(pair, e.key)) !== undefined) return false
+      seen.add(id)
+      return true
+    })
+    return this.prepare([{ ...pair, puts: fresh }])
+  }
+
   /** Applies requests on their own, durably (one synced batch). */
   async apply(requests: readonly SharedRequests[]): Promise<void> {
     const write = this.prepare(requests)

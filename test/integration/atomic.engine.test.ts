@@ -156,7 +156,7 @@ describe('atomic txs through the engine (blocks built at once)', () => {
     const u2 = newUTXO(2_000_000_000n)
     await node.node.atomic.putInbound(local.xChainID, encodeUTXO(u1))
     await node.node.atomic.putInbound(local.xChainID, encodeUTXO(u2))
-    const listed = node.node.atomic.getUTXOs({ addresses: [SHORT], sourceChain: local.xChainID, limit: 1024 })
+    const listed = await node.node.atomic.getUTXOs({ addresses: [SHORT], sourceChain: local.xChainID, limit: 1024 })
     // Newest first.
     expect(listed.utxos.map(hex).slice(0, 2)).toEqual([hex(encodeUTXO(u2)), hex(encodeUTXO(u1))])
     const fee = feeFor(node, importTx([u1, u2], to, 0n))
@@ -170,7 +170,7 @@ describe('atomic txs through the engine (blocks built at once)', () => {
     expect(await engine.balance(to, 'latest')).toBe((5_000_000_000n - fee) * X2C_RATE)
     expect(await engine.nonce(to, 'latest')).toBe(0n)
     // Consumed exactly once.
-    const after = node.node.atomic.getUTXOs({ addresses: [SHORT], sourceChain: local.xChainID, limit: 1024 })
+    const after = await node.node.atomic.getUTXOs({ addresses: [SHORT], sourceChain: local.xChainID, limit: 1024 })
     expect(after.utxos.map(hex)).not.toContain(hex(encodeUTXO(u1)))
     const again = importTx([u1], to, fee)
     expect(await issueError(node, again)).toBe(`failed to fetch import UTXOs from ${cb58Encode(local.xChainID)} due to: not found`)
@@ -238,7 +238,7 @@ describe('the atomic mempool between blocks (fixed block interval)', () => {
     const block = await node.node.engine.buildBlock()
     expect(blockAtomicTxs(block!)).toHaveLength(1)
     expect(block!.txs).toHaveLength(0)
-    expect(atomic.getUTXOs({ addresses: [SHORT], sourceChain: local.pChainID, limit: 10 }).utxos).toEqual([])
+    expect((await atomic.getUTXOs({ addresses: [SHORT], sourceChain: local.pChainID, limit: 10 })).utxos).toEqual([])
     expect(await issueError(node, second)).toBe(`failed to fetch import UTXOs from ${cb58Encode(local.pChainID)} due to: not found`)
   })
 
@@ -287,7 +287,7 @@ describe('the atomic mempool between blocks (fixed block interval)', () => {
     const again = node.node.atomic
     expect(again.status(exp.id)).toEqual({ status: 'Accepted', blockHeight: height })
     expect(again.status(imp.id)).toEqual({ status: 'Accepted', blockHeight: height })
-    const inbound = again.getUTXOs({ addresses: [SHORT], sourceChain: local.xChainID, limit: 10 })
+    const inbound = await again.getUTXOs({ addresses: [SHORT], sourceChain: local.xChainID, limit: 10 })
     expect(inbound.utxos.map(hex)).toEqual([hex(encodeUTXO(kept))])
     expect(inbound.endIndex.utxoID).toEqual(utxoInputID(kept.utxoID))
     const outbound = again.getExportedUTXOs({ addresses: [SHORT], destinationChain: local.pChainID, limit: 10 })

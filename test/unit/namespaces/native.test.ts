@@ -37,7 +37,7 @@ class FakeService implements AtomicService {
   getTx(txID: Uint8Array) {
     return this.txs.get(Buffer.from(txID).toString('hex'))
   }
-  getUTXOs(q: GetUTXOsQuery) {
+  async getUTXOs(q: GetUTXOsQuery) {
     this.queries.push(q)
     return { utxos: this.utxos.slice(0, q.limit), endIndex: { address: q.addresses.at(-1)!, utxoID: new Uint8Array(32).fill(3) } }
   }

@@ -200,3 +200,16 @@ describe('one shared memory between chains', () => {
     expect(db.getSync(Uint8Array.from([0x55, 0x69, ...X, ...key(1)]))).toBeUndefined()
   })
 })
+
+describe('SharedMemory.prepareNew', () => {
+  it('puts only the values the space never held: a live one stays as it is, an imported one is not brought back', async () => {
+    await sm.apply([{ direction: 'inbound', peerChain: X, puts: [el(1, 1), el(2, 1)] }])
+    await sm.apply([{ direction: 'inbound', peerChain: X, removes: [key(2)] }])
+    const write = sm.prepareNew({ direction: 'inbound', peerChain: X }, [el(1, 1), el(2, 1), el(3, 1), el(3, 1)])
+    expect(write.ops).toHaveLength(1)
+    write.applied()
+    expect(vals(sm.indexed('inbound', X, [addr(1)], ZERO20, ZERO32, 100).values)).toEqual([val(3), val(1)])
+    // Another space holds its own values.
+    expect(sm.prepareNew({ direction: 'inbound', peerChain: P }, [el(2, 1)]).ops).toHaveLength(1)
+  })
+})
