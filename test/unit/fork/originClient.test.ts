@@ -92,7 +92,7 @@ describe('OriginClient: JSON-RPC to a fork origin', () => {
     const { port } = o.server.address() as { port: number }
     o.server.close()
     const client = new OriginClient({ url: o.url, log, attempts: 2 })
-    const err = await client.call('a').catch((e: Error) => e)
+    const err = (await client.call('a').catch((e: Error) => e)) as Error
     expect(err).toBeInstanceOf(OriginUnreachableError)
     expect(err.message).toBe(`fork origin http://127.0.0.1:${port} is unreachable: ECONNREFUSED (after 2 attempts)`)
     expect(err.message).not.toContain('SECRET')
