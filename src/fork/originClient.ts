@@ -141,6 +141,11 @@ export class OriginClient {
         continue
       }
       const answer = await res.text()
+      if (!res.ok) {
+        // A common slip: an Avalanche node's base URL, whose C-Chain is at /ext/bc/C/rpc.
+        const hint = res.status === 404 && new URL(this.opts.url).pathname === '/' ? ' (an Avalanche node serves the C-Chain at /ext/bc/C/rpc)' : ''
+        throw new OriginUnreachableError(`fork origin ${this.name} answered HTTP ${res.status}${hint}: ${answer.slice(0, 120)}`)
+      }
       try {
         return JSON.parse(answer)
       } catch {

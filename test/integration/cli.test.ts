@@ -114,6 +114,8 @@ describe('cchain-node --help', () => {
       'keystore-max-failures': '5',
       'keystore-backoff': '2s',
       'keystore-max-backoff': '60s',
+      'fork-url': '(none)',
+      'fork-block-number': "(the origin's latest)",
     }
     expect(Object.keys(FLAGS).sort()).toEqual(Object.keys(expected).sort())
     for (const [flag, def] of Object.entries(expected)) {

@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto'
 import { MerklePatriciaTrie } from '@ethereumjs/mpt'
+import { RLP } from '@ethereumjs/rlp'
 import { KECCAK256_RLP, bytesToHex, bytesToUnprefixedHex, hexToBytes } from '@ethereumjs/util'
 import { describe, expect, it } from 'vitest'
-import { applyTrieChanges, toNibbles, trieLeaves, type TrieChange, type TrieNodes } from '../../../src/engine/trieBatch.js'
+import { MissingTrieNodeError, applyTrieChanges, toNibbles, trieLeaves, trieLookup, type TrieChange, type TrieNodes } from '../../../src/engine/trieBatch.js'
 
 /*
  * The batched trie update against @ethereumjs/mpt, the trie the node's proofs and history read:
@@ -82,5 +83,73 @@ describe('applyTrieChanges', () => {
         ),
       ),
     ).toBe(bytesToHex(KECCAK256_RLP))
+  })
+})
+
+describe('trieLookup and missing nodes (a fork reads and writes a trie it holds only in part)', () => {
+  const build = () => {
+    const nodes = memoryNodes()
+    const entries = Array.from({ length: 200 }, () => ({ key: randomBytes(32), value: new Uint8Array(randomBytes(40)) }))
+    const root = applyTrieChanges(
+      nodes,
+      KECCAK256_RLP,
+      entries.map((e) => ({ key: toNibbles(e.key), value: e.value })),
+    )
+    return { nodes, entries, root }
+  }
+
+  it('reads each value, and null for an absent key', () => {
+    const { nodes, entries, root } = build()
+    for (const e of entries) expect(bytesToHex((trieLookup(nodes, root, e.key) as { value: Uint8Array }).value)).toBe(bytesToHex(e.value))
+    expect(trieLookup(nodes, root, randomBytes(32))).toEqual({ value: null })
+  })
+
+  it('names the first node on the path that is not stored, by hash and position', () => {
+    const { nodes, entries, root } = build()
+    const rootHex = bytesToUnprefixedHex(root)
+    const rootNode = nodes.map.get(rootHex)!
+    nodes.map.delete(rootHex)
+    const missing = trieLookup(nodes, root, entries[0]!.key)
+    expect(missing).toBeInstanceOf(MissingTrieNodeError)
+    expect([(missing as MissingTrieNodeError).hashHex, (missing as MissingTrieNodeError).path.length]).toEqual([rootHex, 0])
+    nodes.map.set(rootHex, rootNode)
+    // A child of the root: its position is the key's first nibble.
+    const first = toNibbles(entries[0]!.key)[0]!
+    const childHex = [...nodes.map.keys()].find(
+      (k) => k !== rootHex && trieLookup({ ...nodes, get: (h) => (h === k ? undefined : nodes.map.get(h)) }, root, entries[0]!.key) instanceof MissingTrieNodeError,
+    )!
+    nodes.map.delete(childHex)
+    const deeper = trieLookup(nodes, root, entries[0]!.key) as MissingTrieNodeError
+    expect(deeper.hashHex).toBe(childHex)
+    expect(deeper.path[0]).toBe(first)
+  })
+
+  it('a delete that folds a branch into a child it does not hold throws that child, then succeeds once it is there', async () => {
+    // Built by ethereumjs, so no node of it is in this module's decoded-node cache (as an origin's node a fork never read).
+    const reference = new MerklePatriciaTrie()
+    const a = new Uint8Array(32).fill(0x11)
+    const b = new Uint8Array(32).fill(0x22)
+    const valueB = new Uint8Array(randomBytes(40))
+    await reference.put(a, new Uint8Array(randomBytes(40)))
+    await reference.put(b, valueB)
+    const root = reference.root()
+    const nodes = memoryNodes()
+    for (const [k, v] of (reference.database().db as unknown as { _database: Map<string, Uint8Array> })._database) nodes.map.set(k, v)
+    // The root is a branch; its child at nibble 2 is b's leaf, referenced by hash.
+    const leafHash = bytesToUnprefixedHex((RLP.decode(nodes.map.get(bytesToUnprefixedHex(root))!) as Uint8Array[])[2]!)
+    const leafB: [string, Uint8Array] = [leafHash, nodes.map.get(leafHash)!]
+    nodes.map.delete(leafB[0])
+    let thrown: unknown
+    try {
+      applyTrieChanges(nodes, root, [{ key: toNibbles(a), value: null }])
+    } catch (err) {
+      thrown = err
+    }
+    expect(thrown).toBeInstanceOf(MissingTrieNodeError)
+    expect([(thrown as MissingTrieNodeError).hashHex, [...(thrown as MissingTrieNodeError).path]]).toEqual([leafB[0], [2]])
+    nodes.map.set(leafB[0], leafB[1])
+    const folded = applyTrieChanges(nodes, root, [{ key: toNibbles(a), value: null }])
+    const only = applyTrieChanges(memoryNodes(), KECCAK256_RLP, [{ key: toNibbles(b), value: valueB }])
+    expect(bytesToHex(folded)).toBe(bytesToHex(only))
   })
 })
