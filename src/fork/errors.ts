@@ -11,7 +11,7 @@ export class OriginUnreachableError extends ForkError {
   override name = 'OriginUnreachableError'
 }
 
-/** The origin answered an HTTP status that is not JSON-RPC (a 404 at a path it does not serve): -32000. */
+/** The origin answered an HTTP error status (a 404 at a path it does not serve): -32000. */
 export class OriginHttpError extends OriginUnreachableError {
   override name = 'OriginHttpError'
   constructor(

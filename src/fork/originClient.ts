@@ -144,12 +144,12 @@ export class OriginClient {
       if (!res.ok) {
         // A common slip: an Avalanche node's base URL, whose C-Chain is at /ext/bc/C/rpc.
         const hint = res.status === 404 && new URL(this.opts.url).pathname === '/' ? ' (an Avalanche node serves the C-Chain at /ext/bc/C/rpc)' : ''
-        throw new OriginUnreachableError(`fork origin ${this.name} answered HTTP ${res.status}${hint}: ${answer.slice(0, 120)}`)
+        throw new OriginHttpError(res.status, `fork origin ${this.name} answered HTTP ${res.status}${hint}: ${answer.slice(0, 120)}`)
       }
       try {
         return JSON.parse(answer)
       } catch {
-        throw new OriginHttpError(res.status, `fork origin ${this.name} answered HTTP ${res.status} that is not JSON-RPC: ${answer.slice(0, 120)}`)
+        throw new OriginUnreachableError(`fork origin ${this.name} answered HTTP ${res.status} that is not JSON-RPC: ${answer.slice(0, 120)}`)
       }
     }
     throw new OriginUnreachableError(`fork origin ${this.name} is unreachable: ${last} (after ${this.attempts} attempts)`)

@@ -113,5 +113,16 @@ describe('OriginClient: JSON-RPC to a fork origin', () => {
     })
     const client = new OriginClient({ url: o.url.replace('/v3/SECRET-KEY', ''), log })
     await expect(client.call('eth_chainId')).rejects.toThrow(/answered HTTP 404 \(an Avalanche node serves the C-Chain at \/ext\/bc\/C\/rpc\)/)
+    await expect(client.call('eth_chainId')).rejects.toMatchObject({ name: 'OriginHttpError', status: 404 })
+  })
+
+  it('sibling: a client of another path of the same origin, named as it, here sending one call per request', async () => {
+    const o = await origin(echo)
+    const client = new OriginClient({ url: `${o.url.replace('/v3/SECRET-KEY', '')}/ext/bc/C/rpc?key=SECRET`, log })
+    expect(client.sibling(() => undefined)).toBeUndefined()
+    const avax = client.sibling((path) => path.replace(/rpc$/, 'avax'), { maxBatch: 1 })!
+    expect(avax.name).toBe(client.name)
+    expect(await Promise.all([avax.call('a', [1]), avax.call('b', [2])])).toEqual(['a:1', 'b:2'])
+    expect(o.bodies.filter((b) => Array.isArray(b))).toEqual([])
   })
 })
