@@ -122,15 +122,25 @@ describe('fork: the atomic UTXOs of the origin', () => {
     expect(await listed(b, cAddressOf(carol))).toEqual([exportID])
   })
 
+  it("anvil_reset goes back to the fork block: the imports on B are gone, and A's unspent UTXOs are fetched again as they are now", async () => {
+    const fromA = await listed(a, EWOQ_C)
+    expect(fromA).toHaveLength(2)
+    expect(await listed(b, EWOQ_C)).toEqual([])
+    expect(await b.call('anvil_reset')).toBeNull()
+    expect((await listed(b, EWOQ_C)).sort()).toEqual([...fromA].sort())
+  })
+
   it('after a restart with the origin gone: what B fetched is kept, an address never asked about fails naming the origin', async () => {
     const aliceListed = await listed(b, cAddressOf(keyN(1)))
+    const ewoqListed = await listed(b, EWOQ_C)
+    expect(aliceListed).toHaveLength(1)
     const originName = new URL(a.url).origin
     await b.stop()
     await a.close()
     aStopped = true
     b = await startTestNode({ dataDir: forkDir, chain: { 'fork-url': a.url } })
     expect(await listed(b, cAddressOf(keyN(1)))).toEqual(aliceListed)
-    expect(await listed(b, EWOQ_C)).toEqual([])
+    expect(await listed(b, EWOQ_C)).toEqual(ewoqListed)
     const answer = await b.api('/ext/bc/C/avax', 'avax.getUTXOs', { addresses: [cAddressOf(keyN(3))], sourceChain: 'X' })
     expect(answer.error?.message).toMatch(new RegExp(`^problem retrieving UTXOs: fork origin ${originName} is unreachable: `))
   })
