@@ -39,6 +39,8 @@ export interface OriginUTXOsDeps {
   chains: ChainAliases
   /** The chains this one imports from (the C-Chain: X and P; an extra chain: none). */
   peerChains: readonly Uint8Array[]
+  /** Runs `fn` with no block built, reverted or reset meanwhile (the engine's dev.exclusive). */
+  exclusive<T>(fn: () => Promise<T>): Promise<T>
   log: Logger
 }
 
@@ -126,8 +128,14 @@ export class OriginUTXOs {
     }
     // The origin lists each address's UTXOs newest first, shared memory by insertion, newest first: put them oldest first.
     elements.reverse()
-    const write = this.deps.sharedMemory.prepareNew({ direction: 'inbound', peerChain: sourceChain }, elements)
-    await this.deps.marks.commit(write, sourceChain, todo)
+    // Written with no revert or reset under way; an anvil_reset that forked another origin meanwhile makes this answer stale: ask the new one.
+    const stale = await this.deps.exclusive(async () => {
+      if (this.deps.origin() !== origin) return true
+      const write = this.deps.sharedMemory.prepareNew({ direction: 'inbound', peerChain: sourceChain }, elements)
+      await this.deps.marks.commit(write, sourceChain, todo)
+      return false
+    })
+    if (stale) return this.fetchNow(addresses, sourceChain)
     this.deps.log.info({ origin: avax.name, sourceChain: primaryAlias(this.deps.chains, sourceChain), addresses: todo.length, utxos: elements.length }, "fork: fetched the origin's atomic UTXOs")
   }
 

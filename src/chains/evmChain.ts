@@ -145,6 +145,7 @@ export async function openEvmChain(deps: EvmChainDeps): Promise<EvmChain> {
       marks: new OriginUTXOMarks(db),
       chains: { xChainID: deps.network.xChainID, pChainID: deps.network.pChainID, cChainID: cb58Decode(id) },
       peerChains: deps.peerChainIDs ?? [deps.network.xChainID, deps.network.pChainID],
+      exclusive: (fn) => engine.dev.exclusive(fn),
       log: atomicLog,
     })
     atomic = new AtomicTxService(

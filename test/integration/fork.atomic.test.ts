@@ -1,10 +1,12 @@
-import { TransferableOutput, addTxSignatures, avm, evm, utils, type Utxo } from '@avalabs/avalanchejs'
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { TransferableOutput, addTxSignatures, avm, evm, pvm, utils, type Utxo } from '@avalabs/avalanchejs'
 import { Wallet } from 'ethers'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type Anvil, startAnvil } from '../helpers/anvil.js'
 import { EWOQ as ewoqShort, EWOQ_KEY as ewoqKey, addrOf, cb58, context, importIntoC, keyN, sha256, waitAtomicAccepted } from '../helpers/avalanchejs.js'
 import { poll, sign } from '../helpers/chain.js'
-import { AVAX, EWOQ_ADDRESS, EWOQ_C, EWOQ_X, LOCAL_C, LOCAL_X, NANO } from '../helpers/constants.js'
+import { AVAX, EMPTY_ID, EWOQ_ADDRESS, EWOQ_C, EWOQ_P, EWOQ_X, LOCAL_C, LOCAL_X, NANO } from '../helpers/constants.js'
 import { tempDirs } from '../helpers/tempDirs.js'
 import { type TestNode, startTestNode } from '../helpers/testNode.js'
 
@@ -12,34 +14,37 @@ const tempDir = tempDirs('cchain-fork-atomic-')
 
 /** The C-Chain bech32 address of key `n`'s short address. */
 const cAddressOf = (key: Uint8Array): string => utils.format('C', 'local', addrOf(key))
+const api = (node: TestNode) => ({ x: new avm.AVMApi(`http://127.0.0.1:${node.port}`), p: new pvm.PVMApi(`http://127.0.0.1:${node.port}`), c: new evm.EVMApi(`http://127.0.0.1:${node.port}`) })
+/** `address`'s EVM balance on `node`, read at each call. */
+const cBalance = (node: TestNode, address: string) => async () => BigInt(await node.call('eth_getBalance', [address, 'latest']))
+const utxoID = (u: Utxo): string => u.utxoId.txID.toString()
+/** The IDs of the export txs whose UTXOs `node`'s C-Chain lists for `address` from `sourceChain`, as AvalancheJS reads them. */
+const listed = async (node: TestNode, address: string, sourceChain: 'X' | 'P' = 'X'): Promise<string[]> => (await api(node).c.getUTXOs({ addresses: [address], sourceChain })).utxos.map(utxoID)
+const rawUTXOs = async (node: TestNode, address: string, sourceChain: 'X' | 'P' = 'X') =>
+  (await node.api('/ext/bc/C/avax', 'avax.getUTXOs', { addresses: [address], sourceChain, encoding: 'hex' })).result
+
+/** An X -> C export on `node` of `amount` nAVAX to `owner`'s short address; its tx ID. */
+async function exportFromX(node: TestNode, owner: Uint8Array, amount: bigint): Promise<string> {
+  const { x } = api(node)
+  const utxos: Utxo[] = (await x.getUTXOs({ addresses: [EWOQ_X] })).utxos
+  const unsignedTx = avm.newExportTx(context, LOCAL_C, [ewoqShort], utxos, [TransferableOutput.fromNative(AVAX, amount, [owner])])
+  await addTxSignatures({ unsignedTx, privateKeys: [ewoqKey] })
+  const { txID } = await x.issueSignedTx(unsignedTx.getSignedTx())
+  expect((await node.api('/ext/bc/X', 'avm.getTxStatus', { txID })).result.status).toBe('Accepted')
+  return txID
+}
 
 /**
  * The atomic side of a fork (issue 16): node A's X-Chain exports to its C-Chain; B forks A's C-Chain.
  * B's avax.getUTXOs lists what waits in A's shared memory (as of B's first query for the address),
- * an import on B consumes it on B only, and a fork of a plain EVM origin (anvil) lists nothing.
+ * an import on B consumes it on B only, and a fork of a plain EVM origin (anvil, a server without the avax path) lists nothing.
  */
 describe('fork: the atomic UTXOs of the origin', () => {
   let a: TestNode
   let aStopped = false
   let b: TestNode
   let forkDir: string
-  const api = (node: TestNode) => ({ x: new avm.AVMApi(`http://127.0.0.1:${node.port}`), c: new evm.EVMApi(`http://127.0.0.1:${node.port}`) })
-  const cBalance = (node: TestNode, address: string) => async () => BigInt(await node.call('eth_getBalance', [address, 'latest']))
-  const utxoID = (u: Utxo): string => u.utxoId.txID.toString()
-  /** The IDs of the export txs whose UTXOs `node`'s C-Chain lists for `address` from X, as AvalancheJS reads them. */
-  const listed = async (node: TestNode, address: string): Promise<string[]> => (await api(node).c.getUTXOs({ addresses: [address], sourceChain: 'X' })).utxos.map(utxoID)
-  const rawUTXOs = async (node: TestNode, address: string) => (await node.api('/ext/bc/C/avax', 'avax.getUTXOs', { addresses: [address], sourceChain: 'X', encoding: 'hex' })).result
-
-  /** An X -> C export on A of `amount` nAVAX to `owner`'s short address; its tx ID. */
-  async function exportOnA(owner: Uint8Array, amount: bigint): Promise<string> {
-    const { x } = api(a)
-    const utxos: Utxo[] = (await x.getUTXOs({ addresses: [EWOQ_X] })).utxos
-    const unsignedTx = avm.newExportTx(context, LOCAL_C, [ewoqShort], utxos, [TransferableOutput.fromNative(AVAX, amount, [owner])])
-    await addTxSignatures({ unsignedTx, privateKeys: [ewoqKey] })
-    const { txID } = await x.issueSignedTx(unsignedTx.getSignedTx())
-    expect((await a.api('/ext/bc/X', 'avm.getTxStatus', { txID })).result.status).toBe('Accepted')
-    return txID
-  }
+  const exportOnA = (owner: Uint8Array, amount: bigint): Promise<string> => exportFromX(a, owner, amount)
 
   beforeAll(async () => {
     a = await startTestNode()
@@ -77,6 +82,22 @@ describe('fork: the atomic UTXOs of the origin', () => {
     // A is untouched: the UTXO still waits in its shared memory, its balance is the same.
     expect(await listed(a, EWOQ_C)).toEqual([exportID])
     expect(await cBalance(a, EWOQ_ADDRESS)()).toBe(balanceOnA)
+  })
+
+  it("from A's P-Chain as well: listed on B from P and imported there; A still lists it", async () => {
+    const { p } = api(a)
+    const feeState = await p.getFeeState()
+    const { utxos } = await p.getUTXOs({ addresses: [EWOQ_P] })
+    const outputs = [TransferableOutput.fromNative(AVAX, 3_000_000_000n, [ewoqShort])]
+    const unsignedTx = pvm.e.newExportTx({ feeState, fromAddressesBytes: [ewoqShort], destinationChainId: LOCAL_C, outputs, utxos }, context)
+    await addTxSignatures({ unsignedTx, privateKeys: [ewoqKey] })
+    const { txID: exportID } = await p.issueSignedTx(unsignedTx.getSignedTx())
+    expect(await p.getTxStatus({ txID: exportID })).toEqual({ status: 'Committed' })
+    expect(await listed(b, EWOQ_C, 'P')).toEqual([exportID])
+    const { credit } = await importIntoC(api(b).c, context, 'P', exportID, cBalance(b, EWOQ_ADDRESS))
+    expect(credit).toBeGreaterThan((3_000_000_000n - 1_000_000n) * NANO)
+    expect(await listed(b, EWOQ_C, 'P')).toEqual([])
+    expect(await listed(a, EWOQ_C, 'P')).toEqual([exportID])
   })
 
   it("the origin's UTXOs as of the fork's first query for an address: a later export on A is not listed on B", async () => {
@@ -146,6 +167,9 @@ describe('fork: the atomic UTXOs of the origin', () => {
   })
 })
 
+/** avax.getUTXOs's answer listing nothing for `address`. */
+const emptySet = (address: string) => ({ numFetched: '0', utxos: [], endIndex: { address, utxo: EMPTY_ID }, encoding: 'hex' })
+
 describe('fork: a plain EVM origin has no atomic UTXOs', () => {
   let anvil: Anvil
   let b: TestNode
@@ -161,9 +185,67 @@ describe('fork: a plain EVM origin has no atomic UTXOs', () => {
   })
 
   it('a fork of anvil answers avax.getUTXOs with an empty set, from X and from P', async () => {
-    for (const sourceChain of ['X', 'P']) {
-      const answer = await b.api('/ext/bc/C/avax', 'avax.getUTXOs', { addresses: [EWOQ_C], sourceChain, encoding: 'hex' })
-      expect(answer.result).toEqual({ numFetched: '0', utxos: [], endIndex: { address: EWOQ_C, utxo: '11111111111111111111111111111111LpoYY' }, encoding: 'hex' })
-    }
+    for (const sourceChain of ['X', 'P'] as const) expect(await rawUTXOs(b, EWOQ_C, sourceChain)).toEqual(emptySet(EWOQ_C))
+  })
+})
+
+/**
+ * An origin that serves A's EVM API at its own /ext/bc/C/rpc but no atomic API (a plain EVM node behind
+ * avalanchego's URL shape): its avax path answers 404, as an HTTP server without the route does.
+ */
+describe('fork: an origin whose avax path answers 404 has no atomic UTXOs', () => {
+  let a: TestNode
+  let b: TestNode
+  let proxy: Server
+  let proxyURL: string
+  /** Requests the fake origin got at its avax path. */
+  let avaxAsked = 0
+  let exportID: string
+
+  beforeAll(async () => {
+    a = await startTestNode()
+    proxy = createServer((req, res) => {
+      const chunks: Buffer[] = []
+      req.on('data', (c: Buffer) => chunks.push(c))
+      req.on('end', async () => {
+        if (req.url !== '/ext/bc/C/rpc') {
+          if (req.url === '/ext/bc/C/avax') avaxAsked++
+          res.writeHead(404, { 'content-type': 'text/plain' }).end('404 page not found\n')
+          return
+        }
+        const answer = await fetch(a.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: Buffer.concat(chunks) })
+        res.writeHead(answer.status, { 'content-type': 'application/json' }).end(await answer.text())
+      })
+    })
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve))
+    proxyURL = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}/ext/bc/C/rpc`
+    exportID = await exportFromX(a, ewoqShort, 2_000_000_000n)
+    b = await startTestNode({ chain: { 'fork-url': proxyURL } })
+  })
+
+  afterAll(async () => {
+    await b?.close()
+    await a?.close()
+    await new Promise((resolve) => proxy?.close(resolve))
+  })
+
+  it("answers an empty set though the origin's node holds a UTXO for the address; asks the avax path once", async () => {
+    expect(await listed(a, EWOQ_C)).toEqual([exportID])
+    expect(await rawUTXOs(b, EWOQ_C)).toEqual(emptySet(EWOQ_C))
+    expect(await rawUTXOs(b, EWOQ_C, 'P')).toEqual(emptySet(EWOQ_C))
+    expect(await listed(b, cAddressOf(keyN(1)))).toEqual([])
+    expect(avaxAsked).toBe(1)
+  })
+
+  it('anvil_reset forking an origin with an atomic API lists its UTXOs; forking the plain one again lists nothing', async () => {
+    expect(await b.call('anvil_reset', [{ forking: { jsonRpcUrl: a.url } }])).toBeNull()
+    expect(await listed(b, EWOQ_C)).toEqual([exportID])
+    const { credit } = await importIntoC(api(b).c, context, 'X', exportID, cBalance(b, EWOQ_ADDRESS))
+    expect(credit).toBeGreaterThan(0n)
+    expect(await listed(b, EWOQ_C)).toEqual([])
+    // Forking the plain origin again drops what B fetched from A with the marks: the plain origin lists nothing.
+    expect(await b.call('anvil_reset', [{ forking: { jsonRpcUrl: proxyURL } }])).toBeNull()
+    expect(await rawUTXOs(b, EWOQ_C)).toEqual(emptySet(EWOQ_C))
+    expect(await listed(a, EWOQ_C)).toEqual([exportID])
   })
 })

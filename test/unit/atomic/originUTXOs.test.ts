@@ -42,6 +42,8 @@ const requests: { path: string; query: string; params: any }[] = []
 const PAGE = 1024
 let server: Server
 let base: string
+/** Called with each request's path once its answer is made, before it is sent. */
+let answered: ((path: string) => void) | undefined
 
 /** avalanchego's avax.getUTXOs over `held`, the cursor an opaque position, resumed inclusively. */
 function getUTXOs(params: any): unknown {
@@ -66,7 +68,11 @@ beforeAll(async () => {
       }
       res.setHeader('content-type', 'application/json')
       if (path === '/plain/ext/bc/C/avax') res.end(JSON.stringify({ jsonrpc: '2.0', id: msg.id, error: { code: -32000, message: 'rpc: can\'t find service "avax"' } }))
-      else res.end(JSON.stringify({ jsonrpc: '2.0', id: msg.id, result: getUTXOs(msg.params[0]) }))
+      else {
+        const result = getUTXOs(msg.params[0])
+        answered?.(path!)
+        res.end(JSON.stringify({ jsonrpc: '2.0', id: msg.id, result }))
+      }
     })
   })
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
@@ -83,6 +89,7 @@ let dir: string
 beforeEach(async () => {
   held.clear()
   requests.length = 0
+  answered = undefined
   dir = tempDir()
   db = await openDatabase(dir)
   sm = await SharedMemory.open(db, { cChainID: C })
@@ -91,9 +98,13 @@ afterEach(async () => {
   if (db.status === 'open') await db.close()
 })
 
-function fetcher(url: string | undefined): OriginUTXOs {
-  const origin = url === undefined ? undefined : new OriginClient({ url, log, attempts: 1, timeoutMs: 5000 })
-  return new OriginUTXOs({ origin: () => origin, sharedMemory: sm, marks: new OriginUTXOMarks(db), chains, peerChains: [X, P], log })
+const client = (url: string): OriginClient => new OriginClient({ url, log, attempts: 1, timeoutMs: 5000 })
+
+/** The fetcher of a fork of `url` (undefined: not a fork), or of whatever origin `origin` answers at each call. */
+function fetcher(url: string | undefined | (() => OriginClient | undefined)): OriginUTXOs {
+  const fixed = typeof url === 'string' ? client(url) : undefined
+  const origin = typeof url === 'function' ? url : () => fixed
+  return new OriginUTXOs({ origin, sharedMemory: sm, marks: new OriginUTXOMarks(db), chains, peerChains: [X, P], exclusive: (fn) => fn(), log })
 }
 
 const listed = (owner: Uint8Array, source = X): string[] => sm.indexed('inbound', source, [owner], new Uint8Array(20), undefined, 5000).values.map(hexOf)
@@ -163,6 +174,21 @@ describe('OriginUTXOs', () => {
     await Promise.all([f.fetch([addr(5)], X), f.fetch([addr(5)], X)])
     expect(requests).toHaveLength(1)
     expect(listed(addr(5))).toEqual([hexOf(one)])
+  })
+
+  it("a fork made of another origin while a fetch is under way (anvil_reset forking) keeps the new origin's UTXOs, not the old one's", async () => {
+    const before = utxo('old origin', [addr(9)])
+    const after = utxo('new origin', [addr(9)])
+    held.set(hexOf(addr(9)), [before])
+    let current = client(`${base}/old/ext/bc/C/rpc`)
+    answered = (path) => {
+      if (path !== '/old/ext/bc/C/avax') return
+      current = client(`${base}/new/ext/bc/C/rpc`)
+      held.set(hexOf(addr(9)), [after])
+    }
+    await fetcher(() => current).fetch([addr(9)], X)
+    expect(requests.map((r) => r.path)).toEqual(['/old/ext/bc/C/avax', '/new/ext/bc/C/avax'])
+    expect(listed(addr(9))).toEqual([hexOf(after)])
   })
 
   it('a plain EVM origin: a URL of another shape is never asked; a 404 or an unknown service is asked once, then never again', async () => {
