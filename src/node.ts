@@ -9,6 +9,7 @@ import type { NodeConfig } from './config.js'
 import { NATIVE_CRYPTO } from './util/crypto.js'
 import { AccountManager } from './engine/accounts.js'
 import type { Engine } from './engine/engine.js'
+import { evmKeySpace } from './keystore/chainKeys.js'
 import { Keystore, type KeystoreOptions } from './keystore/keystore.js'
 import { DEFAULT_THROTTLE } from './keystore/throttle.js'
 import { createLogger } from './log.js'
@@ -100,7 +101,11 @@ export async function createNode(config: NodeConfig, opts: CreateNodeOptions = {
   const apiLog = log.child({ module: 'api' })
   const deprecated = createDeprecationWarner(apiLog)
   // The keystore (/ext/keystore) only with --api-keystore-enabled; off, the route does not exist (404).
-  const keystore = config.keystoreEnabled ? new Keystore({ ...keystoreOptions(config), now: opts.now }, { store: new KeystoreStore({ db }), log: log.child({ module: 'keystore' }) }) : undefined
+  // Keys stored before the per-chain key sets were imported through avax.importKey: they join the C-Chain's set.
+  const legacyKeySpace = evmKeySpace(cb58Decode(blockchainId))
+  const keystore = config.keystoreEnabled
+    ? new Keystore({ ...keystoreOptions(config), legacyKeySpace, now: opts.now }, { store: new KeystoreStore({ db }), log: log.child({ module: 'keystore' }) })
+    : undefined
   if (keystore !== undefined) log.warn('keystore API enabled at /ext/keystore: it takes passwords and holds keys (deprecated by avalanchego)')
   const network = { xChainID: net.xChainID, pChainID: net.pChainID, avaxAssetID: net.avaxAssetID }
   const shared = { accounts, stats, deprecated, keystore, network, now: opts.now }

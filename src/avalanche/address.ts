@@ -3,7 +3,8 @@
  * HRPs: avalanchego utils/constants/network_ids.go). Decoding follows btcsuite btcutil/bech32 Decode, errors included.
  */
 import { cb58Decode, cb58Encode } from './cb58.js'
-import { FormatError } from './errors.js'
+import { AvalancheError, FormatError } from './errors.js'
+import { goQuote } from '../util/goQuote.js'
 import { type ChainAliases, hrpForNetwork, lookupChainAlias, primaryAlias } from './networks.js'
 
 const CHARSET = 'qpzry9x8gf2tvdw0s3jn54khce6mua7l'
@@ -150,6 +151,29 @@ export function parseServiceAddress(ctx: AddressContext, chainID: Uint8Array, te
     return toShortID(cb58Decode(text))
   } catch {
     return parseLocalAddress(ctx, chainID, text)
+  }
+}
+
+/**
+ * avax.ParseServiceAddress as the X- and P-Chain read it (avalanchego v1.12.1: vms/components/avax/addresses.go):
+ * a CB58 short ID, else an address of `chainID` (another chain's: `mismatched chainIDs: expected "<ID>" but got
+ * "<ID>"`), a failure wrapped `couldn't parse address "<text>": …`.
+ */
+export function parseAvaxServiceAddress(ctx: AddressContext, chainID: Uint8Array, text: string): Uint8Array {
+  try {
+    return toShortID(cb58Decode(text))
+  } catch {
+    // not a short ID: a local address
+  }
+  try {
+    const parsed = parseChainAddress(ctx, text)
+    if (!Buffer.from(parsed.chainID).equals(chainID)) {
+      throw new FormatError(`mismatched chainIDs: expected "${cb58Encode(chainID)}" but got "${cb58Encode(parsed.chainID)}"`)
+    }
+    return parsed.address
+  } catch (err) {
+    if (err instanceof AvalancheError) throw new FormatError(`couldn't parse address ${goQuote(text)}: ${err.message}`)
+    throw err
   }
 }
 

@@ -145,25 +145,29 @@ export class CodecReader {
     return Buffer.from(this.fixed(n)).toString('utf8')
   }
 
-  /** A `[]byte`: u32 length then the bytes. */
+  /** A `[]byte`: u32 length then the bytes (the reflect codec reads it as a slice: its errors say so). */
   bytesU32(): Uint8Array {
-    const n = this.u32()
+    this.need(4, 'slice')
+    const n = this.view.getUint32(this.offset)
+    this.offset += 4
     if (n > MAX_SLICE_LEN) throw new CodecError(`max slice length exceeded; array length, ${n}, exceeds maximum length, ${MAX_SLICE_LEN}`)
     return this.fixed(n)
   }
 }
 
-/** Writes codec v0 fields into a growing buffer. */
+/** Writes codec v0 fields into a growing buffer of at most `maxSize` bytes (the manager's limit). */
 export class CodecWriter {
   private buf = new Uint8Array(256)
   private view = new DataView(this.buf.buffer)
   private length = 0
 
+  constructor(private readonly maxSize = MAX_CODEC_SIZE) {}
+
   private grow(n: number): void {
     const needed = this.length + n
-    if (needed > MAX_CODEC_SIZE) throw new CodecError(INSUFFICIENT)
+    if (needed > this.maxSize) throw new CodecError(INSUFFICIENT)
     if (needed <= this.buf.length) return
-    const next = new Uint8Array(Math.min(Math.max(needed, this.buf.length * 2), MAX_CODEC_SIZE))
+    const next = new Uint8Array(Math.min(Math.max(needed, this.buf.length * 2), this.maxSize))
     next.set(this.buf.subarray(0, this.length))
     this.buf = next
     this.view = new DataView(next.buffer)
@@ -229,9 +233,9 @@ export class CodecWriter {
   }
 }
 
-/** codec.Manager.Unmarshal: size limit, 2-byte version, the body, then no trailing bytes. */
-export function unmarshal<T>(bytes: Uint8Array, readBody: (r: CodecReader) => T): T {
-  if (bytes.length > MAX_CODEC_SIZE) throw new CodecError(`byte array exceeds maximum length: ${bytes.length} > ${MAX_CODEC_SIZE}`)
+/** codec.Manager.Unmarshal: size limit (`maxSize`, the manager's), 2-byte version, the body, then no trailing bytes. */
+export function unmarshal<T>(bytes: Uint8Array, readBody: (r: CodecReader) => T, maxSize = MAX_CODEC_SIZE): T {
+  if (bytes.length > maxSize) throw new CodecError(`byte array exceeds maximum length: ${bytes.length} > ${maxSize}`)
   if (bytes.length < 2) throw new CodecError("couldn't unpack codec version")
   const r = new CodecReader(bytes)
   if (r.u16() !== CODEC_VERSION) throw new CodecError('unknown codec version')
@@ -240,9 +244,9 @@ export function unmarshal<T>(bytes: Uint8Array, readBody: (r: CodecReader) => T)
   return value
 }
 
-/** codec.Manager.Marshal: the 2-byte version, then the body. */
-export function marshal(writeBody: (w: CodecWriter) => void): Uint8Array {
-  const w = new CodecWriter().u16(CODEC_VERSION)
+/** codec.Manager.Marshal: the 2-byte version, then the body (at most `maxSize` bytes in all). */
+export function marshal(writeBody: (w: CodecWriter) => void, maxSize = MAX_CODEC_SIZE): Uint8Array {
+  const w = new CodecWriter(maxSize).u16(CODEC_VERSION)
   writeBody(w)
   return w.finish()
 }

@@ -33,8 +33,8 @@ export function scryptParamsAllowed(params: ScryptParams): boolean {
 }
 
 /**
- * Runs scrypt with at most `concurrency` derivations at a time and at most `maxQueued` waiting, so that a
- * burst of keystore calls cannot fill libuv's thread pool (LevelDB uses it too).
+ * Runs key derivations with at most `concurrency` at a time and at most `maxQueued` waiting, so that a
+ * burst of keystore calls cannot fill libuv's thread pool (LevelDB uses it too) or the event loop.
  */
 export class KeyDeriver {
   private running = 0
@@ -42,9 +42,20 @@ export class KeyDeriver {
 
   constructor(private readonly opts: { concurrency: number; maxQueued: number }) {}
 
-  /** Waits for a slot; `ready` runs once the slot is held, before the derivation (a last throttle check). */
+  /** scrypt in a slot; `ready` runs once the slot is held, before the derivation (a last throttle check). */
   async derive(password: string, salt: Uint8Array, params: ScryptParams, ready?: () => void): Promise<Buffer> {
     if (!scryptParamsAllowed(params)) throw new KeystoreError('unsupported key derivation parameters')
+    return this.run(
+      () =>
+        new Promise<Buffer>((resolve, reject) => {
+          scrypt(Buffer.from(password, 'utf8'), salt, KEY_LEN, { N: 2 ** params.logN, r: params.r, p: params.p, maxmem: SCRYPT_MAX_MEM }, (err, key) => (err ? reject(err) : resolve(key)))
+        }),
+      ready,
+    )
+  }
+
+  /** Runs `work` once a slot is free (`keystore busy` when too many wait); `ready` runs first in the slot. */
+  async run<T>(work: () => Promise<T>, ready?: () => void): Promise<T> {
     if (this.running >= this.opts.concurrency) {
       if (this.waiting.length >= this.opts.maxQueued) throw new KeystoreBusyError()
       await new Promise<void>((resolve) => this.waiting.push(resolve))
@@ -53,9 +64,7 @@ export class KeyDeriver {
     }
     try {
       ready?.()
-      return await new Promise<Buffer>((resolve, reject) => {
-        scrypt(Buffer.from(password, 'utf8'), salt, KEY_LEN, { N: 2 ** params.logN, r: params.r, p: params.p, maxmem: SCRYPT_MAX_MEM }, (err, key) => (err ? reject(err) : resolve(key)))
-      })
+      return await work()
     } finally {
       // Hands the slot straight to the next waiter (running stays the same) or frees it.
       const next = this.waiting.shift()
@@ -75,8 +84,8 @@ export function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {
   return a.length === b.length && timingSafeEqual(a, b)
 }
 
-/** A purpose-bound subkey of the data key (HKDF-SHA256): `seal` for stored values, `export` for the blob MAC. */
-export function subkey(dataKey: Uint8Array, purpose: 'seal' | 'export'): Uint8Array {
+/** A purpose-bound subkey of the data key (HKDF-SHA256): `seal` for stored values. */
+export function subkey(dataKey: Uint8Array, purpose: 'seal'): Uint8Array {
   return new Uint8Array(hkdfSync('sha256', dataKey, new Uint8Array(0), `cchain-node keystore ${purpose} v1`, KEY_LEN))
 }
 

@@ -1,18 +1,25 @@
 /**
  * The node keystore (avalanchego v1.12.1: api/keystore; docs/SECURITY.md, K2-K8, D-d): users with a
  * scrypt password verifier, and per-user entries sealed with a data key that only the password
- * unlocks. The per-user key API (`addKey`, `keys`, `keyFor`, `hasAddress`) is what the keystore-backed
- * `native.*` methods use (coreth v0.14.0: plugin/evm/user.go).
+ * unlocks. The entries are avalanchego's user database (each chain's key set in its own part,
+ * src/keystore/chainKeys.ts), so exportUser/importUser speak avalanchego's format; the per-chain key API
+ * (`addKey`, `createKey`, `addresses`, `keysWithAddresses`, `keyFor`) is what the keystore-backed `avax.*`,
+ * `avm.*` and `platform.*` methods use.
  */
 import type { Logger } from 'pino'
 import type { KeystoreEntry, KeystoreStore } from '../store/keystoreStore.js'
-import { ethAddress, publicKeyOf, shortAddress } from '../avalanche/signature.js'
 import { assertValidPrivateKey } from '../avalanche/privateKey.js'
-import { type ScryptParams, DEFAULT_SCRYPT, KeyDeriver, bytesEqual, open, randomSalt, seal, subkey } from './crypto.js'
+import { type AvalancheUser, HASH_SALT_LEN, decodeUser, encdbKey, encdbOpen, encdbSeal, encodeUser, passwordHash, passwordMatches } from './avalancheUser.js'
+import { type KeySpace, addressOf } from './chainKeys.js'
+import { type ScryptParams, DEFAULT_SCRYPT, KeyDeriver, bytesEqual, randomSalt, seal, subkey } from './crypto.js'
 import { IncorrectPasswordError, KeystoreError, shown } from './errors.js'
+import { migrateLegacyKeys } from './legacyKeys.js'
 import { MAX_PASSWORD_LEN, MAX_USERNAME_LEN, checkNewPassword, checkPasswordLength, checkUsername } from './password.js'
 import { type ThrottleOptions, DEFAULT_THROTTLE, FailureThrottle } from './throttle.js'
-import { type UserRecord, blobAuthentic, decodeBlob, decodeRecord, encodeBlob, encodeRecord } from './userRecord.js'
+import { type KeystoreKey, UserDb, newPrivateKey } from './userDb.js'
+import { type UserRecord, decodeRecord, encodeRecord } from './userRecord.js'
+
+export type { KeystoreKey, UserDb } from './userDb.js'
 
 export interface KeystoreOptions {
   /** scrypt cost of new users (docs/SECURITY.md, K3 default N = 2^15, r = 8, p = 1). */
@@ -24,6 +31,8 @@ export interface KeystoreOptions {
   /** Derivations running at once (2) and waiting at most (64); past that `keystore busy`. */
   readonly kdfConcurrency?: number
   readonly kdfMaxQueued?: number
+  /** The key set that keys stored by earlier versions (one set for all chains) join: the C-Chain's (legacyKeys.ts). */
+  readonly legacyKeySpace?: KeySpace
   /** Clock of the back-off (tests). */
   readonly now?: () => number
 }
@@ -33,44 +42,31 @@ export interface KeystoreCaller {
   readonly client?: string
 }
 
-/** One of the user's keys with both of its address forms. */
-export interface KeystoreKey {
-  /** DATA, 32 bytes: the secp256k1 private key. */
-  readonly privateKey: Uint8Array
-  /** DATA, 20 bytes: the EVM address. */
-  readonly ethAddress: Uint8Array
-  /** DATA, 20 bytes: the short address (X/P-Chain `ids.ShortID`). */
-  readonly shortAddress: Uint8Array
-}
-
-/** Entry key of the n-th C-Chain private key: 'c' ‖ n(u32 BE), so key order is insertion order. */
-const KEY_ENTRY = 0x63
-
-function keyEntry(seq: number): Uint8Array {
-  const out = new Uint8Array(5)
-  out[0] = KEY_ENTRY
-  new DataView(out.buffer).setUint32(1, seq)
-  return out
-}
-
-function isKeyEntry(key: Uint8Array): boolean {
-  return key.length === 5 && key[0] === KEY_ENTRY
+/** An open user database (keystore.GetDatabase's): `run` works on it alone, `close` wipes its key. */
+export interface UserSession {
+  run<T>(work: (db: UserDb) => Promise<T>): Promise<T>
+  close(): void
 }
 
 /** An unlocked user: its record as read, and the subkey that seals its values. */
 interface Unlocked {
   readonly raw: Uint8Array
   readonly sealKey: Uint8Array
-  readonly exportKey: Uint8Array
 }
+
+/** Shortest key in an avalanchego user's database: the 32-byte prefix of a chain's part (prefixdb.NewNested). */
+const MIN_IMPORTED_KEY = 32
 
 /** The keystore: all state is in the store; back-off counts are in memory. */
 export class Keystore {
   private readonly kdf: ScryptParams
   private readonly deriver: KeyDeriver
+  /** avalanchego's argon2id (64 MiB, on the event loop in slices): one at a time, a few waiting. */
+  private readonly argon = new KeyDeriver({ concurrency: 1, maxQueued: 4 })
   private readonly throttle: FailureThrottle
   private readonly maxUsername: number
   private readonly maxPassword: number
+  private readonly legacy: KeySpace | undefined
   /** Verifier checked for unknown users, so that they cost the same KDF work (docs/SECURITY.md, K3). */
   private readonly dummy: UserRecord
   private tail: Promise<unknown> = Promise.resolve()
@@ -84,6 +80,7 @@ export class Keystore {
     this.throttle = new FailureThrottle(opts.throttle ?? DEFAULT_THROTTLE, opts.now)
     this.maxUsername = opts.maxUsernameLength ?? MAX_USERNAME_LEN
     this.maxPassword = opts.maxPasswordLength ?? MAX_PASSWORD_LEN
+    this.legacy = opts.legacyKeySpace
     this.dummy = { kdf: this.kdf, verifierSalt: randomSalt(), verifier: randomSalt(32), dataSalt: randomSalt() }
   }
 
@@ -115,122 +112,164 @@ export class Keystore {
     return this.deps.store.listUsers()
   }
 
-  /** keystore.exportUser: the user as an authenticated blob of still-sealed values (docs/API.md "Keystore API"). */
+  /**
+   * keystore.exportUser: the user in avalanchego's format (avalancheUser.ts): a fresh argon2id hash of the
+   * password, and every entry of the user's database re-encrypted as avalanchego's encdb stores it.
+   */
   async exportUser(username: string, password: string, caller: KeystoreCaller = {}): Promise<Uint8Array> {
-    const u = await this.unlock(username, password, caller)
-    return this.exclusive(async () => {
-      await this.assertUnchanged(username, u.raw)
-      return encodeBlob(u.raw, await this.deps.store.entries(username), u.exportKey)
-    })
+    const plain = await this.withUser(username, password, caller, (db) => db.all())
+    const key = encdbKey(password)
+    try {
+      const data = plain.map((e) => ({ key: e.key, value: encdbSeal(key, e.value) }))
+      const salt = randomSalt(HASH_SALT_LEN)
+      const hash = await this.argon.run(() => passwordHash(password, salt))
+      return encodeUser({ hash, salt, data })
+    } finally {
+      key.fill(0)
+      for (const e of plain) e.value.fill(0)
+    }
   }
 
   /**
-   * keystore.importUser: a blob from exportUser becomes user `username` (any name). The password must
-   * match the blob's embedded verifier, and the blob's MAC and every sealed value must check out.
+   * keystore.importUser: an avalanchego export becomes user `username` (any name), in avalanchego's order:
+   * `user already exists`, the codec's errors, then the password against the export's hash. Its values
+   * must open under the password (encdb) and are sealed anew under a fresh record; one synced batch.
    */
-  async importUser(username: string, password: string, blob: Uint8Array, caller: KeystoreCaller = {}): Promise<void> {
+  async importUser(username: string, password: string, bytes: Uint8Array, caller: KeystoreCaller = {}): Promise<void> {
     checkUsername(username, this.maxUsername)
     checkPasswordLength(password, this.maxPassword)
     if ((await this.deps.store.getUser(username)) !== undefined) throw this.alreadyExists(username)
-    const parsed = decodeBlob(blob)
-    let rec: UserRecord
+    let user: AvalancheUser
     try {
-      rec = decodeRecord(parsed.record)
+      user = decodeUser(bytes)
     } catch (err) {
-      throw new KeystoreError(`invalid user data: ${(err as Error).message}`)
+      throw new KeystoreError((err as Error).message)
     }
-    this.throttle.check(username, caller.client)
-    const verifier = await this.deriver.derive(password, rec.verifierSalt, rec.kdf, () => this.throttle.check(username, caller.client))
-    if (!bytesEqual(verifier, rec.verifier)) {
-      this.throttle.failure(username, caller.client)
+    const { client } = caller
+    this.throttle.check(username, client)
+    const match = await this.argon.run(
+      () => passwordMatches(user, password),
+      () => this.throttle.check(username, client),
+    )
+    if (!match) {
+      this.throttle.failure(username, client)
       throw new IncorrectPasswordError(username)
     }
-    const dataKey = await this.deriver.derive(password, rec.dataSalt, rec.kdf)
-    const sealKey = subkey(dataKey, 'seal')
+    this.throttle.success(username, client)
+    const plain = this.openImported(user, password)
+    let sealKey: Uint8Array | undefined
     try {
-      if (!blobAuthentic(parsed, subkey(dataKey, 'export'))) throw new KeystoreError('invalid user data: authentication failed')
-      for (const e of parsed.entries) {
-        const plain = open(sealKey, e.value, e.key)
-        plain.fill(0)
-      }
-    } catch (err) {
-      if (err instanceof KeystoreError && err.message.startsWith('invalid user data')) throw err
-      throw new KeystoreError('invalid user data: a value does not open')
+      const record = await this.newRecord(password)
+      sealKey = record.sealKey
+      const entries: KeystoreEntry[] = plain.map((e) => ({ key: e.key, value: seal(record.sealKey, e.value, e.key) }))
+      await this.exclusive(async () => {
+        if ((await this.deps.store.getUser(username)) !== undefined) throw this.alreadyExists(username)
+        await this.deps.store.putUser(username, record.bytes, entries)
+      })
     } finally {
-      dataKey.fill(0)
-      sealKey.fill(0)
+      sealKey?.fill(0)
+      for (const e of plain) e.value.fill(0)
     }
-    await this.exclusive(async () => {
-      if ((await this.deps.store.getUser(username)) !== undefined) throw this.alreadyExists(username)
-      await this.deps.store.putUser(username, parsed.record, parsed.entries)
-    })
   }
 
   /**
-   * Stores a private key for the user (idempotent: a key already held is not added twice). Refuses
-   * empty, wrong-length, zero and >= n keys (docs/SECURITY.md, K8). Returns the key's EVM address.
+   * PutKeys (X, P) / putAddress (C): `privateKey` joins the chain's key set unless its address is there.
+   * Refuses empty, wrong-length, zero and >= n keys (docs/SECURITY.md, K8).
    */
-  async addKey(username: string, password: string, privateKey: Uint8Array, caller: KeystoreCaller = {}): Promise<{ ethAddress: Uint8Array; added: boolean }> {
+  async addKey(username: string, password: string, space: KeySpace, privateKey: Uint8Array, caller: KeystoreCaller = {}): Promise<{ address: Uint8Array; added: boolean }> {
     try {
       assertValidPrivateKey(privateKey)
     } catch (err) {
       throw new KeystoreError((err as Error).message)
     }
-    const address = ethAddress(publicKeyOf(privateKey))
-    const u = await this.unlock(username, password, caller)
-    return this.exclusive(async () => {
-      await this.assertUnchanged(username, u.raw)
-      let next = 0
-      for (const e of await this.deps.store.entries(username)) {
-        if (!isKeyEntry(e.key)) continue
-        next = Math.max(next, new DataView(e.key.buffer, e.key.byteOffset).getUint32(1) + 1)
-        const held = open(u.sealKey, e.value, e.key)
-        const same = bytesEqual(held, privateKey)
-        held.fill(0)
-        if (same) return { ethAddress: address, added: false }
-      }
-      const key = keyEntry(next)
-      const entry: KeystoreEntry = { key, value: seal(u.sealKey, privateKey, key) }
-      await this.deps.store.putEntries(username, [entry])
-      return { ethAddress: address, added: true }
-    })
+    const address = addressOf(space, privateKey)
+    const added = await this.withUser(username, password, caller, (db) => db.putKey(space, privateKey))
+    return { address, added }
   }
 
-  /** The user's private keys (32 bytes each) in insertion order (coreth's stored address list order). */
-  async keys(username: string, password: string, caller: KeystoreCaller = {}): Promise<Uint8Array[]> {
-    const u = await this.unlock(username, password, caller)
-    const entries = await this.deps.store.entries(username)
-    return entries.filter((e) => isKeyEntry(e.key)).map((e) => open(u.sealKey, e.value, e.key))
-  }
-
-  /** Alias of keys(): the name the keystore-backed native methods use. */
-  getKeys(username: string, password: string, caller: KeystoreCaller = {}): Promise<Uint8Array[]> {
-    return this.keys(username, password, caller)
-  }
-
-  /** The user's keys with their EVM and short addresses, in insertion order. */
-  async keysWithAddresses(username: string, password: string, caller: KeystoreCaller = {}): Promise<KeystoreKey[]> {
-    return (await this.keys(username, password, caller)).map((privateKey) => {
-      const pub = publicKeyOf(privateKey)
-      return { privateKey, ethAddress: ethAddress(pub), shortAddress: shortAddress(pub) }
-    })
-  }
-
-  /** The user's key controlling `address` (20 bytes, EVM or short form), or undefined. */
-  async keyFor(username: string, password: string, address: Uint8Array, caller: KeystoreCaller = {}): Promise<Uint8Array | undefined> {
-    let found: Uint8Array | undefined
-    for (const k of await this.keysWithAddresses(username, password, caller)) {
-      if (found === undefined && (bytesEqual(k.ethAddress, address) || bytesEqual(k.shortAddress, address))) found = k.privateKey
-      else k.privateKey.fill(0)
+  /** keystore.NewKey: a fresh random key in the chain's key set; its address there. */
+  async createKey(username: string, password: string, space: KeySpace, caller: KeystoreCaller = {}): Promise<Uint8Array> {
+    const privateKey = newPrivateKey()
+    try {
+      await this.withUser(username, password, caller, (db) => db.putKey(space, privateKey))
+      return addressOf(space, privateKey)
+    } finally {
+      privateKey.fill(0)
     }
-    return found
   }
 
-  /** Whether the user holds a key for `address` (EVM or short form). */
-  async hasAddress(username: string, password: string, address: Uint8Array, caller: KeystoreCaller = {}): Promise<boolean> {
-    const key = await this.keyFor(username, password, address, caller)
-    key?.fill(0)
-    return key !== undefined
+  /** GetAddresses: the chain's addresses in the order they were added. */
+  async addresses(username: string, password: string, space: KeySpace, caller: KeystoreCaller = {}): Promise<Uint8Array[]> {
+    return this.withUser(username, password, caller, (db) => db.addresses(space))
+  }
+
+  /** The chain's keys with both address forms, in the order they were added. */
+  async keysWithAddresses(username: string, password: string, space: KeySpace, caller: KeystoreCaller = {}): Promise<KeystoreKey[]> {
+    return this.withUser(username, password, caller, (db) => db.keys(space))
+  }
+
+  /** The chain's private keys (32 bytes each), in the order they were added. */
+  async keys(username: string, password: string, space: KeySpace, caller: KeystoreCaller = {}): Promise<Uint8Array[]> {
+    return (await this.keysWithAddresses(username, password, space, caller)).map((k) => k.privateKey)
+  }
+
+  /** GetKey: the chain's key stored under `address` (the chain's own address form), or undefined. */
+  async keyFor(username: string, password: string, space: KeySpace, address: Uint8Array, caller: KeystoreCaller = {}): Promise<Uint8Array | undefined> {
+    return this.withUser(username, password, caller, (db) => db.key(space, address))
+  }
+
+  /**
+   * keystore.GetDatabase: checks the password and opens the user's database (`user`'s errors: the keystore's).
+   * The session runs work on it alone and must be closed (it holds the seal key).
+   */
+  async open(username: string, password: string, caller: KeystoreCaller = {}): Promise<UserSession> {
+    const u = await this.unlock(username, password, caller)
+    const run = <T>(work: (db: UserDb) => Promise<T>): Promise<T> =>
+      this.exclusive(async () => {
+        await this.assertUnchanged(username, u.raw)
+        const db = new UserDb(this.deps.store, username, u.sealKey)
+        if (this.legacy !== undefined) await migrateLegacyKeys(this.deps.store, username, u.sealKey, db, this.legacy)
+        return work(db)
+      })
+    return { run, close: () => u.sealKey.fill(0) }
+  }
+
+  /** open(), `work`, close(). */
+  private async withUser<T>(username: string, password: string, caller: KeystoreCaller, work: (db: UserDb) => Promise<T>): Promise<T> {
+    const session = await this.open(username, password, caller)
+    try {
+      return await session.run(work)
+    } finally {
+      session.close()
+    }
+  }
+
+  /** The imported values opened with avalanchego's encdb key; a value that does not open refuses the import. */
+  private openImported(user: AvalancheUser, password: string): { key: Uint8Array; value: Uint8Array }[] {
+    const key = encdbKey(password)
+    try {
+      return user.data.map((kv) => {
+        if (kv.key.length < MIN_IMPORTED_KEY) throw new KeystoreError('invalid user data: a key shorter than a chain prefix')
+        const value = encdbOpen(key, kv.value)
+        if (value === undefined) throw new KeystoreError('invalid user data: a value does not open with the password')
+        return { key: kv.key, value }
+      })
+    } finally {
+      key.fill(0)
+    }
+  }
+
+  /** A new user record for `password` (fresh salts) and its seal key. */
+  private async newRecord(password: string): Promise<{ bytes: Uint8Array; sealKey: Uint8Array }> {
+    const verifierSalt = randomSalt()
+    const dataSalt = randomSalt()
+    const verifier = await this.deriver.derive(password, verifierSalt, this.kdf)
+    const dataKey = await this.deriver.derive(password, dataSalt, this.kdf)
+    try {
+      return { bytes: encodeRecord({ kdf: this.kdf, verifierSalt, verifier, dataSalt }), sealKey: subkey(dataKey, 'seal') }
+    } finally {
+      dataKey.fill(0)
+    }
   }
 
   /**
@@ -252,17 +291,17 @@ export class Keystore {
       if (raw === undefined && unknownIsError) throw new KeystoreError(`user doesn't exist: ${shown(username)}`)
       throw new IncorrectPasswordError(username)
     }
-    this.throttle.success(username)
+    this.throttle.success(username, client)
     return raw
   }
 
-  /** authenticate() and the data key's subkeys. */
+  /** authenticate() and the data key's seal subkey. */
   private async unlock(username: string, password: string, caller: KeystoreCaller): Promise<Unlocked> {
     const raw = await this.authenticate(username, password, caller)
     const rec = decodeRecord(raw)
     const dataKey = await this.deriver.derive(password, rec.dataSalt, rec.kdf)
     try {
-      return { raw, sealKey: subkey(dataKey, 'seal'), exportKey: subkey(dataKey, 'export') }
+      return { raw, sealKey: subkey(dataKey, 'seal') }
     } finally {
       dataKey.fill(0)
     }

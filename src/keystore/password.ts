@@ -1,14 +1,13 @@
 /** Username and password rules (avalanchego api/keystore/keystore.go, utils/password/password.go; docs/SECURITY.md, K2, K7). */
-import { ZxcvbnFactory } from '@zxcvbn-ts/core'
-import { adjacencyGraphs, dictionary } from '@zxcvbn-ts/language-common'
+import { createRequire } from 'node:module'
 import { KeystoreError } from './errors.js'
 
 /** maxUserLen: bytes of UTF-8 (default of `--keystore-max-username-length`). */
 export const MAX_USERNAME_LEN = 1024
 /** maxPassLen: bytes of UTF-8 (default of `--keystore-max-password-length`). */
 export const MAX_PASSWORD_LEN = 1024
-/** maxCheckedPassLen: only the first 50 characters (runes) are scored. */
-export const MAX_CHECKED_PASSWORD_CHARS = 50
+/** maxCheckedPassLen: only the first 50 bytes (of the UTF-8 string, as Go slices it) are scored. */
+export const MAX_CHECKED_PASSWORD_BYTES = 50
 /** password.OK: zxcvbn score 2 ("Fair") or better. */
 export const MIN_PASSWORD_SCORE = 2
 
@@ -40,14 +39,25 @@ export function checkPasswordLength(password: string, max = MAX_PASSWORD_LEN): v
   if (password.length > max || byteLength(password) > max) throw new KeystoreError(tooLong('password', max))
 }
 
-// Built on first use (loading the dictionaries takes ~25 ms); stateless, so one per process is enough.
-let zxcvbn: ZxcvbnFactory | undefined
+/** The zxcvbn package's entry point, as far as used here. */
+type Zxcvbn = (password: string) => { score: number }
 
-/** zxcvbn score 0..4 of the first 50 characters. */
+// Loaded on first use (700 KB of word lists); stateless, so one per process is enough.
+let zxcvbn: Zxcvbn | undefined
+
+/**
+ * zxcvbn.PasswordStrength(password[:50], nil).Score as avalanchego's zxcvbn-go (nbutton23/zxcvbn-go, the
+ * version avalanchego v1.12.1 pins) computes it: the entropy-based scoring of Dropbox's zxcvbn 1.x/2.x, which
+ * zxcvbn-go ports, from the `zxcvbn` package at 2.0.2 (its 4.x scores guesses and disagrees far more often).
+ * zxcvbn-go measures lengths in bytes, so the first 50 bytes go in one character per byte (Latin-1); a
+ * multi-byte character cut at byte 50 is scored as the bytes left, as in Go. Known differences:
+ * test/fixtures/zxcvbn-go/README.md.
+ */
 export function passwordScore(password: string): number {
-  zxcvbn ??= new ZxcvbnFactory({ dictionary: { ...dictionary }, graphs: adjacencyGraphs })
-  const chars = Array.from(password.slice(0, 2 * MAX_CHECKED_PASSWORD_CHARS))
-  return zxcvbn.check(chars.slice(0, MAX_CHECKED_PASSWORD_CHARS).join('')).score
+  zxcvbn ??= createRequire(import.meta.url)('zxcvbn') as Zxcvbn
+  // Each UTF-16 unit is at least one byte, so 51 units cover the first 50 bytes and keep a surrogate pair at the cut whole.
+  const bytes = Buffer.from(password.slice(0, MAX_CHECKED_PASSWORD_BYTES + 1), 'utf8').subarray(0, MAX_CHECKED_PASSWORD_BYTES)
+  return zxcvbn(bytes.toString('latin1')).score
 }
 
 /** password.IsValid(pw, password.OK): empty, then length (before any scoring, K7), then strength. */

@@ -3,6 +3,7 @@
  * NewUserFromKeystore, then GetKeychain over the `from` addresses).
  */
 import { selectKeys } from '../avalanche/keychain.js'
+import type { KeySpace } from './chainKeys.js'
 import { IncorrectPasswordError, KeystoreError } from './errors.js'
 import type { ChainAliases } from '../avalanche/networks.js'
 import type { Keystore, KeystoreCaller, KeystoreKey } from './keystore.js'
@@ -19,15 +20,23 @@ export interface KeystoreWalletOptions {
 }
 
 /**
- * The user's keys whose address is in `from` (all of them when empty), each once. With the keystore off
+ * The user's keys in the chain's key set (`space`) whose address is in `from` (all of them when empty), each once. With the keystore off
  * every user is unknown. A keystore failure keeps its class (a throttled client stays a TooManyAttemptsError)
  * and gets `context` before its text, as avalanchego wraps it (`problem retrieving user "bob": `).
  */
-export async function userKeys(keystore: Keystore | undefined, username: string, password: string, from: readonly Uint8Array[], caller: KeystoreCaller, context: string): Promise<KeystoreKey[]> {
+export async function userKeys(
+  keystore: Keystore | undefined,
+  space: KeySpace,
+  username: string,
+  password: string,
+  from: readonly Uint8Array[],
+  caller: KeystoreCaller,
+  context: string,
+): Promise<KeystoreKey[]> {
   let keys: KeystoreKey[]
   try {
     if (keystore === undefined) throw new IncorrectPasswordError(username)
-    keys = await keystore.keysWithAddresses(username, password, caller)
+    keys = await keystore.keysWithAddresses(username, password, space, caller)
   } catch (err) {
     if (err instanceof KeystoreError) err.message = context + err.message
     throw err

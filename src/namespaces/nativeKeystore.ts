@@ -7,20 +7,21 @@
  * Params (passwords, keys) are never logged.
  */
 import { z } from 'zod'
-import { Uint64Arg, parseOrIssue } from '../rpc/avalancheArgs.js'
+import { PrivateKeyArg, Uint64Arg, parseOrIssue } from '../rpc/avalancheArgs.js'
 import { parseExportDestination, type AddressContext } from '../avalanche/address.js'
 import { type SigningKey, buildExportTx, buildImportTx } from '../atomic/builder.js'
 import { cb58DecodeID, cb58Encode } from '../avalanche/cb58.js'
 import { alreadyKnownAs } from '../atomic/errors.js'
 import { parseHexBig, suggestedBaseFee } from '../atomic/fees.js'
 import { lookupChainAlias, type ChainAliases } from '../avalanche/networks.js'
-import { formatPrivateKey, parsePrivateKey } from '../avalanche/privateKey.js'
+import { formatPrivateKey } from '../avalanche/privateKey.js'
 import type { AtomicService } from '../atomic/service.js'
 import { ethAddress, publicKeyOf, toChecksumAddress } from '../avalanche/signature.js'
 import type { AtomicTx } from '../atomic/tx.js'
 import type { VerifyContext } from '../atomic/verify.js'
 import { goQuote } from '../util/goQuote.js'
 import { wipeAfter } from '../util/wipeAfter.js'
+import { evmKeySpace } from '../keystore/chainKeys.js'
 import { IncorrectPasswordError, shown } from '../keystore/errors.js'
 import type { Keystore } from '../keystore/keystore.js'
 import { GoString } from '../rpc/gorilla.js'
@@ -71,15 +72,6 @@ const BaseFeeArg = z
     return parseOrIssue(tctx, 'invalid baseFee', () => parseHexBig(v))
   })
 
-/** secp256k1.PrivateKey's UnmarshalJSON: `PrivateKey-<cb58>`; null/absent = not given. */
-const PrivateKeyArg = z
-  .string()
-  .nullish()
-  .transform((v, tctx): Uint8Array | undefined => {
-    if (v === undefined || v === null) return undefined
-    return parseOrIssue(tctx, 'invalid private key', () => parsePrivateKey(v))
-  })
-
 /** common.Address's UnmarshalJSON: `0x` + 40 hex digits; null/absent = not given. */
 const EthAddressArg = z
   .string()
@@ -107,12 +99,14 @@ const secrets = (keys: readonly SigningKey[]): Uint8Array[] => keys.map((k) => k
 export function nativeKeystoreHandlers(ctx: NativeKeystoreContext): MethodTable {
   const addrCtx: AddressContext = { networkID: ctx.networkID, chains: ctx.chains }
   const now = ctx.now ?? unixNow
+  // This chain's own key set: a key imported here is not spendable on X or P until imported there (coreth: plugin/evm/user.go).
+  const space = evmKeySpace(ctx.chains.cChainID)
 
   /** Keystore.GetDatabase + user.getKeys: the user's keys in stored order; the keystore's error after `context`. */
   const userKeys = (username: string, password: string, origin: RequestOrigin | undefined, context: string): Promise<SigningKey[]> =>
     withContext(context, async () => {
       if (ctx.keystore === undefined) throw new IncorrectPasswordError(username)
-      return ctx.keystore.keysWithAddresses(username, password, keystoreCaller(origin))
+      return ctx.keystore.keysWithAddresses(username, password, space, keystoreCaller(origin))
     })
 
   /** The given base fee, else vm.estimateBaseFee (coreth v0.14.0: plugin/evm/service.go, eth_baseFee x 11/10). */
@@ -175,7 +169,7 @@ export function nativeKeystoreHandlers(ctx: NativeKeystoreContext): MethodTable 
         const address = toChecksumAddress(ethAddress(publicKeyOf(key)))
         await withContext('problem retrieving data: ', async () => {
           if (ctx.keystore === undefined) throw new IncorrectPasswordError(args.username)
-          await ctx.keystore.addKey(args.username, args.password, key, keystoreCaller(origin))
+          await ctx.keystore.addKey(args.username, args.password, space, key, keystoreCaller(origin))
         })
         return { address }
       })

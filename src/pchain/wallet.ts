@@ -11,6 +11,7 @@ import { matchOwners, type KeyMatch, type KeyPair } from '../avalanche/keychain.
 import { lookupChainAlias } from '../avalanche/networks.js'
 import { ChainWallet, MAX_IMPORT_UTXOS, WalletError, inContext, payTo, withKeys, type SpendHeader } from '../avalanche/wallet.js'
 import { compareTransferableInputs, compareTransferableOutputs } from '../avalanche/compare.js'
+import { avaxKeySpace } from '../keystore/chainKeys.js'
 import { shown } from '../keystore/errors.js'
 import type { KeystoreCaller } from '../keystore/keystore.js'
 import { userKeys, type KeystoreWalletOptions } from '../keystore/userKeys.js'
@@ -183,7 +184,15 @@ export class PWallet extends ChainWallet {
    * keystore-backed method: docs/SECURITY.md, K5) under avalanchego's context `couldn't create tx: problem retrieving user`.
    */
   private keys(args: SpendHeader, caller: KeystoreCaller): Promise<KeyPair[]> {
-    return userKeys(this.opts.keystore, args.username, args.password, this.parseFrom(args.from), caller, `${CREATE}problem retrieving user ${goQuote(shown(args.username))}: `)
+    return userKeys(
+      this.opts.keystore,
+      avaxKeySpace(this.chainID),
+      args.username,
+      args.password,
+      this.parseFrom(args.from),
+      caller,
+      `${CREATE}problem retrieving user ${goQuote(shown(args.username))}: `,
+    )
   }
 
   private isAVAX(u: PVMUTXO): boolean {

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { cb58DecodeID } from '../avalanche/cb58.js'
 import type { Encoding } from '../avalanche/encoding.js'
+import { parsePrivateKey } from '../avalanche/privateKey.js'
 
 /*
  * Argument types of avalanchego's JSON APIs as Go's encoding/json reads them, shared by the
@@ -69,4 +70,13 @@ export const Uint64Arg = z
       return z.NEVER
     }
     return BigInt(text)
+  })
+
+/** secp256k1.PrivateKey's UnmarshalJSON: `PrivateKey-<cb58>`; null/absent = not given. */
+export const PrivateKeyArg = z
+  .string()
+  .nullish()
+  .transform((v, tctx): Uint8Array | undefined => {
+    if (v === undefined || v === null) return undefined
+    return parseOrIssue(tctx, 'invalid private key', () => parsePrivateKey(v))
   })

@@ -80,13 +80,17 @@ export class KeystoreStore {
     await writeSynced(this.deps.db, ops)
   }
 
-  /** Adds or replaces entries of an existing user (one synced batch). */
-  async putEntries(username: string, entries: readonly KeystoreEntry[]): Promise<void> {
+  /** One entry of the user's, or undefined. */
+  async getEntry(username: string, key: Uint8Array): Promise<Uint8Array | undefined> {
+    return this.deps.db.get(concat(userPrefix(PREFIX.keystoreData, username), key))
+  }
+
+  /** Adds or replaces entries of an existing user and removes `deleted` (one synced batch). */
+  async putEntries(username: string, entries: readonly KeystoreEntry[], deleted: readonly Uint8Array[] = []): Promise<void> {
     const data = userPrefix(PREFIX.keystoreData, username)
-    await writeSynced(
-      this.deps.db,
-      entries.map((e) => ({ type: 'put', key: concat(data, e.key), value: e.value })),
-    )
+    const ops: BatchOp[] = entries.map((e) => ({ type: 'put', key: concat(data, e.key), value: e.value }))
+    for (const key of deleted) ops.push({ type: 'del', key: concat(data, key) })
+    await writeSynced(this.deps.db, ops)
   }
 
   /** Removes the user's record and every entry in one synced batch. */

@@ -13,6 +13,7 @@ import { lookupChainAlias } from '../avalanche/networks.js'
 import { ChainWallet, MAX_IMPORT_UTXOS, WalletError, inContext, payTo, withKeys, type SpendHeader, type UserArgs } from '../avalanche/wallet.js'
 import type { TransferableInput, TransferableOutput, UTXO } from '../avalanche/types.js'
 import { compareTransferableOutputs } from '../avalanche/compare.js'
+import { avaxKeySpace } from '../keystore/chainKeys.js'
 import { shown } from '../keystore/errors.js'
 import type { KeystoreCaller } from '../keystore/keystore.js'
 import { userKeys, type KeystoreWalletOptions } from '../keystore/userKeys.js'
@@ -151,7 +152,7 @@ export class XWallet extends ChainWallet {
 
   /** The user's keys (LoadUser), with avalanchego's `problem retrieving user` context on failure. */
   private keys(args: UserArgs, from: readonly Uint8Array[], caller: KeystoreCaller): Promise<KeyPair[]> {
-    return userKeys(this.opts.keystore, args.username, args.password, from, caller, `problem retrieving user ${goQuote(shown(args.username))}: `)
+    return userKeys(this.opts.keystore, avaxKeySpace(this.chainID), args.username, args.password, from, caller, `problem retrieving user ${goQuote(shown(args.username))}: `)
   }
 
   /** Adds the fee to the AVAX `need` (on top of `amount`); uint64 overflow is refused. */

@@ -9,7 +9,7 @@ import { createNode } from '../../src/node.js'
 import { SkipClock } from '../helpers/clock.js'
 import { rawHttp } from '../helpers/rawHttp.js'
 import { capturedLog } from '../helpers/log.js'
-import { EWOQ_X } from '../helpers/constants.js'
+import { EWOQ_ADDRESS, EWOQ_PRIVATE_KEY, EWOQ_X } from '../helpers/constants.js'
 import { EWOQ_KEY_FORMS, expectNoSecrets } from '../helpers/secrets.js'
 import { EWOQ_KEY, startTestNode, type RpcAnswer, type TestNode } from '../helpers/testNode.js'
 
@@ -116,7 +116,7 @@ describe('keystore API enabled', () => {
   })
 
   it('exportUser / importUser move a user and its keys between two nodes; a wrong password cannot import', async () => {
-    await a.node.keystore!.addKey('alice', PW, EWOQ)
+    expect((await a.api('/ext/bc/C/avax', 'avax.importKey', { username: 'alice', password: PW, privateKey: EWOQ_PRIVATE_KEY })).result).toEqual({ address: EWOQ_ADDRESS })
     const exp = await a.ks('keystore.exportUser', { username: 'alice', password: PW })
     expect(exp.result.encoding).toBe('hex')
     expect(exp.result.user).toMatch(/^0x[0-9a-f]+$/)
@@ -130,21 +130,21 @@ describe('keystore API enabled', () => {
     expect((await b.ks('keystore.importUser', { username: 'alice2', password: PW, user: exp.result.user.slice(0, -2) + '00' })).error?.message).toBe(
       "couldn't decode 'user' to bytes: invalid input checksum",
     )
+    expect((await b.ks('keystore.importUser', { username: 'alice2', password: PW, user: '0x00000a09cfc7' })).error?.message).toBe('packer has insufficient length for input')
     expect((await b.ks('keystore.listUsers')).result.users).toEqual([])
     expect((await b.ks('keystore.importUser', { username: 'alice2', password: PW, user: exp.result.user })).result).toEqual({})
     expect((await b.ks('keystore.importUser', { username: 'alice2', password: PW, user: exp.result.user })).error?.message).toBe('user already exists: alice2')
     expect((await b.ks('keystore.listUsers')).result.users).toEqual(['alice2'])
-    const keys = await b.node.keystore!.keys('alice2', PW)
-    expect(keys.map((k) => Buffer.from(k).toString('hex'))).toEqual([EWOQ.toString('hex')])
+    const key = await b.api('/ext/bc/C/avax', 'avax.exportKey', { username: 'alice2', password: PW, address: EWOQ_ADDRESS })
+    expect(key.result).toEqual({ privateKey: EWOQ_PRIVATE_KEY, privateKeyHex: EWOQ_KEY })
     // The imported user exports again and its password still guards it.
     expect((await b.ks('keystore.exportUser', { username: 'alice2', password: PW })).result.user).toMatch(/^0x/)
-    // Wrong passwords and unknown users get one message. On node b: node a's client count already
-    // holds this file's earlier failures, and a fifth would lock 127.0.0.1 out there for 2 s.
+    // Wrong passwords and unknown users get one message.
     expect((await b.ks('keystore.exportUser', { username: 'alice2', password: 'Wrong-Password-1' })).error?.message).toBe('incorrect password: user "alice2"')
     expect((await b.ks('keystore.exportUser', { username: 'ghost', password: 'Wrong-Password-1' })).error?.message).toBe('incorrect password: user "ghost"')
   })
 
-  it('backs off after 5 wrong passwords from a client: -32005 "too many failed attempts" (docs/SECURITY.md, K5), for every user', async () => {
+  it('backs off after 5 wrong passwords for a user from a client: -32005 "too many failed attempts" (docs/SECURITY.md, K5), for that user only', async () => {
     const clock = new SkipClock()
     const c = await boot({ keystoreEnabled: true }, clock.now)
     try {
@@ -154,8 +154,13 @@ describe('keystore API enabled', () => {
       }
       const locked = await c.ks('keystore.exportUser', { username: 'target', password: PW })
       expect(locked.error).toEqual({ code: -32005, message: 'too many failed attempts, try again in 2 s', data: null })
-      // The client (127.0.0.1) is locked too, whichever user it tries next.
-      expect((await c.ks('keystore.deleteUser', { username: 'other', password: PW })).error?.message).toMatch(/^too many failed attempts, try again in \d+ s$/)
+      // Another user's right password from the same client (127.0.0.1) is not blocked: each (user, client) counts alone.
+      expect((await c.ks('keystore.createUser', { username: 'other', password: PW })).result).toEqual({})
+      expect((await c.ks('keystore.exportUser', { username: 'other', password: PW })).result.user).toMatch(/^0x/)
+      expect((await c.api('/ext/bc/X', 'avm.listAddresses', { username: 'other', password: PW })).result).toEqual({ addresses: [] })
+      // ... nor are its wrong ones counted against `target`: the lock still says 2 s, not longer.
+      expect((await c.ks('keystore.exportUser', { username: 'other', password: 'Guess-Number-9' })).error?.message).toBe('incorrect password: user "other"')
+      expect((await c.ks('keystore.exportUser', { username: 'target', password: PW })).error?.message).toMatch(/^too many failed attempts, try again in [12] s$/)
       // Past the 2 s lock, skipped on the node's clock rather than slept.
       clock.advance(2100)
       expect((await c.ks('keystore.exportUser', { username: 'target', password: PW })).result.user).toMatch(/^0x/)
@@ -206,8 +211,8 @@ describe('keys safe at rest', () => {
     const n = await boot({ keystoreEnabled: true, chain: { 'admin-api-enabled': true } } as Partial<NodeConfigInput>)
     try {
       expect((await n.ks('keystore.createUser', { username: 'ewoq', password: PW })).result).toEqual({})
-      await n.node.keystore!.addKey('ewoq', PW, EWOQ)
-      expect(await n.node.keystore!.hasAddress('ewoq', PW, Buffer.from('8db97c7cece249c2b98bdc0226cc4c2a57bf52fc', 'hex'))).toBe(true)
+      expect((await n.api('/ext/bc/C/avax', 'avax.importKey', { username: 'ewoq', password: PW, privateKey: EWOQ_PRIVATE_KEY })).result).toEqual({ address: EWOQ_ADDRESS })
+      expect((await n.api('/ext/bc/X', 'avm.importKey', { username: 'ewoq', password: PW, privateKey: EWOQ_PRIVATE_KEY })).result).toEqual({ address: EWOQ_X })
       const exp = await n.ks('keystore.exportUser', { username: 'ewoq', password: PW })
       expect((await n.ks('keystore.deleteUser', { username: 'ewoq', password: PW })).result).toEqual({})
       expect((await n.ks('keystore.importUser', { username: 'ewoq', password: PW, user: exp.result.user })).result).toEqual({})

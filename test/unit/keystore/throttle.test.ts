@@ -36,19 +36,30 @@ describe('FailureThrottle (docs/SECURITY.md, K5)', () => {
     expect(delays).toEqual([2000, 4000, 8000, 16000, 32000, 60000, 60000, 60000])
   })
 
-  it('a success clears the user count; a client count survives it and locks every user from that client', () => {
+  it('counts per (user, client): wrong passwords for one user never lock another user, nor another client', () => {
     let now = 0
     const t = new FailureThrottle(DEFAULT_THROTTLE, () => now)
-    for (let i = 0; i < 5; i++) t.failure(`user${i}`, '10.0.0.1')
-    t.success('user4')
-    expect(refusal(() => t.check('someone-else', '10.0.0.1'))?.message).toBe('too many failed attempts, try again in 2 s')
-    expect(refusal(() => t.check('someone-else', '10.0.0.2'))).toBeUndefined()
+    for (let i = 0; i < 5; i++) t.failure('alice', '10.0.0.1')
+    expect(refusal(() => t.check('alice', '10.0.0.1'))?.message).toBe('too many failed attempts, try again in 2 s')
+    expect(refusal(() => t.check('bob', '10.0.0.1'))).toBeUndefined()
+    expect(refusal(() => t.check('alice', '10.0.0.2'))).toBeUndefined()
+    // A spray over many users from one client locks none of them.
+    for (let i = 0; i < 50; i++) t.failure(`user${i}`, '10.0.0.3')
+    expect(refusal(() => t.check('user0', '10.0.0.3'))).toBeUndefined()
+    // A NUL in a username cannot make two pairs one.
+    for (let i = 0; i < 5; i++) t.failure('x', '10.0.0.4\0y')
+    expect(refusal(() => t.check('y\0x', '10.0.0.4'))).toBeUndefined()
     now += 2000
-    expect(refusal(() => t.check('someone-else', '10.0.0.1'))).toBeUndefined()
+    expect(refusal(() => t.check('alice', '10.0.0.1'))).toBeUndefined()
+    // A success clears the pair's count: the next failure does not lock.
+    t.success('alice', '10.0.0.1')
+    t.failure('alice', '10.0.0.1')
+    expect(refusal(() => t.check('alice', '10.0.0.1'))).toBeUndefined()
     // Forgotten after 15 minutes without a failure.
+    for (let i = 0; i < 4; i++) t.failure('carol', '10.0.0.1')
     now += 15 * 60_000 + 1
-    t.failure('x', '10.0.0.1')
-    expect(refusal(() => t.check('y', '10.0.0.1'))).toBeUndefined()
+    t.failure('carol', '10.0.0.1')
+    expect(refusal(() => t.check('carol', '10.0.0.1'))).toBeUndefined()
   })
 
   it('keeps at most maxEntries counts', () => {
