@@ -241,7 +241,7 @@ export const NodeConfig = z.strictObject({
   keystoreMaxUsernameLength: z.number().int().positive().default(1024),
   /** Longest keystore password in UTF-8 bytes (avalanchego maxPassLen); checked before any KDF. */
   keystoreMaxPasswordLength: z.number().int().positive().default(1024),
-  /** Wrong passwords allowed per user and per client before the back-off starts. */
+  /** Wrong passwords allowed for one user from one client before that client's back-off from that user starts. */
   keystoreMaxFailures: z.number().int().positive().default(5),
   /** ms of the first back-off; each further failure doubles it. */
   keystoreBackoff: z.number().int().positive().default(2000),
@@ -325,7 +325,7 @@ export const FLAGS: Record<string, FlagDef> = {
   'dev-controls-allow-remote': { key: 'devControlsAllowRemote', type: 'boolean', help: 'allow the development controls with a non-loopback --http-host' },
   'keystore-max-username-length': { key: 'keystoreMaxUsernameLength', type: 'number', help: 'longest keystore username in UTF-8 bytes' },
   'keystore-max-password-length': { key: 'keystoreMaxPasswordLength', type: 'number', help: 'longest keystore password in UTF-8 bytes (checked before the KDF)' },
-  'keystore-max-failures': { key: 'keystoreMaxFailures', type: 'number', help: 'wrong keystore passwords per user and per client before the back-off starts' },
+  'keystore-max-failures': { key: 'keystoreMaxFailures', type: 'number', help: 'wrong keystore passwords for one user from one client before that client is backed off from that user' },
   'keystore-backoff': { key: 'keystoreBackoff', type: 'duration', help: 'first keystore back-off after too many wrong passwords, doubling per further failure' },
   'keystore-max-backoff': { key: 'keystoreMaxBackoff', type: 'duration', help: 'longest keystore back-off' },
   'http-allowed-hosts': { key: 'httpAllowedHosts', type: 'list', help: 'Host header names accepted besides IP literals and localhost, comma-separated (* = any: disables the DNS-rebinding check)' },

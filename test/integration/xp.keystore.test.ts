@@ -1,7 +1,7 @@
 /**
  * The keystore-backed X-Chain and P-Chain methods (issue 7): avm.send, avm.export, avm.import,
  * platform.exportAVAX, platform.importAVAX, with plain JSON over HTTP, for a keystore user holding the
- * ewoq key; round trips with the C-Chain's keystore-backed native.exportNative / native.import.
+ * ewoq key on each chain; round trips with the C-Chain's keystore-backed native.exportNative / native.import.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { poll } from '../helpers/chain.js'
@@ -29,7 +29,10 @@ const until = (check: () => Promise<boolean>): Promise<true> => poll(async () =>
 beforeAll(async () => {
   tn = await startTestNode({ config: { logLevel: 'error', keystoreEnabled: true } })
   expect((await post('/ext/keystore', 'keystore.createUser', auth)).result).toEqual({})
+  // Each chain keeps its own key set (avalanchego v1.12.1): the ewoq key goes into C's, X's and P's.
   await ok('/ext/bc/C/avax', 'avax.importKey', { ...auth, privateKey: EWOQ_PRIVATE_KEY })
+  await ok('/ext/bc/X', 'avm.importKey', { ...auth, privateKey: EWOQ_PRIVATE_KEY })
+  await ok('/ext/bc/P', 'platform.importKey', { ...auth, privateKey: EWOQ_PRIVATE_KEY })
 })
 
 afterAll(() => tn?.close())
