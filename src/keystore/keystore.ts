@@ -67,6 +67,8 @@ export class Keystore {
   private readonly maxUsername: number
   private readonly maxPassword: number
   private readonly legacy: KeySpace | undefined
+  /** Users whose legacy keys were looked for since the start (a user gains none later: only old versions wrote them). */
+  private readonly migrated = new Set<string>()
   /** Verifier checked for unknown users, so that they cost the same KDF work (docs/SECURITY.md, K3). */
   private readonly dummy: UserRecord
   private tail: Promise<unknown> = Promise.resolve()
@@ -117,7 +119,7 @@ export class Keystore {
    * password, and every entry of the user's database re-encrypted as avalanchego's encdb stores it.
    */
   async exportUser(username: string, password: string, caller: KeystoreCaller = {}): Promise<Uint8Array> {
-    const plain = await this.withUser(username, password, caller, (db) => db.all())
+    const plain = await this.withUser(username, password, caller, (db) => db.all(), true)
     const key = encdbKey(password)
     try {
       const data = plain.map((e) => ({ key: e.key, value: encdbSeal(key, e.value) }))
@@ -222,21 +224,24 @@ export class Keystore {
    * keystore.GetDatabase: checks the password and opens the user's database (`user`'s errors: the keystore's).
    * The session runs work on it alone and must be closed (it holds the seal key).
    */
-  async open(username: string, password: string, caller: KeystoreCaller = {}): Promise<UserSession> {
+  async open(username: string, password: string, caller: KeystoreCaller = {}, recheckLegacy = false): Promise<UserSession> {
     const u = await this.unlock(username, password, caller)
     const run = <T>(work: (db: UserDb) => Promise<T>): Promise<T> =>
       this.exclusive(async () => {
         await this.assertUnchanged(username, u.raw)
         const db = new UserDb(this.deps.store, username, u.sealKey)
-        if (this.legacy !== undefined) await migrateLegacyKeys(this.deps.store, username, u.sealKey, db, this.legacy)
+        if (this.legacy !== undefined && (recheckLegacy || !this.migrated.has(username))) {
+          await migrateLegacyKeys(this.deps.store, username, u.sealKey, db, this.legacy)
+          this.migrated.add(username)
+        }
         return work(db)
       })
     return { run, close: () => u.sealKey.fill(0) }
   }
 
-  /** open(), `work`, close(). */
-  private async withUser<T>(username: string, password: string, caller: KeystoreCaller, work: (db: UserDb) => Promise<T>): Promise<T> {
-    const session = await this.open(username, password, caller)
+  /** open(), `work`, close(); `recheckLegacy` looks for legacy keys again (an export must hold none). */
+  private async withUser<T>(username: string, password: string, caller: KeystoreCaller, work: (db: UserDb) => Promise<T>, recheckLegacy = false): Promise<T> {
+    const session = await this.open(username, password, caller, recheckLegacy)
     try {
       return await session.run(work)
     } finally {
