@@ -158,9 +158,8 @@ describe('keystore API enabled', () => {
       expect((await c.ks('keystore.createUser', { username: 'other', password: PW })).result).toEqual({})
       expect((await c.ks('keystore.exportUser', { username: 'other', password: PW })).result.user).toMatch(/^0x/)
       expect((await c.api('/ext/bc/X', 'avm.listAddresses', { username: 'other', password: PW })).result).toEqual({ addresses: [] })
-      // ... nor are its wrong ones counted against `target`: the lock still says 2 s, not longer.
+      // ... nor are its wrong ones counted against `target` (a sixth failure there would lock it for 4 s, past the skip below).
       expect((await c.ks('keystore.exportUser', { username: 'other', password: 'Guess-Number-9' })).error?.message).toBe('incorrect password: user "other"')
-      expect((await c.ks('keystore.exportUser', { username: 'target', password: PW })).error?.message).toMatch(/^too many failed attempts, try again in [12] s$/)
       // Past the 2 s lock, skipped on the node's clock rather than slept.
       clock.advance(2100)
       expect((await c.ks('keystore.exportUser', { username: 'target', password: PW })).result.user).toMatch(/^0x/)
