@@ -148,7 +148,7 @@ export const ChainConfigFile = z.strictObject({
   // geth's MaxHeaderHistory 1024; coreth's 2048 (docs/SECURITY.md E6).
   'fee-history-max-blocks': z.number().int().positive().default(1024).describe('Blocks one eth_feeHistory covers; larger counts are clamped'),
   // geth's maxQueryLimit.
-  'fee-history-max-percentiles': z.number().int().positive().default(100).describe('Reward percentiles in one eth_feeHistory; more is -32602'),
+  'fee-history-max-percentiles': z.number().int().positive().default(100).describe('Reward percentiles in one eth_feeHistory; more is -32000 "invalid reward percentile: over the query limit N"'),
   // geth's txMaxSize, 4 slots of 32 KiB (docs/SECURITY.md E7).
   'tx-max-size': z
     .number()

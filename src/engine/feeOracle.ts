@@ -2,7 +2,8 @@ import type { Block } from './block.js'
 import type { BlockClock } from './blockClock.js'
 import type { BlockOverrides } from './blockOverrides.js'
 import type { Chain } from './chain.js'
-import { InvalidParamsError } from './errors.js'
+import { EngineError } from './errors.js'
+import { goFixed6 } from '../util/goFloat.js'
 import { feeStateBeforeBlock, gasPrice, maxCapacity, type FeeState } from './feeState.js'
 import { feeCaps } from './txPool.js'
 
@@ -101,23 +102,22 @@ export class FeeOracle {
     return this.suggestTipCap() + this.nextBaseFee()
   }
 
-  /** eth_feeHistory as coreth serves it: no next-block base fee entry, ratio against the gas limit. */
+  /**
+   * eth_feeHistory as geth answers it (eth/gasprice/feehistory.go): a count of 0 is an empty answer
+   * before any check; percentiles over the limit, out of [0, 100] or not ascending are geth's
+   * "invalid reward percentile" (-32000, Go's %f); baseFeePerGas has one entry more than the
+   * blocks, the base fee of the block after the newest (the next block's when that is the head).
+   * Within coreth's depth limit, and the ratio against the gas limit.
+   */
   feeHistory(blockCount: bigint, last: Block, percentiles: number[] | undefined): FeeHistory {
-    if (percentiles !== undefined) {
-      const maxPercentiles = this.opts.maxPercentiles
-      if (percentiles.length > maxPercentiles) throw new InvalidParamsError(`too many percentiles: ${percentiles.length} > ${maxPercentiles}`)
-      percentiles.forEach((p, i) => {
-        if (p < 0 || p > 100) throw new InvalidParamsError(`invalid reward percentile: ${p}`)
-        if (i > 0 && p <= percentiles[i - 1]!) throw new InvalidParamsError(`invalid reward percentile: #${i - 1}:${percentiles[i - 1]} >= #${i}:${p}`)
-      })
-    }
     if (blockCount === 0n) return { oldestBlock: 0n, gasUsedRatio: null }
+    if (percentiles !== undefined) checkPercentiles(percentiles, this.opts.maxPercentiles)
     const maxBlocks = this.opts.maxBlocks
     if (blockCount > maxBlocks) blockCount = maxBlocks
     const headNumber = this.chain.head.header.number
     const lastNumber = last.header.number
     if (headNumber > FEE_HISTORY_MAX_DEPTH - 1n && lastNumber < headNumber - (FEE_HISTORY_MAX_DEPTH - 1n)) {
-      throw new InvalidParamsError(`request beyond historical limit: requested ${lastNumber}, head ${headNumber}`)
+      throw new EngineError(`request beyond historical limit: requested ${lastNumber}, head ${headNumber}`)
     }
     const oldest = lastNumber + 1n >= blockCount ? lastNumber + 1n - blockCount : 0n
     const baseFees: bigint[] = []
@@ -129,6 +129,7 @@ export class FeeOracle {
       ratios.push(block.header.gasLimit === 0n ? 0 : Number(block.header.gasUsed) / Number(block.header.gasLimit))
       if (percentiles !== undefined) rewards.push(this.blockRewards(block, percentiles))
     }
+    baseFees.push(lastNumber === headNumber ? this.nextBaseFee() : this.chain.blockByNumber(lastNumber + 1n)!.header.baseFee)
     const out: FeeHistory = { oldestBlock: oldest, baseFeePerGas: baseFees, gasUsedRatio: ratios }
     if (percentiles !== undefined && percentiles.length > 0) out.reward = rewards
     return out
@@ -156,4 +157,14 @@ export class FeeOracle {
     }
     return out
   }
+}
+
+/** geth's reward percentile checks, in its order and words (eth/gasprice/feehistory.go FeeHistory). */
+function checkPercentiles(percentiles: number[], max: number): void {
+  if (percentiles.length > max) throw new EngineError(`invalid reward percentile: over the query limit ${max}`)
+  percentiles.forEach((p, i) => {
+    if (p < 0 || p > 100) throw new EngineError(`invalid reward percentile: ${goFixed6(p)}`)
+    const prev = percentiles[i - 1]
+    if (prev !== undefined && p <= prev) throw new EngineError(`invalid reward percentile: #${i - 1}:${goFixed6(prev)} >= #${i}:${goFixed6(p)}`)
+  })
 }

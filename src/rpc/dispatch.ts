@@ -3,6 +3,7 @@ import type { Logger } from 'pino'
 import type { Connection, ConnectionCall, JsonRpcErrorObject, MethodDef, MethodTable } from './types.js'
 import { RawJson } from './rawJson.js'
 import { batchNeedsRawIds, needsRawId, rawIds } from './rawIds.js'
+import { batchTooLargeText } from './batchTooLarge.js'
 import { RpcStats, type MethodStats } from './stats.js'
 import { depthExceeds, isThenable } from './depthExceeds.js'
 import { SLOW, quickTuple } from './quickParse.js'
@@ -10,7 +11,7 @@ import {
   PARSE_ERROR,
   INVALID_REQUEST,
   REQUEST_TIMED_OUT,
-  formatZodError,
+  zodParamsError,
   invalidParams,
   invalidRequest,
   methodNameTooLong,
@@ -71,7 +72,6 @@ const PARSE_ERROR_TEXT = errorText('null', parseError().toObject())
 const INVALID_REQUEST_JSON = JSON.stringify(invalidRequest().toObject())
 const INVALID_REQUEST_TEXT = errorText('null', invalidRequest().toObject())
 const EMPTY_BATCH_TEXT = errorText('null', invalidRequest('empty batch').toObject())
-const BATCH_TOO_LARGE_TEXT = errorText('null', invalidRequest('batch too large').toObject())
 const TOO_LARGE_JSON = JSON.stringify(responseTooLarge().toObject())
 const TIMED_OUT_JSON = JSON.stringify(requestTimedOut().toObject())
 const NO_PARAMS: readonly unknown[] = Object.freeze([])
@@ -249,7 +249,7 @@ export class Dispatcher {
 
   private batch(items: unknown[], body: string, deep: boolean, debug: boolean, scope: MessageCall | undefined): Answer {
     if (items.length === 0) return this.invalid(EMPTY_BATCH_TEXT)
-    if (items.length > this.batchRequestLimit) return this.invalid(BATCH_TOO_LARGE_TEXT)
+    if (items.length > this.batchRequestLimit) return this.invalid(batchTooLargeText(items, body))
     const raws = batchNeedsRawIds(items, body) ? rawIds(body) : []
     const answers: Answer[] = new Array(items.length)
     const cancel: Cancel | undefined = this.requestTimeoutMs > 0 ? { aborted: false } : undefined
@@ -293,8 +293,9 @@ export class Dispatcher {
     const idText = idToText(req.id, raw)
     if (idText === null) return this.invalid(INVALID_REQUEST_TEXT)
     const name = req.method
-    const params = req.params
-    if (req.jsonrpc !== '2.0' || typeof name !== 'string' || (params !== undefined && (params === null || typeof params !== 'object'))) {
+    // geth parsePositionalArguments: `"params": null` is no params; any other non-array is -32602 "non-array args" (invoke).
+    const params = req.params ?? undefined
+    if (req.jsonrpc !== '2.0' || typeof name !== 'string' || name === '') {
       // Without a valid envelope it is not a notification either: answer with id null (geth isNotification).
       return this.invalid(idText === undefined ? INVALID_REQUEST_TEXT : HEAD + idText + ',"error":' + INVALID_REQUEST_JSON + '}')
     }
@@ -354,7 +355,7 @@ export class Dispatcher {
       args = quick
     } else if (!entry.empty) {
       const parsed = entry.def.params.safeParse(args)
-      if (!parsed.success) return this.reply(idText, invalidParams(formatZodError(parsed.error)))
+      if (!parsed.success) return this.reply(idText, zodParamsError(parsed.error))
       args = parsed.data
     } else if (args === NO_PARAMS) {
       args = []

@@ -133,6 +133,16 @@ export function requestTimedOut(): RpcError {
  * geth's wording for a bad positional argument: `invalid argument N: <reason>` (rpc/json.go
  * parseArgumentArray). Only the first issue is reported, as geth stops at the first bad argument.
  */
+/** Marks a params issue geth raises after decoding the arguments (params of a custom zod issue): its text alone, -32000. */
+export const AFTER_DECODE = { afterDecode: true } as const
+
+/** A failed params parse: -32602 `invalid argument N: ...`, or an AFTER_DECODE issue's own text as a -32000 error. */
+export function zodParamsError(err: z.ZodError): Error {
+  const issue = err.issues[0]
+  if (issue?.code === 'custom' && issue.params?.afterDecode === true) return new EngineError(issue.message)
+  return invalidParams(formatZodError(err))
+}
+
 export function formatZodError(err: z.ZodError): string {
   const issue = err.issues[0]
   if (issue === undefined) return 'invalid params'
@@ -168,7 +178,7 @@ export function toJsonRpcError(err: unknown, log?: Logger): JsonRpcErrorObject {
   if (isLimitExceeded(err)) return { code: LIMIT_EXCEEDED, message: err.message }
   if (err instanceof RequestTimeoutError) return { code: REQUEST_TIMED_OUT, message: err.message }
   if (isDomainError(err)) return { code: SERVER_ERROR, message: err.message }
-  if (err instanceof z.ZodError) return { code: INVALID_PARAMS, message: formatZodError(err) }
+  if (err instanceof z.ZodError) return toJsonRpcError(zodParamsError(err))
   log?.error({ err }, 'internal error in JSON-RPC handler')
   return { code: INTERNAL_ERROR, message: 'internal error' }
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import type { BlockRef as BlockRefValue, CallRequest as CallRequestValue, StateOverride as StateOverrideValue } from '../engine/types.js'
+import { AFTER_DECODE } from './errors.js'
 
 /*
  * Shared params schemas. Each parses wire hex into bigint/Uint8Array once, with geth's hexutil
@@ -9,8 +10,8 @@ import type { BlockRef as BlockRefValue, CallRequest as CallRequestValue, StateO
 
 type Ctx = z.core.$RefinementCtx
 
-function fail(ctx: Ctx, input: unknown, message: string): never {
-  ctx.addIssue({ code: 'custom', message, input })
+function fail(ctx: Ctx, input: unknown, message: string, params?: Record<string, unknown>): never {
+  ctx.addIssue({ code: 'custom', message, input, ...(params && { params }) })
   return z.NEVER as never
 }
 
@@ -217,11 +218,12 @@ export const CallRequest = z
     { error: (i) => (i.code === 'invalid_type' ? `json: cannot unmarshal ${goType(i.input)} into Go value of type ethapi.TransactionArgs` : undefined) },
   )
   .transform((r, ctx): CallRequestValue => {
-    if (r.input != null && r.data != null && Buffer.compare(r.input, r.data) !== 0) {
-      return fail(ctx, r, 'both "data" and "input" are set and not equal. Please use "input" to pass transaction call data')
-    }
+    // geth raises these after decoding (TransactionArgs CallDefaults / setDefaults, fees first): -32000 without an argument prefix.
     if (r.gasPrice != null && (r.maxFeePerGas != null || r.maxPriorityFeePerGas != null)) {
-      return fail(ctx, r, 'both gasPrice and (maxFeePerGas or maxPriorityFeePerGas) specified')
+      return fail(ctx, r, 'both gasPrice and (maxFeePerGas or maxPriorityFeePerGas) specified', AFTER_DECODE)
+    }
+    if (r.input != null && r.data != null && Buffer.compare(r.input, r.data) !== 0) {
+      return fail(ctx, r, 'both "data" and "input" are set and not equal. Please use "input" to pass transaction call data', AFTER_DECODE)
     }
     const out: CallRequestValue = {}
     if (r.from != null) out.from = r.from

@@ -207,7 +207,9 @@ function model(b: Body): { single?: Expected; batch?: Expected[]; none?: true; u
   }
   const v = b.value
   if (Array.isArray(v)) {
-    if (v.length === 0 || v.length > BATCH_LIMIT) return { single: { id: null, codes: [-32600] } }
+    if (v.length === 0) return { single: { id: null, codes: [-32600] } }
+    // geth respondWithBatchTooLarge: one error in an array, with the first call's id.
+    if (v.length > BATCH_LIMIT) return { batch: [{ id: firstCallId(v), codes: [-32600] }] }
     const out = v.map(item).filter((e): e is Expected => e !== undefined)
     return out.length === 0 ? { none: true } : { batch: out }
   }
@@ -221,10 +223,23 @@ function item(v: Val): Expected | undefined {
   const rid = r.id
   if (rid === true || rid === false || (rid !== null && typeof rid === 'object' && !(rid instanceof Raw))) return { id: null, codes: [-32600] }
   const hasId = rid !== ABSENT && rid !== undefined
-  const p = r.params
-  const envOk = r.jsonrpc === '2.0' && typeof r.method === 'string' && (p === ABSENT || p === undefined || (p !== null && typeof p === 'object'))
+  // Any params pass the envelope (geth): null is no params, another non-array is the method's -32602.
+  const envOk = r.jsonrpc === '2.0' && typeof r.method === 'string' && r.method !== ''
   if (!envOk) return { id: hasId ? rid : null, codes: [-32600] }
   return hasId ? { id: rid } : undefined
+}
+
+/** The id of a batch's first call as geth's isCall sees it (version, a method, an id that is no object or array), else null. */
+function firstCallId(items: Val[]): Val {
+  for (const v of items) {
+    if (v === null || typeof v !== 'object' || Array.isArray(v) || v instanceof Raw) continue
+    const r = v as Record<string, Val>
+    const id = r.id
+    if (r.jsonrpc !== '2.0' || typeof r.method !== 'string' || r.method === '' || id === ABSENT || id === undefined) continue
+    if (id !== null && typeof id === 'object' && !(id instanceof Raw)) continue
+    return id
+  }
+  return null
 }
 
 /** Checks one answer object against its expectation. */

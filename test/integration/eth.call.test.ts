@@ -43,11 +43,16 @@ describe('eth_call, eth_estimateGas, eth_createAccessList', () => {
       expect(await call('earliest')).toBe('0x')
     })
 
-    it('accepts "data" as well as "input"; both unequal is -32602', async () => {
+    it('accepts "data" as well as "input"; both unequal, or gasPrice with EIP-1559 fees, is -32000 in geth\'s words without an argument prefix', async () => {
       expect(await node.call('eth_call', [{ to: probe, input: stored }, 'latest'])).toBe(word(42))
+      expect(await node.call('eth_call', [{ to: probe, input: stored, data: stored }, 'latest'])).toBe(word(42))
       const r = await node.rpc('eth_call', [{ to: probe, input: stored, data: '0x00' }, 'latest'])
-      expect(r.error?.code).toBe(-32602)
-      expect(r.error?.message).toContain('both "data" and "input" are set and not equal')
+      expect(r.error).toEqual({ code: -32000, message: 'both "data" and "input" are set and not equal. Please use "input" to pass transaction call data' })
+      const fees = await node.rpc('eth_call', [{ to: probe, input: stored, gasPrice: '0x1', maxFeePerGas: '0x2' }, 'latest'])
+      expect(fees.error).toEqual({ code: -32000, message: 'both gasPrice and (maxFeePerGas or maxPriorityFeePerGas) specified' })
+      // The same for the methods that sign or send (geth setDefaults).
+      const send = await node.rpc('eth_sendTransaction', [{ from: EWOQ_ADDRESS, to: probe, input: stored, data: '0x00' }])
+      expect(send.error).toEqual({ code: -32000, message: 'both "data" and "input" are set and not equal. Please use "input" to pass transaction call data' })
     })
 
     it('sees the block context: chain ID, number, coinbase', async () => {

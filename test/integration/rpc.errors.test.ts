@@ -34,7 +34,7 @@ describe('JSON-RPC envelope errors (docs/SECURITY.md, L2-L8)', () => {
       '{"jsonrpc":"1.0","id":1,"method":"eth_chainId"}',
       '{"jsonrpc":"2.0","id":{"a":1},"method":"eth_chainId"}',
       '{"jsonrpc":"2.0","id":[1],"method":"eth_chainId"}',
-      '{"jsonrpc":"2.0","id":1,"method":"eth_chainId","params":"x"}',
+      '{"jsonrpc":"2.0","id":1,"method":""}',
     ]
     for (const body of cases) {
       const r = await post(node.url, body)
@@ -142,7 +142,8 @@ describe('JSON-RPC batches', () => {
     const before = await node.call('eth_blockNumber')
     const items = [req(1, 'eth_chainId'), req(2, 'eth_chainId'), req(3, 'eth_chainId'), req(4, 'eth_sendRawTransaction', ['0x00'])]
     const r = await post(node.url, JSON.stringify(items))
-    expect(r.json).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'batch too large' } })
+    // geth: an array holding one error, with the first call's id.
+    expect(r.json).toEqual([{ jsonrpc: '2.0', id: 1, error: { code: -32600, message: 'batch too large' } }])
     expect(await node.call('eth_blockNumber')).toBe(before)
     // At the limit it is served.
     const ok = await post(node.url, JSON.stringify(items.slice(0, 3)))

@@ -49,6 +49,6 @@ describe('JSON-RPC over WebSocket', () => {
       { jsonrpc: '2.0', id: 5, error: { code: -32601, message: 'the method eth_nope does not exist/is not available' } },
     ])
     const tooMany = '[' + Array.from({ length: 3 }, (_, i) => `{"jsonrpc":"2.0","id":${i},"method":"eth_chainId"}`).join(',') + ']'
-    expect(await ask(tooMany)).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'batch too large' } })
+    expect(await ask(tooMany)).toEqual([{ jsonrpc: '2.0', id: 0, error: { code: -32600, message: 'batch too large' } }])
   })
 })

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { InvalidParamsError } from '../../engine/errors.js'
+import { EngineError } from '../../engine/errors.js'
 import { quantity } from '../../rpc/format.js'
 import { BlockTag, Percentiles } from '../../rpc/schemas.js'
 import { type MethodTable, type RpcContext, inService, method } from '../../rpc/types.js'
@@ -28,7 +28,7 @@ export function ethFeeMethods(ctx: Pick<RpcContext, 'engine'>): MethodTable {
     eth_feeHistory: method(z.tuple([BlockCount, BlockTag, Percentiles.nullish()]), ([count, ref, percentiles]) => {
       const head = engine.head.header.number
       const last = ref === 'pending' ? engine.head : engine.findBlock(ref)
-      if (last === undefined) throw new InvalidParamsError(`request beyond head block: requested ${ref as bigint}, head ${head}`)
+      if (last === undefined) throw new EngineError(`request beyond head block: requested ${ref as bigint}, head ${head}`)
       const h = engine.fees.feeHistory(ref === 'pending' && count > 0n ? count - 1n : count, last, percentiles ?? undefined)
       const out: Record<string, unknown> = { oldestBlock: quantity(h.oldestBlock) }
       if (h.reward !== undefined) out.reward = h.reward.map((r) => r.map(quantity))

@@ -80,8 +80,7 @@ describe('Dispatcher envelope', () => {
     ['numeric jsonrpc', { jsonrpc: 2.0, id: 1, method: 'eth_chainId' }, 1],
     ['missing method', { jsonrpc: '2.0', id: 1 }, 1],
     ['method not a string', { jsonrpc: '2.0', id: 1, method: 5 }, 1],
-    ['params a string', { jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: 'x' }, 1],
-    ['params null', { jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: null }, 1],
+    ['empty method', { jsonrpc: '2.0', id: 1, method: '' }, 1],
     ['object id', { jsonrpc: '2.0', id: { a: 1 }, method: 'eth_chainId' }, null],
     ['array id', { jsonrpc: '2.0', id: [1], method: 'eth_chainId' }, null],
     ['boolean id', { jsonrpc: '2.0', id: true, method: 'eth_chainId' }, null],
@@ -131,6 +130,10 @@ describe('Dispatcher params', () => {
     expect((await call(req('two', []))).error).toEqual({ code: -32602, message: 'missing value for required argument 0' })
     expect((await call(req('two'))).error).toEqual({ code: -32602, message: 'missing value for required argument 0' })
     expect((await call(req('two', { a: 'x' }))).error).toEqual({ code: -32602, message: 'non-array args' })
+    // geth parsePositionalArguments: any other non-array is "non-array args" too, and null is no params.
+    for (const params of ['x', 5, true]) expect((await call(req('eth_chainId', params))).error).toEqual({ code: -32602, message: 'non-array args' })
+    expect((await call(req('eth_chainId', null))).result).toBe('0xa868')
+    expect((await call(req('two', null))).error).toEqual({ code: -32602, message: 'missing value for required argument 0' })
   })
 
   it('reports schema failures as invalid argument N', async () => {
@@ -187,8 +190,14 @@ describe('Dispatcher batches', () => {
     notified.mockClear()
     const small = dispatcher({ batchRequestLimit: 2 })
     const body = JSON.stringify([1, 2, 3].map(() => ({ jsonrpc: '2.0', method: 'notify', id: 1 })))
-    expect(await call(body, small)).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'batch too large' } })
+    // geth respondWithBatchTooLarge: an array of one error, with the id of the first call.
+    expect(await call(body, small)).toEqual([{ jsonrpc: '2.0', id: 1, error: { code: -32600, message: 'batch too large' } }])
     expect(notified).not.toHaveBeenCalled()
+    // Notifications and invalid items are not calls; without any call the id is null. A big id is echoed as written.
+    const noCall = JSON.stringify([{ jsonrpc: '2.0', method: 'notify' }, 7, { jsonrpc: '1.0', id: 4, method: 'x' }])
+    expect(await small.handle(noCall)).toBe('[{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"batch too large"}}]')
+    const bigId = '[{"jsonrpc":"2.0","method":"notify"},{"jsonrpc":"2.0","id":12345678901234567890123,"method":"x"},{"jsonrpc":"2.0","id":"s","method":"x"}]'
+    expect(await small.handle(bigId)).toBe('[{"jsonrpc":"2.0","id":12345678901234567890123,"error":{"code":-32600,"message":"batch too large"}}]')
   })
 
   it('runs items concurrently and keeps request order', async () => {
