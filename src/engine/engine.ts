@@ -323,7 +323,7 @@ export class Engine {
     // geth: only a tx still in the pool is "already known"; a mined one fails the nonce check.
     if (this.pool.has(ptx.hash)) throw new TxRejectedError('already known')
     const account = await this.headState().getAccount(ptx.sender)
-    checkTxState(ptx, account)
+    checkTxState(ptx, account, this.pool.pendingSpend(ptx.senderHex, ptx.nonce))
     // The pool needs the nonce just read (the same head: nothing ran between), not a second read.
     const executable = await this.pool.add(ptx, account?.nonce ?? 0n)
     if (executable) {

@@ -17,10 +17,15 @@ export interface LogQuery {
   criteria: LogCriteria
 }
 
-/** A block reference of a log query as a number: tags follow the head (coreth: pending = latest). */
+/** A block reference of a log query as a number: tags follow the head (`pending` was refused before). */
 function blockNumberOf(chain: Chain, ref: LogQuery['fromBlock']): bigint {
   if (ref === undefined || typeof ref === 'string') return ref === 'earliest' ? 0n : chain.head.header.number
   return ref
+}
+
+/** geth filters: pending logs are not supported (eth/filters/filter.go Logs, filter_system.go SubscribeLogs), -32602. */
+export function checkNotPending(q: Pick<LogQuery, 'fromBlock' | 'toBlock'>): void {
+  if (q.fromBlock === 'pending' || q.toBlock === 'pending') throw new InvalidParamsError('pending logs are not supported')
 }
 
 /** eth_getLogs (geth filters.GetLogs, coreth's api-max-blocks-per-request); a scan stops after 5 s. */
@@ -30,6 +35,7 @@ export async function queryLogs(chain: Chain, logs: LogIndex, q: LogQuery, limit
     if (block === undefined) throw new NotFoundError('unknown block')
     return logs.inBlock(q.criteria, block)
   }
+  checkNotPending(q)
   const from = blockNumberOf(chain, q.fromBlock)
   const to = blockNumberOf(chain, q.toBlock)
   if (from > to) throw new InvalidParamsError('invalid block range params')

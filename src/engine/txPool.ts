@@ -55,6 +55,15 @@ export class TxPool {
     return this.byHash.get(hash)
   }
 
+  /** What a sender's pending transactions may spend, and the cost of the one at `nonce` (geth legacypool ExistingExpenditure, ExistingCost). */
+  pendingSpend(senderHex: string, nonce: bigint): PendingSpend {
+    const pend = this.pending.get(senderHex)
+    let spent = 0n
+    for (const p of pend?.values() ?? []) spent += txCost(p)
+    const at = pend?.get(nonce)
+    return { spent, replaced: at === undefined ? undefined : txCost(at) }
+  }
+
   /** Next nonce for `eth_getTransactionCount(addr, 'pending')`. */
   async nextNonce(sender: Address): Promise<bigint> {
     const known = this.pendingNonce.get(sender.toString())
@@ -254,6 +263,17 @@ export class TxPool {
     const flat = (m: Map<string, Map<bigint, PoolTx>>) => [...m.values()].flatMap((x) => [...x.values()])
     return { pending: flat(this.pending), queued: flat(this.queued) }
   }
+}
+
+/** What a sender's pending transactions may spend: their costs' sum, and the cost of the one a new transaction replaces. */
+export interface PendingSpend {
+  spent: bigint
+  replaced: bigint | undefined
+}
+
+/** geth Transaction.Cost: fee cap (or gas price) times gas, plus value. */
+export function txCost(ptx: PoolTx): bigint {
+  return ptx.feeCap * ptx.tx.gasLimit + ptx.tx.value
 }
 
 /** Whether the tx type is one the C-Chain accepts (no blob or set-code transactions). */

@@ -4,7 +4,8 @@ import { Address, bytesToBigInt, toChecksumAddress, type Account } from '@ethere
 import type { Common } from '@ethereumjs/common'
 import { keccak256 } from '../util/crypto.js'
 import { TxRejectedError } from './errors.js'
-import { feeCaps, hashHex, isSupportedType, type PoolTx } from './txPool.js'
+import { feeCaps, hashHex, isSupportedType, type PendingSpend, type PoolTx, txCost } from './txPool.js'
+import { gethTxDecodeError } from './gethTxDecode.js'
 import { sealTx } from './txMemo.js'
 
 /** EIP-3860 initcode limit (2 x 24576). */
@@ -29,8 +30,9 @@ export interface AdmissionRules {
  * do, in their order and wording; state checks (nonce, balance) follow in the pool.
  */
 export function admitRawTransaction(raw: Uint8Array, rules: AdmissionRules, arrival: number): PoolTx {
-  if (raw.length > rules.maxSize) throw new TxRejectedError(`oversized data: transaction size ${raw.length}, limit ${rules.maxSize}`)
-  if (raw.length > 0 && raw[0]! <= 0x7f && raw[0]! > 0x02) throw new TxRejectedError('transaction type not supported')
+  // geth decodes before its pool checks the size: bytes it cannot decode get the decoder's error.
+  if (raw.length > rules.maxSize) throw new TxRejectedError(gethTxDecodeError(raw) ?? `oversized data: transaction size ${raw.length}, limit ${rules.maxSize}`)
+  if (raw.length <= 1 || (raw[0]! <= 0x7f && raw[0]! > 0x02)) throw new TxRejectedError(gethTxDecodeError(raw)!)
   let tx: TypedTransaction
   try {
     // Unfrozen until the sender is known, so that the sender and hash admission derives are the ones
@@ -152,8 +154,10 @@ function isProtected(tx: TypedTransaction): boolean {
   return v !== undefined && v !== 27n && v !== 28n
 }
 
-/** ethereumjs decode failures in geth's words: a foreign chain ID is an invalid sender. */
+/** ethereumjs decode failures in geth's words: its decoder's error (gethTxDecode.ts), else a foreign chain ID is an invalid sender. */
 function decodeError(raw: Uint8Array, chainId: bigint, err: Error): Error {
+  const undecodable = gethTxDecodeError(raw)
+  if (undecodable !== undefined) return new TxRejectedError(undecodable)
   const foreign = foreignChainId(raw)
   if (foreign !== undefined && foreign !== chainId) {
     return new TxRejectedError(`invalid sender: invalid chain id for signer: have ${foreign} want ${chainId}`)
@@ -179,11 +183,25 @@ function etherString(wei: bigint): string {
   return `${hundredths / 100n}.${(hundredths % 100n).toString().padStart(2, '0')}`
 }
 
-/** geth ValidateTransactionWithState: against the head's account of the sender, nonce first, then balance. */
-export function checkTxState(ptx: PoolTx, account: Account | undefined): void {
+/**
+ * geth ValidateTransactionWithState (core/txpool/validation.go): against the head's account of the
+ * sender, nonce first, then the balance against this transaction's cost, then against it plus what
+ * the sender's pending (executable) transactions may spend (`spend`: legacypool ExistingExpenditure,
+ * and ExistingCost of a replaced one). A queued transaction counts toward neither.
+ */
+export function checkTxState(ptx: PoolTx, account: Account | undefined, spend?: PendingSpend): void {
   const nonce = account?.nonce ?? 0n
   if (ptx.nonce < nonce) throw new TxRejectedError(`nonce too low: next nonce ${nonce}, tx nonce ${ptx.nonce}`)
   const balance = account?.balance ?? 0n
-  const cost = ptx.feeCap * ptx.tx.gasLimit + ptx.tx.value
-  if (balance < cost) throw new TxRejectedError(`insufficient funds for gas * price + value: balance ${balance}, tx cost ${cost}, overshot ${cost - balance}`)
+  const cost = txCost(ptx)
+  const funds = 'insufficient funds for gas * price + value: balance'
+  if (balance < cost) throw new TxRejectedError(`${funds} ${balance}, tx cost ${cost}, overshot ${cost - balance}`)
+  if (spend === undefined) return
+  const { spent, replaced } = spend
+  if (replaced !== undefined) {
+    const bump = cost - replaced
+    if (balance < spent + bump) throw new TxRejectedError(`${funds} ${balance}, queued cost ${spent}, tx bumped ${bump}, overshot ${spent + bump - balance}`)
+  } else if (balance < spent + cost) {
+    throw new TxRejectedError(`${funds} ${balance}, queued cost ${spent}, tx cost ${cost}, overshot ${spent + cost - balance}`)
+  }
 }

@@ -3,7 +3,7 @@ import { hex, logsJson } from '../../rpc/format.js'
 import { FilterId, logFilterSchema, type LogFilterRequest } from '../../rpc/schemas.js'
 import { type MethodTable, type RpcContext, inService, method } from '../../rpc/types.js'
 import type { ChainConfigFile } from '../../config.js'
-import type { LogQuery } from '../../engine/logQuery.js'
+import { checkNotPending, type LogQuery } from '../../engine/logQuery.js'
 
 function toQuery(f: LogFilterRequest): LogQuery {
   const q: LogQuery = { criteria: { addresses: f.addresses, topics: f.topics } }
@@ -28,6 +28,7 @@ export function ethFilterMethods(ctx: Pick<RpcContext, 'engine' | 'config'>): Me
     eth_getLogs: method(z.tuple([LogFilter]), async ([f], _call, _origin, cancel) => logsJson(await engine.getLogs(toQuery(f), cancel))),
     /** Handler for `eth_newFilter`: numbered bounds are fixed, tags follow the head. */
     eth_newFilter: method(z.tuple([LogFilter]), ([f]) => {
+      if (f.blockHash === undefined) checkNotPending(f)
       const bounds = {
         from: typeof f.fromBlock === 'bigint' ? f.fromBlock : f.fromBlock === 'earliest' ? 0n : undefined,
         to: typeof f.toBlock === 'bigint' ? f.toBlock : f.toBlock === 'earliest' ? 0n : undefined,
