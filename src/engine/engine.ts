@@ -17,7 +17,8 @@ import { FilterManager } from './filters.js'
 import { LogIndex, type FoundLog } from './logIndex.js'
 import { queryLogs, type LogQuery } from './logQuery.js'
 import { PendingNonceGuard } from './pendingNonceGuard.js'
-import { Executor, executionError } from './executor.js'
+import { Executor, callPrecheckError, executionError } from './executor.js'
+import { type CallBlockOverrides, overriddenExecutor } from './callOverrides.js'
 import { FlatView, type StateReader } from './flatView.js'
 import { forkGenesis, openForkRecord } from './forkBase.js'
 import { ForkState } from './forkState.js'
@@ -247,15 +248,15 @@ export class Engine {
     return { timeoutMs: this.evmTimeoutMs, cancel }
   }
 
-  /** eth_call: the return data, or geth's revert / execution error. Results at 'latest' are memoised per head. */
-  async call(req: CallRequest, ref: BlockRef, overrides?: StateOverride, cancel?: Cancellation): Promise<Uint8Array> {
+  /** eth_call: the return data, or geth's revert / execution error (block overrides: callOverrides.ts). Results at 'latest' are memoised per head. */
+  async call(req: CallRequest, ref: BlockRef, overrides?: StateOverride, cancel?: Cancellation, blockOverrides?: CallBlockOverrides): Promise<Uint8Array> {
     const block = this.resolveBlock(ref)
-    const cacheKey = overrides === undefined && ref !== 'pending' ? callKey(block, req) : undefined
+    const cacheKey = overrides === undefined && blockOverrides === undefined && ref !== 'pending' ? callKey(block, req) : undefined
     const hit = cacheKey === undefined ? undefined : this.callCache.get(cacheKey)
     if (hit !== undefined) return hit
-    const ex = await this.executorAt(block)
+    const ex = await (blockOverrides === undefined ? this.executorAt(block) : overriddenExecutor(this.chain, block, blockOverrides))
     const gas = this.callGas(req.gas)
-    const outcome = await ex.exclusive(this.evmLimit(cancel), () => ex.run(req, gas, overrides))
+    const outcome = await ex.exclusive(this.evmLimit(cancel), () => ex.run(req, gas, overrides)).catch((err: unknown) => Promise.reject(callPrecheckError(err, gas)))
     if (outcome.error !== undefined) throw executionError(outcome)
     if (cacheKey !== undefined && this.chain.head === block) this.callCache.set(cacheKey, outcome.returnData)
     return outcome.returnData

@@ -14,6 +14,12 @@ export interface EnvFields {
 
 const ZERO32 = new Uint8Array(32)
 
+/** The same environment with BLOBBASEFEE answering `blobBaseFee` (geth BlockContext.BlobBaseFee set by a block override). */
+export function withBlobBaseFee(env: EnvBlock, blobBaseFee: bigint): EnvBlock {
+  const header = Object.create(env.header, { getBlobGasPrice: { value: () => blobBaseFee } }) as EnvBlock['header']
+  return Object.create(env, { header: { value: header } }) as EnvBlock
+}
+
 /** The EVM's environment block for a header (BLOCKHASH, NUMBER, BASEFEE...), on `common` (Chain's header Common). */
 export function envBlock(common: Common, fields: EnvFields & { coinbase: Uint8Array }): EnvBlock {
   return createBlock(

@@ -1,10 +1,11 @@
 import type { Block as EnvBlock } from '@ethereumjs/block'
 import { type VM, createVM } from '@ethereumjs/vm'
 import { createTx, type TypedTransaction } from '@ethereumjs/tx'
-import { Account, Address, bytesToHex, hexToBytes, setLengthLeft, unpadBytes } from '@ethereumjs/util'
+import { Account, Address, bytesToHex, hexToBytes, setLengthLeft, toChecksumAddress, unpadBytes } from '@ethereumjs/util'
 import type { Block } from './block.js'
 import { type CallResult, directCallSupported, messageCall, runDirectCall } from './directCall.js'
 import { EvmGuard, type RunLimit } from './evmGuard.js'
+import { withBlobBaseFee } from './envBlock.js'
 import { runTxFromContract } from './impersonatedTx.js'
 // Process-wide: every EVM (calls, the block builder, tracing) runs with ethereumjs's per-call costs cut.
 import './evmPatches.js'
@@ -15,7 +16,16 @@ import { OverlayState } from './overlayState.js'
 import type { AccessListItem, CallRequest, StateOverride } from './types.js'
 
 const ZERO_ADDRESS = new Address(new Uint8Array(20))
+const MAX_UINT256 = (1n << 256n) - 1n
 const EMPTY = new Uint8Array(0)
+
+/** What a call's EVM environment takes besides its block's header (block overrides: src/engine/callOverrides.ts). */
+export interface CallEnv {
+  /** PREVRANDAO / DIFFICULTY (else coreth's difficulty 1). */
+  mixHash?: Uint8Array
+  /** BLOBBASEFEE (else the header's, 1). */
+  blobBaseFee?: bigint
+}
 
 /** What one execution produced (eth_call, estimate, access list). */
 export interface CallOutcome {
@@ -40,6 +50,7 @@ export class Executor {
     private readonly vm: VM,
     private readonly chain: Chain,
     readonly guard: EvmGuard,
+    private readonly callEnv: CallEnv,
   ) {}
 
   /** The EVM, for tracers to subscribe to its events (debug_traceCall runs on its own executor). */
@@ -47,13 +58,13 @@ export class Executor {
     return this.vm.evm
   }
 
-  static async create(chain: Chain, block: Block, state: StateReader): Promise<Executor> {
+  static async create(chain: Chain, block: Block, state: StateReader, callEnv: CallEnv = {}): Promise<Executor> {
     const sm = new OverlayState(state, chain.codeSource)
     const guard = new EvmGuard()
     // A Common copy per VM: each EVM subscribes to its Common's events and the shared one would keep every
     // VM ever made alive (an eth_call at each new head leaked an EVM; scripts/soak.ts found it).
     const vm = await createVM({ common: chain.common.copy(), stateManager: sm, blockchain: chain.blockHashes as never, evmOpts: { customOpcodes: guard.opcodes } })
-    return new Executor(block, sm, vm, chain, guard)
+    return new Executor(block, sm, vm, chain, guard, callEnv)
   }
 
   /**
@@ -89,16 +100,12 @@ export class Executor {
     const plain = direct && req.to !== undefined && req.accessList === undefined
     const tx = plain ? undefined : this.makeTx(req, gas, from, baseFee)
     const account = (await this.sm.getAccount(from)) ?? new Account()
-    const price =
-      tx === undefined
-        ? 0n
-        : tx.type === 2
-          ? minBig((tx as { maxFeePerGas: bigint }).maxFeePerGas, baseFee + (tx as { maxPriorityFeePerGas: bigint }).maxPriorityFeePerGas)
-          : (tx as { gasPrice: bigint }).gasPrice
-    const cost = gas * price + (req.value ?? 0n)
-    if (account.balance < cost && (price > 0n || (req.value ?? 0n) > 0n)) {
-      throw new ExecutionFailedError(`insufficient funds for gas * price + value: address ${from.toString()} have ${account.balance} want ${cost}`)
-    }
+    // geth buyGas: the balance must cover gas at the fee cap (or gas price) plus the value.
+    const feeCap = tx === undefined ? 0n : tx.type === 2 ? (tx as { maxFeePerGas: bigint }).maxFeePerGas : (tx as { gasPrice: bigint }).gasPrice
+    const cost = gas * feeCap + (req.value ?? 0n)
+    const sender = toChecksumAddress(from.toString())
+    if (cost > MAX_UINT256) throw new ExecutionFailedError(`insufficient funds for gas * price + value: address ${sender} required balance exceeds 256 bits`)
+    if (account.balance < cost) throw new ExecutionFailedError(`insufficient funds for gas * price + value: address ${sender} have ${account.balance} want ${cost}`)
     account.nonce = req.nonce ?? account.nonce
     if (beforeRun !== undefined) await beforeRun(tx!)
     let result: CallResult
@@ -135,7 +142,9 @@ export class Executor {
     const key = `${baseFee}:${gasLimit}`
     let env = this.envs.get(key)
     if (env === undefined) {
-      env = this.chain.envBlock({ number: this.block.header.number, timestamp: this.block.header.timestamp, gasLimit, baseFee, coinbase: this.block.header.coinbase })
+      const h = this.block.header
+      env = this.chain.envBlock({ number: h.number, timestamp: h.timestamp, gasLimit, baseFee, coinbase: h.coinbase, mixHash: this.callEnv.mixHash })
+      if (this.callEnv.blobBaseFee !== undefined) env = withBlobBaseFee(env, this.callEnv.blobBaseFee)
       if (this.envs.size > 64) this.envs.clear()
       this.envs.set(key, env)
     }
@@ -183,8 +192,12 @@ export class Executor {
   }
 }
 
-function minBig(a: bigint, b: bigint): bigint {
-  return a < b ? a : b
+/**
+ * geth applyMessageWithEVM: a call refused before it runs (core.ApplyMessage's error: insufficient
+ * funds, intrinsic gas, the base fee) as eth_call answers it, `err: <error> (supplied gas <gas>)`.
+ */
+export function callPrecheckError(err: unknown, gas: bigint): unknown {
+  return err instanceof ExecutionFailedError ? new ExecutionFailedError(`err: ${err.message} (supplied gas ${gas})`) : err
 }
 
 function toAccessList(list: AccessListItem[] | undefined): [Uint8Array, Uint8Array[]][] {

@@ -4,9 +4,10 @@ import { encodeBlock, headerFields } from '../engine/block.js'
 import { encodeConsensusReceipt } from '../engine/receipt.js'
 import { NotFoundError } from '../engine/errors.js'
 import type { TraceOptions } from '../engine/tracing/config.js'
-import type { BlockOverrides, TraceCallOptions } from '../engine/tracing/trace.js'
+import type { TraceCallOptions } from '../engine/tracing/trace.js'
+import { BlockOverrides } from '../rpc/blockOverrides.js'
 import { hex } from '../rpc/format.js'
-import { Address, BlockRef, BlockTag, CallRequest, Hash32, Quantity, StateOverride, Uint64 } from '../rpc/schemas.js'
+import { BlockRef, BlockTag, CallRequest, Hash32, StateOverride } from '../rpc/schemas.js'
 import { type MethodTable, type RpcContext, method } from '../rpc/types.js'
 
 /** The raw-data methods of geth's DebugAPI (internal/ethapi/api.go): consensus encodings. */
@@ -94,32 +95,13 @@ const TraceConfig = z
   })
   .nullish()
 
-/** geth override.BlockOverrides (the fields applied here; the others are accepted). */
-const BlockOverridesSchema = z
-  .object({
-    number: Quantity.nullish(),
-    time: Uint64.nullish(),
-    gasLimit: Uint64.nullish(),
-    feeRecipient: Address.nullish(),
-    baseFeePerGas: Quantity.nullish(),
-  })
-  .transform((o): BlockOverrides => {
-    const out: BlockOverrides = {}
-    if (o.number != null) out.number = o.number
-    if (o.time != null) out.time = o.time
-    if (o.gasLimit != null) out.gasLimit = o.gasLimit
-    if (o.feeRecipient != null) out.feeRecipient = o.feeRecipient
-    if (o.baseFeePerGas != null) out.baseFeePerGas = o.baseFeePerGas
-    return out
-  })
-
 /** geth tracers.TraceCallConfig: TraceConfig plus stateOverrides and blockOverrides. */
 const TraceCallConfig = z
   .object(
     {
       ...traceConfigFields('TraceCallConfig'),
       stateOverrides: StateOverride.nullish(),
-      blockOverrides: BlockOverridesSchema.nullish(),
+      blockOverrides: BlockOverrides.nullish(),
     },
     { error: (i) => `json: cannot unmarshal ${goType(i.input)} into Go value of type tracers.TraceCallConfig` },
   )

@@ -10,13 +10,13 @@ import { AFTER_DECODE } from './errors.js'
 
 type Ctx = z.core.$RefinementCtx
 
-function fail(ctx: Ctx, input: unknown, message: string, params?: Record<string, unknown>): never {
+export function fail(ctx: Ctx, input: unknown, message: string, params?: Record<string, unknown>): never {
   ctx.addIssue({ code: 'custom', message, input, ...(params && { params }) })
   return z.NEVER as never
 }
 
 /** The JSON type name Go's encoding/json reports for a value ("number", "bool", "object", ...). */
-function goType(v: unknown): string {
+export function goType(v: unknown): string {
   if (v === null) return 'null'
   if (Array.isArray(v)) return 'array'
   if (typeof v === 'boolean') return 'bool'
@@ -36,7 +36,7 @@ const HEX_CHARS = /^[0-9a-fA-F]*$/
 const has0x = (s: string): boolean => s.length >= 2 && s[0] === '0' && (s[1] === 'x' || s[1] === 'X')
 
 /** hexutil.Big / Uint64 / Uint (UnmarshalJSON): `field` = "Struct.field" when inside a struct argument. */
-function quantity(bits: number, goTypeName: string, field?: string) {
+export function quantity(bits: number, goTypeName: string, field?: string) {
   const max = (1n << BigInt(bits)) - 1n
   return z.unknown().transform((v, ctx): bigint => {
     const bad = (what: string): never => fail(ctx, v, typeError(what, goTypeName, field))
@@ -54,7 +54,7 @@ function quantity(bits: number, goTypeName: string, field?: string) {
 }
 
 /** hexutil.Bytes (length undefined) or a fixed-size common.Address / common.Hash (UnmarshalFixedJSON). */
-function data(length: number | undefined, goTypeName: string, field?: string) {
+export function data(length: number | undefined, goTypeName: string, field?: string) {
   return z.unknown().transform((v, ctx): Uint8Array => {
     const bad = (what: string): never => fail(ctx, v, typeError(what, goTypeName, field))
     if (typeof v !== 'string') return bad('non-string')

@@ -80,8 +80,7 @@ describe('eth_call, eth_estimateGas, eth_createAccessList', () => {
       // A value transfer from an empty account needs a balance override.
       const poor = Wallet.createRandom().address
       const noFunds = await node.rpc('eth_call', [{ from: poor, to: stranger, value: '0x1' }, 'latest'])
-      expect(noFunds.error?.code).toBe(-32000)
-      expect(noFunds.error?.message).toMatch(/^insufficient funds/)
+      expect(noFunds.error).toEqual({ code: -32000, message: `err: insufficient funds for gas * price + value: address ${poor} have 0 want 1 (supplied gas 50000000)` })
       expect(await node.call('eth_call', [{ from: poor, to: stranger, value: '0x1' }, 'latest', { [poor]: { balance: '0x1' } }])).toBe('0x')
       const both = await node.rpc('eth_call', [{ to: probe, data: stored }, 'latest', { [probe]: { state: {}, stateDiff: {} } }])
       expect(both.error?.code).toBe(-32602)

@@ -1,6 +1,6 @@
 import { Wallet, getAddress } from 'ethers'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { CHAIN_ID, FEE_CAP, TIP, ewoq, fundedWallet, nonceOf, sign, waitReceipt } from '../helpers/chain.js'
+import { CHAIN_ID, FEE_CAP, TIP, deploy, ewoq, fundedWallet, iface, nonceOf, sign, waitReceipt } from '../helpers/chain.js'
 import { rawHttp } from '../helpers/rawHttp.js'
 import { startTestNode, type TestNode } from '../helpers/testNode.js'
 
@@ -128,5 +128,71 @@ describe('eth_sendRawTransaction as geth checks it (internal/ethapi SubmitTransa
     const raw = await randomWallet().signTransaction({ chainId: CHAIN_ID + 1n, type: 2, nonce: 0, gasLimit: 21000n, to: ewoq.address, maxFeePerGas: FEE_CAP, maxPriorityFeePerGas: TIP })
     expect((await node.rpc('eth_sendRawTransaction', [raw])).error).toEqual({ code: -32000, message: `invalid sender: invalid chain id for signer: have ${CHAIN_ID + 1n} want ${CHAIN_ID}` })
     expect(getAddress(ewoq.address)).toBe(ewoq.address)
+  })
+})
+
+describe('eth_call as geth answers it (internal/ethapi DoCall, core/state_transition.go)', () => {
+  const probe = iface('Probe')
+  let probeAddress: string
+  beforeAll(async () => {
+    probeAddress = (await deploy(node, 'Probe')).address
+  })
+
+  it('a call refused before it runs is "err: <error> (supplied gas N)", the sender checksummed', async () => {
+    const poor = getAddress(randomWallet().address)
+    const to = ewoq.address
+    expect((await node.rpc('eth_call', [{ from: poor.toLowerCase(), to, value: '0x1' }, 'latest'])).error).toEqual({
+      code: -32000,
+      message: `err: insufficient funds for gas * price + value: address ${poor} have 0 want 1 (supplied gas 50000000)`,
+    })
+    // The balance must cover gas at the fee cap, not at the effective price.
+    expect((await node.rpc('eth_call', [{ from: poor, to, gas: '0x5208', maxFeePerGas: '0x3', maxPriorityFeePerGas: '0x0' }, 'latest'])).error).toEqual({
+      code: -32000,
+      message: `err: insufficient funds for gas * price + value: address ${poor} have 0 want ${3 * 21000} (supplied gas 21000)`,
+    })
+    expect((await node.rpc('eth_call', [{ from: poor, to, gas: '0x100' }, 'latest'])).error).toEqual({
+      code: -32000,
+      message: 'err: intrinsic gas too low: have 256, want 21000 (supplied gas 256)',
+    })
+    // A revert is not a refusal: no prefix.
+    expect((await node.rpc('eth_call', [{ to: probeAddress, data: probe.encodeFunctionData('failPlain') }, 'latest'])).error).toEqual({ code: 3, message: 'execution reverted', data: '0x' })
+  })
+
+  it('a 4th argument, block overrides: number, time, gasLimit, feeRecipient, baseFeePerGas', async () => {
+    const context = (overrides: unknown, extra: Record<string, string> = {}) =>
+      node.call('eth_call', [{ from: ewoq.address, to: probeAddress, data: probe.encodeFunctionData('context'), gas: '0x100000', ...extra }, 'latest', null, overrides])
+    const plain = probe.decodeFunctionResult('context', await context(null))
+    const coinbase = getAddress(randomWallet().address)
+    const out = probe.decodeFunctionResult('context', await context({ number: '0x1234', time: '0x5678', gasLimit: '0x2000000', feeRecipient: coinbase }))
+    expect([out[1], out[2], out[4], out[5]]).toEqual([0x1234n, 0x5678n, coinbase, 0x2000000n])
+    expect(out[0]).toBe(plain[0])
+    // BASEFEE is the override when the call pays fees (geth: 0 for a call without them).
+    const fees = { maxFeePerGas: '0x' + (2n * 10n ** 12n).toString(16), maxPriorityFeePerGas: '0x0' }
+    expect(probe.decodeFunctionResult('context', await context({ baseFeePerGas: '0xe8d4a51000' }, fees))[3]).toBe(10n ** 12n)
+    expect(probe.decodeFunctionResult('context', await context({ baseFeePerGas: '0xe8d4a51000' }))[3]).toBe(0n)
+    // The overrides touch nothing else: the next plain call sees the chain's block again.
+    expect(probe.decodeFunctionResult('context', await context(undefined))[1]).toBe(plain[1])
+  })
+
+  it('block overrides: prevRandao (PREVRANDAO) and blobBaseFee (BLOBBASEFEE)', async () => {
+    // PREVRANDAO PUSH0 MSTORE BLOBBASEFEE PUSH1 32 MSTORE PUSH1 64 PUSH0 RETURN
+    const reader = getAddress(randomWallet().address)
+    const code = { [reader]: { code: '0x445f524a602052604' + '05ff3' } }
+    const read = (overrides: unknown) => node.call('eth_call', [{ to: reader }, 'latest', code, overrides])
+    const randao = '0x' + 'ab'.repeat(32)
+    expect(await read({ prevRandao: randao, blobBaseFee: '0x7' })).toBe(randao + '7'.padStart(64, '0'))
+    expect(await read({})).toBe('0x' + '1'.padStart(64, '0') + '1'.padStart(64, '0'))
+  })
+
+  it("block override errors: geth's texts", async () => {
+    const call = (overrides: unknown) => node.rpc('eth_call', [{ to: ewoq.address }, 'latest', {}, overrides])
+    expect((await call({ beaconRoot: '0x' + '00'.repeat(32) })).error).toEqual({ code: -32000, message: 'block override "beaconRoot" is not supported for this RPC method' })
+    expect((await call({ withdrawals: [] })).error).toEqual({ code: -32000, message: 'block override "withdrawals" is not supported for this RPC method' })
+    expect((await call({ number: 5 })).error).toEqual({
+      code: -32602,
+      message: 'invalid argument 3: json: cannot unmarshal non-string into Go struct field BlockOverrides.number of type *hexutil.Big',
+    })
+    expect((await call({ unknownField: 1 })).result).toBe('0x')
+    expect((await node.rpc('eth_call', [{ to: ewoq.address }, 'latest', {}, {}, 1])).error).toEqual({ code: -32602, message: 'too many arguments, want at most 4' })
   })
 })

@@ -8,6 +8,7 @@ import type { Engine } from '../engine.js'
 import { EngineError, ExecutionAbortedError, ExecutionFailedError, NotFoundError } from '../errors.js'
 import { EvmGuard, type Cancellation, type RunLimit } from '../evmGuard.js'
 import { Executor, type CallOutcome } from '../executor.js'
+import { type CallBlockOverrides, callEnv, overriddenBlock } from '../callOverrides.js'
 import { OverlayState } from '../overlayState.js'
 import type { BlockRef, CallRequest, StateOverride } from '../types.js'
 import { createTracer, traceTimeoutMs, type TraceOptions } from './config.js'
@@ -21,19 +22,10 @@ import type { TxStart } from './types.js'
  * disturbs the executors serving eth_call.
  */
 
-/** geth override.BlockOverrides, the fields the EVM environment here has. */
-export interface BlockOverrides {
-  number?: bigint
-  time?: bigint
-  gasLimit?: bigint
-  feeRecipient?: Uint8Array
-  baseFeePerGas?: bigint
-}
-
 /** debug_traceCall's TraceCallConfig. */
 export interface TraceCallOptions extends TraceOptions {
   stateOverrides?: StateOverride
-  blockOverrides?: BlockOverrides
+  blockOverrides?: CallBlockOverrides
 }
 
 /** One entry of debug_traceBlockBy* (geth txTraceResult). */
@@ -79,8 +71,9 @@ export async function traceCall(engine: Engine, chain: Chain, req: CallRequest, 
   if (ref === 'pending') throw new EngineError('tracing on top of pending is not supported')
   const block = findTraceBlock(engine, ref)
   chain.requireState(block)
-  const env = withOverrides(block, opts.blockOverrides)
-  const ex = await Executor.create(chain, env, chain.stateReader(block))
+  const o = opts.blockOverrides ?? {}
+  const env = overriddenBlock(block, o)
+  const ex = await Executor.create(chain, env, chain.stateReader(block), callEnv(o))
   const tracer = createTracer(opts)
   const timeout = traceTimeoutMs(opts.timeout)
   const gas = engine.callGas(req.gas)
@@ -109,22 +102,6 @@ function findTraceBlock(engine: Engine, ref: BlockRef): Block {
   if (block !== undefined) return block
   if (typeof ref === 'object') throw new NotFoundError(`block ${bytesToHex(ref.blockHash)} not found`)
   throw new NotFoundError(`block #${typeof ref === 'bigint' ? ref : ref} not found`)
-}
-
-function withOverrides(block: Block, o: BlockOverrides | undefined): Block {
-  if (o === undefined) return block
-  const h = block.header
-  return {
-    ...block,
-    header: {
-      ...h,
-      number: o.number ?? h.number,
-      timestamp: o.time ?? h.timestamp,
-      gasLimit: o.gasLimit ?? h.gasLimit,
-      coinbase: o.feeRecipient ?? h.coinbase,
-      baseFee: o.baseFeePerGas ?? h.baseFee,
-    },
-  }
 }
 
 /** A block being re-executed from its parent's state, one transaction after another. */
