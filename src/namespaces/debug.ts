@@ -6,7 +6,7 @@ import { NotFoundError } from '../engine/errors.js'
 import type { TraceOptions } from '../engine/tracing/config.js'
 import type { TraceCallOptions } from '../engine/tracing/trace.js'
 import { BlockOverrides } from '../rpc/blockOverrides.js'
-import { hex } from '../rpc/format.js'
+import { hex, rawTxHex } from '../rpc/format.js'
 import { BlockRef, BlockTag, CallRequest, Hash32, StateOverride } from '../rpc/schemas.js'
 import { type MethodTable, type RpcContext, method } from '../rpc/types.js'
 
@@ -24,12 +24,7 @@ export function debugRawMethods(ctx: Pick<RpcContext, 'engine'>): MethodTable {
     /** Handler for `debug_getRawReceipts`: each receipt's EIP-2718 consensus encoding. */
     debug_getRawReceipts: method(z.tuple([BlockRef]), ([ref]) => engine.receipts(engine.resolveBlock(ref)).map((r) => hex(encodeConsensusReceipt(r)))),
     /** Handler for `debug_getRawTransaction`: the transaction's canonical encoding; "0x" when unknown (geth). */
-    debug_getRawTransaction: method(z.tuple([Hash32]), ([hash]) => {
-      const found = engine.transaction(hash)
-      if (found === undefined) return '0x'
-      const tx = 'mined' in found ? found.mined.block.txs[found.mined.index]! : found.pooled.tx
-      return hex(tx.serialize())
-    }),
+    debug_getRawTransaction: method(z.tuple([Hash32]), ([hash]) => rawTxHex(engine.transaction(hash))),
   }
 }
 

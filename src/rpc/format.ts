@@ -254,3 +254,9 @@ export function formatLog(f: FoundLog, txHash?: string): Record<string, Json> {
     removed: false,
   }
 }
+
+/** A mined or pooled transaction's EIP-2718 bytes as geth's raw getters answer them; "0x" (a nil hexutil.Bytes) for none. */
+export function rawTxHex(found: { mined: { block: Block; index: number } } | { pooled: { tx: TypedTransaction } } | undefined): string {
+  if (found === undefined) return '0x'
+  return hex(('mined' in found ? found.mined.block.txs[found.mined.index]! : found.pooled.tx).serialize())
+}

@@ -196,3 +196,35 @@ describe('eth_call as geth answers it (internal/ethapi DoCall, core/state_transi
     expect((await node.rpc('eth_call', [{ to: ewoq.address }, 'latest', {}, {}, 1])).error).toEqual({ code: -32602, message: 'too many arguments, want at most 4' })
   })
 })
+
+describe('the raw transaction getters geth serves (internal/ethapi TransactionAPI)', () => {
+  it('eth_getRawTransactionByHash, eth_getRawTransactionByBlockHashAndIndex, eth_getRawTransactionByBlockNumberAndIndex: the signed bytes; "0x" when there is none', async () => {
+    for (const type of [0, 1, 2]) {
+      const raw = await sign({ type, to: ewoq.address, value: 1n, nonce: await nonceOf(node, ewoq.address) })
+      const hash = await node.call('eth_sendRawTransaction', [raw])
+      const receipt = await waitReceipt(node, hash)
+      expect(await node.call('eth_getRawTransactionByHash', [hash])).toBe(raw)
+      expect(await node.call('eth_getRawTransactionByBlockHashAndIndex', [receipt.blockHash, receipt.transactionIndex])).toBe(raw)
+      expect(await node.call('eth_getRawTransactionByBlockNumberAndIndex', [receipt.blockNumber, receipt.transactionIndex])).toBe(raw)
+      expect(await node.call('eth_getRawTransactionByBlockNumberAndIndex', ['latest', receipt.transactionIndex])).toBe(raw)
+    }
+    const unknown = '0x' + 'ee'.repeat(32)
+    expect(await node.call('eth_getRawTransactionByHash', [unknown])).toBe('0x')
+    expect(await node.call('eth_getRawTransactionByBlockHashAndIndex', [unknown, '0x0'])).toBe('0x')
+    expect(await node.call('eth_getRawTransactionByBlockNumberAndIndex', ['latest', '0x7'])).toBe('0x')
+    expect(await node.call('eth_getRawTransactionByBlockNumberAndIndex', ['0xffffff', '0x0'])).toBe('0x')
+    expect((await node.rpc('eth_getRawTransactionByHash', ['0x01'])).error).toEqual({ code: -32602, message: 'invalid argument 0: hex string has length 2, want 64 for common.Hash' })
+  })
+
+  it('eth_getRawTransactionByHash answers a pooled transaction too', async () => {
+    await node.call('evm_setAutomine', [false])
+    try {
+      const raw = await sign({ to: ewoq.address, value: 1n, nonce: await nonceOf(node, ewoq.address) })
+      const hash = await node.call('eth_sendRawTransaction', [raw])
+      expect(await node.call('eth_getRawTransactionByHash', [hash])).toBe(raw)
+    } finally {
+      await node.call('evm_setAutomine', [true])
+      await node.call('evm_mine')
+    }
+  })
+})

@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import type { Block } from '../../engine/block.js'
-import { formatBlock, formatHeader, formatReceipt, formatTx, quantity } from '../../rpc/format.js'
+import { formatBlock, formatHeader, formatReceipt, formatTx, hex, quantity } from '../../rpc/format.js'
 import { BlockRef, BlockTag, Bool, Hash32, Uint } from '../../rpc/schemas.js'
 import { type MethodTable, type RpcContext, inService, method } from '../../rpc/types.js'
 
@@ -10,6 +10,8 @@ export function ethBlockMethods(ctx: Pick<RpcContext, 'engine'>): MethodTable {
   const byHash = (hash: Uint8Array) => engine.findBlock({ blockHash: hash })
   const byNumber = (ref: ReturnType<typeof BlockTag.parse>) => engine.findBlock(ref)
   const txAt = (block: Block | undefined, index: bigint) => (block === undefined || index >= BigInt(block.txs.length) ? null : formatTx(block.txs[Number(index)]!, { block, index: Number(index) }))
+  // geth newRPCRawTransactionFromBlockIndex: a nil hexutil.Bytes, "0x", for a block or index that does not exist.
+  const rawTxAt = (block: Block | undefined, index: bigint) => (block === undefined || index >= BigInt(block.txs.length) ? '0x' : hex(block.txs[Number(index)]!.serialize()))
   return inService('internal-blockchain', {
     /** Handler for `eth_blockNumber`. */
     eth_blockNumber: method(z.tuple([]), () => quantity(engine.head.header.number)),
@@ -49,6 +51,10 @@ export function ethBlockMethods(ctx: Pick<RpcContext, 'engine'>): MethodTable {
       eth_getTransactionByBlockNumberAndIndex: method(z.tuple([BlockTag, Uint]), ([ref, index]) => txAt(byNumber(ref), index)),
       /** Handler for `eth_getTransactionByBlockHashAndIndex`. */
       eth_getTransactionByBlockHashAndIndex: method(z.tuple([Hash32, Uint]), ([hash, index]) => txAt(byHash(hash), index)),
+      /** Handler for `eth_getRawTransactionByBlockNumberAndIndex`: the transaction's EIP-2718 bytes. */
+      eth_getRawTransactionByBlockNumberAndIndex: method(z.tuple([BlockTag, Uint]), ([ref, index]) => rawTxAt(byNumber(ref), index)),
+      /** Handler for `eth_getRawTransactionByBlockHashAndIndex`. */
+      eth_getRawTransactionByBlockHashAndIndex: method(z.tuple([Hash32, Uint]), ([hash, index]) => rawTxAt(byHash(hash), index)),
     }),
     /** Handler for `eth_getBlockReceipts`. */
     eth_getBlockReceipts: method(z.tuple([BlockRef]), ([ref]) => {

@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { fillTransaction } from '../../engine/fillTransaction.js'
-import { formatReceipt, formatTx } from '../../rpc/format.js'
+import { formatReceipt, formatTx, rawTxHex } from '../../rpc/format.js'
 import { CallRequest, Data, Hash32 } from '../../rpc/schemas.js'
 import { signTxResult } from '../../rpc/signTxResult.js'
 import { type MethodTable, type RpcContext, inService, method } from '../../rpc/types.js'
@@ -18,6 +18,8 @@ export function ethTransactionMethods(ctx: Pick<RpcContext, 'engine'>): MethodTa
       if ('mined' in found) return formatTx(found.mined.block.txs[found.mined.index]!, found.mined)
       return formatTx(found.pooled.tx)
     }),
+    /** Handler for `eth_getRawTransactionByHash`: the EIP-2718 bytes of a mined or pooled transaction, "0x" when unknown (geth). */
+    eth_getRawTransactionByHash: method(z.tuple([Hash32]), ([hash]) => rawTxHex(engine.transaction(hash))),
     /** Handler for `eth_getTransactionReceipt`: null until mined. */
     eth_getTransactionReceipt: method(z.tuple([Hash32]), ([hash]) => {
       const loc = engine.txLocation(hash)
