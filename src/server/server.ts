@@ -10,6 +10,7 @@ import type { HealthKind, HealthReply } from '../healthReporter.js'
 import { createHostCheck, createOriginCheck } from './hostCheck.js'
 import { serveWsConnection } from './wsConnection.js'
 import { createRpcFastPath } from './rpcFastPath.js'
+import { gethTransportHook, readRawBody } from './gethHttp.js'
 
 /** HTTP body and WS message limit (docs/SECURITY.md, L1, W1; geth/coreth 5 MiB). */
 export const DEFAULT_BODY_LIMIT = 5 * 1024 * 1024
@@ -207,32 +208,38 @@ export function createServer(opts: ServerOptions): Server {
     if (origin === undefined || !originAllowed(origin)) return
     reply.header('access-control-allow-origin', origin).header('vary', 'Origin')
   }
-  fastify.post('/ext/bc/:chain/rpc', (req: ChainRequest, reply) => {
+  // geth's rules (server/gethHttp.ts): an empty GET is the health check, PUT and DELETE 405, other content types 415; the rest is JSON-RPC.
+  const onRequest = gethTransportHook(bodyLimit, (req, reply) => {
     cors(req, reply)
-    const rpc = chainFault(reply, chains, req.params.chain)
-    if (rpc === undefined) return
-    const body = req.body
-    // POST without a content type and without a body skips the parser; geth answers 415.
+    return chainFault(reply, chains, (req as ChainRequest).params.chain) !== undefined
+  })
+  const serve = (req: ChainRequest, reply: FastifyReply, body: unknown): void => {
     if (typeof body !== 'string') {
-      reply.code(415).header('content-type', TEXT_CT).send('invalid content type\n')
+      reply.code(415).header('content-type', TEXT_CT).send('invalid content type, only application/json is supported\n')
       return
     }
-    rpc.handle(body).then(
-      (out) => {
-        reply.header('content-type', JSON_CT).send(out ?? '')
-      },
-      (err: unknown) => {
-        log.error({ err }, 'dispatcher failed')
-        reply.code(500).header('content-type', TEXT_CT).send('internal error\n')
-      },
-    )
-  })
-  // A GET must never run a method (geth validateRequest); only POST and the CORS preflight.
+    chains
+      .get(req.params.chain)!
+      .rpc!.handle(body)
+      .then(
+        (out) => reply.header('content-type', JSON_CT).send(out ?? ''),
+        (err: unknown) => {
+          log.error({ err }, 'dispatcher failed')
+          reply.code(500).header('content-type', TEXT_CT).send('internal error\n')
+        },
+      )
+  }
+  fastify.route({ method: ['POST', 'PATCH', 'PUT', 'DELETE'], url: '/ext/bc/:chain/rpc', onRequest, handler: (req: ChainRequest, reply) => serve(req, reply, req.body) })
+  // Fastify reads no GET body: a GET with a JSON body is served as geth serves it.
   fastify.route({
-    method: ['GET', 'PUT', 'DELETE', 'PATCH'],
+    method: 'GET',
     url: '/ext/bc/:chain/rpc',
-    handler: (_req, reply) => {
-      reply.code(405).header('allow', 'POST, OPTIONS').header('content-type', TEXT_CT).send('method not allowed\n')
+    onRequest,
+    handler: (req: ChainRequest, reply) => {
+      readRawBody(req.raw, bodyLimit).then(
+        (body) => serve(req, reply, body),
+        (err: Error) => reply.send(err),
+      )
     },
   })
   fastify.options('/ext/bc/:chain/rpc', (req, reply) => {

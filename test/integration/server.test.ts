@@ -84,19 +84,45 @@ describe('POST /ext/bc/:chain/rpc', () => {
     expect(JSON.parse(res.body)).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'parse error' } })
   })
 
-  it('415 for other content types', async () => {
-    expect((await post(CHAIN_ID_CALL, 'text/plain')).status).toBe(415)
-    expect((await post(CHAIN_ID_CALL, 'application/x-www-form-urlencoded')).status).toBe(415)
-    expect((await http({ body: CHAIN_ID_CALL })).status).toBe(415)
+  const gethError = (status: number, body: string) => ({ status, type: 'text/plain; charset=utf-8', nosniff: 'nosniff', body })
+  const fault = (res: Awaited<ReturnType<typeof http>>) => ({ status: res.status, type: res.headers['content-type'], nosniff: res.headers['x-content-type-options'], body: res.body })
+
+  it("415 with geth's text for other content types, or none (geth rpc/http.go validateRequest)", async () => {
+    const refused = gethError(415, 'invalid content type, only application/json is supported\n')
+    for (const ct of ['text/plain', 'application/x-www-form-urlencoded', 'application/json, text/plain', 'application/json;;', 'application/json; charset']) {
+      expect(fault(await post(CHAIN_ID_CALL, ct)), ct).toEqual(refused)
+    }
+    expect(fault(await http({ body: CHAIN_ID_CALL }))).toEqual(refused)
+    expect(fault(await http({}))).toEqual(refused)
+    // Go's mime.ParseMediaType: any case, parameters, a trailing semicolon.
+    for (const ct of ['Application/JSON', 'application/json;charset=UTF-8', 'application/json; foo="a;b"', 'application/json;']) {
+      expect((await post(CHAIN_ID_CALL, ct)).body, ct).toBe('{"jsonrpc":"2.0","id":1,"result":"0xa868"}')
+    }
   })
 
-  it('413 for a body over the limit', async () => {
-    const res = await post(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'echo', params: ['x'.repeat(BODY_LIMIT)] }))
-    expect(res.status).toBe(413)
+  it("413 with geth's text for a declared length over the limit", async () => {
+    const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'echo', params: ['x'.repeat(BODY_LIMIT)] })
+    expect(fault(await post(body))).toEqual(gethError(413, `content length too large (${Buffer.byteLength(body)}>${BODY_LIMIT})\n`))
   })
 
-  it('405 for GET, PUT and DELETE', async () => {
-    for (const m of ['GET', 'PUT', 'DELETE']) expect((await http({ method: m })).status).toBe(405)
+  it("405 with geth's text for PUT and DELETE", async () => {
+    const headers = { 'content-type': 'application/json', 'content-length': String(CHAIN_ID_CALL.length) }
+    for (const method of ['PUT', 'DELETE']) expect(fault(await http({ method, body: CHAIN_ID_CALL, headers }))).toEqual(gethError(405, 'method not allowed\n'))
+  })
+
+  it('an empty GET is the health check: 200, empty (geth ServeHTTP); a GET with a JSON body or a PATCH is served; a GET with a query is not the health check', async () => {
+    const health = await http({ method: 'GET' })
+    expect([health.status, health.body, health.headers['content-type'], health.headers['content-length']]).toEqual([200, '', undefined, '0'])
+    expect((await http({ method: 'GET', path: '/ext/bc/2q9e4r6Mu3U68nU1fYjgbR6JvwrRx36CohpAX5UQxse55x1Q5/rpc' })).status).toBe(200)
+    for (const method of ['GET', 'PATCH']) {
+      // Node's client sends a GET body without a length unless told one.
+      const served = await http({ method, body: CHAIN_ID_CALL, headers: { 'content-type': 'application/json', 'content-length': String(CHAIN_ID_CALL.length) } })
+      expect([served.status, served.body]).toEqual([200, '{"jsonrpc":"2.0","id":1,"result":"0xa868"}'])
+    }
+    expect(fault(await http({ method: 'GET', path: '/ext/bc/C/rpc?x=1' }))).toEqual(gethError(415, 'invalid content type, only application/json is supported\n'))
+    expect((await http({ method: 'GET', path: '/ext/bc/C/rpc?' })).status).toBe(200)
+    // An unknown chain is still 404.
+    expect((await http({ method: 'GET', path: '/ext/bc/X/rpc' })).status).toBe(404)
   })
 
   it('404 for unknown paths and unknown chains', async () => {
