@@ -1,28 +1,21 @@
-import { RLP } from '@ethereumjs/rlp'
 import type { StateManagerInterface } from '@ethereumjs/common'
-import { KECCAK256_RLP_ARRAY } from '@ethereumjs/util'
-import type { RunTxResult, VM } from '@ethereumjs/vm'
-import { runBlockTx } from './impersonatedTx.js'
+import type { VM } from '@ethereumjs/vm'
 import type { Logger } from 'pino'
-import { keccak256 } from '../util/crypto.js'
 import type { BatchOp } from '../store/db.js'
-import { type Block, type Header, makeBlock } from './block.js'
+import { type Block, makeBlock } from './block.js'
 import { BlockClock } from './blockClock.js'
-import { BlockOverrides, burnTip } from './blockOverrides.js'
-import { BLACKHOLE, EMPTY_EXT_DATA_HASH, type Chain } from './chain.js'
-import { consumeGas, desiredDelayExcess, encodeFeeState, feeStateBeforeBlock, gasPrice, maxCapacity, minBuildableCapacity, minDelayMs, nextMinDelayExcess, updateTargetExcess } from './feeState.js'
+import { BlockOverrides } from './blockOverrides.js'
+import { planNextBlock, type RunOutcome, runCandidates, sealHeader } from './blockAssembly.js'
+import type { Chain } from './chain.js'
+import { desiredDelayExcess, minBuildableCapacity } from './feeState.js'
 import { orderedTrieRoot, txRoot } from './orderedTrieRoot.js'
-import { blockBloom, encodeConsensusReceipt, knowBloom, type Log, type Receipt } from './receipt.js'
-import type { PoolTx, TxPool } from './txPool.js'
+import { blockBloom } from './receipt.js'
+import type { TxPool } from './txPool.js'
 import type { OverlayState } from './overlayState.js'
 import { writeChanges } from './stateWriter.js'
 import { pacer, sleep } from './pacer.js'
 import { ForkError } from '../fork/errors.js'
 
-/** Empty Warp predicate results appended after the fee state (codec v0 + empty map), as coreth does after Durango. */
-const EMPTY_PREDICATE_RESULTS = new Uint8Array(6)
-const ZERO32 = new Uint8Array(32)
-const ONE = 1n
 /** A build this recent means transactions are streaming in. */
 const BUSY_MS = 20
 /** How long a busy builder gathers transactions before the next block. */
@@ -223,24 +216,13 @@ export class BlockBuilder {
    * do. `forced` (evm_mine, anvil_mine): a block is built whatever the ACP-176 capacity, with what fits.
    */
   async buildOnce(allowEmpty = false, forced = false): Promise<Block | undefined> {
-    const parent = this.chain.head
-    const parentMs = parent.header.timeMilliseconds
-    const minDelay = minDelayMs(this.chain.delayExcessOf(parent))
-    const earliest = parentMs + minDelay
     const exact = this.clock.pendingExact
-    const proposed = this.clock.propose(parent.header)
-    let timeMs = proposed.ms
-    if (timeMs < earliest) {
-      // ACP-226: a block comes at least the minimum delay after its parent. The running clock waits
-      // for it; a set timestamp, a clock moved behind the head or a forced build takes the earliest time.
-      if (proposed.running && !forced && earliest - timeMs <= minDelay) await sleep(Number(earliest - timeMs))
-      timeMs = earliest
-    }
-    const before = feeStateBeforeBlock(this.chain.feeStateOf(parent), parentMs, timeMs)
-    const { overrides } = this
-    const baseFee = overrides.baseFee ?? gasPrice(before)
-    const gasLimit = overrides.gasLimit ?? maxCapacity(before.targetExcess)
-    const available = overrides.gasLimit ?? before.capacity
+    const plan = planNextBlock(this.chain, this.clock, this.overrides)
+    const { proposed, earliest, minDelay, before, baseFee, gasLimit, available, number, coinbase } = plan
+    // ACP-226: a block comes at least the minimum delay after its parent. The running clock waits
+    // for it; a set timestamp, a clock moved behind the head or a forced build takes the earliest time.
+    if (proposed.ms < earliest && proposed.running && !forced && earliest - proposed.ms <= minDelay) await sleep(Number(earliest - proposed.ms))
+    const timeMs = plan.timeMs
     if (!forced && before.capacity < minBuildableCapacity(gasLimit)) {
       // Not enough capacity refilled yet (miner/worker.go): try again shortly.
       this.progress = false
@@ -253,64 +235,23 @@ export class BlockBuilder {
       return undefined
     }
 
-    const number = parent.header.number + ONE
-    const coinbase = overrides.coinbase ?? BLACKHOLE
     const env = this.chain.envBlock({ number, timestamp: timeMs / 1000n, gasLimit, baseFee, coinbase })
-    const included: PoolTx[] = []
-    const dropped: PoolTx[] = []
-    const receipts: Receipt[] = []
-    /** Consensus encodings for the receipt root, made as each tx runs (paced) rather than all at the end. */
-    const receiptBytes: Uint8Array[] = []
-    const skipped = new Set<string>()
-    let gasUsed = 0n
+    let run: RunOutcome
     let atomic: AtomicBatch | undefined
     const pause = pacer()
     await this.sm.checkpoint()
     try {
-      for (const ptx of candidates) {
-        await pause()
-        if (skipped.has(ptx.senderHex)) continue
-        if (ptx.feeCap < baseFee || gasUsed + ptx.tx.gasLimit > available) {
-          skipped.add(ptx.senderHex)
-          continue
-        }
-        let result: RunTxResult
-        try {
-          result = await runBlockTx(this.vm, { tx: ptx.tx, block: env, skipHardForkValidation: true, blockGasUsed: gasUsed })
-        } catch (err) {
-          // A fork's origin did not answer: the transaction is not at fault, the block waits (it stays pooled).
-          if (err instanceof ForkError) throw err
-          // No longer valid against this state (balance spent by an earlier tx...): drop it.
-          this.opts.log.debug({ tx: ptx.hash, err: (err as Error).message }, 'dropping transaction')
-          dropped.push(ptx)
-          skipped.add(ptx.senderHex)
-          continue
-        }
-        if (coinbase !== BLACKHOLE) await burnTip(this.sm, coinbase, result.minerValue)
-        gasUsed += result.totalGasSpent
-        included.push(ptx)
-        const receipt: Receipt = {
-          txType: ptx.tx.type,
-          status: result.execResult.exceptionError === undefined ? 1 : 0,
-          cumulativeGasUsed: gasUsed,
-          gasUsed: result.totalGasSpent,
-          effectiveGasPrice: ptx.feeCap < baseFee + ptx.tipCap ? ptx.feeCap : baseFee + ptx.tipCap,
-          contractAddress: result.createdAddress?.bytes,
-          logs: (result.execResult.logs ?? []).map(([address, topics, data]): Log => ({ address, topics, data })),
-        }
-        knowBloom(receipt, result.bloom.bitvector)
-        receipts.push(receipt)
-        receiptBytes.push(encodeConsensusReceipt(receipt))
-      }
+      run = await runCandidates(this.vm, this.sm, env, candidates, plan, pause, (ptx, err) => this.opts.log.debug({ tx: ptx.hash, err: err.message }, 'dropping transaction'))
       // coreth applies atomic txs after the EVM txs (onFinalizeAndAssemble), within what the
       // block's ACP-176 capacity leaves (customheader.RemainingAtomicGasCapacity).
-      atomic = await this.atomic?.assemble({ number, baseFee, atomicGasLimit: available > gasUsed ? available - gasUsed : 0n, sm: this.sm })
+      atomic = await this.atomic?.assemble({ number, baseFee, atomicGasLimit: available > run.gasUsed ? available - run.gasUsed : 0n, sm: this.sm })
       await this.sm.commit()
     } catch (err) {
       atomic?.cancelled()
       this.sm.reset()
       throw err
     }
+    const { included, dropped, receipts, receiptBytes, gasUsed } = run
     const atomicCount = atomic?.count ?? 0
     this.progress = included.length > 0 || dropped.length > 0 || atomicCount > 0
     if (included.length === 0 && atomicCount === 0 && !allowEmpty) {
@@ -338,39 +279,8 @@ export class BlockBuilder {
       await pause()
       const extData = atomicCount > 0 ? atomic!.extData : new Uint8Array()
       const extDataGasUsed = atomicCount > 0 ? atomic!.gasUsed : 0n
-      // A gas limit set by evm_setBlockGasLimit may exceed the capacity: the fee state then counts the excess, its capacity at 0.
-      const used = gasUsed + extDataGasUsed
-      const consumable = used > before.capacity ? { ...before, capacity: used } : before
-      const after = updateTargetExcess(consumeGas(consumable, gasUsed, extDataGasUsed), this.opts.gasTarget === undefined ? undefined : BigInt(this.opts.gasTarget))
-      const extraData = new Uint8Array(30)
-      extraData.set(encodeFeeState(after), 0)
-      extraData.set(EMPTY_PREDICATE_RESULTS, 24)
-      const header: Header = {
-        parentHash: parent.hash,
-        uncleHash: KECCAK256_RLP_ARRAY,
-        coinbase,
-        stateRoot,
-        txRoot: txRootHash,
-        receiptRoot: receiptRootHash,
-        bloom,
-        difficulty: 1n,
-        number,
-        gasLimit,
-        gasUsed,
-        timestamp: timeMs / 1000n,
-        extraData,
-        mixHash: ZERO32,
-        nonce: new Uint8Array(8),
-        extDataHash: extData.length === 0 ? EMPTY_EXT_DATA_HASH : keccak256(RLP.encode(extData)),
-        baseFee,
-        extDataGasUsed,
-        blockGasCost: 0n,
-        blobGasUsed: 0n,
-        excessBlobGas: 0n,
-        parentBeaconRoot: ZERO32,
-        timeMilliseconds: timeMs,
-        minDelayExcess: nextMinDelayExcess(this.chain.delayExcessOf(parent), this.desiredDelay),
-      }
+      const gasTarget = this.opts.gasTarget === undefined ? undefined : BigInt(this.opts.gasTarget)
+      const header = sealHeader(this.chain, plan, { stateRoot, txRoot: txRootHash, receiptRoot: receiptRootHash, bloom, gasUsed, extData, extDataGasUsed, gasTarget, desiredDelay: this.desiredDelay })
       block = makeBlock(header, txs, extData)
       await pause()
       await this.chain.commit(block, receipts, atomicCount > 0 ? atomic!.ops : [], flat, pause)
@@ -382,7 +292,7 @@ export class BlockBuilder {
     }
     this.sm.reset()
     this.clock.committed(timeMs / 1000n, exact)
-    overrides.baseFee = undefined
+    this.overrides.baseFee = undefined
     atomic?.accepted(number)
     await this.pool.onNewHead(included, dropped)
     return block

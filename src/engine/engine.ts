@@ -12,6 +12,7 @@ import type { EngineOptions } from './engineOptions.js'
 import { NotFoundError, TxRejectedError } from './errors.js'
 import { CallMemo, callKey } from './callMemo.js'
 import { EngineDev } from './engineDev.js'
+import { PendingBlocks } from './pendingBlock.js'
 import { estimateGas } from './estimateGas.js'
 import { FilterManager } from './filters.js'
 import { LogIndex, type FoundLog } from './logIndex.js'
@@ -64,6 +65,7 @@ export class Engine {
   private readonly nonceGuard: PendingNonceGuard
   private readonly callCache = new CallMemo()
   private devAccess: EngineDev | undefined
+  private pendingBlocks: PendingBlocks | undefined
   private arrivals = 0
   /** rpc-evm-timeout in ms (0 = none): the wall time of one RPC execution (docs/SECURITY.md, E2). */
   readonly evmTimeoutMs: number
@@ -133,8 +135,11 @@ export class Engine {
   }
 
   /** A block's receipts, in transaction order. */
-  receipts(block: Block): Receipt[] {
-    return this.chain.receipts(block)
+  receipts = (block: Block): Receipt[] => this.chain.receipts(block)
+
+  /** The pending block (geth's miner pending block: src/engine/pendingBlock.ts): the head's next block with the pool's executable txs, kept nowhere. */
+  pendingBlock(): Promise<Block> {
+    return (this.pendingBlocks ??= new PendingBlocks(this.chain, this.pool, this.builder, this.opts)).block()
   }
 
   /** Whether the head block reads back from the database (the health check). */
@@ -356,9 +361,7 @@ export class Engine {
   }
 
   /** How many transactions the pool holds. */
-  poolSize(): { pending: number; queued: number } {
-    return this.pool.size
-  }
+  poolSize = (): { pending: number; queued: number } => this.pool.size
 
   /** A transaction by hash: mined (with its block) or waiting in the pool. */
   transaction(hash: Uint8Array): { mined: TxInBlock } | { pooled: PoolTx } | undefined {
@@ -369,9 +372,7 @@ export class Engine {
   }
 
   /** Runs a state garbage collection now (pruning nodes; undefined on an archival node). */
-  prune(): Promise<PruneResult> | undefined {
-    return this.chain.pruner?.prune()
-  }
+  prune = (): Promise<PruneResult> | undefined => this.chain.pruner?.prune()
 
   /** Plugs the atomic mempool into block building (coreth's onFinalizeAndAssemble); set once by node.ts. */
   setAtomicSource(source: AtomicBlockSource): void {
@@ -393,7 +394,5 @@ export class Engine {
   }
 
   /** Builds one block now from whatever is pending (tests and a fixed block interval use this). */
-  buildBlock(): Promise<Block | undefined> {
-    return this.builder.buildOnce(true)
-  }
+  buildBlock = (): Promise<Block | undefined> => this.builder.buildOnce(true)
 }

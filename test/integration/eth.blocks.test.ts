@@ -105,10 +105,11 @@ describe('blocks, headers, per-block transactions and uncles', () => {
     expect(BigInt(block.timestamp) >= BigInt(b1.timestamp)).toBe(true)
   })
 
-  it('block tags: latest/pending/safe/finalized are the head, earliest is genesis', async () => {
-    for (const tag of ['latest', 'pending', 'safe', 'finalized']) {
+  it('block tags: latest/safe/finalized are the head, pending its next block (geth.edges.test.ts), earliest is genesis', async () => {
+    for (const tag of ['latest', 'safe', 'finalized']) {
       expect((await node.call('eth_getBlockByNumber', [tag, false])).hash, tag).toBe(block.hash)
     }
+    expect((await node.call('eth_getBlockByNumber', ['pending', false])).parentHash).toBe(block.hash)
     expect((await node.call('eth_getBlockByNumber', ['earliest', false])).number).toBe('0x0')
   })
 

@@ -228,3 +228,55 @@ describe('the raw transaction getters geth serves (internal/ethapi TransactionAP
     }
   })
 })
+
+describe("the pending block as geth's miner shows it (internal/ethapi GetBlockByNumber)", () => {
+  it("with nothing pooled: the head's next block, empty, hash, nonce and miner null", async () => {
+    const head = await node.call('eth_getBlockByNumber', ['latest', false])
+    const pending = await node.call('eth_getBlockByNumber', ['pending', false])
+    expect([pending.hash, pending.nonce, pending.miner]).toEqual([null, null, null])
+    expect(pending.number).toBe('0x' + (BigInt(head.number) + 1n).toString(16))
+    expect(pending.parentHash).toBe(head.hash)
+    expect([pending.transactions, pending.gasUsed, pending.stateRoot]).toEqual([[], '0x0', head.stateRoot])
+    expect(BigInt(pending.timestamp) >= BigInt(head.timestamp)).toBe(true)
+    const header = await node.call('eth_getHeaderByNumber', ['pending'])
+    expect([header.hash, header.nonce, header.miner, header.parentHash]).toEqual([null, null, null, head.hash])
+    expect(await node.call('eth_getBlockTransactionCountByNumber', ['pending'])).toBe('0x0')
+    expect(await node.call('eth_getTransactionByBlockNumberAndIndex', ['pending', '0x0'])).toBeNull()
+  })
+
+  it('with transactions pooled: they run into it as the builder would run them; mined, the block has its roots', async () => {
+    await node.call('evm_setAutomine', [false])
+    let raws: string[] = []
+    try {
+      const nonce = await nonceOf(node, ewoq.address)
+      raws = [await sign({ to: ewoq.address, value: 1n, nonce }), await sign({ type: 0, to: getAddress(randomWallet().address), value: 5n, nonce: nonce + 1 })]
+      const hashes = []
+      for (const raw of raws) hashes.push(await node.call('eth_sendRawTransaction', [raw]))
+      const pending = await node.call('eth_getBlockByNumber', ['pending', false])
+      expect([pending.hash, pending.nonce, pending.miner]).toEqual([null, null, null])
+      expect(pending.transactions).toEqual(hashes)
+      expect(pending.gasUsed).toBe('0x' + (2 * 21000).toString(16))
+      const full = await node.call('eth_getBlockByNumber', ['pending', true])
+      expect(full.transactions.map((t: any) => [t.hash, t.blockNumber, typeof t.blockHash])).toEqual(hashes.map((h) => [h, pending.number, 'string']))
+      expect(await node.call('eth_getBlockTransactionCountByNumber', ['pending'])).toBe('0x2')
+      expect((await node.call('eth_getTransactionByBlockNumberAndIndex', ['pending', '0x1'])).hash).toBe(hashes[1])
+      expect(await node.call('eth_getRawTransactionByBlockNumberAndIndex', ['pending', '0x1'])).toBe(raws[1])
+      // Nothing was kept: the head and the pool are as they were.
+      expect(await node.call('eth_getTransactionReceipt', [hashes[0]])).toBeNull()
+      expect(await node.call('txpool_status')).toEqual({ pending: '0x2', queued: '0x0' })
+      await node.call('evm_mine')
+      const mined = await node.call('eth_getBlockByNumber', ['latest', false])
+      expect([mined.number, mined.transactions, mined.transactionsRoot, mined.receiptsRoot, mined.logsBloom]).toEqual([
+        pending.number,
+        hashes,
+        pending.transactionsRoot,
+        pending.receiptsRoot,
+        pending.logsBloom,
+      ])
+      // The state root too, unless the ACP-176 base fee moved between the two (it prices the gas the senders paid).
+      if (mined.baseFeePerGas === pending.baseFeePerGas) expect(mined.stateRoot).toBe(pending.stateRoot)
+    } finally {
+      await node.call('evm_setAutomine', [true])
+    }
+  })
+})

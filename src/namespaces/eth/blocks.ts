@@ -9,6 +9,11 @@ export function ethBlockMethods(ctx: Pick<RpcContext, 'engine'>): MethodTable {
   const { engine } = ctx
   const byHash = (hash: Uint8Array) => engine.findBlock({ blockHash: hash })
   const byNumber = (ref: ReturnType<typeof BlockTag.parse>) => engine.findBlock(ref)
+  /** `use` on the block a number or tag names; `pending` is geth's pending block (src/engine/pendingBlock.ts), built on demand. */
+  const atNumber = <T>(ref: ReturnType<typeof BlockTag.parse>, use: (block: Block | undefined, pending: boolean) => T): T | Promise<T> =>
+    ref === 'pending' ? engine.pendingBlock().then((block) => use(block, true)) : use(byNumber(ref), false)
+  // geth GetBlockByNumber / GetHeaderByNumber: a pending block's hash, nonce and miner are null.
+  const pendingNulls = (out: Record<string, unknown>, pending: boolean) => (pending ? Object.assign(out, { hash: null, nonce: null, miner: null }) : out)
   const txAt = (block: Block | undefined, index: bigint) => (block === undefined || index >= BigInt(block.txs.length) ? null : formatTx(block.txs[Number(index)]!, { block, index: Number(index) }))
   // geth newRPCRawTransactionFromBlockIndex: a nil hexutil.Bytes, "0x", for a block or index that does not exist.
   const rawTxAt = (block: Block | undefined, index: bigint) => (block === undefined || index >= BigInt(block.txs.length) ? '0x' : hex(block.txs[Number(index)]!.serialize()))
@@ -16,20 +21,14 @@ export function ethBlockMethods(ctx: Pick<RpcContext, 'engine'>): MethodTable {
     /** Handler for `eth_blockNumber`. */
     eth_blockNumber: method(z.tuple([]), () => quantity(engine.head.header.number)),
     /** Handler for `eth_getBlockByNumber`. */
-    eth_getBlockByNumber: method(z.tuple([BlockTag, Bool]), ([ref, full]) => {
-      const block = byNumber(ref)
-      return block === undefined ? null : formatBlock(block, full)
-    }),
+    eth_getBlockByNumber: method(z.tuple([BlockTag, Bool]), ([ref, full]) => atNumber(ref, (block, pending) => (block === undefined ? null : pendingNulls(formatBlock(block, full), pending)))),
     /** Handler for `eth_getBlockByHash`. */
     eth_getBlockByHash: method(z.tuple([Hash32, Bool]), ([hash, full]) => {
       const block = byHash(hash)
       return block === undefined ? null : formatBlock(block, full)
     }),
     /** Handler for `eth_getHeaderByNumber`. */
-    eth_getHeaderByNumber: method(z.tuple([BlockTag]), ([ref]) => {
-      const block = byNumber(ref)
-      return block === undefined ? null : formatHeader(block)
-    }),
+    eth_getHeaderByNumber: method(z.tuple([BlockTag]), ([ref]) => atNumber(ref, (block, pending) => (block === undefined ? null : pendingNulls(formatHeader(block), pending)))),
     /** Handler for `eth_getHeaderByHash`. */
     eth_getHeaderByHash: method(z.tuple([Hash32]), ([hash]) => {
       const block = byHash(hash)
@@ -38,21 +37,18 @@ export function ethBlockMethods(ctx: Pick<RpcContext, 'engine'>): MethodTable {
     // coreth's TransactionAPI (internal-transaction), the rest is BlockChainAPI (internal-blockchain).
     ...inService('internal-transaction', {
       /** Handler for `eth_getBlockTransactionCountByNumber`. */
-      eth_getBlockTransactionCountByNumber: method(z.tuple([BlockTag]), ([ref]) => {
-        const block = byNumber(ref)
-        return block === undefined ? null : quantity(block.txs.length)
-      }),
+      eth_getBlockTransactionCountByNumber: method(z.tuple([BlockTag]), ([ref]) => atNumber(ref, (block) => (block === undefined ? null : quantity(block.txs.length)))),
       /** Handler for `eth_getBlockTransactionCountByHash`. */
       eth_getBlockTransactionCountByHash: method(z.tuple([Hash32]), ([hash]) => {
         const block = byHash(hash)
         return block === undefined ? null : quantity(block.txs.length)
       }),
       /** Handler for `eth_getTransactionByBlockNumberAndIndex`. */
-      eth_getTransactionByBlockNumberAndIndex: method(z.tuple([BlockTag, Uint]), ([ref, index]) => txAt(byNumber(ref), index)),
+      eth_getTransactionByBlockNumberAndIndex: method(z.tuple([BlockTag, Uint]), ([ref, index]) => atNumber(ref, (block) => txAt(block, index))),
       /** Handler for `eth_getTransactionByBlockHashAndIndex`. */
       eth_getTransactionByBlockHashAndIndex: method(z.tuple([Hash32, Uint]), ([hash, index]) => txAt(byHash(hash), index)),
       /** Handler for `eth_getRawTransactionByBlockNumberAndIndex`: the transaction's EIP-2718 bytes. */
-      eth_getRawTransactionByBlockNumberAndIndex: method(z.tuple([BlockTag, Uint]), ([ref, index]) => rawTxAt(byNumber(ref), index)),
+      eth_getRawTransactionByBlockNumberAndIndex: method(z.tuple([BlockTag, Uint]), ([ref, index]) => atNumber(ref, (block) => rawTxAt(block, index))),
       /** Handler for `eth_getRawTransactionByBlockHashAndIndex`. */
       eth_getRawTransactionByBlockHashAndIndex: method(z.tuple([Hash32, Uint]), ([hash, index]) => rawTxAt(byHash(hash), index)),
     }),

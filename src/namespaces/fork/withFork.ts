@@ -114,7 +114,11 @@ export function withFork(served: MethodTable, proxy: OriginProxy, engine: Engine
     return viaOrigin(fork, name, raw, judge, args, local)
   }
 
-  for (const [name, judge] of Object.entries(BY_NUMBER)) wrap(name, byNumber(name, 0, judge))
+  // The pending block is the local head's next one (src/engine/pendingBlock.ts), on a fork too.
+  for (const [name, judge] of Object.entries(BY_NUMBER)) {
+    const route = byNumber(name, 0, judge)
+    wrap(name, (fork, raw, args, local) => ((args[0] as unknown[])[0] === 'pending' ? local(...args) : route(fork, raw, args, local)))
+  }
   for (const [name, judge] of Object.entries(BY_HASH)) wrap(name, byHash(name, judge))
   for (const [name, judge] of Object.entries(BY_REF)) {
     const numberedRoute = byNumber(name, 0, judge)
