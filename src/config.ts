@@ -252,7 +252,8 @@ export const NodeConfig = z.strictObject({
   httpAllowedHosts: z.array(z.string().min(1)).default([]),
   /**
    * Browser origins (`scheme://host[:port]`, or `*`) allowed besides loopback ones: to open a
-   * WebSocket, and to get CORS headers on /ext/bc/<chain>/rpc (avalanchego `http-allowed-origins`).
+   * WebSocket, and to get CORS headers on the APIs browsers call: /rpc, /avax, /native, X, P, info and
+   * health (avalanchego `http-allowed-origins`; its default `*` is not this node's).
    */
   httpAllowedOrigins: z.array(z.string().min(1)).default([]),
   /** ms to receive a request's headers (slow-loris). */
@@ -332,7 +333,7 @@ export const FLAGS: Record<string, FlagDef> = {
   'http-allowed-origins': {
     key: 'httpAllowedOrigins',
     type: 'list',
-    help: 'browser origins (scheme://host[:port]) allowed besides loopback ones to open a WebSocket and get CORS on /rpc, comma-separated (* = any)',
+    help: 'browser origins (scheme://host[:port]) allowed besides loopback ones to open a WebSocket and get CORS (rpc, avax, native, X, P, info, health), comma-separated (* = any)',
   },
   'http-read-header-timeout': { key: 'httpReadHeaderTimeout', type: 'duration', help: 'time to receive the request headers' },
   'http-read-timeout': { key: 'httpReadTimeout', type: 'duration', help: 'time to receive a whole request' },

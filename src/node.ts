@@ -1,6 +1,7 @@
 import { join } from 'node:path'
 import type { Logger } from 'pino'
 import { cb58Decode } from './avalanche/cb58.js'
+import { C_API_ALIASES, P_API_ALIASES, X_API_ALIASES } from './avalanche/networks.js'
 import type { AtomicTxService } from './atomic/atomicService.js'
 import { type EvmChain, buildMethodTable, openEvmChain } from './chains/evmChain.js'
 import type { DevServices } from './namespaces/dev/index.js'
@@ -114,7 +115,7 @@ export async function createNode(config: NodeConfig, opts: CreateNodeOptions = {
   let xchain: XChainService
   let pchain: PChainService
   try {
-    cChain = await openEvmChain({ ...shared, config, log, db, id: blockchainId, aliases: ['C', ...extra.aliases.get(blockchainId)!], genesis })
+    cChain = await openEvmChain({ ...shared, config, log, db, id: blockchainId, aliases: [...C_API_ALIASES, ...extra.aliases.get(blockchainId)!], roots: C_API_ALIASES, genesis })
   } catch (err) {
     accounts.close()
     await db.close()
@@ -202,20 +203,20 @@ export async function createNode(config: NodeConfig, opts: CreateNodeOptions = {
     },
   })
   const health = { rpc: new GorillaDispatcher(healthMethods(healthReporter), { log: apiLog, stats }), report: healthReporter.report.bind(healthReporter) }
-  const apis: { path: string; rpc: GorillaDispatcher }[] = [...cChain.apis, { path: '/ext/bc/evm/avax', rpc: cChain.avax }]
+  const apis: { path: string; rpc: GorillaDispatcher }[] = [...cChain.apis]
   for (const { chain } of extraChains) if (chain !== undefined) apis.push(...chain.apis)
   {
     // The keystore-backed X and P methods (avm.send/import/export, platform.importAVAX/exportAVAX): always served,
     // every user unknown while the keystore is off (as avalanchego's empty keystore).
     const chains = { xChainID: net.xChainID, pChainID: net.pChainID, cChainID: cb58Decode(blockchainId) }
     const xpKeystore = { keystore, networkID: config.networkId, chains, avaxAssetID: net.avaxAssetID, deprecated }
-    // The X-Chain's avm service, at its alias, its CB58 ID and the aliases file's names.
+    // The X-Chain's avm service at /ext/bc/<ID>, its API aliases (/ext/X, /ext/avm, /ext/bc/X, /ext/bc/avm; genesis/aliases.go) and the aliases file's names.
     const avm = new GorillaDispatcher(mergeTables(avmMethods({ x: xchain, networkID: config.networkId, chains, avaxAssetID: net.avaxAssetID }), avmKeystoreMethods({ ...xpKeystore, x: xchain })), {
       log: apiLog,
       stats,
     })
-    for (const alias of ['X', xChainId, ...extra.aliases.get(xChainId)!]) apis.push({ path: `/ext/bc/${alias}`, rpc: avm })
-    // The P-Chain's platform service, at its alias and its CB58 ID.
+    for (const path of apiPaths(X_API_ALIASES, xChainId, extra.aliases.get(xChainId)!)) apis.push({ path, rpc: avm })
+    // The P-Chain's platform service, likewise (/ext/P, /ext/platform, /ext/bc/P, /ext/bc/platform).
     const platform = new GorillaDispatcher(
       mergeTables(
         platformMethods({ p: pchain, networkID: config.networkId, chains, avaxAssetID: net.avaxAssetID }),
@@ -224,7 +225,7 @@ export async function createNode(config: NodeConfig, opts: CreateNodeOptions = {
       ),
       { log: apiLog, stats, unknownMethodCode: METHOD_NOT_FOUND },
     )
-    for (const alias of ['P', P_CHAIN_ID, ...extra.aliases.get(P_CHAIN_ID)!]) apis.push({ path: `/ext/bc/${alias}`, rpc: platform })
+    for (const path of apiPaths(P_API_ALIASES, P_CHAIN_ID, extra.aliases.get(P_CHAIN_ID)!)) apis.push({ path, rpc: platform })
   }
   const keystoreRpc = keystore !== undefined ? new GorillaDispatcher(keystoreMethods({ keystore, deprecated }), { log: apiLog, stats }) : undefined
   const running = [cChain, ...extraChains.flatMap(({ chain }) => (chain !== undefined ? [chain] : []))]
@@ -248,6 +249,7 @@ export async function createNode(config: NodeConfig, opts: CreateNodeOptions = {
     port: config.httpPort,
     log: log.child({ module: 'http' }),
     chains: routes,
+    roots: C_API_ALIASES,
     node: { info, health, metrics, keystore: keystoreRpc },
     apis,
     bodyLimit: config.httpMaxBodyBytes,
@@ -296,6 +298,11 @@ export async function createNode(config: NodeConfig, opts: CreateNodeOptions = {
       await db.close()
     },
   }
+}
+
+/** A chain service's paths as avalanchego registers them: /ext/bc/<ID>, and /ext/<alias> and /ext/bc/<alias> for each API alias; /ext/bc/<name> for the aliases file's names. */
+function apiPaths(apiAliases: readonly string[], id: string, extraAliases: readonly string[]): string[] {
+  return [...apiAliases.flatMap((a) => [`/ext/bc/${a}`, `/ext/${a}`]), `/ext/bc/${id}`, ...extraAliases.map((a) => `/ext/bc/${a}`)]
 }
 
 /** The keystore's input sizes and back-off from the node flags (docs/SECURITY.md, K2, K5); the KDF stays a constant. */

@@ -68,6 +68,14 @@ export function networkByID(networkID: number): NetworkConstants | undefined {
   return Object.values(NETWORKS).find((n) => n.networkID === networkID)
 }
 
+/**
+ * The API aliases avalanchego gives each primary-network chain (genesis/aliases.go): its endpoints are
+ * served at /ext/bc/<ID>, and at /ext/<alias> and /ext/bc/<alias> for each of these.
+ */
+export const X_API_ALIASES = ['X', 'avm'] as const
+export const P_API_ALIASES = ['P', 'platform'] as const
+export const C_API_ALIASES = ['C', 'evm'] as const
+
 /** The primary-network chains a C-Chain node knows, keyed by their aliases (genesis/aliases.go). */
 export interface ChainAliases {
   xChainID: Uint8Array

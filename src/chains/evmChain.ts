@@ -81,6 +81,8 @@ export interface EvmChainDeps {
   readonly id: string
   /** Path aliases besides the ID; the first is the primary one (`C` for the C-Chain). */
   readonly aliases: readonly string[]
+  /** Those aliases also served at /ext/<alias>/ (the C-Chain's `C` and `evm`, avalanchego: genesis/aliases.go). */
+  readonly roots?: readonly string[]
   readonly genesis: Genesis
   readonly accounts: AccountManager
   readonly stats: RpcStats
@@ -107,10 +109,8 @@ export interface EvmChain {
   readonly dev: DevServices | undefined
   /** /ext/bc/<chain>/rpc and /ws; `admin` only when the chain config enables it. */
   readonly endpoints: { rpc: Dispatcher; admin?: GorillaDispatcher }
-  /** /ext/bc/<chain>/native and /ext/bc/<chain>/avax for the ID and every alias. */
+  /** /ext/bc/<chain>/native and /ext/bc/<chain>/avax for the ID and every alias, and /ext/<root>/native and /avax for each root. */
   readonly apis: { path: string; rpc: GorillaDispatcher }[]
-  /** The `avax` service of those paths (the C-Chain's is also served at /ext/bc/evm/avax). */
-  readonly avax: GorillaDispatcher
   /** Throws when the database is unusable or the head block cannot be read back. */
   checkDatabase(): void
   /** Stops the engine and the profiler; the database is the caller's. */
@@ -184,7 +184,8 @@ export async function openEvmChain(deps: EvmChainDeps): Promise<EvmChain> {
   const native = new GorillaDispatcher(nativeMethods(handlers, deps.deprecated), { log: apiLog, stats: deps.stats })
   const avax = new GorillaDispatcher(avaxMethods(handlers, deps.deprecated), { log: apiLog, stats: deps.stats })
   const apis: { path: string; rpc: GorillaDispatcher }[] = []
-  for (const alias of [...deps.aliases, id]) apis.push({ path: `/ext/bc/${alias}/native`, rpc: native }, { path: `/ext/bc/${alias}/avax`, rpc: avax })
+  const bases = [...[...deps.aliases, id].map((alias) => `/ext/bc/${alias}`), ...(deps.roots ?? []).map((root) => `/ext/${root}`)]
+  for (const base of bases) apis.push({ path: `${base}/native`, rpc: native }, { path: `${base}/avax`, rpc: avax })
 
   return {
     id,
@@ -195,7 +196,6 @@ export async function openEvmChain(deps: EvmChainDeps): Promise<EvmChain> {
     subscriptions,
     dev,
     apis,
-    avax,
     endpoints: { rpc, ...(admin !== undefined && { admin }) },
     checkDatabase() {
       if (db.status !== 'open') throw new Error(`database is ${db.status}`)

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Logger } from 'pino'
 import type { Answer, Dispatcher } from '../rpc/dispatch.js'
+import type { Cors, HeaderPairs } from './cors.js'
 
 /** What the fast path needs from the server: the same checks its Fastify route runs. */
 export interface RpcFastPathOptions {
@@ -9,7 +10,9 @@ export interface RpcFastPathOptions {
   bodyLimit: number
   log: Logger
   hostAllowed(host: string | undefined): boolean
-  originAllowed(origin: string | undefined): boolean
+  cors: Cors
+  /** Chain names also served at /ext/<name>/rpc (avalanchego's API aliases: `C`, `evm`). */
+  roots?: ReadonlySet<string>
   /** True once the server is closing: Fastify then answers 503 itself. */
   closing(): boolean
 }
@@ -23,9 +26,19 @@ const MAX_CHAIN_LENGTH = 100
 const JSON_CT = 'application/json; charset=utf-8'
 const TEXT_CT = 'text/plain; charset=utf-8'
 
-/** The chain name of `/ext/bc/<name>/rpc` when it is plain ASCII letters, digits, `-` or `_` (nothing the router would decode); else undefined. */
-function chainOf(url: string): string | undefined {
-  if (!url.startsWith(PREFIX) || !url.endsWith(SUFFIX)) return undefined
+const ROOT_PREFIX = '/ext/'
+
+/**
+ * The chain name of `/ext/bc/<name>/rpc` when it is plain ASCII letters, digits, `-` or `_` (nothing
+ * the router would decode), or of `/ext/<root>/rpc` for a root alias; else undefined.
+ */
+function chainOf(url: string, roots: ReadonlySet<string> | undefined): string | undefined {
+  if (!url.startsWith(PREFIX)) {
+    if (roots === undefined || !url.startsWith(ROOT_PREFIX) || !url.endsWith(SUFFIX)) return undefined
+    const root = url.slice(ROOT_PREFIX.length, url.length - SUFFIX.length)
+    return roots.has(root) ? root : undefined
+  }
+  if (!url.endsWith(SUFFIX)) return undefined
   const end = url.length - SUFFIX.length
   if (end <= PREFIX.length || end - PREFIX.length > MAX_CHAIN_LENGTH) return undefined
   for (let i = PREFIX.length; i < end; i++) {
@@ -47,7 +60,7 @@ export function createRpcFastPath(opts: RpcFastPathOptions): (req: IncomingMessa
   const { bodyLimit, log } = opts
   return (req, res) => {
     if (req.method !== 'POST') return false
-    const chain = chainOf(req.url!)
+    const chain = chainOf(req.url!, opts.roots)
     if (chain === undefined) return false
     const rpc = opts.dispatcher(chain)
     if (rpc === undefined) return false
@@ -56,19 +69,18 @@ export function createRpcFastPath(opts: RpcFastPathOptions): (req: IncomingMessa
     const length = headers['content-length']
     if (type === undefined || !FAST_TYPES.has(type) || length === undefined || headers['transfer-encoding'] !== undefined || headers.upgrade !== undefined) return false
     if (Number(length) > bodyLimit || !opts.hostAllowed(headers.host) || opts.closing()) return false
-    const origin = headers.origin
-    const cors = origin !== undefined && opts.originAllowed(origin)
+    const cors = opts.cors.actual(headers.origin, 'POST')
     const chunks: Buffer[] = []
     req.on('data', (chunk: Buffer) => chunks.push(chunk))
     req.on('error', (err: Error) => {
       // The client went away mid-body; Fastify's body reader answers 400 with the error's text.
-      if (!res.headersSent) send(res, 400, TEXT_CT, err.message + '\n', false, origin)
+      if (!res.headersSent) send(res, 400, TEXT_CT, err.message + '\n', cors)
     })
     req.on('end', () => {
       const body = chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8')
       const failed = (err: unknown): void => {
         log.error({ err }, 'dispatcher failed')
-        send(res, 500, TEXT_CT, 'internal error\n', cors, origin)
+        send(res, 500, TEXT_CT, 'internal error\n', cors)
       }
       let answer: Answer
       try {
@@ -77,17 +89,17 @@ export function createRpcFastPath(opts: RpcFastPathOptions): (req: IncomingMessa
         failed(err)
         return
       }
-      if (typeof answer === 'object') answer.then((out) => send(res, 200, JSON_CT, out ?? '', cors, origin), failed)
-      else send(res, 200, JSON_CT, answer ?? '', cors, origin)
+      if (typeof answer === 'object') answer.then((out) => send(res, 200, JSON_CT, out ?? '', cors), failed)
+      else send(res, 200, JSON_CT, answer ?? '', cors)
     })
     return true
   }
 }
 
 /** One write of status line, headers and body: Content-Length, never chunked; CORS headers first, as the Fastify route sets them. */
-function send(res: ServerResponse, status: number, type: string, text: string, cors: boolean, origin: string | undefined): void {
+function send(res: ServerResponse, status: number, type: string, text: string, cors: HeaderPairs): void {
   const length = String(Buffer.byteLength(text))
-  if (cors) res.writeHead(status, ['access-control-allow-origin', origin!, 'vary', 'Origin', 'content-type', type, 'content-length', length])
-  else res.writeHead(status, ['content-type', type, 'content-length', length])
+  if (cors.length === 0) res.writeHead(status, ['content-type', type, 'content-length', length])
+  else res.writeHead(status, [...cors.flat(), 'content-type', type, 'content-length', length])
   res.end(text)
 }

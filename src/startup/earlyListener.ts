@@ -5,7 +5,8 @@ import type { Duplex } from 'node:stream'
 import type { Logger } from 'pino'
 import { type Answer, Dispatcher, type DispatcherOptions } from '../rpc/dispatch.js'
 import type { MethodTable } from '../rpc/types.js'
-import { createHostCheck, createOriginCheck } from '../server/hostCheck.js'
+import { createCors } from '../server/cors.js'
+import { createHostCheck } from '../server/hostCheck.js'
 import { createRpcFastPath } from '../server/rpcFastPath.js'
 
 const ignore = (): void => {}
@@ -28,6 +29,8 @@ export interface EarlyListenerOptions {
   readonly allowedOrigins: readonly string[]
   /** The path keys (`C`, its ID, its aliases) of the chain whose `early` methods are answered before the takeover. */
   readonly chainKeys: readonly string[]
+  /** Those of its keys also served at /ext/<key>/rpc (`C`, `evm`). */
+  readonly roots?: readonly string[]
   /** The chain's methods that need no engine (`eth_chainId`), served with the chain's dispatcher options. */
   readonly early: { readonly table: MethodTable; readonly options: DispatcherOptions }
   readonly log: Logger
@@ -61,7 +64,8 @@ export class EarlyListener {
       bodyLimit: opts.bodyLimit,
       log: opts.log,
       hostAllowed: createHostCheck(opts.allowedHosts),
-      originAllowed: createOriginCheck(opts.allowedOrigins),
+      cors: createCors(opts.allowedOrigins),
+      roots: new Set(opts.roots),
       closing: () => false,
     })
     // As src/server/server.ts sets up the server Fastify runs on.

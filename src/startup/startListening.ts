@@ -1,4 +1,5 @@
 import type { Logger } from 'pino'
+import { C_API_ALIASES } from '../avalanche/networks.js'
 import { dispatcherOptions } from '../chains/dispatcherOptions.js'
 import type { NodeConfig } from '../config.js'
 import { chainIdMethods } from '../namespaces/eth/chainId.js'
@@ -37,7 +38,8 @@ export async function startListening(config: NodeConfig, log: Logger): Promise<N
       bodyLimit: config.httpMaxBodyBytes,
       allowedHosts: config.httpAllowedHosts,
       allowedOrigins: config.httpAllowedOrigins,
-      chainKeys: ['C', ...extra.aliases.get(blockchainId)!, blockchainId],
+      chainKeys: [...C_API_ALIASES, ...extra.aliases.get(blockchainId)!, blockchainId],
+      roots: C_API_ALIASES,
       early: { table, options: dispatcherOptions(config.chain, log.child({ module: 'rpc' }), stats) },
       log: log.child({ module: 'http' }),
     })

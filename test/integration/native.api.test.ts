@@ -86,16 +86,24 @@ for (const { service, path } of SERVICES) {
       expect(JSON.parse(res.body).result).toEqual({ status: 'Unknown' })
     })
 
-    it('405 for GET, PUT and OPTIONS; no CORS headers even for a browser origin (docs/SECURITY.md, N3)', async () => {
+    it('405 for GET, PUT and a plain OPTIONS; CORS only for allowed origins, a preflight answered 200 (docs/SECURITY.md, N3)', async () => {
       for (const method of ['GET', 'PUT', 'OPTIONS']) {
-        const res = await rawHttp(tn.port, { method, path, headers: { origin: 'http://evil.example', 'access-control-request-method': 'POST' } })
+        const res = await rawHttp(tn.port, { method, path, headers: { origin: 'http://evil.example' } })
         expect(res.status).toBe(405)
         expect(res.body).toBe(`rpc: POST method required, received ${method}`)
         expect(res.headers['access-control-allow-origin']).toBeUndefined()
       }
+      const evil = await rawHttp(tn.port, { method: 'OPTIONS', path, headers: { origin: 'http://evil.example', 'access-control-request-method': 'POST' } })
+      expect(evil.status).toBe(200)
+      expect(evil.headers['access-control-allow-origin']).toBeUndefined()
       const res = await post(path, JSON.stringify({ jsonrpc: '2.0', id: 1, method: `${service}.getAtomicTxStatus`, params: {} }), { 'content-type': 'application/json', origin: 'http://evil.example' })
       expect(res.status).toBe(200)
       expect(res.headers['access-control-allow-origin']).toBeUndefined()
+      const local = await post(path, JSON.stringify({ jsonrpc: '2.0', id: 1, method: `${service}.getAtomicTxStatus`, params: {} }), {
+        'content-type': 'application/json',
+        origin: 'http://localhost:3000',
+      })
+      expect(local.headers['access-control-allow-origin']).toBe('http://localhost:3000')
     })
 
     it('refuses a Host that is not allowed (403)', async () => {
@@ -272,14 +280,14 @@ describe('routes', () => {
   const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'avax.getAtomicTxStatus', params: { txID: UNKNOWN_ID } })
   const nativeBody = body.replace('avax.', 'native.')
 
-  it('avax at /ext/bc/C/avax, /ext/bc/<C-Chain ID>/avax and /ext/bc/evm/avax; native at /ext/bc/C/native and /ext/bc/<C-Chain ID>/native', async () => {
+  it("avax and native under each of the C-Chain's bases: /ext/bc/C, /ext/bc/<C-Chain ID>, /ext/bc/evm, /ext/C, /ext/evm", async () => {
     expect(tn.node.blockchainId).toBe(LOCAL_C)
-    for (const path of ['/ext/bc/C/avax', `/ext/bc/${LOCAL_C}/avax`, '/ext/bc/evm/avax']) {
+    for (const path of ['/ext/bc/C/avax', `/ext/bc/${LOCAL_C}/avax`, '/ext/bc/evm/avax', '/ext/C/avax', '/ext/evm/avax']) {
       const res = await post(path, body)
       expect(res.status, path).toBe(200)
       expect(JSON.parse(res.body).result).toEqual({ status: 'Unknown' })
     }
-    for (const path of ['/ext/bc/C/native', `/ext/bc/${LOCAL_C}/native`]) {
+    for (const path of ['/ext/bc/C/native', `/ext/bc/${LOCAL_C}/native`, '/ext/bc/evm/native', '/ext/C/native', '/ext/evm/native']) {
       const res = await post(path, nativeBody)
       expect(res.status, path).toBe(200)
       expect(JSON.parse(res.body).result).toEqual({ status: 'Unknown' })
@@ -287,7 +295,7 @@ describe('routes', () => {
   })
 
   it('other spellings are 404', async () => {
-    for (const path of ['/ext/bc/C/native/', '/ext/bc/C/NATIVE', '/ext/bc/C/%6eative', '//ext/bc/C/native', '/ext/bc/evm/native', '/ext/bc/X/avax', '/ext/bc/C/avax/']) {
+    for (const path of ['/ext/bc/C/native/', '/ext/bc/C/NATIVE', '/ext/bc/C/%6eative', '//ext/bc/C/native', '/ext/bc/X/avax', '/ext/X/avax', `/ext/${LOCAL_C}/avax`, '/ext/bc/C/avax/']) {
       const res = await post(path, nativeBody)
       expect(res.status, path).toBe(404)
     }

@@ -146,21 +146,26 @@ describe('POST /ext/bc/:chain/rpc', () => {
       http({
         method,
         body: method === 'POST' ? CHAIN_ID_CALL : undefined,
-        headers: { origin, 'content-type': 'application/json', 'access-control-request-method': 'POST' },
+        headers: { origin, 'content-type': 'application/json', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' },
       })
     const local = await withOrigin('http://localhost:5173')
     expect(local.status).toBe(200)
     expect(local.headers['access-control-allow-origin']).toBe('http://localhost:5173')
     expect(local.headers['access-control-allow-credentials']).toBeUndefined()
+    // A preflight answers as rs/cors does in front of avalanchego: 200, the asked method and headers.
     const preflight = await withOrigin('http://127.0.0.1:3000', 'OPTIONS')
-    expect(preflight.status).toBe(204)
+    expect(preflight.status).toBe(200)
     expect(preflight.headers['access-control-allow-origin']).toBe('http://127.0.0.1:3000')
-    expect(preflight.headers['access-control-allow-methods']).toBe('POST, OPTIONS')
+    expect(preflight.headers['access-control-allow-methods']).toBe('POST')
     expect(preflight.headers['access-control-allow-headers']).toBe('Content-Type')
+    expect(preflight.headers['access-control-allow-credentials']).toBeUndefined()
     for (const method of ['POST', 'OPTIONS']) {
       const evil = await withOrigin('http://evil.example', method)
       expect(evil.headers['access-control-allow-origin']).toBeUndefined()
     }
+    const plain = await http({ method: 'OPTIONS' })
+    expect(plain.status).toBe(204)
+    expect(plain.headers.allow).toBe('POST, OPTIONS')
   })
 })
 
@@ -190,6 +195,25 @@ describe('transport limits from the options (--http-allowed-hosts, --http-allowe
     expect((await call({}, JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'echo', params: ['x'.repeat(64)] }))).status).toBe(413)
     expect(custom.fastify.server.headersTimeout).toBe(2_000)
     expect(custom.fastify.server.maxConnections).toBe(16)
+  })
+})
+
+describe('--http-allowed-origins *', () => {
+  it('answers any origin with `*`, as rs/cors does for avalanchego configured so, still without credentials', async () => {
+    const any = createServer({ host: '127.0.0.1', port: 0, log, chains: new Map([['C', { rpc }]]), roots: ['C'], allowedOrigins: ['*'] })
+    const anyPort = (await any.listen()).port
+    try {
+      for (const path of ['/ext/bc/C/rpc', '/ext/C/rpc']) {
+        const res = await rawHttp(anyPort, { path, body: CHAIN_ID_CALL, headers: { 'content-type': 'application/json', origin: 'https://dapp.example' } })
+        expect(res.body).toBe('{"jsonrpc":"2.0","id":1,"result":"0xa868"}')
+        expect(res.headers['access-control-allow-origin']).toBe('*')
+        const pre = await rawHttp(anyPort, { method: 'OPTIONS', path, headers: { origin: 'https://dapp.example', 'access-control-request-method': 'POST' } })
+        expect(pre.headers['access-control-allow-origin']).toBe('*')
+        expect(pre.headers['access-control-allow-credentials']).toBeUndefined()
+      }
+    } finally {
+      await any.close()
+    }
   })
 })
 
