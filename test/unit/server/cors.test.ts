@@ -33,7 +33,12 @@ describe('createCors', () => {
       ['access-control-allow-headers', 'Content-Type'],
       ['access-control-max-age', '600'],
     ])
-    expect(cors.preflight('http://[::1]:8080', 'GET', undefined)).toEqual([vary, ['access-control-allow-origin', 'http://[::1]:8080'], ['access-control-allow-methods', 'GET'], ['access-control-max-age', '600']])
+    expect(cors.preflight('http://[::1]:8080', 'GET', undefined)).toEqual([
+      vary,
+      ['access-control-allow-origin', 'http://[::1]:8080'],
+      ['access-control-allow-methods', 'GET'],
+      ['access-control-max-age', '600'],
+    ])
     expect(cors.preflight('http://localhost:3000', 'DELETE', undefined)).toEqual([vary])
     expect(cors.preflight('http://localhost:3000', 'POST', 'content-type, authorization')).toEqual([vary])
     expect(cors.preflight('null', 'POST', undefined)).toEqual([vary])
