@@ -180,9 +180,9 @@ export async function openEvmChain(deps: EvmChainDeps): Promise<EvmChain> {
     nonce: (address: Uint8Array) => engine.nonce(address, 'latest'),
     baseFee: () => engine.fees.nextBaseFee(),
   }
-  const handlers = nativeHandlers({ atomic, networkID: config.networkId, chains, keystoreBackend })
-  const native = new GorillaDispatcher(nativeMethods(handlers, deps.deprecated), { log: apiLog, stats: deps.stats })
-  const avax = new GorillaDispatcher(avaxMethods(handlers, deps.deprecated), { log: apiLog, stats: deps.stats })
+  const nativeCtx = { atomic, networkID: config.networkId, chains, keystoreBackend }
+  const native = new GorillaDispatcher(nativeMethods(nativeHandlers(nativeCtx, 'native'), deps.deprecated), { log: apiLog, stats: deps.stats })
+  const avax = new GorillaDispatcher(avaxMethods(nativeHandlers(nativeCtx, 'avax'), deps.deprecated), { log: apiLog, stats: deps.stats })
   const apis: { path: string; rpc: GorillaDispatcher }[] = []
   const bases = [...[...deps.aliases, id].map((alias) => `/ext/bc/${alias}`), ...(deps.roots ?? []).map((root) => `/ext/${root}`)]
   for (const base of bases) apis.push({ path: `${base}/native`, rpc: native }, { path: `${base}/avax`, rpc: avax })

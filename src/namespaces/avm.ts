@@ -10,7 +10,9 @@ import { APIError, withContext } from '../rpc/errors.js'
 import { GoString } from '../rpc/gorilla.js'
 import { EMPTY_ID, IDArg } from '../rpc/avalancheArgs.js'
 import { type MethodTable, method } from '../rpc/types.js'
-import { ledgerApi } from './ledgerApi.js'
+import { type LedgerWording, ledgerApi } from './ledgerApi.js'
+import { parseAVMTx } from '../xchain/tx.js'
+import { avmTxJson } from '../xchain/txJson.js'
 import { avmTxFeeReply, X_CREATE_ASSET_TX_FEE } from '../xchain/fees.js'
 import { AVAX_DENOMINATION, AVAX_NAME, AVAX_SYMBOL } from '../xchain/genesis.js'
 import type { XChainService } from '../xchain/service.js'
@@ -23,16 +25,24 @@ export interface AVMContext {
   readonly avaxAssetID: Uint8Array
 }
 
+/** avalanchego vms/avm/service.go's texts (GetUTXOs, GetTx) and its JSON txs. */
+const AVM_WORDING: LedgerWording = {
+  utxoEncodeError: (inputID) => `couldn't encode UTXO ${inputID} as string: `,
+  txNotFound: 'not found',
+  nilTxID: true,
+  txJson: (bytes, formatAddr) => avmTxJson(parseAVMTx(bytes), formatAddr),
+}
+
 /** The `avm.*` table. */
 export function avmMethods(ctx: AVMContext): MethodTable {
   const xChainID = ctx.chains.xChainID
-  const api = ledgerApi({ networkID: ctx.networkID, chains: ctx.chains, chainID: xChainID, ledger: ctx.x })
+  const api = ledgerApi({ networkID: ctx.networkID, chains: ctx.chains, chainID: xChainID, ledger: ctx.x, wording: AVM_WORDING })
   const { parseAddr } = api
   const assetByName = (text: string): Uint8Array => (text === AVAX_SYMBOL ? ctx.avaxAssetID : cb58DecodeID(text))
   return {
     /** avm.issueTx {tx, encoding}: verifies and accepts at once; `{txID}`. */
     'avm.issueTx': api.issueTx,
-    /** avm.getTx {txID, encoding}: `0x` + hex + checksum of the signed bytes. */
+    /** avm.getTx {txID, encoding}: the signed bytes in `encoding`, or (`json`) the tx as avalanchego marshals it. */
     'avm.getTx': api.getTx,
 
     /** avm.getTxStatus {txID}: `status` as avalanchego sends it, and `Status` as the API reference's sample shows. */

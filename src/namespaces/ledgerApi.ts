@@ -6,12 +6,14 @@
 import { z } from 'zod'
 import { formatLocalAddress, parseServiceAddress, type AddressContext } from '../avalanche/address.js'
 import { cb58DecodeID, cb58Encode } from '../avalanche/cb58.js'
-import { decodeBytes, encodeBytes } from '../avalanche/encoding.js'
+import { utxoInputID } from '../avalanche/avax.js'
+import { decodeBytes, encodeBytes, type Encoding } from '../avalanche/encoding.js'
 import { lookupChainAlias, type ChainAliases } from '../avalanche/networks.js'
 import { goQuote } from '../util/goQuote.js'
 import { EMPTY_ID, EncodingArg, IDArg, Uint32Arg } from '../rpc/avalancheArgs.js'
 import { APIError, withContext } from '../rpc/errors.js'
 import { GoString } from '../rpc/gorilla.js'
+import { RawJson } from '../rpc/rawJson.js'
 import { method, type MethodDef } from '../rpc/types.js'
 
 const MAX_UTXOS_TO_FETCH = 1024
@@ -52,8 +54,27 @@ const GetUTXOsArgs = z.object({
   encoding: EncodingArg,
 })
 
-/** Address parsing and getUTXOs for the service of chain `chainID`. */
-export function ledgerApi(ctx: { networkID: number; chains: ChainAliases; chainID: Uint8Array; ledger: UTXOLedger }) {
+/** Where avm and platform word their answers differently (avalanchego vms/avm/service.go, vms/platformvm/service.go). */
+export interface LedgerWording {
+  /** The prefix of a UTXO that `encoding` cannot carry: avm `couldn't encode UTXO <id> as string: `, platform `… as <encoding>: `. */
+  utxoEncodeError(inputID: string, encoding: Encoding): string
+  /** getTx for an unknown tx: avm `not found`, platform `couldn't get tx: not found`. */
+  readonly txNotFound: string
+  /** avm refuses the empty txID in getTx (`nil transaction ID`); platform looks it up. */
+  readonly nilTxID: boolean
+  /** The tx as `encoding: "json"` shows it (the chain's tx structs marshalled by Go). */
+  txJson(signedBytes: Uint8Array, formatAddr: (addr: Uint8Array) => string): string
+}
+
+/** The UTXO ID of codec bytes (version u16 ‖ txID ‖ outputIndex u32 ‖ …) as UTXOID.InputID prints it. */
+function inputIDOf(utxoBytes: Uint8Array): string {
+  const txID = utxoBytes.subarray(2, 34)
+  const outputIndex = Buffer.from(utxoBytes.buffer, utxoBytes.byteOffset, utxoBytes.byteLength).readUInt32BE(34)
+  return cb58Encode(utxoInputID({ txID, outputIndex }))
+}
+
+/** Address parsing, getUTXOs, issueTx and getTx for the service of chain `chainID`. */
+export function ledgerApi(ctx: { networkID: number; chains: ChainAliases; chainID: Uint8Array; ledger: UTXOLedger; wording: LedgerWording }) {
   const addrCtx: AddressContext = { networkID: ctx.networkID, chains: ctx.chains }
   const parseAddr = (text: string): Uint8Array => parseServiceAddress(addrCtx, ctx.chainID, text)
   const parseAddrs = (texts: readonly string[]): Uint8Array[] => texts.map((text) => withContext(`couldn't parse address ${goQuote(text)}: `, () => parseAddr(text)))
@@ -74,7 +95,7 @@ export function ledgerApi(ctx: { networkID: number; chains: ChainAliases; chainI
       sourceChain === undefined || Buffer.from(sourceChain).equals(ctx.chainID)
         ? ctx.ledger.getUTXOs(addrs, startAddr, startUTXO, limit)
         : ctx.ledger.getAtomicUTXOs(sourceChain, addrs, startAddr, startUTXO, limit)
-    const utxos = withContext(`couldn't encode UTXO ${goQuote('')}: `, () => page.utxos.map((b) => encodeBytes(args.encoding, b)))
+    const utxos = page.utxos.map((b) => withContext(ctx.wording.utxoEncodeError(inputIDOf(b), args.encoding), () => encodeBytes(args.encoding, b)))
     return {
       numFetched: String(utxos.length),
       utxos,
@@ -87,10 +108,12 @@ export function ledgerApi(ctx: { networkID: number; chains: ChainAliases; chainI
     const bytes = withContext('problem decoding transaction: ', () => decodeBytes(args.encoding, args.tx))
     return { txID: cb58Encode(await ctx.ledger.issueTx(bytes)) }
   })
-  /** getTx {txID, encoding}: `0x` + hex + checksum of the signed bytes. */
+  /** getTx {txID, encoding}: the signed bytes in `encoding` (`hex`, `hexc`: with the checksum), or for `json` the tx as Go marshals it. */
   const getTx: MethodDef = method(z.object({ txID: IDArg, encoding: EncodingArg }), (args) => {
+    if (ctx.wording.nilTxID && Buffer.from(args.txID).equals(EMPTY_ID)) throw new APIError('nil transaction ID')
     const found = ctx.ledger.getTx(args.txID)
-    if (found === undefined) throw new APIError('not found')
+    if (found === undefined) throw new APIError(ctx.wording.txNotFound)
+    if (args.encoding === 'json') return { tx: new RawJson(ctx.wording.txJson(found.signedBytes, (a) => formatLocalAddress(addrCtx, ctx.chainID, a))), encoding: args.encoding }
     return { tx: encodeBytes(args.encoding, found.signedBytes), encoding: args.encoding }
   })
   return { addrCtx, parseAddr, parseAddrs, getUTXOs, issueTx, getTx }

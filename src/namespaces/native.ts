@@ -48,17 +48,17 @@ export const DEPRECATED_HANDLERS: Readonly<Record<string, string>> = { 'native.e
 export const AVAX_NAMES: Readonly<Record<string, string>> = { 'native.exportNative': 'avax.exportAVAX', 'native.importNative': 'avax.importAVAX' }
 
 /**
- * The `encoding` values the methods serve. The API reference (docs/API.md): "only `hex` is allowed
- * when given"; avalanchego also takes `hexc` and `hexnc` and fails `json` only where bytes are
- * (en|de)coded (avalanchego: utils/formatting/encoding.go). The reference wins: anything but `hex`
- * gets avalanchego's `unsupported encoding in method`, up front. Names avalanchego does not know
- * stay argument errors.
+ * The `encoding` values `native.*` serves. The API reference (docs/API.md): "only `hex` is allowed
+ * when given": anything else gets avalanchego's `unsupported encoding in method`, up front. `avax.*`
+ * (avalanchego's own service) takes what coreth takes: `hex`, `hexc`, `hexnc`, and `json` fails only
+ * where bytes are (en|de)coded (avalanchego: utils/formatting/encoding.go; coreth:
+ * plugin/evm/atomic/vm/api.go). Names avalanchego does not know stay argument errors on both.
  */
 export const SERVED_ENCODINGS: readonly Encoding[] = ['hex']
 
-/** Refuses an encoding the methods do not serve, with formatting.Encode/Decode's error. */
-function servedEncoding(encoding: Encoding): void {
-  if (!SERVED_ENCODINGS.includes(encoding)) throw new FormatError('unsupported encoding in method')
+/** Refuses an encoding `native.*` does not serve, with formatting.Encode/Decode's error; `avax.*` refuses nothing here. */
+function servedEncoding(service: NativeServiceName, encoding: Encoding): void {
+  if (service === 'native' && !SERVED_ENCODINGS.includes(encoding)) throw new FormatError('unsupported encoding in method')
 }
 
 /** Go's case-insensitive struct-field matching for a nested object (api.Index). */
@@ -98,15 +98,16 @@ const TxIDArgs = z.object({ txID: IDArg })
 
 /**
  * The methods keyed by their `native` wire names (`native.getUTXOs`): the four atomic ones, plus the
- * keystore-backed ones when `ctx.keystoreBackend` is set. `nativeMethods` and `avaxMethods` serve them.
+ * keystore-backed ones when `ctx.keystoreBackend` is set. `nativeMethods` and `avaxMethods` serve them,
+ * each the table built for its service (they differ in the encodings served, SERVED_ENCODINGS).
  */
-export function nativeHandlers(ctx: NativeContext): MethodTable {
+export function nativeHandlers(ctx: NativeContext, service: NativeServiceName = 'native'): MethodTable {
   const keystore = ctx.keystoreBackend === undefined ? {} : nativeKeystoreHandlers({ ...ctx.keystoreBackend, atomic: ctx.atomic, networkID: ctx.networkID, chains: ctx.chains })
-  return { ...atomicHandlers(ctx), ...keystore }
+  return { ...atomicHandlers(ctx, service), ...keystore }
 }
 
 /** native.getUTXOs, native.issueTx, native.getAtomicTx, native.getAtomicTxStatus (coreth: plugin/evm/atomic/vm/api.go). */
-function atomicHandlers(ctx: NativeContext): MethodTable {
+function atomicHandlers(ctx: NativeContext, service: NativeServiceName): MethodTable {
   const addrCtx: AddressContext = { networkID: ctx.networkID, chains: ctx.chains }
   const cChainID = ctx.chains.cChainID
   const parseAddress = (context: string, text: string): Uint8Array => withContext(`${context} ${goQuote(text)}: `, () => parseServiceAddress(addrCtx, cChainID, text))
@@ -134,7 +135,7 @@ function atomicHandlers(ctx: NativeContext): MethodTable {
         startIndex = { address, utxoID }
       }
       const limit = args.limit <= 0 || args.limit > MAX_UTXOS_TO_FETCH ? MAX_UTXOS_TO_FETCH : args.limit
-      withContext('problem encoding utxo: ', () => servedEncoding(args.encoding))
+      withContext('problem encoding utxo: ', () => servedEncoding(service, args.encoding))
       const result = await withContext('problem retrieving UTXOs: ', () => ctx.atomic.getUTXOs({ addresses: [...seen.values()], sourceChain, limit, ...(startIndex && { startIndex }) }))
       const utxos = withContext('problem encoding utxo: ', () => result.utxos.map((bytes) => encodeBytes(args.encoding, bytes)))
       return {
@@ -154,8 +155,7 @@ function atomicHandlers(ctx: NativeContext): MethodTable {
      */
     'native.issueTx': method(FormattedTxArgs, async (args) => {
       const bytes = withContext('problem decoding transaction: ', () => {
-        // formatting.Decode refuses json before looking at the string.
-        servedEncoding(args.encoding)
+        servedEncoding(service, args.encoding)
         return decodeBytes(args.encoding, args.tx)
       })
       const tx = withContext('problem parsing transaction: ', () => parseTx(bytes))
@@ -168,7 +168,7 @@ function atomicHandlers(ctx: NativeContext): MethodTable {
       if (Buffer.from(args.txID).equals(EMPTY_ID)) throw new APIError('nil transaction ID')
       const found = ctx.atomic.getTx(args.txID)
       if (found === undefined || found.status === 'Unknown') throw new APIError(`could not find tx ${cb58Encode(args.txID)}`)
-      servedEncoding(args.encoding)
+      servedEncoding(service, args.encoding)
       return {
         tx: encodeBytes(args.encoding, found.tx),
         encoding: args.encoding,

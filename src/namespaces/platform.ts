@@ -12,7 +12,9 @@ import type { PChainService } from '../pchain/service.js'
 import { APIError } from '../rpc/errors.js'
 import { EMPTY_ID, IDArg } from '../rpc/avalancheArgs.js'
 import { type MethodTable, method } from '../rpc/types.js'
-import { Addresses, ledgerApi } from './ledgerApi.js'
+import { Addresses, type LedgerWording, ledgerApi } from './ledgerApi.js'
+import { parsePVMTx } from '../pchain/tx.js'
+import { pvmTxJson } from '../pchain/txJson.js'
 import { unixNow } from '../util/unixNow.js'
 
 export interface PlatformContext {
@@ -22,15 +24,23 @@ export interface PlatformContext {
   readonly avaxAssetID: Uint8Array
 }
 
+/** avalanchego vms/platformvm/service.go's texts (GetUTXOs, GetTx) and its JSON txs. */
+const PLATFORM_WORDING: LedgerWording = {
+  utxoEncodeError: (inputID, encoding) => `couldn't encode UTXO ${inputID} as ${encoding}: `,
+  txNotFound: "couldn't get tx: not found",
+  nilTxID: false,
+  txJson: (bytes, formatAddr) => pvmTxJson(parsePVMTx(bytes), formatAddr),
+}
+
 /** The `platform.*` table. */
 export function platformMethods(ctx: PlatformContext): MethodTable {
   const pChainID = ctx.chains.pChainID
-  const api = ledgerApi({ networkID: ctx.networkID, chains: ctx.chains, chainID: pChainID, ledger: ctx.p })
+  const api = ledgerApi({ networkID: ctx.networkID, chains: ctx.chains, chainID: pChainID, ledger: ctx.p, wording: PLATFORM_WORDING })
   const { parseAddrs } = api
   return {
     /** platform.issueTx {tx, encoding}: verifies and accepts at once; `{txID}`. */
     'platform.issueTx': api.issueTx,
-    /** platform.getTx {txID, encoding}: `0x` + hex + checksum of the signed bytes. */
+    /** platform.getTx {txID, encoding}: the signed bytes in `encoding`, or (`json`) the tx as avalanchego marshals it. */
     'platform.getTx': api.getTx,
 
     /** platform.getTxStatus {txID}: `Committed` for an accepted tx, else `Unknown` (unknown params such as includeReason ignored). */

@@ -11,6 +11,7 @@ import type { MethodDef, MethodTable, RequestOrigin } from './types.js'
 import { MAX_PARAMS_DEPTH } from './dispatch.js'
 import { depthExceeds, isThenable } from './depthExceeds.js'
 import { rawIds } from './rawIds.js'
+import { RawJson } from './rawJson.js'
 import { RpcStats, type MethodStats } from './stats.js'
 import { INVALID_REQUEST, PARSE_ERROR, SERVER_ERROR, toGorillaError } from './errors.js'
 
@@ -38,10 +39,24 @@ type Obj = Record<string, unknown>
 
 const UPPER = /^\p{Lu}/u
 
-/** Go's json.Marshal of a string (the Go encoder also escapes <, > and &). */
-function goJson(value: unknown): string {
-  const text = JSON.stringify(value) ?? 'null'
+/** The Go encoder's escaping of <, >, &, U+2028 and U+2029 in JSON text. */
+function goEscape(text: string): string {
   return text.replace(/[<>&\u2028\u2029]/g, (c) => '\\u' + c.charCodeAt(0).toString(16).padStart(4, '0'))
+}
+
+/** Go's json.Marshal of a value (the Go encoder also escapes <, > and &). */
+function goJson(value: unknown): string {
+  return goEscape(JSON.stringify(value) ?? 'null')
+}
+
+/**
+ * A result as Go's encoder writes it: a RawJson field (json.RawMessage, e.g. getTx's `tx` for
+ * `encoding: "json"`) spliced in as it is, with the same HTML escaping Go applies to it.
+ */
+function goResultJson(value: unknown): string {
+  if (value === null || typeof value !== 'object' || Array.isArray(value) || !Object.values(value).some((v) => v instanceof RawJson)) return goJson(value)
+  const fields = Object.entries(value).filter(([, v]) => v !== undefined)
+  return '{' + fields.map(([k, v]) => goJson(k) + ':' + (v instanceof RawJson ? goEscape(v.text) : goJson(v))).join(',') + '}'
 }
 
 /** The Go type name gorilla's decoder reports for a JSON value it cannot put into a field. */
@@ -182,7 +197,7 @@ export class GorillaDispatcher {
 
   private result(idText: string | undefined, value: unknown): string {
     if (idText === undefined) return ''
-    return '{"jsonrpc":"2.0","result":' + goJson(value ?? {}) + ',"id":' + idText + '}\n'
+    return '{"jsonrpc":"2.0","result":' + goResultJson(value ?? {}) + ',"id":' + idText + '}\n'
   }
 
   /** A method-level error: code -32000, data null (gorilla json2 WriteError with a plain error). */

@@ -49,21 +49,32 @@ class FakeService implements AtomicService {
 
 function setup() {
   const svc = new FakeService()
-  const handlers = nativeHandlers({ atomic: svc, networkID: local.networkID, chains: { xChainID: local.xChainID, pChainID: local.pChainID, cChainID: local.cChainID } })
+  const ctx = { atomic: svc, networkID: local.networkID, chains: { xChainID: local.xChainID, pChainID: local.pChainID, cChainID: local.cChainID } }
   const log = pino({ level: 'silent' })
-  const native = new GorillaDispatcher(nativeMethods(handlers), { log })
-  const avax = new GorillaDispatcher(avaxMethods(handlers), { log })
+  const native = new GorillaDispatcher(nativeMethods(nativeHandlers(ctx, 'native')), { log })
+  const avax = new GorillaDispatcher(avaxMethods(nativeHandlers(ctx, 'avax')), { log })
   const call = async (d: GorillaDispatcher, method: string, params: unknown) => JSON.parse(await d.handle(JSON.stringify({ jsonrpc: '2.0', id: 1, method, params })))
   return { svc, native, avax, call }
 }
 
 describe('native handler table', () => {
-  it('native.X and avax.X are the same handlers', () => {
+  it('native.X and avax.X: one table served under each name', () => {
     const handlers = nativeHandlers({ atomic: new FakeService(), networkID: local.networkID, chains: local })
     const n = nativeMethods(handlers)
     const a = avaxMethods(handlers)
     expect(Object.keys(n)).toEqual(['native.getUTXOs', 'native.issueTx', 'native.getAtomicTx', 'native.getAtomicTxStatus'])
     for (const name of ['getUTXOs', 'issueTx', 'getAtomicTx', 'getAtomicTxStatus']) expect(a[`avax.${name}`]).toBe(n[`native.${name}`])
+  })
+
+  it("avax's table takes coreth's encodings: hexnc and hexc UTXOs; json fails only with a UTXO to encode", async () => {
+    const { svc, avax, call } = setup()
+    svc.utxos = [Uint8Array.of(0, 0, 1, 2)]
+    const utxosIn = async (encoding: string) => (await call(avax, 'avax.getUTXOs', { addresses: [EWOQ_C], sourceChain: 'X', encoding })).result.utxos
+    expect(await utxosIn('hexnc')).toEqual(['0x00000102'])
+    expect(await utxosIn('hexc')).toEqual(['0x00000102994af299'])
+    expect((await call(avax, 'avax.getUTXOs', { addresses: [EWOQ_C], sourceChain: 'X', encoding: 'json' })).error.message).toBe('problem encoding utxo: unsupported encoding in method')
+    svc.utxos = []
+    expect((await call(avax, 'avax.getUTXOs', { addresses: [EWOQ_C], sourceChain: 'X', encoding: 'json' })).result.encoding).toBe('json')
   })
 
   it('getUTXOs hands the service parsed, de-duplicated addresses, the chain ID, the clamped limit and the cursor', async () => {
@@ -114,8 +125,8 @@ describe('native handler table', () => {
     }
   })
 
-  it('getAtomicTx: the signed bytes in the encoding, blockHeight only when Accepted; json unsupported', async () => {
-    const { svc, avax, call } = setup()
+  it('getAtomicTx: the signed bytes in the encoding, blockHeight only when Accepted; json unsupported (native: only hex)', async () => {
+    const { svc, native, avax, call } = setup()
     const id = new Uint8Array(32).fill(5)
     const key = Buffer.from(id).toString('hex')
     svc.txs.set(key, { tx: Uint8Array.of(0xab), status: 'Accepted', blockHeight: 3n })
@@ -123,8 +134,11 @@ describe('native handler table', () => {
     expect(Object.keys(r)).toEqual(['tx', 'encoding', 'blockHeight'])
     expect(r).toMatchObject({ encoding: 'hex', blockHeight: '3' })
     expect(r.tx).toMatch(/^0xab[0-9a-f]{8}$/)
+    expect((await call(avax, 'avax.getAtomicTx', { txID: cb58Encode(id), encoding: 'hexnc' })).result).toEqual({ tx: '0xab', encoding: 'hexnc', blockHeight: '3' })
+    expect((await call(avax, 'avax.getAtomicTx', { txID: cb58Encode(id), encoding: 'hexc' })).result).toEqual({ tx: r.tx, encoding: 'hexc', blockHeight: '3' })
+    expect((await call(avax, 'avax.getAtomicTx', { txID: cb58Encode(id), encoding: 'json' })).error.message).toBe('unsupported encoding in method')
     for (const encoding of ['hexnc', 'hexc', 'json']) {
-      expect((await call(avax, 'avax.getAtomicTx', { txID: cb58Encode(id), encoding })).error.message).toBe('unsupported encoding in method')
+      expect((await call(native, 'native.getAtomicTx', { txID: cb58Encode(id), encoding })).error.message).toBe('unsupported encoding in method')
     }
     svc.txs.set(key, { tx: Uint8Array.of(0xab), status: 'Dropped' })
     expect((await call(avax, 'avax.getAtomicTx', { txID: cb58Encode(id), encoding: 'HEX' })).result).toEqual({ tx: r.tx, encoding: 'hex' })
