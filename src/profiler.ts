@@ -3,14 +3,19 @@ import { Session } from 'node:inspector/promises'
 import { join, resolve } from 'node:path'
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks'
 import { setTimeout as sleep } from 'node:timers/promises'
-import { writeHeapSnapshot } from 'node:v8'
+import { cpuProfileToPprof, eventLoopToPprof, heapProfileToPprof, type HeapSamplingProfile } from './util/pprof.js'
 
-/** File names in the profile directory (coreth writes cpu.profile, mem.profile, lock.profile). */
-export const CPU_PROFILE_FILE = 'cpu.cpuprofile'
-export const HEAP_SNAPSHOT_FILE = 'mem.heapsnapshot'
-export const LOCK_PROFILE_FILE = 'lock.eventloop.json'
-/** How long admin.lockProfile samples the event loop. */
+/** File names in the profile directory, avalanchego's (utils/profiler/profiler.go); each a gzipped pprof profile. */
+export const CPU_PROFILE_FILE = 'cpu.profile'
+export const MEM_PROFILE_FILE = 'mem.profile'
+export const LOCK_PROFILE_FILE = 'lock.profile'
+/** How long admin.lockProfile samples the event loop, and the interval of its timer. */
 export const LOCK_PROFILE_WINDOW_MS = 1000
+const DELAY_RESOLUTION_MS = 10
+/** V8's CPU sampling interval (µs); Go samples at 100 Hz, V8's default of 1 ms gives a finer profile. */
+export const CPU_SAMPLING_INTERVAL_US = 1000
+/** V8's heap sampling interval (bytes): its default, Go's MemProfileRate. */
+export const HEAP_SAMPLING_INTERVAL = 512 * 1024
 
 /** A profiler request that cannot be served now; the message is coreth's (utils/profiler/profiler.go). */
 export class ProfilerError extends Error {
@@ -29,12 +34,16 @@ export function profileDir(dataDir: string, adminApiDir: string, chainAlias = 'C
 const ms = (ns: number): number => +(ns / 1e6).toFixed(3)
 
 /**
- * Node's counterparts of avalanchego's utils/profiler: a V8 CPU profile through the inspector
- * (`.cpuprofile`, opens in Chrome DevTools), a V8 heap snapshot, and, as Node has no mutex
- * profile, the event loop's delay histogram and utilization over a short window.
+ * Node's counterparts of avalanchego's utils/profiler, written in pprof's format so `go tool pprof`
+ * reads them: V8's CPU profile (through the inspector) as `cpu.profile`; the allocations V8's sampling
+ * heap profiler holds live as `mem.profile` (sampling runs from `startHeapSampling`, which the admin
+ * API calls when it is enabled, as Go's heap profile always samples); and, as Node has no mutex
+ * profile, the event loop's delay over a short window as the contention profile `lock.profile`.
  */
 export class Profiler {
   private session: Session | undefined
+  private cpuStarted = new Date(0)
+  private heap: Promise<Session> | undefined
 
   constructor(readonly dir: string) {}
 
@@ -42,9 +51,9 @@ export class Profiler {
     mkdirSync(this.dir, { recursive: true, mode: 0o750 })
   }
 
-  private write(name: string, text: string): string {
+  private write(name: string, bytes: Uint8Array): string {
     const path = join(this.dir, name)
-    writeFileSync(path, text, { mode: 0o640 })
+    writeFileSync(path, bytes, { mode: 0o640 })
     chmodSync(path, 0o640)
     return path
   }
@@ -61,7 +70,9 @@ export class Profiler {
     try {
       session.connect()
       await session.post('Profiler.enable')
+      await session.post('Profiler.setSamplingInterval', { interval: CPU_SAMPLING_INTERVAL_US })
       await session.post('Profiler.start')
+      this.cpuStarted = new Date()
     } catch (err) {
       this.session = undefined
       session.disconnect()
@@ -77,63 +88,67 @@ export class Profiler {
     try {
       const { profile } = await session.post('Profiler.stop')
       this.ensureDir()
-      return this.write(CPU_PROFILE_FILE, JSON.stringify(profile))
+      return this.write(CPU_PROFILE_FILE, cpuProfileToPprof(profile, CPU_SAMPLING_INTERVAL_US, this.cpuStarted))
     } finally {
       session.disconnect()
     }
   }
 
-  /** Writes a heap snapshot (V8 collects garbage first); resolves to the file's path. */
+  /** Starts V8's sampling heap profiler (once): what memoryProfile writes is sampled from then on. */
+  startHeapSampling(): Promise<Session> {
+    this.heap ??= (async () => {
+      const session = new Session()
+      session.connect()
+      await session.post('HeapProfiler.startSampling', { samplingInterval: HEAP_SAMPLING_INTERVAL })
+      return session
+    })()
+    return this.heap
+  }
+
+  /** Collects garbage (as avalanchego's runtime.GC()) and writes the live sampled allocations; resolves to the file's path. */
   async memoryProfile(): Promise<string> {
+    const session = await this.startHeapSampling()
     this.ensureDir()
-    const path = join(this.dir, HEAP_SNAPSHOT_FILE)
-    writeHeapSnapshot(path)
-    chmodSync(path, 0o640)
-    return path
+    await session.post('HeapProfiler.collectGarbage')
+    const { profile } = await session.post('HeapProfiler.getSamplingProfile')
+    return this.write(MEM_PROFILE_FILE, heapProfileToPprof(profile as HeapSamplingProfile, HEAP_SAMPLING_INTERVAL, new Date()))
   }
 
   /**
    * The closest thing Node has to Go's mutex profile: how long callbacks waited for the event loop
-   * (perf_hooks.monitorEventLoopDelay) and how busy the loop was (eventLoopUtilization) during
-   * `windowMs`, plus utilization since the process started. Resolves to the file's path.
+   * (perf_hooks.monitorEventLoopDelay) during `windowMs`, as a contention profile; its comments give
+   * the delay's distribution and how busy the loop was. Resolves to the file's path.
    */
   async lockProfile(windowMs = LOCK_PROFILE_WINDOW_MS): Promise<string> {
     this.ensureDir()
-    const histogram = monitorEventLoopDelay({ resolution: 10 })
+    const histogram = monitorEventLoopDelay({ resolution: DELAY_RESOLUTION_MS })
     const started = new Date()
     const elu0 = performance.eventLoopUtilization()
     histogram.enable()
     await sleep(windowMs)
     histogram.disable()
     const elu = performance.eventLoopUtilization(elu0)
-    const total = performance.eventLoopUtilization()
-    const report = {
-      kind: 'event-loop',
-      note: 'Node.js has no mutex profile: this is the event loop delay (how late timers and I/O callbacks ran) and utilization over the window',
-      startedAt: started.toISOString(),
-      windowMs,
-      eventLoopDelayMs: {
-        samples: histogram.count,
-        min: ms(histogram.min),
-        max: ms(histogram.max),
-        mean: ms(histogram.mean),
-        stddev: ms(histogram.stddev),
-        p50: ms(histogram.percentile(50)),
-        p90: ms(histogram.percentile(90)),
-        p99: ms(histogram.percentile(99)),
-        p999: ms(histogram.percentile(99.9)),
-        exceeds: histogram.exceeds,
-      },
-      eventLoopUtilization: { idleMs: +elu.idle.toFixed(3), activeMs: +elu.active.toFixed(3), utilization: +elu.utilization.toFixed(6) },
-      sinceProcessStart: { idleMs: +total.idle.toFixed(3), activeMs: +total.active.toFixed(3), utilization: +total.utilization.toFixed(6) },
-    }
-    return this.write(LOCK_PROFILE_FILE, JSON.stringify(report, null, 2) + '\n')
+    // The histogram records the time between its timer's runs: the delay is what exceeds the timer's interval.
+    const late = (ns: number): number => (Number.isFinite(ns) ? Math.max(0, ns - DELAY_RESOLUTION_MS * 1e6) : 0)
+    const comments = [
+      'Node.js has no mutex profile: this is the event loop delay (how late timers and I/O callbacks ran) over the window',
+      `window ${windowMs} ms; delay samples ${histogram.count}; min ${ms(late(histogram.min))} ms, mean ${ms(late(histogram.mean))} ms, p50 ${ms(late(histogram.percentile(50)))} ms, p99 ${ms(late(histogram.percentile(99)))} ms, max ${ms(late(histogram.max))} ms`,
+      `event loop utilization ${elu.utilization.toFixed(6)} (active ${elu.active.toFixed(3)} ms, idle ${elu.idle.toFixed(3)} ms)`,
+    ]
+    const bytes = eventLoopToPprof({ count: histogram.count, totalNanos: histogram.count * late(histogram.mean), windowNanos: windowMs * 1e6, start: started, comments })
+    return this.write(LOCK_PROFILE_FILE, bytes)
   }
 
-  /** Ends a running CPU profile without writing it (node shutdown). */
+  /** Ends a running CPU profile without writing it, and the heap sampling (node shutdown). */
   close(): void {
     const session = this.session
     this.session = undefined
     session?.disconnect()
+    const heap = this.heap
+    this.heap = undefined
+    heap?.then(
+      (s) => s.disconnect(),
+      () => {},
+    )
   }
 }

@@ -169,6 +169,8 @@ export async function openEvmChain(deps: EvmChainDeps): Promise<EvmChain> {
   const primary = deps.aliases[0] ?? id
   const profiler = new Profiler(profileDir(config.dataDir, chainConfig['admin-api-dir'], primary))
   const admin = chainConfig['admin-api-enabled'] ? new GorillaDispatcher(adminMethods({ log, profiler, chainConfig }), { log: apiLog, stats: deps.stats }) : undefined
+  // Go's heap profile always samples; V8's samples from when it is started, so from the start when the admin API is on.
+  if (admin !== undefined) profiler.startHeapSampling().catch((err: unknown) => log.warn({ err }, 'heap sampling for admin.memoryProfile could not start'))
 
   // The atomic API: one handler table, as `native` (/ext/bc/<chain>/native) and `avax` (/ext/bc/<chain>/avax, AvalancheJS's path).
   // The keystore-backed methods are always served; with the keystore off every user is unknown (as avalanchego).

@@ -27,17 +27,17 @@ export function adminMethods(ctx: { log: Logger; profiler: Profiler; chainConfig
       log.info('Admin: StartCPUProfiler called')
       return profiled(() => profiler.startCPUProfiler())
     }),
-    /** Handler for `admin.stopCPUProfiler`: writes `cpu.cpuprofile` (Chrome DevTools format). */
+    /** Handler for `admin.stopCPUProfiler`: writes `cpu.profile` (pprof). */
     'admin.stopCPUProfiler': method(NoArgs, () => {
       log.info('Admin: StopCPUProfiler called')
       return profiled(() => profiler.stopCPUProfiler())
     }),
-    /** Handler for `admin.memoryProfile`: writes `mem.heapsnapshot`. */
+    /** Handler for `admin.memoryProfile`: writes `mem.profile` (pprof: V8's sampled live allocations). */
     'admin.memoryProfile': method(NoArgs, () => {
       log.info('Admin: MemoryProfile called')
       return profiled(() => profiler.memoryProfile())
     }),
-    /** Handler for `admin.lockProfile`: writes `lock.eventloop.json` (event loop delay and utilization). */
+    /** Handler for `admin.lockProfile`: writes `lock.profile` (pprof: the event loop's delay as contention). */
     'admin.lockProfile': method(NoArgs, () => {
       log.info('Admin: LockProfile called')
       return profiled(() => profiler.lockProfile())

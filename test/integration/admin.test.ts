@@ -2,13 +2,15 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Writable } from 'node:stream'
+import { gunzipSync } from 'node:zlib'
+import { Profile } from 'pprof-format'
 import { rawHttp } from '../helpers/rawHttp.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import pino from 'pino'
 import { parseNodeConfig, type NodeConfig, type NodeConfigInput } from '../../src/config.js'
 import { configFromArgs } from '../../src/configFromArgs.js'
 import { createNode, type CChainNode } from '../../src/node.js'
-import { CPU_PROFILE_FILE, HEAP_SNAPSHOT_FILE, LOCK_PROFILE_FILE } from '../../src/profiler.js'
+import { CPU_PROFILE_FILE, LOCK_PROFILE_FILE, MEM_PROFILE_FILE } from '../../src/profiler.js'
 
 const http = rawHttp
 
@@ -156,7 +158,22 @@ describe('admin API enabled by the chain config', () => {
     expect(n.node.log.level).toBe('info')
   })
 
-  it('writes a V8 CPU profile between startCPUProfiler and stopCPUProfiler', async () => {
+  /** A written profile as `go tool pprof` reads it: gzipped profile.proto, decoded by pprof-format. */
+  const readPprof = (file: string) => {
+    const bytes = readFileSync(file)
+    expect([bytes[0], bytes[1]]).toEqual([0x1f, 0x8b])
+    const p = Profile.decode(gunzipSync(bytes))
+    const str = (i: number | bigint) => p.stringTable.strings[Number(i)]!
+    return {
+      p,
+      str,
+      types: p.sampleType.map((t) => `${str(t.type)}/${str(t.unit)}`),
+      functions: new Set(p.function.map((f) => str(f.name))),
+      total: (index: number) => p.sample.reduce((sum, s) => sum + BigInt(s.value[index]!), 0n),
+    }
+  }
+
+  it('writes cpu.profile, a pprof CPU profile, between startCPUProfiler and stopCPUProfiler', async () => {
     expect((await n.admin('admin.stopCPUProfiler')).error).toEqual({ code: -32000, message: "cpu profiler doesn't exist", data: null })
     expect(await n.admin('admin.startCPUProfiler')).toMatchObject({ result: {} })
     expect((await n.admin('admin.startCPUProfiler')).error).toEqual({ code: -32000, message: 'cpu profiler already running', data: null })
@@ -168,40 +185,46 @@ describe('admin API enabled by the chain config', () => {
       })
     expect(await n.admin('admin.stopCPUProfiler')).toMatchObject({ result: {} })
     const file = join(dir(), CPU_PROFILE_FILE)
-    expect(file.endsWith('.cpuprofile')).toBe(true)
-    const profile = JSON.parse(readFileSync(file, 'utf8'))
-    expect(Array.isArray(profile.nodes)).toBe(true)
-    expect(profile.nodes.length).toBeGreaterThan(1)
-    expect(profile.nodes[0]).toMatchObject({ id: 1, callFrame: { functionName: '(root)' } })
-    expect(Array.isArray(profile.samples)).toBe(true)
-    expect(Array.isArray(profile.timeDeltas)).toBe(true)
-    expect(profile.endTime).toBeGreaterThan(profile.startTime)
+    expect(file.endsWith('/cpu.profile')).toBe(true)
+    const { p, str, types, total } = readPprof(file)
+    expect(types).toEqual(['samples/count', 'cpu/nanoseconds'])
+    expect(`${str(p.periodType!.type)}/${str(p.periodType!.unit)}`).toBe('cpu/nanoseconds')
+    expect(Number(p.period)).toBe(1_000_000)
+    expect(p.sample.length).toBeGreaterThan(0)
+    expect(total(0)).toBeGreaterThan(0n)
+    expect(Number(p.durationNanos)).toBeGreaterThan(0)
+    // Every sample's stack names known locations, leaf first.
+    const ids = new Set(p.location.map((l) => Number(l.id)))
+    for (const s of p.sample) for (const id of s.locationId) expect(ids.has(Number(id))).toBe(true)
     expect(statSync(file).mode & 0o777).toBe(0o640)
     expect(statSync(dir()).mode & 0o777).toBe(0o750)
     expect((await n.admin('admin.stopCPUProfiler')).error?.message).toBe("cpu profiler doesn't exist")
   })
 
-  it('admin.memoryProfile writes a heap snapshot', async () => {
+  it('admin.memoryProfile writes mem.profile, a pprof heap profile of the sampled live allocations', async () => {
     expect(await n.admin('admin.memoryProfile')).toMatchObject({ result: {} })
-    const file = join(dir(), HEAP_SNAPSHOT_FILE)
-    expect(file.endsWith('.heapsnapshot')).toBe(true)
-    expect(statSync(file).size).toBeGreaterThan(1_000_000)
-    const head = readFileSync(file).subarray(0, 200).toString()
-    expect(head).toMatch(/^\{"snapshot":\{"meta":\{"node_fields":/)
-  }, 120_000)
+    const file = join(dir(), MEM_PROFILE_FILE)
+    expect(file.endsWith('/mem.profile')).toBe(true)
+    const { p, types, total } = readPprof(file)
+    expect(types).toEqual(['inuse_objects/count', 'inuse_space/bytes'])
+    expect(Number(p.period)).toBe(512 * 1024)
+    // The node holds megabytes (modules, the chain's caches) from its start on.
+    expect(total(1)).toBeGreaterThan(1_000_000n)
+    expect(total(0)).toBeGreaterThan(0n)
+    expect(statSync(file).mode & 0o777).toBe(0o640)
+  })
 
-  it('admin.lockProfile writes the event loop delay and utilization over its window', async () => {
+  it('admin.lockProfile writes lock.profile, the event loop delay over its window as a pprof contention profile', async () => {
     expect(await n.admin('admin.lockProfile')).toMatchObject({ result: {} })
-    const report = JSON.parse(readFileSync(join(dir(), LOCK_PROFILE_FILE), 'utf8'))
-    expect(report).toMatchObject({
-      kind: 'event-loop',
-      windowMs: 1000,
-      eventLoopDelayMs: { samples: expect.any(Number), min: expect.any(Number), max: expect.any(Number), mean: expect.any(Number), p50: expect.any(Number), p99: expect.any(Number) },
-      eventLoopUtilization: { idleMs: expect.any(Number), activeMs: expect.any(Number), utilization: expect.any(Number) },
-    })
-    expect(report.eventLoopDelayMs.samples).toBeGreaterThan(0)
-    expect(report.eventLoopUtilization.utilization).toBeGreaterThanOrEqual(0)
-    expect(report.eventLoopUtilization.utilization).toBeLessThanOrEqual(1)
+    const { p, str, types, functions, total } = readPprof(join(dir(), LOCK_PROFILE_FILE))
+    expect(types).toEqual(['contentions/count', 'delay/nanoseconds'])
+    expect([...functions]).toEqual(['(event loop delay)'])
+    expect(total(0)).toBeGreaterThan(0n)
+    expect(Number(p.durationNanos)).toBe(1_000_000_000)
+    const comments = p.comment.map(str)
+    expect(comments[0]).toMatch(/^Node\.js has no mutex profile/)
+    expect(comments[1]).toMatch(/^window 1000 ms; delay samples \d+; min [\d.]+ ms, mean [\d.]+ ms, p50 [\d.]+ ms, p99 [\d.]+ ms, max [\d.]+ ms$/)
+    expect(comments[2]).toMatch(/^event loop utilization [\d.]+ \(active [\d.]+ ms, idle [\d.]+ ms\)$/)
   })
 
   it('admin.getVMConfig answers the chain config in force', async () => {
