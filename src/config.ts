@@ -236,6 +236,8 @@ export const NodeConfig = z.strictObject({
   devControls: z.boolean().optional(),
   /** Allow the development controls on a non-loopback `httpHost` (a second explicit flag, as the keystore's). */
   devControlsAllowRemote: z.boolean().default(false),
+  /** The explorer page at / (docs/EXPLORER.md); absent = on when `httpHost` is loopback, true = on on any host. */
+  explorerEnabled: z.boolean().optional(),
   // Keystore input sizes and online-guessing back-off (docs/SECURITY.md K2, K5, K7).
   /** Longest keystore username in UTF-8 bytes (avalanchego maxUserLen). */
   keystoreMaxUsernameLength: z.number().int().positive().default(1024),
@@ -324,6 +326,7 @@ export const FLAGS: Record<string, FlagDef> = {
   'api-keystore-allow-remote': { key: 'keystoreAllowRemote', type: 'boolean', help: 'allow the keystore API with a non-loopback --http-host' },
   'dev-controls-enabled': { key: 'devControls', type: 'boolean', help: 'serve the development controls (evm_snapshot, anvil_setBalance...); unset: on for a local network on a loopback host' },
   'dev-controls-allow-remote': { key: 'devControlsAllowRemote', type: 'boolean', help: 'allow the development controls with a non-loopback --http-host' },
+  'explorer-enabled': { key: 'explorerEnabled', type: 'boolean', help: 'serve the explorer page at / (read-only); unset: on when --http-host is loopback, true: on any host too' },
   'keystore-max-username-length': { key: 'keystoreMaxUsernameLength', type: 'number', help: 'longest keystore username in UTF-8 bytes' },
   'keystore-max-password-length': { key: 'keystoreMaxPasswordLength', type: 'number', help: 'longest keystore password in UTF-8 bytes (checked before the KDF)' },
   'keystore-max-failures': { key: 'keystoreMaxFailures', type: 'number', help: 'wrong keystore passwords for one user from one client before that client is backed off from that user' },

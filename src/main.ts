@@ -45,6 +45,7 @@ async function main(argv: string[]): Promise<void> {
       `  X-Chain    ${base}/ext/bc/X`,
       `  P-Chain    ${base}/ext/bc/P`,
       `  info       ${base}/ext/info`,
+      ...(node.explorer !== undefined ? [`  explorer   ${base}${node.explorer}`] : []),
       ...node.extraChains.flatMap(({ spec, chain, error }) => [
         `chain ${spec.name} (blockchain ID ${spec.id}, EVM chain ID ${spec.genesis.config.chainId}${chain !== undefined ? `, head block ${chain.engine.head.header.number}` : ''})`,
         ...(chain !== undefined

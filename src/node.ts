@@ -6,7 +6,8 @@ import type { AtomicTxService } from './atomic/atomicService.js'
 import { type EvmChain, buildMethodTable, openEvmChain } from './chains/evmChain.js'
 import type { DevServices } from './namespaces/dev/index.js'
 import type { EvmChainSpec } from './chains/extraChains.js'
-import type { NodeConfig } from './config.js'
+import { type NodeConfig, isLoopbackHost } from './config.js'
+import { explorerInfo } from './chains/explorerInfo.js'
 import { NATIVE_CRYPTO } from './util/crypto.js'
 import { AccountManager } from './engine/accounts.js'
 import type { Engine } from './engine/engine.js'
@@ -32,6 +33,7 @@ import { RpcStats } from './rpc/stats.js'
 import type { SubscriptionManager } from './rpc/subscriptions.js'
 import { mergeTables } from './rpc/types.js'
 import { type ChainRoute, createServer } from './server/server.js'
+import { loadExplorerAssets } from './server/explorerAssets.js'
 import { type Database, databaseSize, openDatabase } from './store/db.js'
 import { planNode } from './startup/nodePlan.js'
 import type { NodeStart } from './startup/startListening.js'
@@ -72,6 +74,8 @@ export interface CChainNode {
   readonly keystore?: Keystore
   /** The C-Chain's development controls, when they are on (src/dev/exposure.ts). */
   readonly dev?: DevServices
+  /** The explorer's path (`/explorer/`) when it is served (docs/EXPLORER.md). */
+  readonly explorer?: string
   listen(): Promise<{ host: string; port: number }>
   close(): Promise<void>
 }
@@ -244,6 +248,18 @@ export async function createNode(config: NodeConfig, opts: CreateNodeOptions = {
   for (const { spec, error } of extraChains) {
     if (error !== undefined) for (const key of [...spec.aliases, spec.id]) routes.set(key, { unavailable: `chain ${spec.name} (${spec.id}) failed to start: ${error}` })
   }
+  // The explorer (docs/EXPLORER.md): read-only, on by default on a loopback host only.
+  const explorer =
+    (config.explorerEnabled ?? isLoopbackHost(config.httpHost))
+      ? explorerInfo({
+          networkID: config.networkId,
+          network,
+          chains: [
+            { spec: { id: blockchainId, aliases: cChain.aliases, evmChainID: Number(engine.chainId) }, chain: cChain },
+            ...extraChains.map(({ spec, chain, error }) => ({ spec: { ...spec, evmChainID: Number(spec.genesis.config.chainId) }, chain, error })),
+          ],
+        })
+      : undefined
   const server = createServer({
     host: config.httpHost,
     port: config.httpPort,
@@ -252,6 +268,7 @@ export async function createNode(config: NodeConfig, opts: CreateNodeOptions = {
     roots: C_API_ALIASES,
     node: { info, health, metrics, keystore: keystoreRpc },
     apis,
+    ...(explorer !== undefined && { explorer: { ...explorer, assets: loadExplorerAssets() } }),
     bodyLimit: config.httpMaxBodyBytes,
     allowedHosts: config.httpAllowedHosts,
     allowedOrigins: config.httpAllowedOrigins,
@@ -276,6 +293,7 @@ export async function createNode(config: NodeConfig, opts: CreateNodeOptions = {
     pchain,
     keystore,
     ...(cChain.dev !== undefined && { dev: cChain.dev }),
+    ...(explorer !== undefined && { explorer: '/explorer/' }),
     extraChains: extraChains.map(({ spec, chain, error }) => ({ spec, ...(chain !== undefined && { chain }), ...(error !== undefined && { error }) })),
     async listen() {
       const listener = opts.start?.listener

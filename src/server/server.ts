@@ -13,6 +13,7 @@ import { createCors } from './cors.js'
 import { corsHook, preflightOr } from './corsHooks.js'
 import { chainBases, chainFault, rpcRoutes, type ChainRoute } from './chainRoutes.js'
 import { gorillaContentType, gorillaFault, gorillaRoute, JSON_CT, TEXT_CT } from './gorillaRoute.js'
+import { type ExplorerOptions, registerExplorer } from './explorerRoutes.js'
 
 /** HTTP body and WS message limit (docs/SECURITY.md, L1, W1; geth/coreth 5 MiB). */
 export const DEFAULT_BODY_LIMIT = 5 * 1024 * 1024
@@ -52,6 +53,8 @@ export interface ServerOptions {
    * With CORS for allowed origins, as /rpc, /ext/info and /ext/health (docs/SECURITY.md, N3).
    */
   apis?: ReadonlyArray<{ path: string; rpc: GorillaDispatcher }>
+  /** The explorer page at / (docs/EXPLORER.md), when it is on. */
+  explorer?: ExplorerOptions
   /** Host names accepted besides IP literals and `localhost` (`*` = any). */
   allowedHosts?: readonly string[]
   /** Browser origins allowed (CORS, WebSocket) besides loopback ones (`*` = any). */
@@ -192,6 +195,7 @@ export function createServer(opts: ServerOptions): Server {
       )
     }
   }
+  if (opts.explorer !== undefined) registerExplorer(fastify, opts.explorer)
   const metrics = api.metrics
   if (metrics !== undefined) {
     fastify.get('/ext/metrics', (_req, reply) => {

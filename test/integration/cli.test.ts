@@ -178,6 +178,7 @@ describe('cchain-node on --http-port 0', () => {
       ['X-Chain', `http://127.0.0.1:${port}/ext/bc/X`],
       ['P-Chain', `http://127.0.0.1:${port}/ext/bc/P`],
       ['info', `http://127.0.0.1:${port}/ext/info`],
+      ['explorer', `http://127.0.0.1:${port}/explorer/`],
     ])
     expect(await rpc(url, 'eth_chainId')).toBe('0xa868')
     expect(await rpc(`http://127.0.0.1:${port}/ext/bc/${LOCAL_C}/rpc`, 'eth_chainId')).toBe('0xa868')
