@@ -6,7 +6,7 @@ import type { AtomicTxService } from './atomic/atomicService.js'
 import { type EvmChain, buildMethodTable, openEvmChain } from './chains/evmChain.js'
 import type { DevServices } from './namespaces/dev/index.js'
 import type { EvmChainSpec } from './chains/extraChains.js'
-import { type NodeConfig, isLoopbackHost } from './config.js'
+import type { NodeConfig } from './config.js'
 import { explorerInfo } from './chains/explorerInfo.js'
 import { NATIVE_CRYPTO } from './util/crypto.js'
 import { AccountManager } from './engine/accounts.js'
@@ -34,6 +34,7 @@ import type { SubscriptionManager } from './rpc/subscriptions.js'
 import { mergeTables } from './rpc/types.js'
 import { type ChainRoute, createServer } from './server/server.js'
 import { loadExplorerAssets } from './server/explorerAssets.js'
+import { explorerOn } from './server/explorerExposure.js'
 import { type Database, databaseSize, openDatabase } from './store/db.js'
 import { planNode } from './startup/nodePlan.js'
 import type { NodeStart } from './startup/startListening.js'
@@ -249,17 +250,16 @@ export async function createNode(config: NodeConfig, opts: CreateNodeOptions = {
     if (error !== undefined) for (const key of [...spec.aliases, spec.id]) routes.set(key, { unavailable: `chain ${spec.name} (${spec.id}) failed to start: ${error}` })
   }
   // The explorer (docs/EXPLORER.md): read-only, on by default on a loopback host only.
-  const explorer =
-    (config.explorerEnabled ?? isLoopbackHost(config.httpHost))
-      ? explorerInfo({
-          networkID: config.networkId,
-          network,
-          chains: [
-            { spec: { id: blockchainId, aliases: cChain.aliases, evmChainID: Number(engine.chainId) }, chain: cChain },
-            ...extraChains.map(({ spec, chain, error }) => ({ spec: { ...spec, evmChainID: Number(spec.genesis.config.chainId) }, chain, error })),
-          ],
-        })
-      : undefined
+  const explorer = explorerOn(config)
+    ? explorerInfo({
+        networkID: config.networkId,
+        network,
+        chains: [
+          { spec: { id: blockchainId, aliases: cChain.aliases, evmChainID: Number(engine.chainId) }, chain: cChain },
+          ...extraChains.map(({ spec, chain, error }) => ({ spec: { ...spec, evmChainID: Number(spec.genesis.config.chainId) }, chain, error })),
+        ],
+      })
+    : undefined
   const server = createServer({
     host: config.httpHost,
     port: config.httpPort,

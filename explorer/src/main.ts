@@ -152,6 +152,15 @@ async function start(): Promise<void> {
     )
   })
 
+  // `/` jumps to the search field from anywhere but a text field (aria-keyshortcuts on the field says so).
+  document.addEventListener('keydown', (ev) => {
+    const target = ev.target as HTMLElement
+    if (ev.key !== '/' || ev.ctrlKey || ev.metaKey || ev.altKey || target.matches('input, textarea, select')) return
+    ev.preventDefault()
+    input.focus()
+    input.select()
+  })
+
   window.addEventListener('hashchange', () => void render())
   // Ages tick without a reload.
   window.setInterval(() => {

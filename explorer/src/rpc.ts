@@ -109,6 +109,8 @@ export function subscribeHeads(path: string, onHead: (header: any) => void, onSt
   return () => {
     stopped = true
     if (timer !== undefined) window.clearTimeout(timer)
-    socket?.close()
+    // Closing a socket still connecting makes the browser log an error: let it open first.
+    if (socket?.readyState === WebSocket.CONNECTING) socket.onopen = () => socket?.close()
+    else socket?.close()
   }
 }

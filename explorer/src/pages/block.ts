@@ -14,8 +14,8 @@ export async function blockPage(ctx: Ctx, main: HTMLElement, ref: string): Promi
     return
   }
   const n = num(block.number)
-  const receipts: any[] = (await ctx.api.call('eth_getBlockReceipts', [block.number]).catch(() => null)) ?? []
-  const status = new Map(receipts.map((r) => [r.transactionHash, r]))
+  const [receipts, head]: [any[] | null, string] = await Promise.all([ctx.api.call('eth_getBlockReceipts', [block.number]).catch(() => null), ctx.api.call('eth_blockNumber')])
+  const status = new Map((receipts ?? []).map((r) => [r.transactionHash, r]))
   let atomic: ReturnType<typeof blockAtomicTxs> = []
   let atomicError: string | undefined
   try {
@@ -31,7 +31,7 @@ export async function blockPage(ctx: Ctx, main: HTMLElement, ref: string): Promi
       { class: 'pager', 'aria-label': 'Neighbouring blocks' },
       n > 0 ? link(ctx.r(`/block/${n - 1}`), `← Block ${grouped(n - 1)}`) : null,
       ' ',
-      link(ctx.r(`/block/${n + 1}`), `Block ${grouped(n + 1)} →`),
+      n < num(head) ? link(ctx.r(`/block/${n + 1}`), `Block ${grouped(n + 1)} →`) : null,
     ),
     section(
       'Header',
@@ -39,7 +39,11 @@ export async function blockPage(ctx: Ctx, main: HTMLElement, ref: string): Promi
         ['Number', String(n)],
         ['Hash', mono(block.hash)],
         ['Parent', n > 0 ? link(ctx.r(`/block/${block.parentHash}`), mono(block.parentHash)) : mono(block.parentHash)],
-        ['Time', h('span', {}, h('time', { datetime: isoTime(ts), 'data-ts': ts }, age(ts)), ` · ${isoTime(ts)}`, block.timestampMilliseconds ? ` · ${num(block.timestampMilliseconds)} ms` : '')],
+        // Granite blocks carry the time in milliseconds too (timestampMilliseconds).
+        [
+          'Time',
+          h('span', {}, h('time', { datetime: isoTime(ts), 'data-ts': ts }, age(ts)), ` · ${block.timestampMilliseconds ? new Date(num(block.timestampMilliseconds)).toISOString() : isoTime(ts)}`),
+        ],
         ['Transactions', String(block.transactions.length)],
         ['Atomic transactions', String(atomic.length)],
         ['Gas used', `${grouped(num(block.gasUsed))} of ${grouped(num(block.gasLimit))} (${percent(big(block.gasUsed), big(block.gasLimit))})`],

@@ -1,0 +1,88 @@
+/**
+ * Headless Chromium for the explorer's tests: Debian's `chromium` package driven by puppeteer-core
+ * (no browser download). Every page opened here records what would make it fail: script errors,
+ * console errors, failed loads, and any request (HTTP or WebSocket) to an origin other than the node's.
+ */
+import { existsSync, mkdirSync } from 'node:fs'
+import { dirname, join, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import puppeteer, { type Browser, type Page } from 'puppeteer-core'
+
+/** Where the browser is: Debian's package, or CHROMIUM_PATH. */
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
+
+/** The screenshots' folder (git-ignored), named in the test output. */
+export const SCREENSHOTS = join(resolve(dirname(fileURLToPath(import.meta.url)), '..', '..'), 'test-output', 'screenshots')
+
+/** Starts the browser; a missing one is an error naming the package to install, never a skip. */
+export async function launchBrowser(): Promise<Browser> {
+  if (!existsSync(CHROMIUM)) {
+    throw new Error(`Chromium not found at ${CHROMIUM}: the explorer tests need Debian's chromium package (apt-get install -y chromium; .ci/run installs it) or CHROMIUM_PATH`)
+  }
+  mkdirSync(SCREENSHOTS, { recursive: true })
+  // --no-sandbox: CI runs as root, where Chromium's sandbox refuses to start.
+  return puppeteer.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-dev-shm-usage', '--disable-gpu'], protocolTimeout: 30_000 })
+}
+
+export interface WatchedPage {
+  readonly page: Page
+  /** Script errors, console errors, failed loads and requests outside `origin`, in order. */
+  readonly problems: string[]
+}
+
+/** A new tab where every request outside `origin` is refused and recorded. */
+export async function openPage(browser: Browser, origin: string, viewport = { width: 1280, height: 900 }): Promise<WatchedPage> {
+  const page = await browser.newPage()
+  page.setDefaultTimeout(15_000)
+  await page.setViewport(viewport)
+  const problems: string[] = []
+  const wsOrigin = origin.replace(/^http/, 'ws')
+  page.on('pageerror', (err) => problems.push(`page error: ${(err as Error).message}`))
+  page.on('console', (msg) => {
+    if (msg.type() === 'error') problems.push(`console error: ${msg.text()}`)
+  })
+  page.on('requestfailed', (req) => problems.push(`request failed: ${req.url()} ${req.failure()?.errorText ?? ''}`))
+  await page.setRequestInterception(true)
+  page.on('request', (req) => {
+    const url = req.url()
+    if (url.startsWith(origin + '/') || url.startsWith('data:')) {
+      void req.continue()
+      return
+    }
+    problems.push(`request outside the node: ${url}`)
+    void req.abort()
+  })
+  // WebSockets are not intercepted requests: watch their creation through the protocol.
+  const cdp = await page.createCDPSession()
+  await cdp.send('Network.enable')
+  cdp.on('Network.webSocketCreated', ({ url }) => {
+    if (!url.startsWith(wsOrigin + '/')) problems.push(`WebSocket outside the node: ${url}`)
+  })
+  return { page, problems }
+}
+
+/** Writes `<name>.png` (the whole page) into SCREENSHOTS. */
+export async function screenshot(page: Page, name: string): Promise<string> {
+  const path = join(SCREENSHOTS, `${name}.png`)
+  // Two frames, so a resize or a re-render just before is painted.
+  await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))))
+  await page.screenshot({ path: path as `${string}.png`, fullPage: true })
+  return path
+}
+
+/** The visible text of `selector` once it matches `expected`. */
+export async function waitText(page: Page, selector: string, expected: string | RegExp, timeout = 15_000): Promise<string> {
+  const source = typeof expected === 'string' ? { text: expected } : { re: expected.source, flags: expected.flags }
+  await page.waitForFunction(
+    (sel: string, want: { text?: string; re?: string; flags?: string }) => {
+      const el = document.querySelector(sel) as HTMLElement | null
+      if (el === null) return false
+      const text = el.innerText
+      return want.text !== undefined ? text.includes(want.text) : new RegExp(want.re!, want.flags).test(text)
+    },
+    { timeout },
+    selector,
+    source,
+  )
+  return page.$eval(selector, (el) => (el as HTMLElement).innerText)
+}
