@@ -14,6 +14,7 @@ RUN npm ci --ignore-scripts --no-audit --no-fund
 COPY tsconfig.json ./
 COPY src ./src
 COPY scripts ./scripts
+COPY explorer ./explorer
 RUN npm run build && npm prune --omit=dev --omit=optional --ignore-scripts --no-audit --no-fund
 
 # ---- runtime: production dependencies, compiled JavaScript and the default genesis only
@@ -23,6 +24,10 @@ WORKDIR /app
 COPY --from=build --chown=root:root /app/package.json /app/package-lock.json ./
 COPY --from=build --chown=root:root /app/node_modules ./node_modules
 COPY --from=build --chown=root:root /app/dist/src ./dist/src
+# The explorer (docs/EXPLORER.md): its compiled scripts and its page, style sheet and icon. It is off
+# here (--http-host 0.0.0.0 is not loopback) unless the command line adds --explorer-enabled.
+COPY --from=build --chown=root:root /app/dist/explorer ./dist/explorer
+COPY --chown=root:root explorer/index.html explorer/explorer.css explorer/favicon.svg ./explorer/
 COPY --chown=root:root config ./config
 # The application files stay root-owned and read-only to the node; only /data is writable by it
 # (a named volume takes this ownership; a bind-mounted host directory must be writable by uid cchain).
