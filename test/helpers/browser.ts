@@ -64,8 +64,17 @@ export async function openPage(browser: Browser, origin: string, viewport = { wi
 /** Writes `<name>.png` (the whole page) into SCREENSHOTS. */
 export async function screenshot(page: Page, name: string): Promise<string> {
   const path = join(SCREENSHOTS, `${name}.png`)
-  // Two frames, so a resize or a re-render just before is painted.
-  await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))))
+  // Scrolled through, then two frames: after a resize Chromium paints scrolling boxes below the fold
+  // only once they have been on screen, and a full-page capture would show them blank.
+  await page.evaluate(async () => {
+    const frames = () => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))
+    for (let y = 0; y < document.documentElement.scrollHeight; y += window.innerHeight) {
+      window.scrollTo(0, y)
+      await frames()
+    }
+    window.scrollTo(0, 0)
+    await frames()
+  })
   await page.screenshot({ path: path as `${string}.png`, fullPage: true })
   return path
 }

@@ -1,6 +1,6 @@
 /** A transaction: status, parties, value, fee, gas, its input decoded where the selector is known, logs and the revert reason. */
 import type { Ctx } from '../context.js'
-import { fields, h, link, mono, note, section, table } from '../dom.js'
+import { fields, h, link, mono, note, section } from '../dom.js'
 import { avaxFromWei, big, grouped, gwei, num } from '../format.js'
 import { RpcError } from '../rpc.js'
 import { decodeCall, decodeLog, decodeRevert } from '../selectors.js'
@@ -72,33 +72,44 @@ export async function txPage(ctx: Ctx, main: HTMLElement, hash: string): Promise
     section('Input', callView(ctx, tx.input)),
     section(
       'Logs',
-      table(
-        'Logs',
-        ['Index', 'Emitted by', 'Event', 'Topics and data'],
-        logs.map((l) => {
-          const ev = decodeLog(l.topics, l.data)
-          return [
-            String(num(l.logIndex)),
-            link(ctx.r(`/address/${l.address}`), mono(l.address)),
-            ev === undefined
-              ? 'unknown'
-              : h(
-                  'span',
-                  {},
-                  mono(`${ev.name}(`),
-                  ev.args.map((a, i) => [i > 0 ? ', ' : '', mono(a.value)]),
-                  mono(')'),
-                ),
-            h(
-              'div',
-              { class: 'mono wrap small' },
-              l.topics.map((t: string) => h('div', {}, t)),
-              h('div', {}, `data ${l.data}`),
-            ),
-          ]
-        }),
-        pending ? 'Not mined yet.' : 'No logs.',
-      ),
+      logs.length === 0
+        ? note(pending ? 'Not mined yet.' : 'No logs.')
+        : h(
+            'ol',
+            { class: 'logs' },
+            logs.map((l) => {
+              const ev = decodeLog(l.topics, l.data)
+              return h(
+                'li',
+                {},
+                fields([
+                  ['Index', String(num(l.logIndex))],
+                  ['Emitted by', link(ctx.r(`/address/${l.address}`), mono(l.address))],
+                  [
+                    'Event',
+                    ev === undefined
+                      ? 'not in the built-in table'
+                      : h(
+                          'span',
+                          { class: 'call' },
+                          mono(`${ev.name}(`),
+                          ev.args.map((a, i) => [i > 0 ? ', ' : '', mono(a.value)]),
+                          mono(')'),
+                        ),
+                  ],
+                  [
+                    'Topics',
+                    h(
+                      'div',
+                      { class: 'mono wrap small' },
+                      l.topics.map((t: string) => h('div', {}, t)),
+                    ),
+                  ],
+                  ['Data', h('div', { class: 'mono wrap small' }, l.data)],
+                ]),
+              )
+            }),
+          ),
     ),
     ...(reason?.data !== undefined ? [section('Revert data', h('pre', { class: 'mono wrap' }, reason.data))] : []),
   )
