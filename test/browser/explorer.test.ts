@@ -146,7 +146,7 @@ describe('explorer in Chromium', () => {
     expect(await waitText(page, '#head-number', String(head))).toBe(String(head))
     // The latest EVM transaction is the reverted call (the export is an atomic tx, in no EVM list).
     await page.waitForSelector(`main a[href="#/tx/${reverted}"]`)
-    expect(await waitText(page, '#live', 'live')).toContain(`#${head}`)
+    await waitText(page, '#live', `live · head #${head}`)
     const bars = await page.$$eval('svg.plot rect.bar', (els) => els.length)
     expect(bars).toBe(Math.min(30, head + 1))
     const a11y = await page.evaluate(() => ({
