@@ -33,10 +33,5 @@ export function age(seconds: number, now = Date.now() / 1000): string {
 
 export const isoTime = (seconds: number): string => new Date(seconds * 1000).toISOString()
 
-/** `0x1234…abcd`: the start and end of a long hex text (the full text stays in the link's title). */
-export function short(text: string, keep = 6): string {
-  return text.length <= keep * 2 + 3 ? text : `${text.slice(0, keep + 2)}…${text.slice(-keep)}`
-}
-
 /** `part` as a percentage of `whole`, one decimal. */
 export const percent = (part: bigint, whole: bigint): string => (whole === 0n ? '0%' : `${((Number(part) * 100) / Number(whole)).toFixed(1)}%`)

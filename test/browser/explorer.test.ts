@@ -146,6 +146,8 @@ describe('explorer in Chromium', () => {
     expect(await waitText(page, '#head-number', String(head))).toBe(String(head))
     // The latest EVM transaction is the reverted call (the export is an atomic tx, in no EVM list).
     await page.waitForSelector(`main a[href="#/tx/${reverted}"]`)
+    // Shown start and end only, the whole hash is still the page's text (copy, find, screen readers).
+    expect(await mainText(page)).toContain(reverted)
     await waitText(page, '#live', `live · head #${head}`)
     const bars = await page.$$eval('svg.plot rect.bar', (els) => els.length)
     expect(bars).toBe(Math.min(30, head + 1))

@@ -6,8 +6,8 @@ import { amountText, owners } from '../atomicView.js'
 import { cb58Encode, formatAddress, hexToBytes, parseAddress } from '../bytes.js'
 import { decodeUTXO, fromAvalancheHex } from '../codec.js'
 import type { Ctx } from '../context.js'
-import { fields, h, link, mono, note, section, table } from '../dom.js'
-import { avaxFromNano, avaxFromWei, big, grouped, num, short } from '../format.js'
+import { fields, h, link, mono, shortMono, note, section, table } from '../dom.js'
+import { avaxFromNano, avaxFromWei, big, grouped, num } from '../format.js'
 import { gorilla } from '../rpc.js'
 
 /** Blocks back from the head searched for the address's transactions (batches of SCAN_BATCH). */
@@ -59,10 +59,10 @@ function cChainSection(ctx: Ctx, address: string, balance: bigint, nonce: number
           const out = t.from.toLowerCase() === want
           const other = out ? t.to : t.from
           return [
-            link(ctx.r(`/tx/${t.hash}`), mono(short(t.hash)), t.hash),
+            link(ctx.r(`/tx/${t.hash}`), shortMono(t.hash), t.hash),
             link(ctx.r(`/block/${num(t.blockNumber)}`), `#${grouped(num(t.blockNumber))}`),
             out && (t.to ?? '').toLowerCase() === want ? 'self' : out ? 'out' : 'in',
-            other === null ? 'contract creation' : link(ctx.r(`/address/${other}`), mono(short(other)), other),
+            other === null ? 'contract creation' : link(ctx.r(`/address/${other}`), shortMono(other), other),
             avaxFromWei(big(t.value)),
           ]
         }),
@@ -82,7 +82,7 @@ async function utxoRows(ctx: Ctx, chain: 'X' | 'P' | 'C', address: string, sourc
     const id = cb58Encode(u.txID)
     const o = u.output
     return [
-      h('span', {}, link(ctx.r(`/atomic/${id}`), mono(short(id, 8)), id), `:${u.outputIndex}`),
+      h('span', {}, link(ctx.r(`/atomic/${id}`), shortMono(id, 8), id), `:${u.outputIndex}`),
       sourceChain === undefined ? `on ${chain}` : `exported from ${sourceChain}, waiting to be imported on ${chain}`,
       o.kind === 'utxo'
         ? amountText(ctx, o.amount, o.assetID) + (o.stakeLocktime !== undefined ? ` (stakeable lock until ${o.stakeLocktime})` : '')

@@ -3,8 +3,8 @@ import { atomicSummary } from '../atomicSummary.js'
 import { cb58Encode } from '../bytes.js'
 import { blockAtomicTxs } from '../codec.js'
 import type { Ctx } from '../context.js'
-import { fields, h, link, mono, note, section, table } from '../dom.js'
-import { age, avaxFromWei, big, grouped, gwei, isoTime, num, percent, short } from '../format.js'
+import { fields, h, link, mono, shortMono, note, section, table } from '../dom.js'
+import { age, avaxFromWei, big, grouped, gwei, isoTime, num, percent } from '../format.js'
 
 export async function blockPage(ctx: Ctx, main: HTMLElement, ref: string): Promise<void> {
   const byHash = /^0x[0-9a-fA-F]{64}$/.test(ref)
@@ -74,10 +74,10 @@ export async function blockPage(ctx: Ctx, main: HTMLElement, ref: string): Promi
         block.transactions.map((t: any) => {
           const r = status.get(t.hash)
           return [
-            link(ctx.r(`/tx/${t.hash}`), mono(short(t.hash)), t.hash),
+            link(ctx.r(`/tx/${t.hash}`), shortMono(t.hash), t.hash),
             r === undefined ? '—' : r.status === '0x1' ? 'success' : h('span', { class: 'bad' }, 'reverted'),
-            link(ctx.r(`/address/${t.from}`), mono(short(t.from)), t.from),
-            t.to === null ? 'contract creation' : link(ctx.r(`/address/${t.to}`), mono(short(t.to)), t.to),
+            link(ctx.r(`/address/${t.from}`), shortMono(t.from), t.from),
+            t.to === null ? 'contract creation' : link(ctx.r(`/address/${t.to}`), shortMono(t.to), t.to),
             avaxFromWei(big(t.value)),
             r === undefined ? '—' : grouped(num(r.gasUsed)),
           ]
@@ -94,7 +94,7 @@ export async function blockPage(ctx: Ctx, main: HTMLElement, ref: string): Promi
             ['Atomic transaction', 'Type', 'Between', 'Amount'],
             atomic.map(({ id, tx }) => {
               const s = atomicSummary(ctx, tx)
-              return [link(ctx.r(`/atomic/${cb58Encode(id)}`), mono(short(cb58Encode(id), 8)), cb58Encode(id)), tx.type, s.between, s.amount]
+              return [link(ctx.r(`/atomic/${cb58Encode(id)}`), shortMono(cb58Encode(id), 8), cb58Encode(id)), tx.type, s.between, s.amount]
             }),
             'No atomic transactions.',
           ),

@@ -1,7 +1,7 @@
 /** Home: the head, the latest blocks and transactions, and the gas/base-fee plot, updated from newHeads. */
 import type { Ctx } from '../context.js'
-import { fields, h, link, mono, section, table } from '../dom.js'
-import { age, avaxFromWei, big, grouped, gwei, isoTime, num, short } from '../format.js'
+import { fields, h, link, mono, shortMono, section, table } from '../dom.js'
+import { age, avaxFromWei, big, grouped, gwei, isoTime, num } from '../format.js'
 import { gasPlot } from '../plot.js'
 
 const LIST = 10
@@ -49,10 +49,10 @@ export async function home(ctx: Ctx, main: HTMLElement): Promise<void> {
         'Latest transactions',
         ['Transaction', 'Block', 'From', 'To', 'Value'],
         txs.map((t) => [
-          link(ctx.r(`/tx/${t.hash}`), mono(short(t.hash)), t.hash),
+          link(ctx.r(`/tx/${t.hash}`), shortMono(t.hash), t.hash),
           link(ctx.r(`/block/${num(t.blockNumber)}`), `#${grouped(num(t.blockNumber))}`),
-          link(ctx.r(`/address/${t.from}`), mono(short(t.from)), t.from),
-          t.to === null ? 'contract creation' : link(ctx.r(`/address/${t.to}`), mono(short(t.to)), t.to),
+          link(ctx.r(`/address/${t.from}`), shortMono(t.from), t.from),
+          t.to === null ? 'contract creation' : link(ctx.r(`/address/${t.to}`), shortMono(t.to), t.to),
           avaxFromWei(big(t.value)),
         ]),
         'No transactions in the latest blocks.',
