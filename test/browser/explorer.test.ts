@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url'
 import { addTxSignatures, evm } from '@avalabs/avalanchejs'
 import { Wallet } from 'ethers'
 import type { Browser, Page } from 'puppeteer-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { EWOQ, EWOQ_ETH, EWOQ_KEY, context, waitAtomicAccepted } from '../helpers/avalanchejs.js'
 import { SCREENSHOTS, launchBrowser, openPage, screenshot, waitText } from '../helpers/browser.js'
 import { deploy, iface, nonceOf, poll, send, sign, waitReceipt } from '../helpers/chain.js'
@@ -90,7 +90,23 @@ async function finish({ page, problems }: { page: Page; problems: string[] }, sh
   await page.close()
 }
 
+/**
+ * Why the setup failed (no Chromium, most likely): every test then fails with it rather than being
+ * reported as skipped, as vitest reports the tests of a failed beforeAll.
+ */
+let setupError: unknown
+
 beforeAll(async () => {
+  await setup().catch((err: unknown) => {
+    setupError = err
+  })
+}, 90_000)
+
+beforeEach(() => {
+  if (setupError !== undefined) throw setupError
+})
+
+async function setup(): Promise<void> {
   browser = await launchBrowser()
   const dir = tempDir()
   const genesis = JSON.parse(readFileSync(LOCAL_GENESIS, 'utf8'))
@@ -128,7 +144,7 @@ beforeAll(async () => {
   exportID = (await api.issueSignedTx(exportTx.getSignedTx())).txID
   await waitAtomicAccepted(api, exportID)
   exportBlock = Number((await api.getAtomicTxStatus(exportID)).blockHeight)
-}, 90_000)
+}
 
 afterAll(async () => {
   await browser?.close()
