@@ -236,8 +236,7 @@ export const NodeConfig = z.strictObject({
   devControls: z.boolean().optional(),
   /** Allow the development controls on a non-loopback `httpHost` (a second explicit flag, as the keystore's). */
   devControlsAllowRemote: z.boolean().default(false),
-  /** The explorer page at / (docs/EXPLORER.md); absent = on when `httpHost` is loopback, true = on on any host. */
-  explorerEnabled: z.boolean().optional(),
+  explorerEnabled: z.boolean().optional(), // the explorer page (docs/EXPLORER.md; unset: on a loopback host only, src/server/explorerExposure.ts)
   // Keystore input sizes and online-guessing back-off (docs/SECURITY.md K2, K5, K7).
   /** Longest keystore username in UTF-8 bytes (avalanchego maxUserLen). */
   keystoreMaxUsernameLength: z.number().int().positive().default(1024),
