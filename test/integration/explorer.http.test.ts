@@ -67,7 +67,7 @@ describe('explorer routes (on by default on 127.0.0.1)', () => {
       xChainID: LOCAL_X,
       pChainID: LOCAL_P,
       avaxAssetID: AVAX,
-      chains: [{ path: 'C', id: LOCAL_C, aliases: ['C'], evmChainID: 43112 }],
+      chains: [{ path: 'C', id: LOCAL_C, aliases: ['C', 'evm'], evmChainID: 43112 }],
     })
   })
 
