@@ -7,7 +7,7 @@
  * vms/types/blob_data.go (memo in hexnc).
  */
 import { cb58Encode } from './cb58.js'
-import type { TransferInput, TransferOutput, UTXOID } from './types.js'
+import type { OutputOwners, TransferInput, TransferOutput, UTXOID } from './types.js'
 
 /** An fx's ID: its name's ASCII bytes, zero-padded to 32 (avalanchego: vms/secp256k1fx/fx.go ID, nftfx, propertyfx). */
 export function fxID(name: 'secp256k1fx' | 'nftfx' | 'propertyfx'): string {
@@ -28,6 +28,15 @@ const hexnc = (bytes: Uint8Array): string => str('0x' + Buffer.from(bytes).toStr
 /** A JSON object from [key, JSON text] pairs, in order. */
 export const object = (fields: readonly (readonly [string, string])[]): string => '{' + fields.map(([k, v]) => str(k) + ':' + v).join(',') + '}'
 export const array = (items: readonly string[]): string => '[' + items.join(',') + ']'
+
+/** secp256k1fx.OutputOwners.MarshalJSON: its Fields(), a Go map (keys sorted). */
+function outputOwnersJson(owners: OutputOwners, formatAddr: AddressFormatter): string {
+  return object([
+    ['addresses', array(owners.addrs.map((a) => str(formatAddr(a))))],
+    ['locktime', owners.locktime.toString()],
+    ['threshold', String(owners.threshold)],
+  ])
+}
 
 /** secp256k1fx.TransferOutput.MarshalJSON: OutputOwners.Fields() plus amount, a Go map (keys sorted). */
 function transferOutputJson(out: TransferOutput, formatAddr: AddressFormatter): string {
@@ -92,7 +101,11 @@ type OutputJson = Parameters<typeof transferableOutputJson>[0]
 type InputJson = Parameters<typeof transferableInputJson>[0]
 
 /** What an unsigned tx adds to avax.BaseTx: an ImportTx its source and inputs, an ExportTx its destination and outputs. */
-export type TxJsonExtra = { sourceChain: Uint8Array; importedInputs: readonly InputJson[] } | { destinationChain: Uint8Array; exportedOutputs: readonly OutputJson[] } | undefined
+export type TxJsonExtra =
+  | { sourceChain: Uint8Array; importedInputs: readonly InputJson[] }
+  | { destinationChain: Uint8Array; exportedOutputs: readonly OutputJson[] }
+  | { owner: OutputOwners }
+  | undefined
 
 /**
  * A signed tx: `{unsignedTx, credentials, id}`, the unsigned tx being avax.BaseTx's fields flattened
@@ -115,6 +128,7 @@ export function signedTxJson(
   ]
   if (extra !== undefined && 'sourceChain' in extra) fields.push(['sourceChain', id(extra.sourceChain)], ['importedInputs', array(extra.importedInputs.map(transferableInputJson))])
   if (extra !== undefined && 'destinationChain' in extra) fields.push(['destinationChain', id(extra.destinationChain)], ['exportedOutputs', outputs(extra.exportedOutputs)])
+  if (extra !== undefined && 'owner' in extra) fields.push(['owner', outputOwnersJson(extra.owner, formatAddr)])
   return object([
     ['unsignedTx', object(fields)],
     ['credentials', array(credentials)],

@@ -1,7 +1,8 @@
 /**
  * The P-Chain's `platform` service at /ext/bc/P (avalanchego vms/platformvm/service.go) as far as AVAX transfers
  * need it: issueTx, getTx, getTxStatus (`Committed`), getUTXOs (with sourceChain: atomic UTXOs exported to P),
- * getBalance, getHeight, getTimestamp, getFeeConfig and getFeeState (JSON numbers, as avalanchego sends them).
+ * getBalance, getHeight, getTimestamp, getFeeConfig and getFeeState (JSON numbers, as avalanchego sends them);
+ * issueTx takes BaseTx, ImportTx, ExportTx and CreateSubnetTx.
  * Staking, subnet and validator methods are not served: they answer -32601 (issue 7) with gorilla's `rpc: can't find method` text.
  */
 import { z } from 'zod'

@@ -4,6 +4,7 @@
  * fee = (complexity · weights) × price, price = fakeExponential(minPrice, excess, excessConversionConstant).
  */
 import { VerifyError } from '../avalanche/errors.js'
+import type { OutputOwners } from '../avalanche/types.js'
 import { PVM_TYPE_ID } from './codec.js'
 import type { PVMTransferableInput, PVMTransferableOutput, PVMUnsignedTx } from './tx.js'
 
@@ -90,6 +91,13 @@ const INTRINSIC_SECP_SIGNATURE_COMPUTE = 200n
 export const INTRINSIC_BASE_TX_COMPLEXITIES: Dimensions = [2n + INT_LEN + INT_LEN + ID_LEN + INT_LEN + INT_LEN + INT_LEN + INT_LEN, 0n, 0n, 0n]
 export const INTRINSIC_IMPORT_TX_COMPLEXITIES: Dimensions = [INTRINSIC_BASE_TX_COMPLEXITIES[0] + ID_LEN + INT_LEN, 0n, 0n, 0n]
 export const INTRINSIC_EXPORT_TX_COMPLEXITIES: Dimensions = [INTRINSIC_BASE_TX_COMPLEXITIES[0] + ID_LEN + INT_LEN, 0n, 0n, 0n]
+/** IntrinsicCreateSubnetTxComplexities: the owner's typeID, and one DB write (the subnet's owner). */
+export const INTRINSIC_CREATE_SUBNET_TX_COMPLEXITIES: Dimensions = [INTRINSIC_BASE_TX_COMPLEXITIES[0] + INT_LEN, 0n, 1n, 0n]
+
+/** OwnerComplexity of a secp256k1fx.OutputOwners: its fields' and addresses' bandwidth. */
+export function ownerComplexity(owner: OutputOwners): Dimensions {
+  return [add(INTRINSIC_SECP_OUTPUT_OWNERS_BANDWIDTH, mul(BigInt(owner.addrs.length), SHORT_ID_LEN)), 0n, 0n, 0n]
+}
 
 /** OutputComplexity of one output: bandwidth of its fields and addresses, one DB write. */
 export function outputComplexity(out: PVMTransferableOutput): Dimensions {
@@ -114,7 +122,7 @@ function baseTxComplexity(utx: PVMUnsignedTx): Dimensions {
   return d
 }
 
-/** TxComplexity of a BaseTx, ImportTx or ExportTx. */
+/** TxComplexity of a BaseTx, ImportTx, ExportTx or CreateSubnetTx. */
 export function txComplexity(utx: PVMUnsignedTx): Dimensions {
   const base = baseTxComplexity(utx)
   switch (utx.typeID) {
@@ -122,6 +130,8 @@ export function txComplexity(utx: PVMUnsignedTx): Dimensions {
       return addDimensions(INTRINSIC_IMPORT_TX_COMPLEXITIES, base, ...utx.importedInputs.map(inputComplexity))
     case PVM_TYPE_ID.ExportTx:
       return addDimensions(INTRINSIC_EXPORT_TX_COMPLEXITIES, base, ...utx.exportedOutputs.map(outputComplexity))
+    case PVM_TYPE_ID.CreateSubnetTx:
+      return addDimensions(INTRINSIC_CREATE_SUBNET_TX_COMPLEXITIES, base, ownerComplexity(utx.owner))
     default:
       return addDimensions(INTRINSIC_BASE_TX_COMPLEXITIES, base)
   }

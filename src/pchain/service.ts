@@ -1,7 +1,7 @@
 /**
  * The P-Chain as far as AVAX transfers need it (avalanchego vms/platformvm: txs/executor standard_tx_executor.go
- * BaseTx/ImportTx/ExportTx, utxo/verifier.go, txs/fee dynamic_calculator.go): verifies an issued BaseTx, ImportTx
- * or ExportTx against the Etna dynamic fee and accepts it at once into a block of its own, its UTXO changes,
+ * BaseTx/ImportTx/ExportTx/CreateSubnetTx, utxo/verifier.go, txs/fee dynamic_calculator.go): verifies an issued BaseTx,
+ * ImportTx, ExportTx or CreateSubnetTx (the subnet's ID is the tx's ID) against the Etna dynamic fee and accepts it at once into a block of its own, its UTXO changes,
  * shared-memory effects and the new fee state in one synced batch. Accepted txs are `Committed`.
  *
  * Fee state (kept simple, documented): before each tx the state advances by the whole seconds since the last
@@ -12,6 +12,7 @@
 import type { Logger } from 'pino'
 import { utxoInputID } from '../avalanche/avax.js'
 import { AvalancheError, VerifyError } from '../avalanche/errors.js'
+import { verifyOutputOwners } from '../avalanche/verify.js'
 import { sha256 } from '../util/crypto.js'
 import type { Database } from '../store/db.js'
 import { PChainStore } from '../store/pchainStore.js'
@@ -120,6 +121,8 @@ export class PChainService {
     // Durango and later: the memo field must be empty (verifyMemoFieldLength).
     if (utx.memo.length !== 0) fail(`memo length must be zero after Durango, got ${utx.memo.length}`)
     if (this.deps.store.ledger.getTx(tx.id) !== undefined) fail('duplicate transaction')
+    // CreateSubnetTx.SyntacticVerify: the owner must be well formed (secp256k1fx OutputOwners.Verify).
+    if (utx.typeID === PVM_TYPE_ID.CreateSubnetTx) verifyOutputOwners(utx.owner)
     const now = unixNow()
     const seen = new Set<string>()
     const unique = (id: Uint8Array): void => {

@@ -1,19 +1,20 @@
 /**
  * P-Chain (PlatformVM) transfer txs, byte for byte as avalanchego vms/platformvm/txs serializes them:
- * BaseTx (type 34), ImportTx (17), ExportTx (18), the signed Tx, txID and signing hash, and the
+ * BaseTx (type 34), ImportTx (17), ExportTx (18), CreateSubnetTx (16), the signed Tx, txID and signing hash, and the
  * stakeable.LockIn (21) / LockOut (22) wrappers of inputs, outputs and UTXOs.
  *
  * Layouts (codec v0): BaseTx = networkID u32 ‖ blockchainID [32] ‖ outs ‖ ins ‖ memo []byte;
- * ImportTx = BaseTx ‖ sourceChain [32] ‖ importedInputs; ExportTx = BaseTx ‖ destinationChain [32] ‖ exportedOutputs.
+ * ImportTx = BaseTx ‖ sourceChain [32] ‖ importedInputs; ExportTx = BaseTx ‖ destinationChain [32] ‖ exportedOutputs;
+ * CreateSubnetTx = BaseTx ‖ owner (fx.Owner: u32 typeID 11 ‖ secp256k1fx.OutputOwners) (txs/create_subnet_tx.go).
  * LockIn = locktime u64 ‖ u32 typeID 5 ‖ TransferInput; LockOut = locktime u64 ‖ u32 typeID 7 ‖ TransferOutput.
  */
 import { ID_LEN, readUTXOID, writeUTXOID } from '../avalanche/avax.js'
 import { cb58Encode } from '../avalanche/cb58.js'
 import { type CodecReader, CodecWriter, marshal, unmarshal } from '../avalanche/codec.js'
 import { CodecError } from '../avalanche/errors.js'
-import { readCredential, readTransferInput, readTransferOutput, writeCredential, writeTransferInput, writeTransferOutput } from '../avalanche/secp256k1fx.js'
+import { readCredential, readOutputOwners, readTransferInput, readTransferOutput, writeCredential, writeOutputOwners, writeTransferInput, writeTransferOutput } from '../avalanche/secp256k1fx.js'
 import { signedTxCodec, type ParsedSignedTx, type SignedTx } from '../avalanche/signedTxCodec.js'
-import type { TransferInput, TransferOutput, UTXOID } from '../avalanche/types.js'
+import type { OutputOwners, TransferInput, TransferOutput, UTXOID } from '../avalanche/types.js'
 import { PVM_GO_TYPE_NAMES, PVM_INTERFACES, PVM_TYPE_ID } from './codec.js'
 
 /** A P-Chain transferable input; `locktime` present = wrapped in stakeable.LockIn. */
@@ -63,7 +64,16 @@ export interface PVMExportTx extends PVMBaseTxFields {
   exportedOutputs: PVMTransferableOutput[]
 }
 
-export type PVMUnsignedTx = PVMBaseTx | PVMImportTx | PVMExportTx
+/** A CreateSubnetTx: the subnet's ID is the tx's ID; `owner` controls it. */
+export interface PVMCreateSubnetTx extends PVMBaseTxFields {
+  typeID: typeof PVM_TYPE_ID.CreateSubnetTx
+  owner: OutputOwners
+}
+
+export type PVMUnsignedTx = PVMBaseTx | PVMImportTx | PVMExportTx | PVMCreateSubnetTx
+
+/** fx.Owner as the P-Chain codec registers it: only secp256k1fx.OutputOwners. */
+const FX_OWNER = { name: 'fx.Owner', implementors: [PVM_TYPE_ID.OutputOwners] } as const
 
 /** A secp256k1fx.Credential. */
 export interface PVMCredential {
@@ -166,6 +176,11 @@ function readUnsignedTx(r: CodecReader): PVMUnsignedTx {
       const destinationChain = r.fixed(ID_LEN)
       return { typeID, ...base, destinationChain, exportedOutputs: r.slice(readPVMTransferableOutput) }
     }
+    case PVM_TYPE_ID.CreateSubnetTx: {
+      const base = readBaseFields(r)
+      r.registeredTypeID(PVM_GO_TYPE_NAMES, FX_OWNER)
+      return { typeID, ...base, owner: readOutputOwners(r) }
+    }
     default:
       throw new CodecError(`unsupported P-Chain tx type ${PVM_GO_TYPE_NAMES[typeID]}`)
   }
@@ -178,6 +193,9 @@ function writeUnsignedTx(w: CodecWriter, utx: PVMUnsignedTx): void {
     w.fixed(utx.sourceChain, ID_LEN).slice(utx.importedInputs, writePVMTransferableInput)
   } else if (utx.typeID === PVM_TYPE_ID.ExportTx) {
     w.fixed(utx.destinationChain, ID_LEN).slice(utx.exportedOutputs, writePVMTransferableOutput)
+  } else if (utx.typeID === PVM_TYPE_ID.CreateSubnetTx) {
+    w.u32(PVM_TYPE_ID.OutputOwners)
+    writeOutputOwners(w, utx.owner)
   }
 }
 
