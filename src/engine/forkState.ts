@@ -9,7 +9,7 @@ import { keccak256 } from '../util/crypto.js'
 import type { StateFetcher } from './flatView.js'
 import type { OriginClient } from '../fork/originClient.js'
 import type { Fork, ForkPoint } from './forkPoint.js'
-import { MissingTrieNodeError, toNibbles, trieLookup, type TrieNodes } from './trieBatch.js'
+import { MissingTrieNodeError, trieLookup, type TrieNodes } from './trieBatch.js'
 
 /** What eth_getProof answers (EIP-1186); only the proofs are used: values are read from the trie they rebuild. */
 interface ProofAnswer {
@@ -123,7 +123,7 @@ export class ForkState implements StateFetcher {
     const candidate = randomBytes(size)
     for (let i = 0; i < limit; i++) {
       candidate.writeUInt32BE(i, size - 4)
-      if (!startsWith(toNibbles(keccak256(candidate)), err.path)) continue
+      if (!hasNibblePrefix(keccak256(candidate), err.path)) continue
       if (address === undefined) await this.fetchProof(candidate, [])
       else await this.fetchProof(address, [candidate])
       if (this.trieDb.getSync(err.hashHex) !== undefined) return
@@ -185,7 +185,11 @@ export class ForkState implements StateFetcher {
   }
 }
 
-function startsWith(nibbles: Uint8Array, prefix: Uint8Array): boolean {
-  for (let i = 0; i < prefix.length; i++) if (nibbles[i] !== prefix[i]) return false
+/** Whether `hash`'s nibbles start with `prefix`, read in place (the search above tries up to millions of hashes). */
+function hasNibblePrefix(hash: Uint8Array, prefix: Uint8Array): boolean {
+  for (let i = 0; i < prefix.length; i++) {
+    const byte = hash[i >> 1]!
+    if ((i & 1 ? byte & 0x0f : byte >> 4) !== prefix[i]) return false
+  }
   return true
 }

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises'
 import type { Logger } from 'pino'
 import { OriginHttpError, OriginRpcError, OriginUnreachableError } from './errors.js'
 
@@ -164,8 +165,4 @@ function describeFetchError(err: unknown): string {
   const e = err as Error & { cause?: { code?: string; message?: string } }
   if (e.name === 'TimeoutError') return 'timed out'
   return e.cause?.code ?? e.cause?.message ?? e.message
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms))
 }
