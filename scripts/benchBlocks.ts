@@ -34,7 +34,10 @@ const iface = new Interface(token.abi as never)
 
 const dir = mkdtempSync(join(tmpdir(), 'bench-blocks-'))
 const db = await openDatabase(dir)
-const engine = await Engine.create(db, engineOptions(ChainConfigFile.parse({}), { genesis: loadGenesis(), log: createLogger('error'), blockInterval: 3_600_000, pendingNonceGuardMs: 0 }))
+const engine = await Engine.create(
+  db,
+  engineOptions(ChainConfigFile.parse({}), { genesis: loadGenesis(), log: createLogger('error'), blockInterval: 3_600_000, pendingNonceGuardMs: 0, devChain: false, failedSendErrors: false }),
+)
 
 async function mine(raws: string[]): Promise<number> {
   for (const raw of raws) await engine.sendRawTransaction(hexToBytes(raw as `0x${string}`))

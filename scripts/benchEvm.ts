@@ -60,7 +60,7 @@ async function engineCall(): Promise<{ call: Call; close: () => Promise<void> }>
   const genesis = loadGenesis()
   genesis.alloc[TOKEN.slice(2)] = { balance: 0n, code: token.deployedBytecode, storage: tokenStorage() }
   const db = await openDatabase(dir)
-  const opts = engineOptions(ChainConfigFile.parse({}), { genesis, log: createLogger('error'), blockInterval: 0, pendingNonceGuardMs: 0 })
+  const opts = engineOptions(ChainConfigFile.parse({}), { genesis, log: createLogger('error'), blockInterval: 0, pendingNonceGuardMs: 0, devChain: false, failedSendErrors: false })
   const engine = await Engine.create(db, opts)
   const to = hexToBytes(TOKEN as `0x${string}`)
   return {

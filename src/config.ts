@@ -225,7 +225,7 @@ export const NodeConfig = z.strictObject({
    * ms a transaction's answer waits after its sender's `pending` nonce was answered, so that
    * ethers v6's 250 ms request cache never hands a wallet a stale nonce (0 = off).
    */
-  pendingNonceGuard: z.number().int().nonnegative().default(250),
+  pendingNonceGuard: z.number().int().nonnegative().default(0),
   /** EVM network ID answered by net_version (the C-Chain's public networks use 1). */
   evmNetworkId: z.number().int().positive().default(1),
   /** Serve the keystore API at /ext/keystore (avalanchego `api-keystore-enabled`, default off; docs/SECURITY.md K1). */

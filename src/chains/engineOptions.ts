@@ -11,6 +11,10 @@ export interface EngineSetup {
   log: Logger
   blockInterval: number
   pendingNonceGuardMs: number
+  /** The chain's development controls are on (EngineOptions.devChain). */
+  devChain: boolean
+  /** Answer a send that fails in its automined block with hardhat node's error (EngineOptions.failedSendErrors). */
+  failedSendErrors: boolean
   /** The clock of the engine's timeouts (Date.now when absent). */
   now?: () => number
 }

@@ -122,12 +122,15 @@ export async function openEvmChain(deps: EvmChainDeps): Promise<EvmChain> {
   const { config, log, db, id } = deps
   const chainConfig = config.chain
   checkEthApis(chainConfig['eth-apis'])
+  const devOn = devControlsOn(config, Number(deps.genesis.config.chainId))
   const engine = await Engine.create(
     db,
     engineOptions(chainConfig, {
       genesis: deps.genesis,
       blockInterval: config.blockInterval,
       pendingNonceGuardMs: config.pendingNonceGuard,
+      devChain: devOn,
+      failedSendErrors: devOn,
       log: log.child({ module: 'engine' }),
       now: deps.now,
     }),
@@ -158,7 +161,7 @@ export async function openEvmChain(deps: EvmChainDeps): Promise<EvmChain> {
     throw err
   }
   const rpcLog = log.child({ module: 'rpc' })
-  const dev = devControlsOn(config, Number(deps.genesis.config.chainId)) ? await openDevServices(db, engine, atomic, log, rpcLog) : undefined
+  const dev = devOn ? await openDevServices(db, engine, atomic, log, rpcLog) : undefined
   const subscriptions = new SubscriptionManager({ maxPerConnection: chainConfig['ws-max-subscriptions-per-connection'] })
   const ctx: RpcContext = { config, log, engine, subscriptions, accounts: deps.accounts, atomic }
   log.info({ apis: chainConfig['eth-apis'] }, 'enabling apis')

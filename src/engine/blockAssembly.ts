@@ -12,6 +12,7 @@ import { consumeGas, encodeFeeState, type FeeState, feeStateBeforeBlock, gasPric
 import { runBlockTx } from './impersonatedTx.js'
 import type { OverlayState } from './overlayState.js'
 import { encodeConsensusReceipt, knowBloom, type Log, type Receipt } from './receipt.js'
+import type { TxFailure } from './hardhatFailure.js'
 import type { PoolTx } from './txPool.js'
 
 /*
@@ -74,6 +75,8 @@ export interface RunOutcome {
   /** Consensus encodings for the receipt root, made as each tx runs (paced) rather than all at the end. */
   receiptBytes: Uint8Array[]
   gasUsed: bigint
+  /** How each included transaction that failed (status 0) failed, by hash. */
+  failures: Map<string, TxFailure>
 }
 
 /**
@@ -92,7 +95,7 @@ export async function runCandidates(
   onDrop: (ptx: PoolTx, err: Error) => void,
 ): Promise<RunOutcome> {
   const { baseFee, available, coinbase } = plan
-  const out: RunOutcome = { included: [], dropped: [], receipts: [], receiptBytes: [], gasUsed: 0n }
+  const out: RunOutcome = { included: [], dropped: [], receipts: [], receiptBytes: [], gasUsed: 0n, failures: new Map() }
   const skipped = new Set<string>()
   for (const ptx of candidates) {
     await pause()
@@ -115,9 +118,11 @@ export async function runCandidates(
     if (coinbase !== BLACKHOLE) await burnTip(sm, coinbase, result.minerValue)
     out.gasUsed += result.totalGasSpent
     out.included.push(ptx)
+    const failed = result.execResult.exceptionError
+    if (failed !== undefined) out.failures.set(ptx.hash, { error: failed.error, returnData: result.execResult.returnValue })
     const receipt: Receipt = {
       txType: ptx.tx.type,
-      status: result.execResult.exceptionError === undefined ? 1 : 0,
+      status: failed === undefined ? 1 : 0,
       cumulativeGasUsed: out.gasUsed,
       gasUsed: result.totalGasSpent,
       effectiveGasPrice: ptx.feeCap < baseFee + ptx.tipCap ? ptx.feeCap : baseFee + ptx.tipCap,

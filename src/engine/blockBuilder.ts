@@ -5,12 +5,13 @@ import type { BatchOp } from '../store/db.js'
 import { type Block, makeBlock } from './block.js'
 import { BlockClock } from './blockClock.js'
 import { BlockOverrides } from './blockOverrides.js'
-import { planNextBlock, type RunOutcome, runCandidates, sealHeader } from './blockAssembly.js'
+import { type NextBlockPlan, planNextBlock, type RunOutcome, runCandidates, sealHeader } from './blockAssembly.js'
 import type { Chain } from './chain.js'
 import { desiredDelayExcess, minBuildableCapacity } from './feeState.js'
 import { orderedTrieRoot, txRoot } from './orderedTrieRoot.js'
 import { blockBloom } from './receipt.js'
-import type { TxPool } from './txPool.js'
+import type { TxFailure } from './hardhatFailure.js'
+import type { PoolTx, TxPool } from './txPool.js'
 import type { OverlayState } from './overlayState.js'
 import { writeChanges } from './stateWriter.js'
 import { pacer, sleep } from './pacer.js'
@@ -53,6 +54,8 @@ export interface BlockBuilderOptions {
   blockInterval: number
   gasTarget?: number
   minDelayTarget: number
+  /** Each block at least a second after its parent (a development chain: BlockClock). */
+  distinctSeconds: boolean
   log: Logger
 }
 
@@ -78,7 +81,7 @@ export class BlockBuilder {
   /** ACP-226 delay excess the chain steers toward: a search over the price function, so found once, not per block. */
   private readonly desiredDelay: bigint
   /** The time of the next blocks (the fee oracle reads it too). */
-  readonly clock = new BlockClock()
+  readonly clock: BlockClock
   /** Header fields the development controls set for the next blocks. */
   readonly overrides = new BlockOverrides()
 
@@ -91,6 +94,7 @@ export class BlockBuilder {
     private readonly opts: BlockBuilderOptions,
   ) {
     this.desiredDelay = desiredDelayExcess(BigInt(opts.minDelayTarget))
+    this.clock = new BlockClock(Date.now, opts.distinctSeconds)
     this.mode = BlockBuilder.defaultMode(opts.blockInterval)
     this.setMining(this.mode)
   }
@@ -112,6 +116,8 @@ export class BlockBuilder {
   /** Switches the mining mode (evm_setAutomine, evm_setIntervalMining); waiting transactions stay until the next trigger. */
   setMining(mode: MiningMode): void {
     this.mode = { ...mode }
+    // Sends waiting for their block are answered: without automine none is coming for them.
+    if (!mode.automine) this.settleAll()
     if (this.timer) clearInterval(this.timer)
     this.timer = undefined
     // setInterval takes at most 2^31 - 1 ms (longer ones would fire every ms).
@@ -209,6 +215,46 @@ export class BlockBuilder {
     this.closed = true
     if (this.timer) clearInterval(this.timer)
     await this.running
+    this.settleAll()
+  }
+
+  /** Builds that have taken the pool's candidates so far. */
+  private considered = 0
+  /** Sends waiting for a build that takes the candidates after they joined the pool. */
+  private waiters: { after: number; hash: string; resolve: (failure: TxFailure | undefined) => void }[] = []
+  /** How the transactions of the block just committed failed, for the sends waiting on it. */
+  private committedFailures: ReadonlyMap<string, TxFailure> | undefined
+
+  /**
+   * With automine, resolves once a build that takes the pool's candidates from now on has finished:
+   * the transaction `hash`, made executable just before, is then in a committed block (or was left
+   * out of it, as one whose fee cap is under the base fee); with how it failed, if it did. Anvil
+   * and hardhat answer a send in automine mode only once its block is mined, and clients read the
+   * receipt and the state right after. Without automine, at once.
+   */
+  nextBuild(hash: string): Promise<TxFailure | undefined> {
+    if (!this.mode.automine || this.closed) return Promise.resolve(undefined)
+    return new Promise((resolve) => this.waiters.push({ after: this.considered, hash, resolve }))
+  }
+
+  /** Answers every waiting send (automine stopped, the pool was put back, the node closes). */
+  settleAll(): void {
+    const waiting = this.waiters
+    this.waiters = []
+    for (const w of waiting) w.resolve(undefined)
+  }
+
+  /** Answers the sends that build `id` covered (those that were waiting before it took the candidates). */
+  private settle(id: number): void {
+    const failures = this.committedFailures
+    this.committedFailures = undefined
+    if (this.waiters.length === 0) return
+    const still: typeof this.waiters = []
+    for (const w of this.waiters) {
+      if (w.after < id) w.resolve(failures?.get(w.hash))
+      else still.push(w)
+    }
+    this.waiters = still
   }
 
   /**
@@ -218,11 +264,10 @@ export class BlockBuilder {
   async buildOnce(allowEmpty = false, forced = false): Promise<Block | undefined> {
     const exact = this.clock.pendingExact
     const plan = planNextBlock(this.chain, this.clock, this.overrides)
-    const { proposed, earliest, minDelay, before, baseFee, gasLimit, available, number, coinbase } = plan
+    const { proposed, earliest, minDelay, before, baseFee, gasLimit } = plan
     // ACP-226: a block comes at least the minimum delay after its parent. The running clock waits
     // for it; a set timestamp, a clock moved behind the head or a forced build takes the earliest time.
     if (proposed.ms < earliest && proposed.running && !forced && earliest - proposed.ms <= minDelay) await sleep(Number(earliest - proposed.ms))
-    const timeMs = plan.timeMs
     if (!forced && before.capacity < minBuildableCapacity(gasLimit)) {
       // Not enough capacity refilled yet (miner/worker.go): try again shortly.
       this.progress = false
@@ -230,6 +275,18 @@ export class BlockBuilder {
       return undefined
     }
     const candidates = this.pool.executable(baseFee)
+    const id = ++this.considered
+    try {
+      return await this.assemble(plan, candidates, exact, allowEmpty)
+    } finally {
+      this.settle(id)
+    }
+  }
+
+  /** Runs the candidates into a block on the plan and commits it (buildOnce after the plan and the pool's pick). */
+  private async assemble(plan: NextBlockPlan, candidates: PoolTx[], exact: { seconds: bigint } | undefined, allowEmpty: boolean): Promise<Block | undefined> {
+    const { baseFee, gasLimit, available, number, coinbase } = plan
+    const timeMs = plan.timeMs
     if (candidates.length === 0 && !allowEmpty && this.atomic?.hasPending() !== true) {
       this.progress = false
       return undefined
@@ -291,6 +348,7 @@ export class BlockBuilder {
       throw err
     }
     this.sm.reset()
+    this.committedFailures = run.failures
     this.clock.committed(timeMs / 1000n, exact)
     this.overrides.baseFee = undefined
     atomic?.accepted(number)

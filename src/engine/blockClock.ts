@@ -25,7 +25,16 @@ export class BlockClock {
   private exact: { seconds: bigint } | undefined
   private interval: bigint | undefined
 
-  constructor(private readonly wall: () => number = Date.now) {}
+  /**
+   * `distinctSeconds` (a development chain): the running clock gives each block a timestamp at
+   * least a second after its parent's, as hardhat's blocks are, so contracts that count time in
+   * block timestamps (ERC-6372 clocks, per-timestamp checkpoints) see one timepoint per block.
+   * Otherwise blocks within one second share it, as coreth's do (Granite's milliseconds order them).
+   */
+  constructor(
+    private readonly wall: () => number = Date.now,
+    private readonly distinctSeconds = false,
+  ) {}
 
   /** The clock's time in ms since the epoch. */
   nowMs(): bigint {
@@ -80,7 +89,9 @@ export class BlockClock {
   propose(parent: BlockTime): ProposedTime {
     if (this.exact !== undefined) return { ms: this.exact.seconds * 1000n, running: false }
     if (this.interval !== undefined) return { ms: (parent.timestamp + this.interval) * 1000n, running: false }
-    return { ms: this.nowMs(), running: true }
+    const ms = this.nowMs()
+    const floor = (parent.timestamp + 1n) * 1000n
+    return { ms: this.distinctSeconds && ms < floor ? floor : ms, running: true }
   }
 
   /** A block at `timestamp` seconds was committed: a used exact timestamp is spent and the clock runs on from it. */

@@ -7,6 +7,7 @@ import type { Database } from '../store/db.js'
 import { createAccessList, type AccessListResult } from './accessList.js'
 import type { Block } from './block.js'
 import { BlockBuilder, type AtomicBlockSource } from './blockBuilder.js'
+import { planNextBlock } from './blockAssembly.js'
 import { Chain } from './chain.js'
 import type { EngineOptions } from './engineOptions.js'
 import { NotFoundError, TxRejectedError } from './errors.js'
@@ -18,6 +19,7 @@ import { FilterManager } from './filters.js'
 import { LogIndex, type FoundLog } from './logIndex.js'
 import { queryLogs, type LogQuery } from './logQuery.js'
 import { PendingNonceGuard } from './pendingNonceGuard.js'
+import { hardhatFailure } from './hardhatFailure.js'
 import { Executor, callPrecheckError, executionError } from './executor.js'
 import { type CallBlockOverrides, overriddenExecutor } from './callOverrides.js'
 import { FlatView, type StateReader } from './flatView.js'
@@ -64,6 +66,8 @@ export class Engine {
   private readonly readers = new Map<string, MerkleStateManager>()
   private readonly nonceGuard: PendingNonceGuard
   private readonly callCache = new CallMemo()
+  /** The executor of the next block's context ('pending' on a development chain), kept while its key holds. */
+  private nextBlockExecutor: { key: string; ex: Promise<Executor> } | undefined
   private devAccess: EngineDev | undefined
   private pendingBlocks: PendingBlocks | undefined
   private arrivals = 0
@@ -101,7 +105,7 @@ export class Engine {
         .getAccount(sender)
         .then((a) => a?.nonce ?? 0n),
     )
-    const builder = new BlockBuilder(chain, pool, vm, sm, { blockInterval: opts.blockInterval, gasTarget, minDelayTarget, log })
+    const builder = new BlockBuilder(chain, pool, vm, sm, { blockInterval: opts.blockInterval, gasTarget, minDelayTarget, distinctSeconds: opts.devChain, log })
     const engine = new Engine(chain, pool, builder, opts)
     engineRef.engine = engine
     return engine
@@ -259,7 +263,7 @@ export class Engine {
     const cacheKey = overrides === undefined && blockOverrides === undefined && ref !== 'pending' ? callKey(block, req) : undefined
     const hit = cacheKey === undefined ? undefined : this.callCache.get(cacheKey)
     if (hit !== undefined) return hit
-    const ex = await (blockOverrides === undefined ? this.executorAt(block) : overriddenExecutor(this.chain, block, blockOverrides))
+    const ex = await (blockOverrides === undefined ? this.executorFor(ref, block) : overriddenExecutor(this.chain, block, blockOverrides))
     const gas = this.callGas(req.gas)
     const outcome = await ex.exclusive(this.evmLimit(cancel), () => ex.run(req, gas, overrides)).catch((err: unknown) => Promise.reject(callPrecheckError(err, gas)))
     if (outcome.error !== undefined) throw executionError(outcome)
@@ -274,15 +278,40 @@ export class Engine {
     return cap !== 0n && gas > cap ? cap : gas
   }
 
-  /** eth_estimateGas (src/engine/estimateGas.ts); rpc-evm-timeout bounds all probes together. */
-  async estimateGas(req: CallRequest, ref: BlockRef, overrides?: StateOverride, cancel?: Cancellation): Promise<bigint> {
-    const block = this.resolveBlock(ref)
-    return estimateGas(await this.executorAt(block), block, req, this.opts.rpcGasCap, this.evmLimit(cancel), overrides)
+  /**
+   * eth_estimateGas (src/engine/estimateGas.ts); rpc-evm-timeout bounds all probes together. Without
+   * a block: 'latest' (geth, coreth), or 'pending' on a development chain (anvil, hardhat).
+   */
+  async estimateGas(req: CallRequest, ref: BlockRef | undefined, overrides?: StateOverride, cancel?: Cancellation): Promise<bigint> {
+    const at = ref ?? (this.opts.devChain ? 'pending' : 'latest')
+    const ex = await this.executorFor(at, this.resolveBlock(at))
+    return estimateGas(ex, ex.block, req, this.opts.rpcGasCap, this.evmLimit(cancel), overrides, this.opts.devChain)
   }
 
   /** eth_createAccessList (src/engine/accessList.ts). */
   async createAccessList(req: CallRequest, ref: BlockRef, cancel?: Cancellation): Promise<AccessListResult> {
-    return createAccessList(await this.executorAt(this.resolveBlock(ref)), req, this.callGas(req.gas), this.evmLimit(cancel))
+    return createAccessList(await this.executorFor(ref, this.resolveBlock(ref)), req, this.callGas(req.gas), this.evmLimit(cancel))
+  }
+
+  /**
+   * The executor a call at `ref` runs on: `block`'s, or at 'pending' on a development chain the next
+   * block's context (number, time, base fee, gas limit, coinbase as the builder will pick them) on
+   * the head's state, as anvil and hardhat run calls and estimates at 'pending'.
+   */
+  private executorFor(ref: BlockRef, block: Block): Promise<Executor> {
+    if (ref !== 'pending' || !this.opts.devChain) return this.executorAt(block)
+    const head = this.chain.head
+    const plan = planNextBlock(this.chain, this.builder.clock, this.builder.overrides)
+    const next = { number: plan.number, time: plan.timeMs / 1000n, gasLimit: plan.gasLimit, feeRecipient: plan.coinbase, baseFeePerGas: plan.baseFee }
+    const key = `${bytesToHex(head.hash)}:${next.time}:${next.baseFeePerGas}:${next.gasLimit}:${bytesToHex(next.feeRecipient)}`
+    if (this.nextBlockExecutor?.key !== key) {
+      const ex = overriddenExecutor(this.chain, head, next)
+      ex.catch(() => {
+        if (this.nextBlockExecutor?.ex === ex) this.nextBlockExecutor = undefined
+      })
+      this.nextBlockExecutor = { key, ex }
+    }
+    return this.nextBlockExecutor.ex
   }
 
   /** eth_getProof (src/engine/proof.ts): within the historical window of an archival node, or the kept states of a pruning one. */
@@ -317,7 +346,7 @@ export class Engine {
     })
   }
 
-  /** eth_sendRawTransaction: admit to the pool (geth's checks and wording) and wake the builder. */
+  /** eth_sendRawTransaction: admit to the pool (geth's checks and wording), wake the builder and, with automine, answer once its block is committed. */
   sendRawTransaction(raw: Uint8Array): Promise<string> {
     return this.submit((rules, arrival) => admitRawTransaction(raw, rules, arrival))
   }
@@ -333,8 +362,12 @@ export class Engine {
     // The pool needs the nonce just read (the same head: nothing ran between), not a second read.
     const executable = await this.pool.add(ptx, account?.nonce ?? 0n)
     if (executable) {
+      // With automine the answer waits for the block, so a receipt or state read right after it sees the tx.
+      const built = this.builder.nextBuild(ptx.hash)
       this.events.emit('pendingTx', ptx)
       this.builder.onPending()
+      const failure = await built
+      if (failure !== undefined && this.opts.failedSendErrors) throw hardhatFailure(ptx.hash, failure)
     }
     await this.nonceGuard.hold(ptx.senderHex)
     return ptx.hash
@@ -389,6 +422,7 @@ export class Engine {
 
   private forgetState(): void {
     this.executors.clear()
+    this.nextBlockExecutor = undefined
     this.readers.clear()
     this.callCache.clear()
   }

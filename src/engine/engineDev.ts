@@ -120,6 +120,7 @@ export class EngineDev {
   async reload(): Promise<void> {
     await this.chain.load()
     this.pool.clear()
+    this.builder.settleAll()
     this.chain.events.emit('state')
   }
 }

@@ -21,6 +21,21 @@ export interface EngineOptions {
    * is mined at once but answered only when the window ends (0 = off). See Engine.pendingNonceGuard.
    */
   pendingNonceGuardMs: number
+  /**
+   * A development chain (its development controls on), answering as anvil and hardhat do where
+   * clients rely on it: eth_call, eth_estimateGas and eth_createAccessList at 'pending', and
+   * eth_estimateGas without a block, run in the next block's context; eth_estimateGas does not
+   * require the sender to hold the value and the gas; and the running clock gives each block a
+   * timestamp at least a second after its parent's. Otherwise coreth's rules: 'pending' is the
+   * head, estimates check the balance, and blocks within one second share its timestamp.
+   */
+  devChain: boolean
+  /**
+   * Answer as hardhat node does (a development chain with hardhat's identity): a sent transaction
+   * that fails in its automined block is answered with hardhat's error (the transaction stays
+   * mined; the error's data holds its hash and return data) instead of its hash.
+   */
+  failedSendErrors: boolean
   /** The clock of the filter timeout (ms since the epoch; Date.now when absent); tests pass one they move on. */
   now?: () => number
   /** Gas of one eth_call / eth_estimateGas / trace at most; 0 = no cap (coreth `rpc-gas-cap`). */

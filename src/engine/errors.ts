@@ -23,6 +23,22 @@ export class ExecutionRevertedError extends EngineError {
   }
 }
 
+/**
+ * A sent transaction failed in its automined block, answered as hardhat node answers it
+ * (src/engine/hardhatFailure.ts): still mined; the error names its hash and return data.
+ */
+export class TxFailedInBlockError extends EngineError {
+  override name = 'TxFailedInBlockError'
+  constructor(
+    message: string,
+    readonly txHash: string,
+    readonly returnData: Uint8Array,
+    readonly outOfGas: boolean,
+  ) {
+    super(message)
+  }
+}
+
 /** Execution failed for another reason (out of gas, invalid opcode...): -32000 with geth's text. */
 export class ExecutionFailedError extends EngineError {
   override name = 'ExecutionFailedError'

@@ -1,4 +1,4 @@
-import { Address, bytesToHex } from '@ethereumjs/util'
+import { Account, Address, bytesToHex } from '@ethereumjs/util'
 import type { Block } from './block.js'
 import { ExecutionAbortedError, ExecutionFailedError } from './errors.js'
 import type { RunLimit } from './evmGuard.js'
@@ -10,16 +10,35 @@ const TX_GAS = 21000n
 /**
  * eth_estimateGas: geth's gasestimator binary search (eth/gasestimator/gasestimator.go) on an
  * executor at `block`. geth bounds it only by the request's deadline; `limit` (rpc-evm-timeout)
- * bounds all probes together too. `gasCap`: the rpc gas cap, 0 = none.
+ * bounds all probes together too. `gasCap`: the rpc gas cap, 0 = none. `fundSender` (a development
+ * chain): the sender need not hold the value and the gas, as anvil and hardhat estimate.
  */
-export async function estimateGas(ex: Executor, block: Block, req: CallRequest, gasCap: bigint, limit: RunLimit, overrides?: StateOverride): Promise<bigint> {
+export async function estimateGas(
+  ex: Executor,
+  block: Block,
+  req: CallRequest,
+  gasCap: bigint,
+  limit: RunLimit,
+  overrides?: StateOverride,
+  fundSender = false,
+): Promise<bigint> {
   return ex.exclusive(limit, async () => {
     // Overrides apply once, inside this exclusive section, before every probe.
     let hi = req.gas !== undefined && req.gas >= TX_GAS ? req.gas : block.header.gasLimit
     if (gasCap !== 0n && hi > gasCap) hi = gasCap
     const feeCap = req.gasPrice ?? req.maxFeePerGas ?? 0n
+    const from = new Address(req.from ?? new Uint8Array(20))
+    if (fundSender) {
+      // On the executor's overlay only: exclusive() throws it away with the probes' writes.
+      const need = (req.value ?? 0n) + hi * feeCap
+      const account = (await ex.sm.getAccount(from)) ?? new Account()
+      if (account.balance < need) {
+        account.balance = need
+        await ex.sm.putAccount(from, account)
+      }
+    }
     if (feeCap > 0n) {
-      const account = await ex.sm.getAccount(new Address(req.from ?? new Uint8Array(20)))
+      const account = await ex.sm.getAccount(from)
       let available = account?.balance ?? 0n
       const value = req.value ?? 0n
       if (value > available) throw new ExecutionFailedError('insufficient funds for transfer')

@@ -12,7 +12,7 @@ import { writeChanges } from './stateWriter.js'
 import type { TrieNodes } from './trieBatch.js'
 import type { TxPool } from './txPool.js'
 
-const NO_TXS: RunOutcome = { included: [], dropped: [], receipts: [], receiptBytes: [], gasUsed: 0n }
+const NO_TXS: RunOutcome = { included: [], dropped: [], receipts: [], receiptBytes: [], gasUsed: 0n, failures: new Map() }
 
 /**
  * The pending block as geth's miner offers it (miner/pending.go; eth/api_backend.go BlockByNumber

@@ -17,11 +17,12 @@
  *   -32005  limit exceeded         LimitExceededError, TooManyAttemptsError (a throttled keystore client)
  *   -38026  client limit exceeded  geth clientLimitExceededError (eth_getStorageValues slot cap)
  *        3  execution reverted     ExecutionRevertedError, data = return data (geth internal/ethapi/errors.go)
+ *   -32603 / -32000               TxFailedInBlockError: hardhat node's answer to a send that failed in its block
  *   -38010..-38026, -32015        eth_simulateV1's SimulateError kinds and failed calls (SIMULATE_CODES below)
  */
 import { z } from 'zod'
 import type { Logger } from 'pino'
-import { EngineError, ExecutionRevertedError, InvalidParamsError, LimitExceededError, RequestTimeoutError, SimulateError, type SimulateErrorKind } from '../engine/errors.js'
+import { EngineError, ExecutionRevertedError, InvalidParamsError, LimitExceededError, RequestTimeoutError, SimulateError, type SimulateErrorKind, TxFailedInBlockError } from '../engine/errors.js'
 import { AvalancheError } from '../avalanche/errors.js'
 import { KeystoreError, TooManyAttemptsError } from '../keystore/errors.js'
 import { ProfilerError } from '../profiler.js'
@@ -174,6 +175,7 @@ export function toJsonRpcError(err: unknown, log?: Logger): JsonRpcErrorObject {
   if (err instanceof RpcError) return err.toObject()
   if (err instanceof ExecutionRevertedError) return { code: EXECUTION_REVERTED, message: err.message, data: toHex(err.returnData) }
   if (err instanceof SimulateError) return { code: SIMULATE_CODES[err.kind], message: err.message }
+  if (err instanceof TxFailedInBlockError) return txFailedInBlock(err)
   if (err instanceof InvalidParamsError) return { code: INVALID_PARAMS, message: err.message }
   if (isLimitExceeded(err)) return { code: LIMIT_EXCEEDED, message: err.message }
   if (err instanceof RequestTimeoutError) return { code: REQUEST_TIMED_OUT, message: err.message }
@@ -181,6 +183,11 @@ export function toJsonRpcError(err: unknown, log?: Logger): JsonRpcErrorObject {
   if (err instanceof z.ZodError) return toJsonRpcError(zodParamsError(err))
   log?.error({ err }, 'internal error in JSON-RPC handler')
   return { code: INTERNAL_ERROR, message: 'internal error' }
+}
+
+/** hardhat node's answer to a send whose transaction failed in its automined block: -32000 when it ran out of gas, else -32603. */
+function txFailedInBlock(err: TxFailedInBlockError): JsonRpcErrorObject {
+  return { code: err.outOfGas ? SERVER_ERROR : INTERNAL_ERROR, message: err.message, data: { message: err.message, txHash: err.txHash, data: toHex(err.returnData) } }
 }
 
 /**

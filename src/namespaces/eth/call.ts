@@ -14,7 +14,7 @@ export function ethCallMethods(ctx: Pick<RpcContext, 'engine'>): MethodTable {
     ),
     /** Handler for `eth_estimateGas`. */
     eth_estimateGas: method(z.tuple([CallRequest, BlockRef.optional(), StateOverride.optional()]), async ([req, ref, overrides], _call, _origin, cancel) =>
-      quantity(await engine.estimateGas(req, ref ?? 'latest', overrides, cancel)),
+      quantity(await engine.estimateGas(req, ref, overrides, cancel)),
     ),
     /** Handler for `eth_createAccessList`. */
     eth_createAccessList: method(z.tuple([CallRequest, BlockRef.optional()]), async ([req, ref], _call, _origin, cancel) => {

@@ -4,7 +4,7 @@ import { engineOptions } from '../../../src/chains/engineOptions.js'
 import { ChainConfigFile } from '../../../src/config.js'
 import { loadGenesis } from '../../../src/engine/genesis.js'
 
-const setup = { genesis: loadGenesis(), log: pino({ level: 'silent' }), blockInterval: 0, pendingNonceGuardMs: 250 }
+const setup = { genesis: loadGenesis(), log: pino({ level: 'silent' }), blockInterval: 0, pendingNonceGuardMs: 250, devChain: true, failedSendErrors: true }
 
 describe('engineOptions', () => {
   it("maps the chain config defaults onto the engine options, in the engine's units", () => {
@@ -12,6 +12,8 @@ describe('engineOptions', () => {
     expect(opts).toMatchObject({
       blockInterval: 0,
       pendingNonceGuardMs: 250,
+      devChain: true,
+      failedSendErrors: true,
       rpcGasCap: 50_000_000n,
       evmTimeoutMs: 5000,
       admission: { allowUnprotected: false, txFeeCap: 100, minTip: 1n, maxSize: 128 * 1024 },

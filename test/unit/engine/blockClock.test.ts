@@ -20,6 +20,19 @@ describe('BlockClock', () => {
     expect(clock.nowSeconds()).toBe(2_100n)
   })
 
+  it("with distinct seconds (a development chain) the running clock proposes at least a second after the parent's timestamp", () => {
+    const wall = { ms: 1_000_700 }
+    const clock = new BlockClock(() => wall.ms, true)
+    expect(clock.propose(parent)).toEqual({ ms: 1_001_000n, running: true })
+    wall.ms = 1_003_250
+    expect(clock.propose(parent)).toEqual({ ms: 1_003_250n, running: true })
+    // A set timestamp is taken as given, even the parent's own (anvil takes it).
+    clock.setNextTimestamp(1_000n)
+    expect(clock.propose(parent)).toEqual({ ms: 1_000_000n, running: false })
+    // Without it, blocks within the parent's second share its timestamp.
+    expect(clockAt(1_000_700).clock.propose(parent)).toEqual({ ms: 1_000_700n, running: true })
+  })
+
   it('an exact timestamp is used once, then the clock runs on from it', () => {
     const { wall, clock } = clockAt(2_000_250)
     clock.setNextTimestamp(5_000n)
