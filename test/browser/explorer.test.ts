@@ -1,8 +1,9 @@
 /**
- * The explorer (docs/EXPLORER.md) in a real browser: Debian's Chromium, headless, through puppeteer-core,
- * against the node on port 0 after a dozen transactions, a token transfer, a reverted call, a tx on an
- * extra EVM chain and an AvalancheJS export to the X-Chain. Every page must load with no script error,
- * no console error and no request outside the node; screenshots go to test-output/screenshots/.
+ * The explorer (docs/EXPLORER.md) in a real browser: the headless Chromium of @sparticuz/chromium,
+ * through puppeteer-core, against the node on port 0 after a dozen transactions, a token transfer, a
+ * reverted call, a tx on an extra EVM chain and an AvalancheJS export to the X-Chain. Every page must
+ * load with no script error, no console error and no request outside the node; screenshots go to
+ * test-output/screenshots/.
  */
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -12,9 +13,10 @@ import { Wallet } from 'ethers'
 import type { Browser, Page } from 'puppeteer-core'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { EWOQ, EWOQ_ETH, EWOQ_KEY, context, waitAtomicAccepted } from '../helpers/avalanchejs.js'
-import { SCREENSHOTS, launchBrowser, openPage, screenshot, waitText } from '../helpers/browser.js'
+import { CHROMIUM_PATH, SCREENSHOTS, launchBrowser, openPage, screenshot, testChromium, waitText } from '../helpers/browser.js'
 import { deploy, iface, nonceOf, poll, send, sign, waitReceipt } from '../helpers/chain.js'
 import { EWOQ_ADDRESS, EWOQ_X, LOCAL_X, NANO } from '../helpers/constants.js'
+import { npmChromiumVersion } from '../helpers/npmChromium.js'
 import { tempDirs } from '../helpers/tempDirs.js'
 import { startTestNode, type TestNode } from '../helpers/testNode.js'
 
@@ -154,6 +156,17 @@ afterAll(async () => {
 })
 
 describe('explorer in Chromium', () => {
+  it('runs the Chromium that the @sparticuz/chromium package ships, unless CHROMIUM_PATH names another', async () => {
+    const { executablePath } = await testChromium()
+    console.log(`explorer browser: ${await browser.version()} at ${executablePath}`)
+    expect(browser.process()?.spawnfile).toBe(executablePath)
+    if (CHROMIUM_PATH === undefined) {
+      expect(executablePath).toMatch(/\/cchain-node-chromium-[\d.]+\/chromium$/)
+      // The package's major version is its Chromium's.
+      expect(await browser.version()).toMatch(new RegExp(`^HeadlessChrome/${npmChromiumVersion().split('.')[0]}\\.`))
+    }
+  })
+
   it('serves / as the explorer: head block and latest transaction shown, labelled landmarks, a plot; no error, nothing from outside the node', async () => {
     const { page, problems } = await openPage(browser, origin)
     await page.goto(`${origin}/`, { waitUntil: 'domcontentloaded' })

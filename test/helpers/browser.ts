@@ -1,27 +1,42 @@
 /**
- * Headless Chromium for the explorer's tests: Debian's `chromium` package driven by puppeteer-core
- * (no browser download). Every page opened here records what would make it fail: script errors,
- * console errors, failed loads, and any request (HTTP or WebSocket) to an origin other than the node's.
+ * Headless Chromium for the explorer's tests: the one the @sparticuz/chromium dev dependency ships
+ * (test/helpers/npmChromium.ts), driven by puppeteer-core. Every page opened here records what would
+ * make it fail: script errors, console errors, failed loads, and any request (HTTP or WebSocket) to an
+ * origin other than the node's.
  */
 import { existsSync, mkdirSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import puppeteer, { type Browser, type Page } from 'puppeteer-core'
+import { type ChromiumBinary, npmChromium } from './npmChromium.js'
 
-/** Where the browser is: Debian's package, or CHROMIUM_PATH. */
-export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
+/** Another browser to run instead of the package's: a Chromium or Chrome executable. */
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH
 
 /** The screenshots' folder (git-ignored), named in the test output. */
 export const SCREENSHOTS = join(resolve(dirname(fileURLToPath(import.meta.url)), '..', '..'), 'test-output', 'screenshots')
 
-/** Starts the browser; a missing one is an error naming the package to install, never a skip. */
-export async function launchBrowser(): Promise<Browser> {
-  if (!existsSync(CHROMIUM)) {
-    throw new Error(`Chromium not found at ${CHROMIUM}: the explorer tests need Debian's chromium package (apt-get install -y chromium; .ci/run installs it) or CHROMIUM_PATH`)
-  }
+/** The browser the tests run: CHROMIUM_PATH, else the npm package's. */
+export async function testChromium(): Promise<ChromiumBinary> {
+  if (CHROMIUM_PATH === undefined) return npmChromium()
+  if (!existsSync(CHROMIUM_PATH)) throw new Error(`CHROMIUM_PATH names ${CHROMIUM_PATH}, which does not exist: unset it to run the Chromium of @sparticuz/chromium`)
+  return { executablePath: CHROMIUM_PATH, env: {} }
+}
+
+/** Starts `chromium` (by default the tests' browser); a missing one is an error, never a skip. */
+export async function launchBrowser(chromium?: ChromiumBinary): Promise<Browser> {
+  const { executablePath, env } = chromium ?? (await testChromium())
   mkdirSync(SCREENSHOTS, { recursive: true })
-  // --no-sandbox: CI runs as root, where Chromium's sandbox refuses to start.
-  return puppeteer.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-dev-shm-usage', '--disable-gpu'], protocolTimeout: 30_000 })
+  return puppeteer.launch({
+    executablePath,
+    env: { ...process.env, ...env },
+    // 'shell': the package ships chrome-headless-shell; a full Chrome (CHROMIUM_PATH) reads --headless as its new headless mode.
+    headless: 'shell',
+    // --no-sandbox: CI runs as root, where Chromium's sandbox refuses to start. Containers give
+    // /dev/shm 64 MB, and there is no GPU. The package's own `args` are for AWS Lambda (--single-process).
+    args: ['--no-sandbox', '--disable-dev-shm-usage', '--disable-gpu'],
+    protocolTimeout: 30_000,
+  })
 }
 
 export interface WatchedPage {

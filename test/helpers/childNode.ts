@@ -26,6 +26,11 @@ export function assertBuilt(): void {
 /** Starts dist/src/main.js on port 0 and reads the URL from its start banner. */
 export async function startChild(dataDir: string, extraArgs: string[] = []): Promise<ChildNode> {
   const proc = spawn(process.execPath, [MAIN, '--http-port', '0', '--data-dir', dataDir, '--log-level', 'error', ...extraArgs], { stdio: ['ignore', 'pipe', 'pipe'] })
+  return { proc, ...(await readStart(proc)) }
+}
+
+/** Waits up to `timeoutMs` for the start banner on a node process's stdout; fails if the process exits first. */
+export async function readStart(proc: ChildProcess, timeoutMs = 15_000): Promise<Omit<ChildNode, 'proc'>> {
   let out = ''
   let err = ''
   proc.stdout!.on('data', (d: Buffer) => {
@@ -40,9 +45,9 @@ export async function startChild(dataDir: string, extraArgs: string[] = []): Pro
       return /JSON-RPC\s+(http:\/\/127\.0\.0\.1:\d+\/ext\/bc\/C\/rpc)/.exec(out)?.[1]
     },
     'the node start line',
-    15_000,
+    timeoutMs,
   )
-  return { proc, url, banner: out }
+  return { url, banner: out }
 }
 
 /** One JSON-RPC call to `url`; resolves to the result, throws on an error answer. */
