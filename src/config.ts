@@ -236,6 +236,8 @@ export const NodeConfig = z.strictObject({
   devControls: z.boolean().optional(),
   /** Allow the development controls on a non-loopback `httpHost` (a second explicit flag, as the keystore's). */
   devControlsAllowRemote: z.boolean().default(false),
+  /** What web3_clientVersion answers where the development controls are on: the node's own version led by `HardhatNetwork/` or `anvil/`, or alone (docs/DEV.md). */
+  devClientVersion: z.enum(['hardhat', 'anvil', 'plain']).default('hardhat'),
   explorerEnabled: z.boolean().optional(), // the explorer page (docs/EXPLORER.md; unset: on a loopback host only, src/server/explorerExposure.ts)
   // Keystore input sizes and online-guessing back-off (docs/SECURITY.md K2, K5, K7).
   /** Longest keystore username in UTF-8 bytes (avalanchego maxUserLen). */
@@ -264,11 +266,7 @@ export const NodeConfig = z.strictObject({
   /** ms an idle keep-alive connection is kept. */
   httpIdleTimeout: z.number().int().positive().default(72_000),
   /** Largest HTTP body and WebSocket message, in bytes. */
-  httpMaxBodyBytes: z
-    .number()
-    .int()
-    .positive()
-    .default(5 * 1024 * 1024),
+  httpMaxBodyBytes: z.number().int().positive().default(5_242_880), // 5 MiB
   /** Concurrent HTTP sockets (WebSockets included); more are refused. */
   httpMaxConnections: z.number().int().positive().default(512),
   /** ms between WebSocket pings; a connection without a pong by the next one is closed. */
@@ -325,6 +323,7 @@ export const FLAGS: Record<string, FlagDef> = {
   'api-keystore-allow-remote': { key: 'keystoreAllowRemote', type: 'boolean', help: 'allow the keystore API with a non-loopback --http-host' },
   'dev-controls-enabled': { key: 'devControls', type: 'boolean', help: 'serve the development controls (evm_snapshot, anvil_setBalance...); unset: on for a local network on a loopback host' },
   'dev-controls-allow-remote': { key: 'devControlsAllowRemote', type: 'boolean', help: 'allow the development controls with a non-loopback --http-host' },
+  'dev-client-version': { key: 'devClientVersion', type: 'string', help: 'web3_clientVersion with dev controls on: hardhat (HardhatNetwork/cchain-node/...), anvil (anvil/cchain-node/...) or plain' },
   'explorer-enabled': { key: 'explorerEnabled', type: 'boolean', help: 'serve the explorer page at / (read-only); unset: on when --http-host is loopback, true: on any host too' },
   'keystore-max-username-length': { key: 'keystoreMaxUsernameLength', type: 'number', help: 'longest keystore username in UTF-8 bytes' },
   'keystore-max-password-length': { key: 'keystoreMaxPasswordLength', type: 'number', help: 'longest keystore password in UTF-8 bytes (checked before the KDF)' },

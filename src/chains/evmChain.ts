@@ -2,7 +2,7 @@ import type { Logger } from 'pino'
 import { cb58Decode } from '../avalanche/cb58.js'
 import { AtomicTxService } from '../atomic/atomicService.js'
 import { OriginUTXOs } from '../atomic/originUTXOs.js'
-import { type NodeConfig, checkEthApis } from '../config.js'
+import { type NodeConfig, checkEthApis, resolveEthApis } from '../config.js'
 import { devControlsOn } from '../dev/exposure.js'
 import { DevControls } from '../dev/devControls.js'
 import { DevInfo } from '../dev/devInfo.js'
@@ -33,7 +33,7 @@ import { avaxMethods, nativeHandlers, nativeMethods } from '../namespaces/native
 import { netMethods } from '../namespaces/net.js'
 import { accountMethods, personalMethods } from '../namespaces/personal.js'
 import { txpoolMethods } from '../namespaces/txpool.js'
-import { web3Methods } from '../namespaces/web3.js'
+import { clientVersion, web3Methods } from '../namespaces/web3.js'
 import { Profiler, profileDir } from '../profiler.js'
 import type { DeprecationWarner } from '../rpc/deprecation.js'
 import { Dispatcher } from '../rpc/dispatch.js'
@@ -53,18 +53,19 @@ import { OriginUTXOMarks } from '../store/originUTXOMarks.js'
  * a fork's history is answered by its origin (src/namespaces/fork/withFork.ts).
  */
 export function buildMethodTable(ctx: RpcContext, dev?: DevServices, origin?: OriginProxy): MethodTable {
+  const ethApis = ctx.config.chain['eth-apis']
+  const version = clientVersion(dev !== undefined && resolveEthApis(ethApis).has('dev') ? ctx.config.devClientVersion : undefined)
   const all = mergeTables(
     ethMethods(ctx),
     netMethods(ctx),
-    web3Methods(),
+    web3Methods(version),
     txpoolMethods(ctx),
     debugRawMethods(ctx),
     debugTraceMethods(ctx),
     personalMethods(ctx),
     accountMethods(ctx),
-    dev === undefined ? {} : devMethods(dev),
+    dev === undefined ? {} : devMethods(dev, version),
   )
-  const ethApis = ctx.config.chain['eth-apis']
   const served = servedMethods(all, ethApis, ethSubscribeDisabled())
   const table = dev === undefined ? served : withImpersonation(served, dev.impersonation, ethApis)
   return origin === undefined ? table : withFork(table, origin, ctx.engine, logLimits(ctx.config.chain))

@@ -4,6 +4,8 @@
  * with these literals rather than with what src/ derives.
  */
 
+import pkg from '../../package.json' with { type: 'json' }
+
 /** The pre-funded ewoq key of the local genesis, as 0x hex and as avalanchego prints it. */
 export const EWOQ_KEY = '0x56289e99c94b6912bfc12adc093c9b51124f0dc54ac7a766b2bc5ccf558d8027'
 export const EWOQ_PRIVATE_KEY = 'PrivateKey-ewoqjP7PxY4yr3iLTpLisriqt94hdyDFNgchSxGGztUrTXtNN'
@@ -25,3 +27,6 @@ export const AVAX = '2fombhL7aGPwj3KH4bfrmJwW6PVnMobf9Y2fn9GwxiAAJyFDbe'
 
 /** nAVAX per AVAX. */
 export const NANO = 1_000_000_000n
+
+/** The node's own web3_clientVersion, geth-style (name/version/os-arch/runtime): its whole answer where the development controls are off. */
+export const PLAIN_CLIENT_VERSION = `cchain-node/v${pkg.version}/${process.platform}-${process.arch}/node${process.versions.node}`

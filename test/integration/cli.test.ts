@@ -97,6 +97,7 @@ describe('cchain-node --help', () => {
       'api-keystore-allow-remote': 'false',
       'dev-controls-enabled': '(none)',
       'dev-controls-allow-remote': 'false',
+      'dev-client-version': 'hardhat',
       'explorer-enabled': '(none)',
       'chain-config-dir': '(none)',
       'chain-aliases-file': '(none)',

@@ -235,7 +235,7 @@ describe('introspection', () => {
         forkConfig: { forkUrl: null, forkBlockNumber: null, forkRetryBackoff: null },
       })
       const version = await node.call('web3_clientVersion', [])
-      expect(version).toMatch(/^cchain-node\//)
+      expect(version).toMatch(/^HardhatNetwork\/cchain-node\//)
       const id = await node.call('evm_snapshot', [])
       const meta = await node.call('anvil_metadata', [])
       expect(meta).toEqual({

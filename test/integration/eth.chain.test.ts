@@ -1,5 +1,6 @@
 import { keccak256, toUtf8Bytes } from 'ethers'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { PLAIN_CLIENT_VERSION } from '../helpers/constants.js'
 import { startTestNode, type TestNode } from '../helpers/testNode.js'
 
 /** eth_getChainConfig of a current (v1.14.x) local node, exactly (coreth: internal/ethapi/api_extra.go). */
@@ -77,8 +78,14 @@ describe('chain identity and node status (eth_, net_, web3_)', () => {
     }
   })
 
-  it('web3_clientVersion names the client geth-style', async () => {
-    expect(await node.call('web3_clientVersion')).toMatch(/^cchain-node\/v\d+\.\d+\.\d+\/[a-z0-9]+-[a-z0-9]+\/node\d+/)
+  it('web3_clientVersion names the client geth-style, led by HardhatNetwork/ where the development controls are on (docs/DEV.md)', async () => {
+    expect(await node.call('web3_clientVersion')).toBe(`HardhatNetwork/${PLAIN_CLIENT_VERSION}`)
+    const off = await startTestNode({ config: { devControls: false } })
+    try {
+      expect(await off.call('web3_clientVersion')).toBe(PLAIN_CLIENT_VERSION)
+    } finally {
+      await off.close()
+    }
   })
 
   it('web3_sha3 is keccak-256 of the bytes', async () => {

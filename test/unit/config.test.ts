@@ -136,6 +136,15 @@ describe('configFromArgs: errors are one clear line', () => {
   it('an empty --data-dir= is refused', () => {
     expect(configError(['--data-dir=']).message).toContain('--data-dir')
   })
+
+  it('--dev-client-version takes hardhat (the default), anvil or plain, and refuses another name, listing them', () => {
+    expect(configFromArgs([]).devClientVersion).toBe('hardhat')
+    expect(configFromArgs(['--dev-client-version', 'anvil']).devClientVersion).toBe('anvil')
+    expect(configFromArgs(['--dev-client-version=plain']).devClientVersion).toBe('plain')
+    const msg = configError(['--dev-client-version', 'geth']).message
+    expect(msg).toMatch(/^--dev-client-version: /)
+    for (const name of ['"hardhat"', '"anvil"', '"plain"']) expect(msg).toContain(name)
+  })
 })
 
 describe('configFromArgs: --chain-config-file', () => {

@@ -31,8 +31,8 @@ export interface DevServices {
   readonly logging: RequestLogging
 }
 
-/** The `evm_`, `anvil_` and `hardhat_` development methods (docs/DEV.md), the `dev` service of `eth-apis`. */
-export function devMethods(dev: DevServices): MethodTable {
+/** The `evm_`, `anvil_` and `hardhat_` development methods (docs/DEV.md), the `dev` service of `eth-apis`; `version` is web3_clientVersion's answer. */
+export function devMethods(dev: DevServices, version: string): MethodTable {
   return inService(
     'dev',
     mergeTables(
@@ -43,7 +43,7 @@ export function devMethods(dev: DevServices): MethodTable {
       accountMethods(dev.impersonation),
       poolMethods(dev.pool),
       dumpMethods(dev.dump),
-      infoMethods(dev.info),
+      infoMethods(dev.info, version),
       loggingMethods(dev.logging),
     ),
   )

@@ -4,15 +4,15 @@ import { quantity } from '../../rpc/format.js'
 import { type MethodTable, method } from '../../rpc/types.js'
 import { CLIENT_VERSION } from '../web3.js'
 
-/** The version web3_clientVersion answers, as semver ("0.1.0"). */
+/** The node's own version, as semver ("0.1.0"), whatever web3_clientVersion leads it with. */
 const SEMVER = CLIENT_VERSION.split('/')[1]!.replace(/^v/, '')
 
 /**
  * anvil_nodeInfo and anvil_metadata in anvil's shapes (anvil: crates/anvil/src/eth/api.rs), with
- * this node's values: its own client version, no fork, the EVM rules it runs (Cancun);
+ * this node's values: web3_clientVersion's answer (`version`), no fork, the EVM rules it runs (Cancun);
  * hardhat_metadata in hardhat's (hardhat: edr_provider requests/hardhat/rpc_types/metadata.rs).
  */
-export function infoMethods(info: DevInfo): MethodTable {
+export function infoMethods(info: DevInfo, version: string): MethodTable {
   return {
     /** Handler for `anvil_nodeInfo`. */
     anvil_nodeInfo: method(z.tuple([]), () => {
@@ -32,7 +32,7 @@ export function infoMethods(info: DevInfo): MethodTable {
     anvil_metadata: method(z.tuple([]), () => {
       const head = info.head()
       return {
-        clientVersion: CLIENT_VERSION,
+        clientVersion: version,
         clientSemver: SEMVER,
         clientCommitSha: null,
         chainId: info.chainId,
@@ -46,7 +46,7 @@ export function infoMethods(info: DevInfo): MethodTable {
     /** Handler for `hardhat_metadata`: no `forkedNetwork` without a fork. */
     hardhat_metadata: method(z.tuple([]), () => {
       const head = info.head()
-      return { clientVersion: CLIENT_VERSION, chainId: info.chainId, instanceId: info.instanceId, latestBlockNumber: Number(head.number), latestBlockHash: head.hash }
+      return { clientVersion: version, chainId: info.chainId, instanceId: info.instanceId, latestBlockNumber: Number(head.number), latestBlockHash: head.hash }
     }),
   }
 }
