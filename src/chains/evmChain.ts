@@ -124,14 +124,16 @@ export async function openEvmChain(deps: EvmChainDeps): Promise<EvmChain> {
   const chainConfig = config.chain
   checkEthApis(chainConfig['eth-apis'])
   const devOn = devControlsOn(config, Number(deps.genesis.config.chainId))
+  // A development chain to its clients: the controls served (docs/DEV.md "Answers as anvil and hardhat give them").
+  const devServed = devOn && resolveEthApis(chainConfig['eth-apis']).has('dev')
   const engine = await Engine.create(
     db,
     engineOptions(chainConfig, {
       genesis: deps.genesis,
       blockInterval: config.blockInterval,
       pendingNonceGuardMs: config.pendingNonceGuard,
-      devChain: devOn,
-      failedSendErrors: devOn,
+      devChain: devServed,
+      failedSendErrors: devServed && config.devClientVersion === 'hardhat',
       log: log.child({ module: 'engine' }),
       now: deps.now,
     }),
