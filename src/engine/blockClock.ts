@@ -94,11 +94,18 @@ export class BlockClock {
     return { ms: this.distinctSeconds && ms < floor ? floor : ms, running: true }
   }
 
-  /** A block at `timestamp` seconds was committed: a used exact timestamp is spent and the clock runs on from it. */
+  /**
+   * A block at `timestamp` seconds was committed: a used exact timestamp is spent and the clock runs
+   * on from it; so does a block the distinct-seconds rule put ahead of the clock (hardhat's clock
+   * runs on from such a block too, so intervals added later count from it).
+   */
   committed(timestamp: bigint, proposedExact: { seconds: bigint } | undefined): void {
-    if (proposedExact === undefined || proposedExact !== this.exact) return
-    this.exact = undefined
-    this.offset = timestamp - this.wallSeconds()
+    if (proposedExact !== undefined && proposedExact === this.exact) {
+      this.exact = undefined
+      this.offset = timestamp - this.wallSeconds()
+    } else if (this.distinctSeconds && proposedExact === undefined && this.interval === undefined && timestamp > this.nowSeconds()) {
+      this.offset = timestamp - this.wallSeconds()
+    }
   }
 
   /** The exact timestamp a build starts from, to hand back to committed(). */

@@ -7,7 +7,6 @@ import type { Database } from '../store/db.js'
 import { createAccessList, type AccessListResult } from './accessList.js'
 import type { Block } from './block.js'
 import { BlockBuilder, type AtomicBlockSource } from './blockBuilder.js'
-import { planNextBlock } from './blockAssembly.js'
 import { Chain } from './chain.js'
 import type { EngineOptions } from './engineOptions.js'
 import { NotFoundError, TxRejectedError } from './errors.js'
@@ -18,8 +17,8 @@ import { estimateGas } from './estimateGas.js'
 import { FilterManager } from './filters.js'
 import { LogIndex, type FoundLog } from './logIndex.js'
 import { queryLogs, type LogQuery } from './logQuery.js'
-import { PendingNonceGuard } from './pendingNonceGuard.js'
-import { hardhatFailure } from './hardhatFailure.js'
+import { NextBlockExecutor } from './nextBlockExecutor.js'
+import { TxSubmission } from './txSubmission.js'
 import { Executor, callPrecheckError, executionError } from './executor.js'
 import { type CallBlockOverrides, overriddenExecutor } from './callOverrides.js'
 import { FlatView, type StateReader } from './flatView.js'
@@ -64,13 +63,11 @@ export class Engine {
   private readonly executors = new Map<string, Promise<Executor>>()
   /** Trie readers of blocks older than the flat state covers. */
   private readonly readers = new Map<string, MerkleStateManager>()
-  private readonly nonceGuard: PendingNonceGuard
+  private readonly submission: TxSubmission
+  private readonly nextBlock: NextBlockExecutor
   private readonly callCache = new CallMemo()
-  /** The executor of the next block's context ('pending' on a development chain), kept while its key holds. */
-  private nextBlockExecutor: { key: string; ex: Promise<Executor> } | undefined
   private devAccess: EngineDev | undefined
   private pendingBlocks: PendingBlocks | undefined
-  private arrivals = 0
   /** rpc-evm-timeout in ms (0 = none): the wall time of one RPC execution (docs/SECURITY.md, E2). */
   readonly evmTimeoutMs: number
 
@@ -82,7 +79,8 @@ export class Engine {
   ) {
     this.fees = new FeeOracle(chain, builder, { minTip: opts.admission.minTip, ...opts.feeHistory })
     this.evmTimeoutMs = opts.evmTimeoutMs
-    this.nonceGuard = new PendingNonceGuard(opts.pendingNonceGuardMs)
+    this.submission = new TxSubmission({ chain, pool, builder, fees: this.fees, events: this.events, headState: () => this.headState(), opts })
+    this.nextBlock = new NextBlockExecutor(chain, builder)
     this.logs = new LogIndex(chain)
     this.filters = new FilterManager(this.logs, { chain: chain.events, pool: this.events }, opts.filters, opts.now)
     chain.events.on('head', () => this.callCache.clear())
@@ -236,7 +234,7 @@ export class Engine {
   async nonce(address: Uint8Array, ref: BlockRef): Promise<bigint> {
     if (ref === 'pending') {
       const sender = new Address(address)
-      this.nonceGuard.answered(sender.toString())
+      this.submission.pendingNonceRead(sender.toString())
       return this.pool.nextNonce(sender)
     }
     const account = await this.stateAt(ref).getAccount(new Address(address))
@@ -293,25 +291,9 @@ export class Engine {
     return createAccessList(await this.executorFor(ref, this.resolveBlock(ref)), req, this.callGas(req.gas), this.evmLimit(cancel))
   }
 
-  /**
-   * The executor a call at `ref` runs on: `block`'s, or at 'pending' on a development chain the next
-   * block's context (number, time, base fee, gas limit, coinbase as the builder will pick them) on
-   * the head's state, as anvil and hardhat run calls and estimates at 'pending'.
-   */
+  /** The executor a call at `ref` runs on: `block`'s, or at 'pending' on a development chain the next block's context (nextBlockExecutor.ts). */
   private executorFor(ref: BlockRef, block: Block): Promise<Executor> {
-    if (ref !== 'pending' || !this.opts.devChain) return this.executorAt(block)
-    const head = this.chain.head
-    const plan = planNextBlock(this.chain, this.builder.clock, this.builder.overrides)
-    const next = { number: plan.number, time: plan.timeMs / 1000n, gasLimit: plan.gasLimit, feeRecipient: plan.coinbase, baseFeePerGas: plan.baseFee }
-    const key = `${bytesToHex(head.hash)}:${next.time}:${next.baseFeePerGas}:${next.gasLimit}:${bytesToHex(next.feeRecipient)}`
-    if (this.nextBlockExecutor?.key !== key) {
-      const ex = overriddenExecutor(this.chain, head, next)
-      ex.catch(() => {
-        if (this.nextBlockExecutor?.ex === ex) this.nextBlockExecutor = undefined
-      })
-      this.nextBlockExecutor = { key, ex }
-    }
-    return this.nextBlockExecutor.ex
+    return ref === 'pending' && this.opts.devChain ? this.nextBlock.get() : this.executorAt(block)
   }
 
   /** eth_getProof (src/engine/proof.ts): within the historical window of an archival node, or the kept states of a pruning one. */
@@ -352,25 +334,8 @@ export class Engine {
   }
 
   /** Admits the transaction `admit` checks against the next block's rules (a raw one, or an impersonated sender's: src/dev/impersonation.ts). */
-  async submit(admit: (rules: AdmissionRules, arrival: number) => PoolTx): Promise<string> {
-    const rules = { ...this.opts.admission, common: this.chain.txCommon, chainId: this.chain.chainId, blockGasLimit: this.fees.nextGasLimit(), nextBaseFee: this.fees.nextBaseFee() }
-    const ptx = admit(rules, this.arrivals++)
-    // geth: only a tx still in the pool is "already known"; a mined one fails the nonce check.
-    if (this.pool.has(ptx.hash)) throw new TxRejectedError('already known')
-    const account = await this.headState().getAccount(ptx.sender)
-    checkTxState(ptx, account, this.pool.pendingSpend(ptx.senderHex, ptx.nonce))
-    // The pool needs the nonce just read (the same head: nothing ran between), not a second read.
-    const executable = await this.pool.add(ptx, account?.nonce ?? 0n)
-    if (executable) {
-      // With automine the answer waits for the block, so a receipt or state read right after it sees the tx.
-      const built = this.builder.nextBuild(ptx.hash)
-      this.events.emit('pendingTx', ptx)
-      this.builder.onPending()
-      const failure = await built
-      if (failure !== undefined && this.opts.failedSendErrors) throw hardhatFailure(ptx.hash, failure)
-    }
-    await this.nonceGuard.hold(ptx.senderHex)
-    return ptx.hash
+  submit(admit: (rules: AdmissionRules, arrival: number) => PoolTx): Promise<string> {
+    return this.submission.submit(admit)
   }
 
   /** eth_getLogs (src/engine/logQuery.ts). */
@@ -422,7 +387,7 @@ export class Engine {
 
   private forgetState(): void {
     this.executors.clear()
-    this.nextBlockExecutor = undefined
+    this.nextBlock.forget()
     this.readers.clear()
     this.callCache.clear()
   }

@@ -50,11 +50,17 @@ export async function nonceOf(node: TestNode, address: string, tag = 'pending'):
   return Number(await node.call('eth_getTransactionCount', [address, tag]))
 }
 
-/** Signs, sends and waits for the receipt; returns hash and receipt. */
+/**
+ * Signs, sends and waits for the receipt; returns hash and receipt. A transaction that failed in its
+ * block is mined all the same: where the node answers that send with hardhat node's error (a
+ * development chain, docs/DEV.md), the hash is the error's `txHash`.
+ */
 export async function send(node: TestNode, tx: TransactionRequest, wallet: Wallet = ewoq): Promise<{ hash: string; receipt: any }> {
   const nonce = tx.nonce ?? (await nonceOf(node, wallet.address))
   const raw = await sign({ ...tx, nonce }, wallet)
-  const hash = await node.call('eth_sendRawTransaction', [raw])
+  const answer = await node.rpc('eth_sendRawTransaction', [raw])
+  const hash = answer.result ?? (answer.error?.data as { txHash?: string } | undefined)?.txHash
+  if (hash === undefined) throw Object.assign(new Error(answer.error?.message), { code: answer.error?.code, data: answer.error?.data })
   return { hash, receipt: await waitReceipt(node, hash) }
 }
 

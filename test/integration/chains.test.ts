@@ -1,7 +1,7 @@
 import type { ChildProcess } from 'node:child_process'
 import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { ContractFactory, JsonRpcProvider, Network, Wallet } from 'ethers'
+import { ContractFactory, JsonRpcProvider, Network, NonceManager, Wallet } from 'ethers'
 import pino from 'pino'
 import WebSocket from 'ws'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
@@ -92,7 +92,8 @@ describe('the README example: the C-Chain and two extra chains from examples/cha
       const provider = new JsonRpcProvider(url, Network.from(t.chainId), { staticNetwork: true })
       expect(BigInt(await provider.send('eth_chainId', []))).toBe(t.chainId)
       const heads = await subscribeHeads(`${first.base.replace('http', 'ws')}/ext/bc/${t.path}/ws`)
-      const wallet = new Wallet(EWOQ_KEY, provider)
+      // Two sends within ethers v6's 250 ms request cache: its NonceManager keeps the nonce (docs/DEV.md).
+      const wallet = new NonceManager(new Wallet(EWOQ_KEY, provider))
       const contract = await new ContractFactory(iface('Probe'), bytecode('Probe'), wallet).deploy()
       const receipt = (await contract.deploymentTransaction()!.wait())!
       const set = await (await wallet.sendTransaction({ to: await contract.getAddress(), data: iface('Probe').encodeFunctionData('set', [BigInt(t.chainId)]) })).wait()

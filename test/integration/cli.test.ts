@@ -89,7 +89,7 @@ describe('cchain-node --help', () => {
       'chain-config-file': '(none)',
       genesis: '(none)',
       'block-interval': '0',
-      'pending-nonce-guard': '250',
+      'pending-nonce-guard': '0',
       'evm-network-id': '1',
       'log-format': 'auto',
       'coreth-admin-api-enabled': 'false',

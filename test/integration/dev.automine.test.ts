@@ -147,7 +147,7 @@ describe("calls and estimates at 'pending' on a development chain run in the nex
     await node.call('anvil_setCoinbase', ['0x0100000000000000000000000000000000000000'])
   })
 
-  it('eth_estimateGas without a block estimates in the next block (time moved, a checkpoint at the head passed) where the head reverts', async () => {
+  it('eth_estimateGas without a block estimates in the next block (time moved, a checkpoint at the head passed) where the head reverts, and needs no funds', async () => {
     const head = await node.call('eth_getBlockByNumber', ['latest', false])
     const notBefore = BigInt(head.timestamp) + 3600n
     const fromBlock = BigInt(head.number) + 1n
@@ -156,6 +156,9 @@ describe("calls and estimates at 'pending' on a development chain run in the nex
     expect(gas).toBeGreaterThan(21_000n)
     expect(BigInt(await node.call('eth_estimateGas', [openCall(notBefore, fromBlock), 'pending']))).toBe(gas)
     const atHead = await node.rpc('eth_estimateGas', [openCall(notBefore, fromBlock), 'latest'])
+    // Coreth's answer to this one (test/integration/eth.call.test.ts): insufficient funds for transfer.
+    const poor = Wallet.createRandom().address
+    expect(await node.call('eth_estimateGas', [{ from: poor, to: EWOQ_ADDRESS, value: '0x10', maxFeePerGas: '0x1' }])).toBe('0x5208')
     expect(atHead.error).toMatchObject({ code: 3, message: 'execution reverted: too early' })
     // What the estimate promised holds: the transaction with that gas runs in the next block.
     const raw = await sign({ to: gate, data: GATE.encodeFunctionData('open', [notBefore, fromBlock]), gasLimit: gas, nonce: await nonceOf(node, EWOQ_ADDRESS) })

@@ -18,7 +18,8 @@ describe('eth_call, eth_estimateGas, eth_createAccessList', () => {
   const stranger = Wallet.createRandom().address
 
   beforeAll(async () => {
-    node = await startTestNode()
+    // coreth's answers: a development chain answers some of these as anvil and hardhat do (test/integration/dev.automine.test.ts).
+    node = await startTestNode({ config: { devControls: false } })
     probe = (await deploy(node, 'Probe')).address
     token = (await deploy(node, 'TestToken', [1000n])).address
     const r = (await send(node, { to: probe, data: probeIface.encodeFunctionData('set', [42n]), gasLimit: 100_000n })).receipt

@@ -29,6 +29,14 @@ describe('BlockClock', () => {
     // A set timestamp is taken as given, even the parent's own (anvil takes it).
     clock.setNextTimestamp(1_000n)
     expect(clock.propose(parent)).toEqual({ ms: 1_000_000n, running: false })
+    // A block the rule put ahead of the clock: the clock runs on from it.
+    clock.committed(1_000n, clock.pendingExact)
+    wall.ms = 1_003_250
+    const ahead = { timestamp: 1_010n, timeMilliseconds: 1_010_000n }
+    expect(clock.propose(ahead)).toEqual({ ms: 1_011_000n, running: true })
+    clock.committed(1_011n, undefined)
+    wall.ms += 2_000
+    expect(clock.propose(ahead).ms).toBe(1_013_250n)
     // Without it, blocks within the parent's second share its timestamp.
     expect(clockAt(1_000_700).clock.propose(parent)).toEqual({ ms: 1_000_700n, running: true })
   })

@@ -253,7 +253,7 @@ describe('request deadline (api-max-duration)', () => {
 })
 
 describe('toJsonRpcError', () => {
-  const expected: Record<string, { code: number; message: string; data?: string }> = {
+  const expected: Record<string, { code: number; message: string; data?: unknown }> = {
     EngineError: { code: -32000, message: 'm' },
     TxRejectedError: { code: -32000, message: 'm' },
     ExecutionRevertedError: { code: 3, message: 'execution reverted', data: '0x0102' },
@@ -263,6 +263,8 @@ describe('toJsonRpcError', () => {
     LimitExceededError: { code: -32005, message: 'm' },
     SimulateError: { code: -38020, message: 'm' },
     RequestTimeoutError: { code: -32002, message: 'request timed out' },
+    // hardhat node's answer to a send whose transaction reverted in its block.
+    TxFailedInBlockError: { code: -32603, message: 'm', data: { message: 'm', txHash: '0xab', data: '0x0102' } },
   }
   const classes = Object.entries(engineErrors).filter(([, v]) => typeof v === 'function' && v.prototype instanceof Error)
 
@@ -272,7 +274,9 @@ describe('toJsonRpcError', () => {
         ? new engineErrors.ExecutionRevertedError(Uint8Array.from([1, 2]))
         : name === 'SimulateError'
           ? new engineErrors.SimulateError('blockNumberInvalid', 'm')
-          : new (Cls as new (m: string) => Error)('m')
+          : name === 'TxFailedInBlockError'
+            ? new engineErrors.TxFailedInBlockError('m', '0xab', Uint8Array.from([1, 2]), false)
+            : new (Cls as new (m: string) => Error)('m')
     // A new class without an entry here must still be an EngineError (-32000).
     expect(toJsonRpcError(err)).toEqual(expected[name] ?? { code: -32000, message: 'm' })
   })

@@ -38,6 +38,7 @@ const instances: Record<string, Error> = {
   SimulateError: new engineErrors.SimulateError('blockNumberInvalid', 'block numbers must be in order'),
   ExecutionAbortedError: new engineErrors.ExecutionAbortedError('execution aborted (timeout = 5s)'),
   RequestTimeoutError: new engineErrors.RequestTimeoutError(),
+  TxFailedInBlockError: new engineErrors.TxFailedInBlockError('Transaction ran out of gas', '0xab', new Uint8Array(), true),
   AccountError: new AccountError('unknown account'),
   KeystoreError: new keystoreErrors.KeystoreError('user already exists: alice'),
   IncorrectPasswordError: new keystoreErrors.IncorrectPasswordError('alice'),
