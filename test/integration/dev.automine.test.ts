@@ -73,8 +73,7 @@ describe('automine: a send is answered once its block is committed', () => {
   it("a transaction that fails in its block is answered with hardhat node's error, and stays mined", async () => {
     const probe = (await deploy(node, 'Probe')).address
     const PROBE = iface('Probe')
-    const failing = async (data: string, gasLimit: bigint) =>
-      node.rpc('eth_sendRawTransaction', [await sign({ to: probe, data, gasLimit, nonce: await nonceOf(node, EWOQ_ADDRESS) })])
+    const failing = async (data: string, gasLimit: bigint) => node.rpc('eth_sendRawTransaction', [await sign({ to: probe, data, gasLimit, nonce: await nonceOf(node, EWOQ_ADDRESS) })])
     const cases = [
       { data: PROBE.encodeFunctionData('fail', ['nope']), code: -32603, message: "Error: VM Exception while processing transaction: reverted with reason string 'nope'" },
       { data: PROBE.encodeFunctionData('failPlain'), code: -32603, message: 'Error: Transaction reverted without a reason string' },
