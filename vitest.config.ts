@@ -17,6 +17,7 @@ const EXTRA_CHAIN_FILES = [
     'rpc.errors',
     'rpc.transports',
     'debug.trace',
+    'p256',
     'persistence',
     'smoke',
   ].map((name) => `test/integration/${name}.test.ts`),

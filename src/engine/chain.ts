@@ -33,6 +33,14 @@ import { type EnvFields, envBlock } from './envBlock.js'
 
 /** Fees are burned to coreth's BlackholeAddr (constants.BlackholeAddr): the block coinbase. */
 export const BLACKHOLE = hexToBytes('0x0100000000000000000000000000000000000000')
+/**
+ * What Granite adds to Cancun's EVM: the P256VERIFY precompile at 0x100 (ACP-204). coreth registers
+ * libevm's vm.P256Verify, geth's EIP-7951 code (6900 gas, not RIP-7212's 3450; empty output on any
+ * failure), from Granite on (coreth params/hooks_libevm.go PrecompiledContractsGranite); ethereumjs
+ * runs the same as EIP 7951 (@ethereumjs/evm precompiles/100-p256verify.js), and every VM takes it
+ * from this Common. Every chain here runs upgrade.Default: Granite from genesis (src/engine/genesis.ts).
+ */
+const GRANITE_EIPS = [7951]
 /** coreth's EmptyExtDataHash = rlpHash(nil bytes). */
 export const EMPTY_EXT_DATA_HASH = KECCAK256_RLP
 const _ZERO32 = new Uint8Array(32)
@@ -96,6 +104,7 @@ export class Chain {
     this.chainId = BigInt(opts.genesis.config.chainId)
     this.common = createCustomCommon({ chainId: Number(this.chainId), name: `avalanche-${this.chainId}` }, Mainnet, {
       hardfork: 'cancun',
+      eips: GRANITE_EIPS,
       customCrypto,
     })
     this.txCommon = sharedCommon(this.common, paramsTx)

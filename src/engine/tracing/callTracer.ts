@@ -55,7 +55,8 @@ export class CallTracer implements Tracer {
       type: f.type,
       from: f.from,
       to: f.to,
-      input: f.input,
+      // A call's input is a view of the caller's memory, which later steps may overwrite: copied, as geth's callTracer does (eth/tracers/native/call.go OnEnter).
+      input: f.input.slice(),
       gas: f.depth === 0 ? this.gasLimit : f.gas,
       gasUsed: 0n,
       value: f.value,

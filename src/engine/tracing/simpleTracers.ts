@@ -27,8 +27,12 @@ export class FourByteTracer implements Tracer {
   }
 }
 
-/** The Cancun precompiles, 0x01..0x0a. */
+/**
+ * The Cancun precompiles, 0x01..0x0a, and Granite's P256VERIFY at 0x100: geth's vm.ActivePrecompiles,
+ * which libevm extends with coreth's (libevm core/vm/contracts.libevm.go; coreth params/hooks_libevm.go).
+ */
 function isPrecompile(address: Uint8Array): boolean {
-  for (let i = 0; i < 19; i++) if (address[i] !== 0) return false
-  return address[19]! >= 1 && address[19]! <= 0x0a
+  for (let i = 0; i < 18; i++) if (address[i] !== 0) return false
+  if (address[18] === 1) return address[19] === 0
+  return address[18] === 0 && address[19]! >= 1 && address[19]! <= 0x0a
 }
