@@ -317,7 +317,7 @@ export const FLAGS: Record<string, FlagDef> = {
   'fork-url': { key: 'chain', chainKey: 'fork-url', type: 'string', help: "JSON-RPC URL of a node whose chain the C-Chain forks (anvil's --fork-url; docs/FORK.md)" },
   'fork-block-number': { key: 'chain', chainKey: 'fork-block-number', type: 'number', help: "block of the origin the fork starts from (default: the origin's latest at first start)" },
   'block-interval': { key: 'blockInterval', type: 'number', help: 'ms between blocks; 0 = build a block as soon as transactions wait' },
-  'pending-nonce-guard': { key: 'pendingNonceGuard', type: 'number', help: "ms a tx's answer waits after its sender's pending nonce was read, for ethers v6 wallets that send twice within its 250 ms cache (0 = off)" },
+  'pending-nonce-guard': { key: 'pendingNonceGuard', type: 'number', help: "ms a tx's answer waits after its sender's pending nonce was read, for ethers v6's 250 ms cache (0 = off)" },
   'evm-network-id': { key: 'evmNetworkId', type: 'number', help: 'EVM network ID answered by net_version' },
   'api-keystore-enabled': { key: 'keystoreEnabled', type: 'boolean', help: 'serve the (deprecated) keystore API at /ext/keystore' },
   'api-keystore-allow-remote': { key: 'keystoreAllowRemote', type: 'boolean', help: 'allow the keystore API with a non-loopback --http-host' },
