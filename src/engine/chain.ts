@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events'
 import { paramsBlock, type Block as EnvBlock } from '@ethereumjs/block'
-import { type Common, Mainnet, createCustomCommon } from '@ethereumjs/common'
+import type { Common } from '@ethereumjs/common'
 import { RLP } from '@ethereumjs/rlp'
 import { MerklePatriciaTrie } from '@ethereumjs/mpt'
 import { Caches, MerkleStateManager } from '@ethereumjs/statemanager'
@@ -17,7 +17,6 @@ import type { TrieNodes } from './trieBatch.js'
 import { type Block, encodeBlock, headerFromFields, makeBlock } from './block.js'
 import { genesisBlock } from './genesisBlock.js'
 import { initGenesis } from './chainGenesis.js'
-import { customCrypto } from '../util/crypto.js'
 import { BoundedCache } from '../util/boundedCache.js'
 import { FEE_STATE_SIZE, decodeFeeState, desiredDelayExcess, genesisFeeState, type FeeState } from './feeState.js'
 import type { ForkRecord } from '../store/forkRecord.js'
@@ -29,18 +28,11 @@ import { StateUnavailableError } from './errors.js'
 import { StatePruner } from './statePruner.js'
 import { packSenders, txsFromBody } from './txMemo.js'
 import { sharedCommon } from './sharedCommon.js'
+import { chainCommon } from './chainCommon.js'
 import { type EnvFields, envBlock } from './envBlock.js'
 
 /** Fees are burned to coreth's BlackholeAddr (constants.BlackholeAddr): the block coinbase. */
 export const BLACKHOLE = hexToBytes('0x0100000000000000000000000000000000000000')
-/**
- * What Granite adds to Cancun's EVM: the P256VERIFY precompile at 0x100 (ACP-204). coreth registers
- * libevm's vm.P256Verify, geth's EIP-7951 code (6900 gas, not RIP-7212's 3450; empty output on any
- * failure), from Granite on (coreth params/hooks_libevm.go PrecompiledContractsGranite); ethereumjs
- * runs the same as EIP 7951 (@ethereumjs/evm precompiles/100-p256verify.js), and every VM takes it
- * from this Common. Every chain here runs upgrade.Default: Granite from genesis (src/engine/genesis.ts).
- */
-const GRANITE_EIPS = [7951]
 /** coreth's EmptyExtDataHash = rlpHash(nil bytes). */
 export const EMPTY_EXT_DATA_HASH = KECCAK256_RLP
 const _ZERO32 = new Uint8Array(32)
@@ -102,11 +94,7 @@ export class Chain {
     readonly opts: ChainOptions,
   ) {
     this.chainId = BigInt(opts.genesis.config.chainId)
-    this.common = createCustomCommon({ chainId: Number(this.chainId), name: `avalanche-${this.chainId}` }, Mainnet, {
-      hardfork: 'cancun',
-      eips: GRANITE_EIPS,
-      customCrypto,
-    })
+    this.common = chainCommon(this.chainId)
     this.txCommon = sharedCommon(this.common, paramsTx)
     this.headerCommon = sharedCommon(this.common, paramsBlock)
     this.store = new ChainStore(db)

@@ -18,8 +18,7 @@ describe('eth_call, eth_estimateGas, eth_createAccessList', () => {
   const stranger = Wallet.createRandom().address
 
   beforeAll(async () => {
-    // coreth's answers: a development chain answers some of these as anvil and hardhat do (test/integration/dev.automine.test.ts).
-    node = await startTestNode({ config: { devControls: false } })
+    node = await startTestNode()
     probe = (await deploy(node, 'Probe')).address
     token = (await deploy(node, 'TestToken', [1000n])).address
     const r = (await send(node, { to: probe, data: probeIface.encodeFunctionData('set', [42n]), gasLimit: 100_000n })).receipt
@@ -159,10 +158,7 @@ describe('eth_call, eth_estimateGas, eth_createAccessList', () => {
       expect(custom.error).toEqual({ code: 3, message: 'execution reverted', data: tokenIface.encodeErrorResult('InsufficientBalance', [0n, 1n]) })
     })
 
-    it('value beyond the balance: insufficient funds; gas above the allowance: geth wording', async () => {
-      const poor = Wallet.createRandom().address
-      const r = await node.rpc('eth_estimateGas', [{ from: poor, to: stranger, value: '0x1', maxFeePerGas: '0x1' }])
-      expect(r.error).toEqual({ code: -32000, message: 'insufficient funds for transfer' })
+    it('gas above the allowance: geth wording', async () => {
       const burn = probeIface.encodeFunctionData('burn', [2000n])
       const capped = await node.rpc('eth_estimateGas', [{ from: EWOQ_ADDRESS, to: probe, data: burn, gas: '0x7530' }])
       expect(capped.error).toEqual({ code: -32000, message: 'gas required exceeds allowance (30000)' })
@@ -204,5 +200,19 @@ describe('eth_call, eth_estimateGas, eth_createAccessList', () => {
 
   it('ewoq signs for the pre-funded address', () => {
     expect(ewoq.address).toBe(EWOQ_ADDRESS)
+  })
+})
+
+describe('eth_estimateGas without development controls (coreth)', () => {
+  let node: TestNode
+  beforeAll(async () => {
+    node = await startTestNode({ config: { devControls: false } })
+  })
+  afterAll(() => node.close())
+
+  it("value beyond the balance: geth's insufficient funds (a development chain estimates without them: dev.automine.test.ts)", async () => {
+    const poor = Wallet.createRandom().address
+    const r = await node.rpc('eth_estimateGas', [{ from: poor, to: Wallet.createRandom().address, value: '0x1', maxFeePerGas: '0x1' }])
+    expect(r.error).toEqual({ code: -32000, message: 'insufficient funds for transfer' })
   })
 })
