@@ -9,9 +9,10 @@ import { HDNodeWallet, Mnemonic } from 'ethers'
 export type TargetName = 'cchain' | 'hardhat' | 'anvil'
 export const TARGETS: readonly TargetName[] = ['cchain', 'hardhat', 'anvil']
 
-/** A started node: its JSON-RPC URL, and how to stop it. */
+/** A started node: its JSON-RPC URL, its process (for its CPU time), and how to stop it. */
 export interface RunningTarget {
   url: string
+  pid: number
   stop(): Promise<void>
 }
 
@@ -72,7 +73,7 @@ export async function startTarget(name: TargetName, env: TargetEnv): Promise<Run
     await stop()
     throw err
   }
-  return { url, stop }
+  return { url, pid: child.pid!, stop }
 }
 
 /** The test mnemonic's first accounts, as the suite's network config derives them. */

@@ -67,7 +67,7 @@ export class DevControls {
     return this.engine.dev.exclusive(async () => {
       const snap = await this.journal.revert(id)
       if (snap === undefined) return false
-      await this.reload()
+      await this.reload(true)
       const saved = JSON.parse(new TextDecoder().decode(snap.extra)) as Record<string, unknown>
       for (const [name, part] of this.parts) part.restore(saved[name])
       this.log.info({ id: Number(id), head: Number(this.engine.head.header.number) }, 'reverted to snapshot')
@@ -105,8 +105,8 @@ export class DevControls {
     await this.reset({ origin, point })
   }
 
-  private async reload(): Promise<void> {
-    await this.engine.dev.reload()
+  private async reload(afterRevert = false): Promise<void> {
+    await this.engine.dev.reload(afterRevert)
     await this.atomic.reload()
     for (const reload of this.reloaders) await reload()
   }

@@ -1,7 +1,7 @@
 import { bytesToHex } from '@ethereumjs/util'
 import { ExecutionFailedError } from './errors.js'
 import type { RunLimit } from './evmGuard.js'
-import type { CallOutcome, Executor } from './executor.js'
+import type { CallOutcome, CallRunner } from './executor.js'
 import type { CallRequest } from './types.js'
 
 /** eth_createAccessList's answer. */
@@ -12,7 +12,7 @@ export interface AccessListResult {
 }
 
 /** eth_createAccessList: run with access-list reporting until the list is stable (geth AccessList). */
-export async function createAccessList(ex: Executor, req: CallRequest, gas: bigint, limit: RunLimit): Promise<AccessListResult> {
+export async function createAccessList(ex: CallRunner, req: CallRequest, gas: bigint, limit: RunLimit): Promise<AccessListResult> {
   return ex.exclusive(limit, async () => {
     let list = req.accessList ?? []
     for (let i = 0; i < 8; i++) {

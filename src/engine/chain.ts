@@ -115,14 +115,15 @@ export class Chain {
   }
 
   /**
-   * Reads the chain back from the database: on open, and after evm_revert or anvil_reset put the
-   * database back (src/store/snapshotJournal.ts); every in-memory view is dropped first.
+   * Reads the chain back from the database: on open, and after evm_revert or anvil_reset put it back
+   * (store/snapshotJournal.ts). A revert removes only blocks above its head: cached blocks up to it stay, and trie nodes (named by their content).
    */
-  async load(): Promise<void> {
-    this.blockCache.clear()
+  async load(afterRevert = false): Promise<void> {
     this.receiptCache.clear()
     this.recentTxs.clear()
-    this.trieDb.forget()
+    if (!afterRevert) this.blockCache.clear()
+    if (afterRevert) this.trieDb.forgetPending()
+    else this.trieDb.forget()
     const storedGenesis = this.store.readGenesisHash()
     const { fork } = this.opts
     if (fork !== undefined) {
@@ -136,6 +137,7 @@ export class Chain {
     }
     this.genesisBlock = this.blockByHash(this.genesisBlock.hash)!
     this.head = await this.recoverHead()
+    if (afterRevert) this.blockCache.deleteWhere((block) => block.header.number > this.head.header.number)
     this.headStateRoot = this.store.readHeadState(this.head.hash) ?? this.head.header.stateRoot
     await this.openFlat()
   }

@@ -19,7 +19,7 @@ import { LogIndex, type FoundLog } from './logIndex.js'
 import { queryLogs, type LogQuery } from './logQuery.js'
 import { NextBlockExecutor } from './nextBlockExecutor.js'
 import { TxSubmission } from './txSubmission.js'
-import { Executor, callPrecheckError, executionError } from './executor.js'
+import { type CallRunner, Executor, callPrecheckError, executionError } from './executor.js'
 import { type CallBlockOverrides, overriddenExecutor } from './callOverrides.js'
 import { FlatView, type StateReader } from './flatView.js'
 import { forkGenesis, openForkRecord } from './forkBase.js'
@@ -60,7 +60,10 @@ export class Engine {
   readonly logs: LogIndex
   /** Polling filters (eth_newFilter & co.). */
   readonly filters: FilterManager
-  private readonly executors = new Map<string, Promise<Executor>>()
+  /** The VM every call at a block runs on (executorAt). */
+  private shared: Promise<Executor> | undefined
+  /** Counts changes of the head's state without a block (development edits, a revert): a block's state seen before one is stale. */
+  private stateGeneration = 0
   /** Trie readers of blocks older than the flat state covers. */
   private readonly readers = new Map<string, MerkleStateManager>()
   private readonly submission: TxSubmission
@@ -177,18 +180,18 @@ export class Engine {
     return this.chain.head
   }
 
-  /** An executor (state + EVM) at a block: the head's is kept, a few recent others are cached. */
-  executorAt(block: Block): Promise<Executor> {
+  /** An executor (state + EVM) at a block: the one shared VM, moved to the block for each run (Executor.bound). */
+  executorAt(block: Block): Promise<CallRunner> {
     this.chain.requireState(block)
-    const key = bytesToHex(block.hash)
-    let ex = this.executors.get(key)
-    if (ex === undefined) {
-      ex = Executor.create(this.chain, block, this.chain.stateReader(block))
-      ex.catch(() => this.executors.delete(key))
-      this.executors.set(key, ex)
-      if (this.executors.size > RECENT_EXECUTORS) this.executors.delete(this.executors.keys().next().value!)
+    if (this.shared === undefined) {
+      const made = Executor.create(this.chain, block, this.chain.stateReader(block))
+      made.catch(() => {
+        if (this.shared === made) this.shared = undefined
+      })
+      this.shared = made
     }
-    return ex
+    const target = { key: `${bytesToHex(block.hash)}:${this.stateGeneration}`, block, state: () => this.chain.stateReader(block) }
+    return this.shared.then((ex) => ex.bound(target))
   }
 
   /** A read-only state view at a block (Chain.stateReader), apart from the executors' overlays whose writes it must never see. */
@@ -292,7 +295,7 @@ export class Engine {
   }
 
   /** The executor a call at `ref` runs on: `block`'s, or at 'pending' on a development chain the next block's context (nextBlockExecutor.ts). */
-  private executorFor(ref: BlockRef, block: Block): Promise<Executor> {
+  private executorFor(ref: BlockRef, block: Block): Promise<CallRunner> {
     return ref === 'pending' && this.opts.devChain ? this.nextBlock.get() : this.executorAt(block)
   }
 
@@ -386,7 +389,7 @@ export class Engine {
   }
 
   private forgetState(): void {
-    this.executors.clear()
+    this.stateGeneration++
     this.nextBlock.forget()
     this.readers.clear()
     this.callCache.clear()

@@ -116,9 +116,9 @@ export class EngineDev {
     chain.forkState = new ForkState(fork, chain.trieDb, chain.opts.log)
   }
 
-  /** The database was put back (a revert or a reset): read the chain again; the pool starts empty. Call it inside exclusive(). */
-  async reload(): Promise<void> {
-    await this.chain.load()
+  /** The database was put back (a revert, or a reset): read the chain again; the pool starts empty. Call it inside exclusive(). */
+  async reload(afterRevert = false): Promise<void> {
+    await this.chain.load(afterRevert)
     this.pool.clear()
     this.builder.settleAll()
     this.chain.events.emit('state')

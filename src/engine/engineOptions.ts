@@ -18,7 +18,7 @@ export interface EngineOptions {
   blockInterval: number
   /**
    * ms after answering a sender's `pending` nonce during which a transaction from that sender
-   * is mined at once but answered only when the window ends (0 = off). See Engine.pendingNonceGuard.
+   * is mined at once but answered only when the window ends (0 = off, the default: pendingNonceGuard.ts).
    */
   pendingNonceGuardMs: number
   /**

@@ -2,7 +2,7 @@ import { Account, Address, bytesToHex } from '@ethereumjs/util'
 import type { Block } from './block.js'
 import { ExecutionAbortedError, ExecutionFailedError } from './errors.js'
 import type { RunLimit } from './evmGuard.js'
-import { executionError, type Executor } from './executor.js'
+import { type CallRunner, executionError } from './executor.js'
 import type { CallRequest, StateOverride } from './types.js'
 
 const TX_GAS = 21000n
@@ -13,7 +13,7 @@ const TX_GAS = 21000n
  * bounds all probes together too. `gasCap`: the rpc gas cap, 0 = none. `fundSender` (a development
  * chain): the sender need not hold the value and the gas, as anvil and hardhat estimate.
  */
-export async function estimateGas(ex: Executor, block: Block, req: CallRequest, gasCap: bigint, limit: RunLimit, overrides?: StateOverride, fundSender = false): Promise<bigint> {
+export async function estimateGas(ex: CallRunner, block: Block, req: CallRequest, gasCap: bigint, limit: RunLimit, overrides?: StateOverride, fundSender = false): Promise<bigint> {
   return ex.exclusive(limit, async () => {
     // Overrides apply once, inside this exclusive section, before every probe.
     let hi = req.gas !== undefined && req.gas >= TX_GAS ? req.gas : block.header.gasLimit

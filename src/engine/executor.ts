@@ -36,22 +36,49 @@ export interface CallOutcome {
   error?: string
 }
 
+/** What one run of an executor is for: a block and its state, named by `key` (the block and its state's generation). */
+export interface ExecTarget {
+  key: string
+  block: Block
+  state(): StateReader
+}
+
+/** What estimates, access lists and calls need of an executor: its block, its state, its queue and a run. */
+export type CallRunner = Pick<Executor, 'block' | 'sm' | 'exclusive' | 'run'>
+
 /**
- * Runs calls against the state of one block. Executions on one state manager are serialised
+ * Runs calls against the state of a block. Executions on one state manager are serialised
  * (the state is checkpointed and reverted around each), so concurrent requests never see each
- * other's writes.
+ * other's writes. One executor serves any block (bound()): a run moves its state and environment to
+ * its block first, inside the queue, so the VM (about 0.4 ms to build) is made once, not per block.
  */
 export class Executor {
   private queue: Promise<unknown> = Promise.resolve()
+  private targetKey: string | undefined
 
   private constructor(
-    readonly block: Block,
+    private current: Block,
     readonly sm: OverlayState,
     private readonly vm: VM,
     private readonly chain: Chain,
     readonly guard: EvmGuard,
     private readonly callEnv: CallEnv,
   ) {}
+
+  /** The block the running execution is at (read it inside exclusive()). */
+  get block(): Block {
+    return this.current
+  }
+
+  /** This executor for runs at `target`: each one is moved there first, inside the queue. */
+  bound(target: ExecTarget): CallRunner {
+    return {
+      block: target.block,
+      sm: this.sm,
+      exclusive: (limit, fn) => this.exclusive(limit, fn, target),
+      run: (...args) => this.run(...args),
+    }
+  }
 
   /** The EVM, for tracers to subscribe to its events (debug_traceCall runs on its own executor). */
   get evm(): VM['evm'] {
@@ -71,8 +98,14 @@ export class Executor {
    * Runs fn with exclusive use of this state; every write is reverted afterwards. The EVM runs
    * time-sliced under `limit` (docs/SECURITY.md, E2/E3), which starts when fn does.
    */
-  exclusive<T>(limit: RunLimit, fn: () => Promise<T>): Promise<T> {
+  exclusive<T>(limit: RunLimit, fn: () => Promise<T>, target?: ExecTarget): Promise<T> {
     const run = this.queue.then(async () => {
+      if (target !== undefined && target.key !== this.targetKey) {
+        this.current = target.block
+        this.sm.rebase(target.state())
+        this.envs.clear()
+        this.targetKey = target.key
+      }
       try {
         return await this.guard.run(limit, fn)
       } finally {

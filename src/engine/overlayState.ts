@@ -40,7 +40,7 @@ export class OverlayState implements StateManagerInterface {
   readonly originalStorageCache: OriginalStorageCache
 
   constructor(
-    readonly base: StateReader,
+    private base: StateReader,
     private readonly code: CodeSource,
   ) {
     this.originalStorageCache = new OriginalStorageCache(this.getStorage.bind(this))
@@ -150,6 +150,12 @@ export class OverlayState implements StateManagerInterface {
   /** This execution's writes so far (block building hands them to the trie and the flat state). */
   changes(): StateChanges {
     return { accounts: this.accounts, storage: this.slots, cleared: this.cleared, codes: this.codes }
+  }
+
+  /** Reads another state from now on (an executor moved to another block), with every write dropped. */
+  rebase(base: StateReader): void {
+    this.base = base
+    this.reset()
   }
 
   /** Drops every write: the overlay reads its base again (after a block is committed or abandoned). */

@@ -4,9 +4,10 @@ const MAX_SENDERS = 10_000
 /**
  * ethers v6 answers an identical request from its cache for 250 ms (AbstractProvider
  * cacheTimeout). Blocks here are mined at once, so a wallet's next send within 250 ms of its
- * last `pending` nonce query would reuse that stale nonce and fail. The transaction is already
- * in the pool (and usually mined); only the answer waits until the client's cached nonce
- * has expired. Pre-signed streams never ask for a nonce and are never held.
+ * last `pending` nonce query would reuse that stale nonce and fail, as against anvil and hardhat
+ * node. Opt-in (`--pending-nonce-guard`; the client-side remedy is ethers' NonceManager): the
+ * transaction is mined, only the answer waits until the client's cached nonce has expired.
+ * Pre-signed streams never ask for a nonce and are never held.
  */
 export class PendingNonceGuard {
   /** When each sender's `pending` nonce was last answered. */

@@ -57,10 +57,15 @@ export class TrieDB implements DB<string, string | Uint8Array> {
     await this.db.batch(entries.map(([key, value]) => ({ type: 'put' as const, key: prefixed(PREFIX.state, Buffer.from(key, 'hex')), value })))
   }
 
-  /** Drops pending writes and cached nodes (the database was put back by a revert). */
+  /** Drops pending writes and cached nodes (the database was reset). */
   forget(): void {
     this.pending.clear()
     this.recent.clear()
+  }
+
+  /** Drops pending writes (a revert put the database back): cached nodes stay, a node's hash names its content. */
+  forgetPending(): void {
+    this.pending.clear()
   }
 
   async put(key: string, value: string | Uint8Array): Promise<void> {

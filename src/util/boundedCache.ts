@@ -37,6 +37,13 @@ export class BoundedCache<K, V> {
     this.old.delete(key)
   }
 
+  /** Drops every entry `drop` picks. */
+  deleteWhere(drop: (value: V, key: K) => boolean): void {
+    for (const generation of [this.young, this.old]) {
+      for (const [k, v] of generation) if (drop(v, k)) generation.delete(k)
+    }
+  }
+
   clear(): void {
     this.young = new Map()
     this.old = new Map()
