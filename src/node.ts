@@ -147,8 +147,8 @@ export async function createNode(config: NodeConfig, opts: CreateNodeOptions = {
     throw err
   }
   // The X and P ledgers share the C-Chain's database: its snapshots undo them too.
-  cChain.dev?.controls.onReload(() => xchain.reload())
-  cChain.dev?.controls.onReload(() => pchain.reload())
+  cChain.dev?.controls.onReload((restored) => xchain.reload(restored))
+  cChain.dev?.controls.onReload((restored) => pchain.reload(restored))
 
   // Each extra chain on its own LevelDB under <data-dir>/chains/<ID>; one that fails to open is
   // reported (health, 503 at its paths) while the others run.

@@ -91,10 +91,10 @@ export class AtomicTxService implements AtomicService, AtomicBlockSource {
     return tx.id
   }
 
-  /** The database was put back (a revert or reset): no tx waits, shared memory reads again. */
-  async reload(): Promise<void> {
+  /** The database was put back (a revert or reset): no tx waits, shared memory reads again (after a revert, if it put back any of its records: `restored`). */
+  async reload(restored?: readonly Uint8Array[]): Promise<void> {
     this.mempool.clear()
-    await this.deps.sharedMemory.load()
+    if (restored === undefined || this.deps.sharedMemory.holdsAny(restored)) await this.deps.sharedMemory.load()
   }
 
   status(txID: Uint8Array): { status: AtomicStatus; blockHeight?: bigint } {

@@ -25,7 +25,7 @@ export interface SnapshotPart {
  */
 export class DevControls {
   private readonly parts = new Map<string, SnapshotPart>()
-  private readonly reloaders: (() => Promise<void>)[] = []
+  private readonly reloaders: ((restored?: readonly Uint8Array[]) => Promise<void>)[] = []
 
   private constructor(
     private readonly db: Database,
@@ -44,8 +44,8 @@ export class DevControls {
     this.parts.set(name, part)
   }
 
-  /** Something else on this database that must read itself again after a revert or reset (the X and P ledgers). */
-  onReload(reload: () => Promise<void>): void {
+  /** Something else on this database that must read itself again after a revert (the keys it put back: `restored`) or a reset (undefined): the X and P ledgers. */
+  onReload(reload: (restored?: readonly Uint8Array[]) => Promise<void>): void {
     this.reloaders.push(reload)
   }
 
@@ -67,7 +67,7 @@ export class DevControls {
     return this.engine.dev.exclusive(async () => {
       const snap = await this.journal.revert(id)
       if (snap === undefined) return false
-      await this.reload(true)
+      await this.reload(snap.restored)
       const saved = JSON.parse(new TextDecoder().decode(snap.extra)) as Record<string, unknown>
       for (const [name, part] of this.parts) part.restore(saved[name])
       this.log.info({ id: Number(id), head: Number(this.engine.head.header.number) }, 'reverted to snapshot')
@@ -105,9 +105,10 @@ export class DevControls {
     await this.reset({ origin, point })
   }
 
-  private async reload(afterRevert = false): Promise<void> {
-    await this.engine.dev.reload(afterRevert)
-    await this.atomic.reload()
-    for (const reload of this.reloaders) await reload()
+  /** After a revert (the keys it put back: `restored`), or a reset (undefined). */
+  private async reload(restored?: readonly Uint8Array[]): Promise<void> {
+    await this.engine.dev.reload(restored !== undefined)
+    await this.atomic.reload(restored)
+    for (const reload of this.reloaders) await reload(restored)
   }
 }

@@ -79,8 +79,9 @@ export class PChainService {
     return new PChainService(opts, { store, sharedMemory: deps.sharedMemory, log: deps.log })
   }
 
-  /** Reads the ledger and the fee state from the database again (a revert or reset put it back). */
-  reload(): Promise<void> {
+  /** Reads the ledger and the fee state from the database again (a revert or reset put it back); after a revert that put back none of them (`restored`), nothing. */
+  reload(restored?: readonly Uint8Array[]): Promise<void> {
+    if (restored !== undefined && !this.deps.store.holdsAny(restored)) return Promise.resolve()
     const run = this.queue.then(async () => {
       await this.deps.store.ledger.load()
       this.fee = this.deps.store.readFeeState() ?? { ...initialFeeState(), time: unixNow() }

@@ -114,6 +114,11 @@ export function prefixed(prefix: number, body: Uint8Array): Uint8Array {
   return out
 }
 
+/** Whether any of `keys` is one of `exact` or starts with one of the one-byte `prefixes` (what a revert put back, store/snapshotJournal.ts). */
+export function touches(keys: readonly Uint8Array[], prefixes: readonly number[], exact: readonly Uint8Array[] = []): boolean {
+  return keys.some((k) => prefixes.includes(k[0]!) || exact.some((e) => e.length === k.length && e.every((b, i) => b === k[i])))
+}
+
 export function metaKey(name: string): Uint8Array {
   return prefixed(PREFIX.meta, enc.encode(name))
 }

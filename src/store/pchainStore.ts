@@ -1,5 +1,5 @@
 import type { BatchOp, Database } from './db.js'
-import { META_P_FEE_STATE, META_P_HEIGHT, PREFIX, metaKey } from './keys.js'
+import { META_P_FEE_STATE, META_P_HEIGHT, PREFIX, metaKey, touches } from './keys.js'
 import { type LedgerLayout, type StoredXUTXO, XChainStore } from './xchainStore.js'
 
 /** The P-Chain ledger's place on the node's LevelDB. */
@@ -25,6 +25,11 @@ export class PChainStore {
   /** Opens the ledger; the first open writes `genesis` at height 0. */
   static async open(db: Database, genesis: readonly StoredXUTXO[]): Promise<PChainStore> {
     return new PChainStore(await XChainStore.open(db, genesis, P_LEDGER), db)
+  }
+
+  /** Whether any of `keys` (a revert put them back) is one of the P ledger's records or its fee state. */
+  holdsAny(keys: readonly Uint8Array[]): boolean {
+    return this.ledger.holdsAny(keys) || touches(keys, [], [metaKey(META_P_FEE_STATE)])
   }
 
   /** The fee state saved with the last accepted tx; undefined before the first. */

@@ -7,7 +7,7 @@
  * in memory and rebuilt at open.
  */
 import { type BatchOp, type Database, writeSynced } from './db.js'
-import { PREFIX } from './keys.js'
+import { PREFIX, touches } from './keys.js'
 
 /** inbound: a peer chain exported it to the C-Chain; outbound: the C-Chain exported it to the peer. */
 export type SharedDirection = 'inbound' | 'outbound'
@@ -130,6 +130,11 @@ export class SharedMemory {
     await sm.migrateLegacy()
     await sm.load()
     return sm
+  }
+
+  /** Whether any of `keys` (a revert put them back) is a shared-memory record. */
+  holdsAny(keys: readonly Uint8Array[]): boolean {
+    return touches(keys, [PREFIX.sharedMemory, PREFIX.sharedUTXOByDirection])
   }
 
   /** Reads every live record and builds the address index (again, after a revert or reset put the database back). */

@@ -100,9 +100,10 @@ export class SnapshotJournal {
 
   /**
    * Puts the database back as it was when snapshot `id` was taken; that snapshot and every later one
-   * are used up. Returns the snapshot, or undefined for an unknown or used-up id (nothing changes).
+   * are used up. Returns the snapshot with the keys put back (their owners read those again), or
+   * undefined for an unknown or used-up id (nothing changes).
    */
-  revert(id: bigint): Promise<SnapshotRecord | undefined> {
+  revert(id: bigint): Promise<(SnapshotRecord & { restored: Uint8Array[] }) | undefined> {
     const run = this.tail.then(async () => {
       const at = this.snapshots.findIndex((s) => s.id === id)
       if (at < 0) return undefined
@@ -110,8 +111,7 @@ export class SnapshotJournal {
       // Oldest record last wins: the value a key held when the snapshot was taken.
       const restore = new Map<string, BatchOp>()
       const ops: BatchOp[] = []
-      const records: [Uint8Array, Uint8Array][] = []
-      for await (const entry of this.db.iterator({ gte: recordKey(snap.seq), lt: Uint8Array.of(PREFIX.snapshotJournal + 1) })) records.push(entry)
+      const records = await this.db.iterator({ gte: recordKey(snap.seq), lt: Uint8Array.of(PREFIX.snapshotJournal + 1) }).all()
       for (let r = records.length - 1; r >= 0; r--) {
         const [key, value] = records[r]!
         ops.push({ type: 'del', key })
@@ -123,8 +123,9 @@ export class SnapshotJournal {
       this.snapshots = this.snapshots.slice(0, at)
       if (this.snapshots.length === 0) this.nextSeq = 0n
       else this.nextSeq = snap.seq
-      await writeBatch(this.db, [...restore.values(), ...ops, this.tableOp()])
-      return snap
+      const restored = [...restore.values()]
+      await writeBatch(this.db, [...restored, ...ops, this.tableOp()])
+      return { ...snap, restored: restored.map((op) => op.key) }
     })
     this.tail = run.catch(() => {})
     return run

@@ -5,7 +5,7 @@
  * shared-memory effects included.
  */
 import { type BatchOp, type Database, writeSynced } from './db.js'
-import { META_X_HEIGHT, PREFIX, metaKey, prefixed, u64 } from './keys.js'
+import { META_X_HEIGHT, PREFIX, metaKey, prefixed, touches, u64 } from './keys.js'
 
 /** A UTXO as the store keeps it: its input ID, codec bytes and owner addresses. */
 export interface StoredXUTXO {
@@ -73,6 +73,11 @@ export class XChainStore {
     const store = new XChainStore(db, layout, genesis)
     await store.load()
     return store
+  }
+
+  /** Whether any of `keys` (a revert put them back) is one of this ledger's records. */
+  holdsAny(keys: readonly Uint8Array[]): boolean {
+    return touches(keys, [this.layout.utxo, this.layout.tx], [metaKey(this.layout.heightKey)])
   }
 
   /** Reads the ledger from the database (again, after a revert or reset put it back), writing the genesis if it is not there. */

@@ -160,8 +160,9 @@ export class XChainService {
   }
 
   /** avax.GetPaginatedUTXOs over the X ledger. */
-  /** Reads the ledger from the database again (a revert or reset put it back). */
-  reload(): Promise<void> {
+  /** Reads the ledger from the database again (a revert or reset put it back); after a revert that put back none of its records (`restored`), nothing. */
+  reload(restored?: readonly Uint8Array[]): Promise<void> {
+    if (restored !== undefined && !this.deps.store.holdsAny(restored)) return Promise.resolve()
     const run = this.queue.then(() => this.deps.store.load())
     this.queue = run.catch(() => undefined)
     return run
