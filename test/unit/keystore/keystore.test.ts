@@ -6,6 +6,7 @@ import { Keystore, type KeystoreOptions } from '../../../src/keystore/keystore.j
 import { KeystoreStore } from '../../../src/store/keystoreStore.js'
 import { openDatabase, type Database } from '../../../src/store/db.js'
 import { ethAddress, publicKeyOf, shortAddress } from '../../../src/avalanche/signature.js'
+import { recordBatches } from '../../helpers/batchRecorder.js'
 import { PREFIX } from '../../../src/store/keys.js'
 import { avaxKeySpace, evmKeySpace } from '../../../src/keystore/chainKeys.js'
 import { decodeUser, encdbKey, encdbOpen } from '../../../src/keystore/avalancheUser.js'
@@ -276,20 +277,19 @@ describe('Keystore export/import (avalanchego v1.12.1 format)', () => {
     await ks.createUser(u, PW)
     await ks.addKey(u, PW, C, EWOQ)
     const blob = await ks.exportUser(u, PW)
-    const batches: unknown[][] = []
-    const original = db.batch.bind(db)
-    ;(db as unknown as { batch: unknown }).batch = (ops: unknown[], opts: unknown) => {
-      batches.push(ops)
-      return original(ops as never, opts as never)
-    }
+    const recorder = recordBatches(db)
     try {
       await ks.importUser(uniq(), PW, blob)
       await ks.createUser(uniq(), PW)
     } finally {
-      ;(db as unknown as { batch: unknown }).batch = original
+      recorder.stop()
     }
-    expect(batches.map((b) => b.length)).toEqual([3, 1])
-    const prefixes = (batches[0] as { key: Uint8Array }[]).map((op) => op.key[0]).sort()
+    const batches = recorder.batches
+    expect(batches.map((b) => [b.keys.length, b.options?.sync])).toEqual([
+      [3, true],
+      [1, true],
+    ])
+    const prefixes = batches[0]!.keys.map((key) => key[0]).sort()
     expect(prefixes).toEqual([PREFIX.keystoreData, PREFIX.keystoreData, PREFIX.keystoreUser].sort())
   })
 })

@@ -5,11 +5,12 @@ import { setFlagsFromString } from 'node:v8'
 import { runInNewContext } from 'node:vm'
 import { MerklePatriciaTrie } from '@ethereumjs/mpt'
 import { bytesToHex, bytesToUnprefixedHex, hexToBytes, utf8ToBytes } from '@ethereumjs/util'
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { ChainStore, type BlockWrite } from '../../../src/store/chainStore.js'
 import { openDatabase, type BatchOp, type Database } from '../../../src/store/db.js'
 import { META_HEAD, PREFIX, metaKey, prefixed } from '../../../src/store/keys.js'
 import { TrieDB } from '../../../src/store/trieDb.js'
+import { recordBatches } from '../../helpers/batchRecorder.js'
 
 /*
  * TrieDB on a real ClassicLevel in a temporary directory: trie writes stay in memory until the
@@ -76,39 +77,18 @@ describe('TrieDB pending writes', () => {
     await t.put(KEY_A, Uint8Array.of(1))
     await t.put(KEY_B, Uint8Array.of(2))
     const store = new ChainStore(db)
-    // writeBlock builds one chained batch (store/db.ts): record what goes into it and how it is written.
-    const written: Uint8Array[] = []
-    const writes: ({ sync?: boolean } | undefined)[] = []
-    const chained = db.batch.bind(db) as () => { put(k: Uint8Array, v: Uint8Array): unknown; del(k: Uint8Array): unknown; write(o?: { sync?: boolean }): Promise<void> }
-    const batch = vi.spyOn(db, 'batch').mockImplementation((() => {
-      const b = chained()
-      return {
-        put(k: Uint8Array, v: Uint8Array) {
-          written.push(k)
-          return b.put(k, v)
-        },
-        del(k: Uint8Array) {
-          written.push(k)
-          return b.del(k)
-        },
-        write(o?: { sync?: boolean }) {
-          writes.push(o)
-          return b.write(o)
-        },
-        close: () => Promise.resolve(),
-      }
-    }) as never)
+    const recorder = recordBatches(db)
     const ops = t.drain()
     const w = blockWrite(1n, ops)
     await store.writeBlock(w)
-    expect(batch).toHaveBeenCalledTimes(1)
-    expect(writes).toEqual([{ sync: true }])
-    const keys = written.map((key) => bytesToHex(key))
+    recorder.stop()
+    expect(recorder.batches).toHaveLength(1)
+    expect(recorder.batches[0]!.options).toMatchObject({ sync: true })
+    const keys = recorder.batches[0]!.keys.map((key) => bytesToHex(key))
     for (const op of ops) expect(keys).toContain(bytesToHex(op.key))
     expect(keys).toContain(bytesToHex(prefixed(PREFIX.block, w.hash)))
     expect(keys).toContain(bytesToHex(prefixed(PREFIX.receipts, w.hash)))
     expect(keys).toContain(bytesToHex(metaKey(META_HEAD)))
-    batch.mockRestore()
     t.commitDrained(ops)
     expect(onDisk(KEY_A)).toBe('0x01')
     expect(onDisk(KEY_B)).toBe('0x02')
