@@ -94,17 +94,25 @@ function install(opts: Options, repo: string): string {
   return solcDir
 }
 
-/** `hardhat test` against `url`; resolves when it exits (a failing suite exits non-zero: that is a result, not an error). */
-function hardhatTest(repo: string, env: NodeJS.ProcessEnv, grep: string | undefined): Promise<number> {
+/**
+ * `hardhat test` against `url`; resolves when it exits, with the last lines it printed (a failing
+ * suite exits non-zero: that is a result, not an error).
+ */
+function hardhatTest(repo: string, env: NodeJS.ProcessEnv, grep: string | undefined): Promise<{ code: number; tail: string }> {
   const args = [join(repo, 'node_modules/hardhat/internal/cli/cli.js'), 'test', '--config', CONFIG, '--network', 'suite', '--no-compile']
   if (grep !== undefined) args.push('--grep', grep)
   return new Promise((resolvePromise, reject) => {
-    const child = spawn(process.execPath, args, { cwd: repo, env, stdio: ['ignore', 'inherit', 'inherit'] })
+    const child = spawn(process.execPath, args, { cwd: repo, env, stdio: ['ignore', 'inherit', 'pipe'] })
+    let tail = ''
+    child.stderr!.on('data', (chunk: Buffer) => {
+      process.stderr.write(chunk)
+      tail = (tail + chunk.toString()).slice(-4000)
+    })
     const timer = setTimeout(() => child.kill('SIGKILL'), RUN_TIMEOUT_MS)
     child.once('error', reject)
     child.once('exit', (code) => {
       clearTimeout(timer)
-      resolvePromise(code ?? -1)
+      resolvePromise({ code: code ?? -1, tail })
     })
   })
 }
@@ -125,13 +133,24 @@ async function main(): Promise<void> {
     const reportFile = join(runDir, `${target}.json`)
     const timesFile = join(runDir, `${target}.times.json`)
     const started = performance.now()
+    let exit: { code: number; tail: string }
     try {
-      await hardhatTest(repo, { ...env, SUITE_RPC_URL: node.url, SUITE_REPORT: reportFile, SUITE_TIMES: timesFile }, opts.grep)
+      exit = await hardhatTest(repo, { ...env, SUITE_RPC_URL: node.url, SUITE_REPORT: reportFile, SUITE_TIMES: timesFile }, opts.grep)
     } finally {
       await node.stop()
     }
     const wallMs = performance.now() - started
-    if (!existsSync(reportFile)) throw new Error(`no mocha report from the run against ${target}`)
+    if (!existsSync(reportFile)) {
+      // The suite stopped before mocha reported (a helper refusing the node, a crash): say why, go on.
+      const reason =
+        exit.tail
+          .split('\n')
+          .find((l) => /Error/.test(l))
+          ?.trim() ?? `exit code ${exit.code}`
+      console.error(`${target}: no tests ran: ${reason}`)
+      runs.push({ target, refused: reason, wallMs })
+      continue
+    }
     const report = JSON.parse(readFileSync(reportFile, 'utf8')) as MochaReport
     const times = existsSync(timesFile) ? (JSON.parse(readFileSync(timesFile, 'utf8')) as MethodTimes) : {}
     runs.push({ target, report, times, wallMs })

@@ -19,14 +19,11 @@ export interface MochaReport {
 /** The time the tests waited on each JSON-RPC method (hardhat.suite.config.cjs). */
 export type MethodTimes = Record<string, { count: number; ms: number }>
 
-/** What one target's run left. */
-export interface TargetRun {
-  target: TargetName
-  report: MochaReport
-  times: MethodTimes
-  /** The `hardhat test` process, start to exit. */
-  wallMs: number
-}
+/** What one target's run left: mocha's report and the time per method, or why no test ran. */
+export type TargetRun = { target: TargetName; wallMs: number } & ({ report: MochaReport; times: MethodTimes } | { refused: string })
+
+type Reported = Extract<TargetRun, { report: MochaReport }>
+const reported = (runs: TargetRun[]): Reported[] => runs.filter((r): r is Reported => 'report' in r)
 
 /** A failure's cause: its message's first line with addresses, hashes and numbers generalised. */
 export function causeOf(message: string | undefined): string {
@@ -49,9 +46,19 @@ const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`
 export function summarise(title: string, runs: TargetRun[]): string {
   const out: string[] = [`# ${title}`, '', "| target | tests run | passed | failed | pending | wall time | tests' own time |", '|---|---|---|---|---|---|---|']
   for (const r of runs) {
+    if (!('report' in r)) {
+      out.push(`| ${r.target} | none: ${r.refused} | | | | ${s(r.wallMs)} | |`)
+      continue
+    }
     const { stats } = r.report
     out.push(`| ${r.target} | ${stats.passes + stats.failures + stats.pending} | ${stats.passes} | ${stats.failures} | ${stats.pending} | ${s(r.wallMs)} | ${s(stats.duration)} |`)
   }
+  return [...out, ...details(reported(runs))].join('\n') + '\n'
+}
+
+/** Time per method, failures by cause, and cchain-node beside hardhat node. */
+function details(runs: Reported[]): string[] {
+  const out: string[] = []
   const methods = [...new Set(runs.flatMap((r) => Object.keys(r.times)))].sort((a, b) => Math.max(...runs.map((r) => r.times[b]?.ms ?? 0)) - Math.max(...runs.map((r) => r.times[a]?.ms ?? 0)))
   out.push('', '## Time the tests waited on each method (calls, total, mean)', '', `| method | ${runs.map((r) => r.target).join(' | ')} |`, `|---|${runs.map(() => '---').join('|')}|`)
   for (const m of methods.slice(0, 14)) {
@@ -68,7 +75,7 @@ export function summarise(title: string, runs: TargetRun[]): string {
   const hardhat = runs.find((r) => r.target === 'hardhat')
   const ours = runs.find((r) => r.target === 'cchain')
   if (hardhat !== undefined && ours !== undefined) out.push('', ...compare(ours.report, hardhat.report))
-  return out.join('\n') + '\n'
+  return out
 }
 
 /** cchain-node beside hardhat node, test by test. */
