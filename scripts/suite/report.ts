@@ -78,21 +78,42 @@ function details(runs: Reported[]): string[] {
   return out
 }
 
+/** A test's identity across runs: its file and title, with the random addresses some titles carry (hex, base58, big numbers) generalised. */
+const testKey = (t: MochaTest) => `${t.file?.replace(/.*\/test\//, 'test/') ?? ''} ${t.fullTitle.replace(/0x[0-9a-fA-F]{40}|[1-9A-HJ-NP-Za-km-z]{32,44}|\d{12,}/g, '…')}`
+
+/** Tests by identity; tests of the same identity (a loop's cases) in run order. */
+function byKey(tests: MochaTest[]): Map<string, MochaTest[]> {
+  const out = new Map<string, MochaTest[]>()
+  for (const t of tests) {
+    const list = out.get(testKey(t))
+    if (list === undefined) out.set(testKey(t), [t])
+    else list.push(t)
+  }
+  return out
+}
+
 /** cchain-node beside hardhat node, test by test. */
 function compare(ours: MochaReport, hardhat: MochaReport): string[] {
-  const passedThere = new Map(hardhat.passes.map((t) => [t.fullTitle, t]))
-  const failedThere = new Set(hardhat.failures.map((t) => t.fullTitle))
-  const regressions = ours.failures.filter((t) => passedThere.has(t.fullTitle))
-  const gains = ours.passes.filter((t) => !passedThere.has(t.fullTitle))
+  const passedThere = byKey(hardhat.passes)
+  const failedThere = byKey(hardhat.failures)
+  const seen = new Map<string, number>()
+  const nth = (t: MochaTest) => {
+    const i = seen.get(testKey(t)) ?? 0
+    seen.set(testKey(t), i + 1)
+    return i
+  }
+  const pairs = ours.passes.map((t) => [t, passedThere.get(testKey(t))?.[nth(t)]] as const)
+  seen.clear()
+  const regressions = ours.failures.filter((t) => passedThere.get(testKey(t))?.[nth(t)] !== undefined)
+  const gains = pairs.filter(([, there]) => there === undefined).map(([t]) => t)
   const out = ['## cchain-node beside hardhat node', '']
   out.push(`- failed here, passed on hardhat node: ${regressions.length}`)
   for (const t of regressions) out.push(`  - ${t.fullTitle} (${t.file?.replace(/.*\/test\//, 'test/') ?? ''}): ${causeOf(t.err?.message)}`)
-  out.push(`- passed here, failed or did not run on hardhat node: ${gains.length} (of those, failed there: ${gains.filter((t) => failedThere.has(t.fullTitle)).length})`)
+  out.push(`- passed here, failed or did not run on hardhat node: ${gains.length} (failed there: ${gains.filter((t) => failedThere.has(testKey(t))).length})`)
   const ratios: number[] = []
   let here = 0
   let there = 0
-  for (const t of ours.passes) {
-    const other = passedThere.get(t.fullTitle)
+  for (const [t, other] of pairs) {
     if (other === undefined || t.duration === undefined || other.duration === undefined) continue
     here += t.duration
     there += other.duration

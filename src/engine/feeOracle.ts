@@ -76,14 +76,10 @@ export class FeeOracle {
     const tips: bigint[] = []
     const now = this.nextBlock.clock.nowSeconds()
     const lower = head.header.number > TIP_BLOCKS ? head.header.number - TIP_BLOCKS : 0n
-    for (let n = head.header.number; n > lower; n--) {
-      const block = this.chain.blockByNumber(n)
-      if (block === undefined || block.header.timestamp + TIP_MAX_AGE_SECONDS < now) break
-      for (const tx of block.txs) {
-        const { feeCap, tipCap } = feeCaps(tx)
-        const room = feeCap - block.header.baseFee
-        tips.push(room < tipCap ? room : tipCap)
-      }
+    // Parent links through the block cache (no canonical-index read per block), each block's tips worked out once.
+    for (let block: Block | undefined = head; block !== undefined && block.header.number > lower; block = this.chain.blockByHash(block.header.parentHash)) {
+      if (block.header.timestamp + TIP_MAX_AGE_SECONDS < now) break
+      tips.push(...blockTips(block))
     }
     let tip = this.lastTip
     if (tips.length > 0) {
@@ -167,4 +163,20 @@ function checkPercentiles(percentiles: number[], max: number): void {
     const prev = percentiles[i - 1]
     if (prev !== undefined && p <= prev) throw new EngineError(`invalid reward percentile: #${i - 1}:${goFixed6(prev)} >= #${i}:${goFixed6(p)}`)
   })
+}
+
+const tipsOf = new WeakMap<Block, bigint[]>()
+
+/** The effective tip of each of a block's txs (its fee cap above the base fee, at most its tip cap). */
+function blockTips(block: Block): bigint[] {
+  let tips = tipsOf.get(block)
+  if (tips === undefined) {
+    tips = block.txs.map((tx) => {
+      const { feeCap, tipCap } = feeCaps(tx)
+      const room = feeCap - block.header.baseFee
+      return room < tipCap ? room : tipCap
+    })
+    tipsOf.set(block, tips)
+  }
+  return tips
 }

@@ -10,12 +10,13 @@ import { EWOQ_ADDRESS, EWOQ_KEY, contracts, startTestNode, type TestNode } from 
 /*
  * Real clients against the real node, with no special options beyond fast polling.
  * ethers v6 quirk: JsonRpcProvider caches identical requests for 250 ms (`cacheTimeout`), so two
- * back-to-back sends from one Wallet would both read the same stale `pending` nonce. The node's
- * pending-nonce guard covers that (the first describe uses ethers with its defaults); the other
- * ethers provider here uses `cacheTimeout: -1` so those tests run at full speed.
+ * back-to-back sends from one Wallet would both read the same stale `pending` nonce, against anvil
+ * and hardhat node as here. The client-side remedy is ethers' NonceManager (the README example in
+ * chains.test.ts); the node-side one, the opt-in pending-nonce guard, is what the first describe
+ * checks with ethers' defaults. The other ethers provider here uses `cacheTimeout: -1`.
  */
 
-describe('ethers v6 with default options', () => {
+describe('ethers v6 with default options and --pending-nonce-guard 250', () => {
   let node: TestNode
   let provider: JsonRpcProvider
   beforeAll(async () => {
