@@ -19,8 +19,13 @@ import { ForkError } from '../fork/errors.js'
 
 /** A build this recent means transactions are streaming in. */
 const BUSY_MS = 20
-/** How long a busy builder gathers transactions before the next block. */
-const GATHER_MS = 4
+/**
+ * How long a busy builder gathers transactions before the next block at most: it stops once as
+ * many wait as the last block answered (their senders send next). Sends are answered with their
+ * block, so a block holds at most one transaction per sender in flight; waiting for them all
+ * shares the block's cost (state root, synced write) among more (docs/PERFORMANCE.md).
+ */
+const GATHER_MS = 10
 /** Node's longest timer. */
 const MAX_TIMER_MS = 2 ** 31 - 1
 
@@ -145,6 +150,26 @@ export class BlockBuilder {
   /** Called when a transaction becomes executable. */
   onPending(): void {
     if (this.mode.automine) this.trigger()
+    if (this.gathering !== undefined && this.pool.size.pending >= this.gathering.want) this.gathering.done()
+  }
+
+  /** The wait for a block's transactions to arrive (loop()): done once `want` are executable. */
+  private gathering: { want: number; done: () => void } | undefined
+  /** Sends the last build answered: their senders are about to send again. */
+  private lastAnswered = 0
+
+  /** Waits up to GATHER_MS for `want` executable transactions. */
+  private gather(want: number): Promise<void> {
+    if (this.pool.size.pending >= want) return new Promise((r) => setImmediate(r))
+    return new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(timer)
+        this.gathering = undefined
+        resolve()
+      }
+      const timer = setTimeout(done, GATHER_MS)
+      this.gathering = { want, done }
+    })
   }
 
   /** A build that could not proceed tries again shortly (trigger() does nothing while blocks are only built when asked). */
@@ -157,10 +182,12 @@ export class BlockBuilder {
       this.again = false
       // Under a stream of transactions from several senders (the last block is only just built
       // and carried more than one), wait a moment so the next block carries what is arriving:
-      // bigger blocks pay the per-block cost (state root, synced write) fewer times. An idle
-      // chain, or one sender waiting for each receipt (newHeads latency, W8), builds at once.
+      // bigger blocks pay the per-block cost (state root, synced write) fewer times. With sends
+      // answered once their block is committed, the senders the last block answered send next:
+      // the wait ends as soon as as many more wait. An idle chain, or one sender waiting for each
+      // receipt (newHeads latency, W8), builds at once.
       const busy = this.lastTxs > 1 && performance.now() - this.lastBuilt < BUSY_MS
-      await new Promise<void>((r) => (busy ? setTimeout(r, GATHER_MS) : setImmediate(r)))
+      await (busy ? this.gather(this.pool.size.pending + this.lastAnswered) : new Promise<void>((r) => setImmediate(r)))
       if (this.manual) return
       try {
         this.lastTxs = (await this.buildOnce(!this.mode.automine))?.txs.length ?? 0
@@ -248,12 +275,14 @@ export class BlockBuilder {
   private settle(id: number): void {
     const failures = this.committedFailures
     this.committedFailures = undefined
+    this.lastAnswered = 0
     if (this.waiters.length === 0) return
     const still: typeof this.waiters = []
     for (const w of this.waiters) {
       if (w.after < id) w.resolve(failures?.get(w.hash))
       else still.push(w)
     }
+    this.lastAnswered = this.waiters.length - still.length
     this.waiters = still
   }
 
