@@ -19,7 +19,8 @@ import { LogIndex, type FoundLog } from './logIndex.js'
 import { queryLogs, type LogQuery } from './logQuery.js'
 import { NextBlockExecutor } from './nextBlockExecutor.js'
 import { TxSubmission } from './txSubmission.js'
-import { type CallRunner, Executor, callPrecheckError, executionError } from './executor.js'
+import { type CallRunner, callPrecheckError, executionError } from './executor.js'
+import { SharedExecutor } from './sharedExecutor.js'
 import { type CallBlockOverrides, overriddenExecutor } from './callOverrides.js'
 import { FlatView, type StateReader } from './flatView.js'
 import { forkGenesis, openForkRecord } from './forkBase.js'
@@ -61,9 +62,7 @@ export class Engine {
   /** Polling filters (eth_newFilter & co.). */
   readonly filters: FilterManager
   /** The VM every call at a block runs on (executorAt). */
-  private shared: Promise<Executor> | undefined
-  /** Counts changes of the head's state without a block (development edits, a revert): a block's state seen before one is stale. */
-  private stateGeneration = 0
+  private readonly calls: SharedExecutor
   /** Trie readers of blocks older than the flat state covers. */
   private readonly readers = new Map<string, MerkleStateManager>()
   private readonly submission: TxSubmission
@@ -83,6 +82,7 @@ export class Engine {
     this.fees = new FeeOracle(chain, builder, { minTip: opts.admission.minTip, ...opts.feeHistory })
     this.evmTimeoutMs = opts.evmTimeoutMs
     this.submission = new TxSubmission({ chain, pool, builder, fees: this.fees, events: this.events, headState: () => this.headState(), opts })
+    this.calls = new SharedExecutor(chain)
     this.nextBlock = new NextBlockExecutor(chain, builder)
     this.logs = new LogIndex(chain)
     this.filters = new FilterManager(this.logs, { chain: chain.events, pool: this.events }, opts.filters, opts.now)
@@ -180,18 +180,10 @@ export class Engine {
     return this.chain.head
   }
 
-  /** An executor (state + EVM) at a block: the one shared VM, moved to the block for each run (Executor.bound). */
+  /** An executor (state + EVM) at a block: one VM for every block's calls, moved to the block for each run (sharedExecutor.ts). */
   executorAt(block: Block): Promise<CallRunner> {
     this.chain.requireState(block)
-    if (this.shared === undefined) {
-      const made = Executor.create(this.chain, block, this.chain.stateReader(block))
-      made.catch(() => {
-        if (this.shared === made) this.shared = undefined
-      })
-      this.shared = made
-    }
-    const target = { key: `${bytesToHex(block.hash)}:${this.stateGeneration}`, block, state: () => this.chain.stateReader(block) }
-    return this.shared.then((ex) => ex.bound(target))
+    return this.calls.at(bytesToHex(block.hash), block, () => this.chain.stateReader(block))
   }
 
   /** A read-only state view at a block (Chain.stateReader), apart from the executors' overlays whose writes it must never see. */
@@ -389,7 +381,7 @@ export class Engine {
   }
 
   private forgetState(): void {
-    this.stateGeneration++
+    this.calls.forget()
     this.nextBlock.forget()
     this.readers.clear()
     this.callCache.clear()
