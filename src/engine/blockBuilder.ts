@@ -249,8 +249,6 @@ export class BlockBuilder {
   private considered = 0
   /** Sends waiting for a build that takes the candidates after they joined the pool. */
   private waiters: { after: number; hash: string; resolve: (failure: TxFailure | undefined) => void }[] = []
-  /** How the transactions of the block just committed failed, for the sends waiting on it. */
-  private committedFailures: ReadonlyMap<string, TxFailure> | undefined
 
   /**
    * With automine, resolves once a build that takes the pool's candidates from now on has finished:
@@ -271,10 +269,8 @@ export class BlockBuilder {
     for (const w of waiting) w.resolve(undefined)
   }
 
-  /** Answers the sends that build `id` covered (those that were waiting before it took the candidates). */
-  private settle(id: number): void {
-    const failures = this.committedFailures
-    this.committedFailures = undefined
+  /** Answers the sends that build `id` covered (those that were waiting before it took the candidates), with how the ones in its block failed. */
+  private settle(id: number, failures: ReadonlyMap<string, TxFailure> | undefined): void {
     this.lastAnswered = 0
     if (this.waiters.length === 0) return
     const still: typeof this.waiters = []
@@ -305,15 +301,22 @@ export class BlockBuilder {
     }
     const candidates = this.pool.executable(baseFee)
     const id = ++this.considered
+    let built: { block: Block; failures: ReadonlyMap<string, TxFailure> } | undefined
     try {
-      return await this.assemble(plan, candidates, exact, allowEmpty)
+      built = await this.assemble(plan, candidates, exact, allowEmpty)
+      return built?.block
     } finally {
-      this.settle(id)
+      this.settle(id, built?.failures)
     }
   }
 
-  /** Runs the candidates into a block on the plan and commits it (buildOnce after the plan and the pool's pick). */
-  private async assemble(plan: NextBlockPlan, candidates: PoolTx[], exact: { seconds: bigint } | undefined, allowEmpty: boolean): Promise<Block | undefined> {
+  /** Runs the candidates into a block on the plan and commits it (buildOnce after the plan and the pool's pick); with how its failed transactions failed. */
+  private async assemble(
+    plan: NextBlockPlan,
+    candidates: PoolTx[],
+    exact: { seconds: bigint } | undefined,
+    allowEmpty: boolean,
+  ): Promise<{ block: Block; failures: ReadonlyMap<string, TxFailure> } | undefined> {
     const { baseFee, gasLimit, available, number, coinbase } = plan
     const timeMs = plan.timeMs
     if (candidates.length === 0 && !allowEmpty && this.atomic?.hasPending() !== true) {
@@ -377,11 +380,10 @@ export class BlockBuilder {
       throw err
     }
     this.sm.reset()
-    this.committedFailures = run.failures
     this.clock.committed(timeMs / 1000n, exact)
     this.overrides.baseFee = undefined
     atomic?.accepted(number)
     await this.pool.onNewHead(included, dropped)
-    return block
+    return { block, failures: run.failures }
   }
 }
