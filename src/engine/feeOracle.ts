@@ -134,11 +134,7 @@ export class FeeOracle {
   private blockRewards(block: Block, percentiles: number[]): bigint[] {
     if (block.txs.length === 0) return percentiles.map(() => 0n)
     const receipts = this.chain.receipts(block)
-    const items = block.txs.map((tx, i) => {
-      const { feeCap, tipCap } = feeCaps(tx)
-      const room = feeCap - block.header.baseFee
-      return { tip: room < tipCap ? room : tipCap, gas: receipts[i]?.gasUsed ?? 0n }
-    })
+    const items = blockTips(block).map((tip, i) => ({ tip, gas: receipts[i]?.gasUsed ?? 0n }))
     items.sort((a, b) => (a.tip < b.tip ? -1 : a.tip > b.tip ? 1 : 0))
     const out: bigint[] = []
     let idx = 0
