@@ -1,3 +1,5 @@
+import { equalsBytes } from '@ethereumjs/util'
+
 /**
  * The one registry of LevelDB key prefixes (one byte each). Retired prefixes stay listed,
  * commented out, and are never reused.
@@ -116,7 +118,7 @@ export function prefixed(prefix: number, body: Uint8Array): Uint8Array {
 
 /** Whether any of `keys` is one of `exact` or starts with one of the one-byte `prefixes` (what a revert put back, store/snapshotJournal.ts). */
 export function touches(keys: readonly Uint8Array[], prefixes: readonly number[], exact: readonly Uint8Array[] = []): boolean {
-  return keys.some((k) => prefixes.includes(k[0]!) || exact.some((e) => e.length === k.length && e.every((b, i) => b === k[i])))
+  return keys.some((k) => prefixes.includes(k[0]!) || exact.some((e) => equalsBytes(e, k)))
 }
 
 export function metaKey(name: string): Uint8Array {
