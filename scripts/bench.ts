@@ -12,10 +12,10 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { Agent, request } from 'node:http'
-import { type AddressInfo, createServer as createNetServer } from 'node:net'
 import { availableParallelism, cpus, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import autocannon from 'autocannon'
+import { cpuUsOf, freePort } from './proc.js'
 import { Interface, Wallet, keccak256, toUtf8Bytes } from 'ethers'
 
 const EWOQ_KEY = '0x56289e99c94b6912bfc12adc093c9b51124f0dc54ac7a766b2bc5ccf558d8027'
@@ -147,18 +147,6 @@ interface NodeProc {
   coldStart: Promise<ColdStart | undefined>
 }
 
-/** A port free right now on 127.0.0.1 (the node gets it on its command line, so it can be polled before it prints it). */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createNetServer()
-    probe.once('error', reject)
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as AddressInfo
-      probe.close(() => resolve(port))
-    })
-  })
-}
-
 /** Spawn to the first answer of eth_chainId, polled every 10 ms (as the peer harness's launcher does), and the node's CPU by then. */
 interface ColdStart {
   ms: number
@@ -249,16 +237,6 @@ function rssOf(pid: number): number | undefined {
   } catch {
     return undefined
   }
-}
-
-/** Clock ticks per second of /proc/<pid>/stat's times (USER_HZ: 100 on Linux). */
-const CLK_TCK = 100
-
-/** The process's CPU time so far (utime + stime of /proc/<pid>/stat), µs; 10 ms resolution. */
-function cpuUsOf(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
-  return ((Number(fields[11]) + Number(fields[12])) * 1e6) / CLK_TCK
 }
 
 // ---------------------------------------------------------------- JSON-RPC over keep-alive HTTP

@@ -7,17 +7,16 @@
  * send, and how often the receipt was not there yet when the send was answered.
  *   npm run bench:send -- [--sends 300] [--targets cchain,anvil,hardhat]
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { HDNodeWallet, Mnemonic, Transaction } from 'ethers'
+import { cpuUsOf } from './proc.js'
 import { type TargetName, rpc, startTarget } from './suite/targets.js'
 
 const ROOT = resolve(import.meta.dirname, '..', '..')
 const CHECKOUT = join(ROOT, '.suites/openzeppelin/repo')
 const WARMUP = 30
-/** Linux's USER_HZ: /proc/<pid>/stat counts CPU time in these ticks. */
-const CLK_TCK = 100
 
 interface Result {
   target: TargetName
@@ -29,11 +28,6 @@ interface Result {
   cpuUs: number
   /** Sends whose receipt was not there when the answer came. */
   noReceipt: number
-}
-
-function cpuUs(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')
-  return ((Number(fields[11]) + Number(fields[12])) * 1e6) / CLK_TCK
 }
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]!
@@ -49,7 +43,7 @@ async function measure(target: TargetName, sends: number): Promise<Result> {
     let noReceipt = 0
     let cpuStart = 0
     for (let i = 0; i < WARMUP + sends; i++) {
-      if (i === WARMUP) cpuStart = cpuUs(node.pid)
+      if (i === WARMUP) cpuStart = cpuUsOf(node.pid)
       const t0 = performance.now()
       const nonce = Number((await rpc(node.url, 'eth_getTransactionCount', [wallet.address, 'pending'])) as string)
       const raw = await wallet.signTransaction(
@@ -62,7 +56,7 @@ async function measure(target: TargetName, sends: number): Promise<Result> {
       times.push(ms)
       if (receipt === null) noReceipt++
     }
-    const cpu = (cpuUs(node.pid) - cpuStart) / sends
+    const cpu = (cpuUsOf(node.pid) - cpuStart) / sends
     times.sort((a, b) => a - b)
     return { target, sends, p50: percentile(times, 0.5), p90: percentile(times, 0.9), p99: percentile(times, 0.99), cpuUs: cpu, noReceipt }
   } finally {

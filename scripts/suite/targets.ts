@@ -1,9 +1,9 @@
 import { type ChildProcess, spawn } from 'node:child_process'
 import { createWriteStream, mkdtempSync, rmSync } from 'node:fs'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { HDNodeWallet, Mnemonic } from 'ethers'
+import { freePort } from '../proc.js'
 
 /** The node a suite runs against: `cchain` (this repository's build), `hardhat` (the project's own `hardhat node`) or `anvil`. */
 export type TargetName = 'cchain' | 'hardhat' | 'anvil'
@@ -116,15 +116,4 @@ function signal(child: ChildProcess, sig: NodeJS.Signals): void {
   } catch {
     // Already gone.
   }
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer()
-    server.once('error', reject)
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number }
-      server.close(() => resolve(port))
-    })
-  })
 }
