@@ -17,7 +17,7 @@ import { hexToBytes } from '@ethereumjs/util'
 import { engineOptions } from '../src/chains/engineOptions.js'
 import { ChainConfigFile } from '../src/config.js'
 import { Engine } from '../src/engine/engine.js'
-import { loadGenesis } from '../src/engine/genesis.js'
+import { loadGenesis } from '../src/engine/rules/genesis.js'
 import { createLogger } from '../src/log.js'
 import { openDatabase } from '../src/store/db.js'
 

@@ -19,7 +19,7 @@ import { Account, Address, hexToBytes, setLengthLeft, bigIntToBytes, bytesToHex 
 import { engineOptions } from '../src/chains/engineOptions.js'
 import { ChainConfigFile } from '../src/config.js'
 import { Engine } from '../src/engine/engine.js'
-import { loadGenesis } from '../src/engine/genesis.js'
+import { loadGenesis } from '../src/engine/rules/genesis.js'
 import { createLogger } from '../src/log.js'
 import { openDatabase } from '../src/store/db.js'
 

@@ -1,11 +1,12 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
-import { dirname, join, relative, resolve } from 'node:path'
+import { dirname, join, relative, resolve, sep } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 
 // The layering of docs/ARCHITECTURE.md, checked from the sources: imports between folders of src/ point one way.
 // Each folder directly under src/ is one node (src/engine/tracing belongs to engine); each file directly in src/
-// is a node of its own. Type-only imports count: a cycle of types is still a cycle for a reader.
+// is a node of its own. Inside src/engine/, each sub-folder is a room with a layer of its own (ENGINE_LAYERS).
+// Type-only imports count: a cycle of types is still a cycle for a reader.
 
 /**
  * The layers, top to bottom: a node may import only from layers below its own, never from its own
@@ -38,6 +39,29 @@ const LAYERS: readonly (readonly string[])[] = [
   ['avalanche/'],
   ['store/'],
   ['util/'],
+]
+
+/**
+ * The engine's rooms (docs/ARCHITECTURE.md "The engine's rooms"), top to bottom, read as LAYERS: a
+ * room imports only from rooms below its own. `facade` is the files directly in src/engine/ (engine.ts,
+ * the one class the namespaces call, with its options and development half).
+ */
+const ENGINE_LAYERS: readonly (readonly string[])[] = [
+  ['facade'],
+  // What the facade composes: signing and filling for the keystore accounts, block production and sends,
+  // traces, logs and filters. None imports another.
+  ['accounts/', 'mining/', 'tracing/', 'logs/'],
+  // The fee oracle: tips and history read from the chain and the pool.
+  ['prices/'],
+  // Execution of calls, estimates and simulations on the EVM; the transaction pool and its admission.
+  ['exec/', 'pool/'],
+  // The chain: blocks, receipts, roots, genesis and fork bases, proofs.
+  ['chain/'],
+  // State (flat view, overlays, tries, writes, pruning, a fork's remote state); the chain's rules
+  // (config and upgrades, the header's fee state, the clock).
+  ['state/', 'rules/'],
+  // The engine's errors and request types.
+  ['base/'],
 ]
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..')
@@ -76,6 +100,28 @@ function nodeOf(file: string): string {
 }
 
 type Edge = { from: string; to: string }
+
+const ENGINE = join(SRC, 'engine')
+
+/** The engine room of a file under src/engine/: its sub-folder, or `facade` for a file directly in it. */
+function roomOf(file: string): string {
+  const parts = relative(ENGINE, file).split(/[\\/]/)
+  return parts.length > 1 ? `${parts[0]}/` : 'facade'
+}
+
+/** File-level edges: every source file of src/ and the files of src/ it imports. */
+function fileGraph(): Map<string, Map<string, Edge>> {
+  const graph = new Map<string, Map<string, Edge>>()
+  for (const file of sourceFiles(SRC)) {
+    const edges = new Map<string, Edge>()
+    graph.set(file, edges)
+    for (const specifier of relativeImports(readFileSync(file, 'utf8'))) {
+      const target = resolve(dirname(file), specifier.replace(/\.js$/, '.ts'))
+      if (target.startsWith(SRC) && target !== file) edges.set(target, { from: relative(ROOT, file), to: relative(ROOT, target) })
+    }
+  }
+  return graph
+}
 
 /** Folder-level edges, each with one file-level import that witnesses it. */
 function folderGraph(): Map<string, Map<string, Edge>> {
@@ -155,6 +201,28 @@ describe('architecture', () => {
         return from !== undefined && to !== undefined && to <= from
       })
       .map((edge) => `${edge.from} -> ${edge.to} does not point to a lower layer`)
+    expect([...unplaced, ...upward]).toEqual([])
+  })
+
+  it('has no import cycle between the files of src/ (type imports included)', () => {
+    const graph = fileGraph()
+    expect(graph.size).toBeGreaterThan(100)
+    const found = cycles(graph).map((component) => `cycle: ${component.map((file) => relative(ROOT, file)).join(', ')}`)
+    expect(found).toEqual([])
+  })
+
+  it('imports only downward through ENGINE_LAYERS inside src/engine/ (every room has a layer)', () => {
+    const layerOf = new Map(ENGINE_LAYERS.flatMap((layer, i) => layer.map((room) => [room, i] as const)))
+    const engineFiles = sourceFiles(ENGINE)
+    expect(engineFiles.length).toBeGreaterThan(50)
+    const unplaced = [...new Set(engineFiles.map(roomOf))].filter((room) => !layerOf.has(room)).map((room) => `${room} is in no layer of ENGINE_LAYERS`)
+    const graph = fileGraph()
+    const upward = engineFiles.flatMap((file) =>
+      [...graph.get(file)!.keys()]
+        .filter((target) => target.startsWith(ENGINE + sep) && roomOf(target) !== roomOf(file))
+        .filter((target) => layerOf.get(roomOf(target))! <= layerOf.get(roomOf(file))!)
+        .map((target) => `${relative(ROOT, file)} -> ${relative(ROOT, target)} does not point to a lower room`),
+    )
     expect([...unplaced, ...upward]).toEqual([])
   })
 

@@ -4,7 +4,7 @@
  * onExtraStateChange), statuses (plugin/evm/atomic/vm/api.go), and shared memory's UTXO listings.
  */
 import type { Logger } from 'pino'
-import type { AtomicBatch, AtomicBlockSource } from '../engine/blockBuilder.js'
+import type { AtomicBatch, AtomicBlockSource } from '../engine/mining/blockBuilder.js'
 import type { Engine } from '../engine/engine.js'
 import type { AtomicTxStore } from '../store/atomicTxStore.js'
 import { type SharedMemory, type SharedRequests, SharedMemoryError } from '../store/sharedMemory.js'

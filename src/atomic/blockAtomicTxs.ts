@@ -1,4 +1,4 @@
-import type { Block } from '../engine/block.js'
+import type { Block } from '../engine/chain/block.js'
 import { type AtomicTx, decodeAtomicTxBatch } from './tx.js'
 
 /** A block's atomic txs (coreth ExtractAtomicTxs of its extData), applied after its EVM txs. */

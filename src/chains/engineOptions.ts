@@ -2,7 +2,7 @@ import type { Logger } from 'pino'
 import { type ChainConfigFile, ConfigError } from '../config.js'
 import { OriginClient } from '../fork/originClient.js'
 import type { EngineOptions } from '../engine/engineOptions.js'
-import type { Genesis } from '../engine/genesis.js'
+import type { Genesis } from '../engine/rules/genesis.js'
 import { configDurationMs } from '../util/goDuration.js'
 
 /** What the engine takes besides the chain config: the node-wide settings. */

@@ -2,7 +2,7 @@ import { existsSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { cb58Encode } from '../avalanche/cb58.js'
 import { type EvmChainInput, type NodeConfig, ChainConfigFile, ConfigError, EvmChainName, readChainConfigFile, readJsonFile } from '../config.js'
-import { type Genesis, readGenesisFile } from '../engine/genesis.js'
+import { type Genesis, readGenesisFile } from '../engine/rules/genesis.js'
 import { evmBlockchainID } from './blockchainID.js'
 
 /** An extra EVM chain ready to open: its ID, names and configuration. */

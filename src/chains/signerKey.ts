@@ -1,7 +1,7 @@
 import { formatAddress, parseAddress } from '../avalanche/address.js'
 import { shortAddress, toChecksumAddress } from '../avalanche/signature.js'
 import type { Engine } from '../engine/engine.js'
-import { isImpersonatedTx } from '../engine/impersonatedTx.js'
+import { isImpersonatedTx } from '../engine/exec/impersonatedTx.js'
 
 /** Blocks back from the head searched for a signature, and transactions looked at, at most. */
 export const SIGNER_SCAN_BLOCKS = 2048

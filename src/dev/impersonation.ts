@@ -1,12 +1,12 @@
 import { createTx, type TypedTransaction } from '@ethereumjs/tx'
 import { Address } from '@ethereumjs/util'
-import { AddrLocker } from '../engine/accountSigner.js'
+import { AddrLocker } from '../engine/accounts/accountSigner.js'
 import type { Engine } from '../engine/engine.js'
-import { fillTransaction } from '../engine/fillTransaction.js'
-import { placeholderSignature } from '../engine/impersonatedTx.js'
-import { sealTx } from '../engine/txMemo.js'
-import { admitTransaction } from '../engine/txValidation.js'
-import type { CallRequest } from '../engine/types.js'
+import { fillTransaction } from '../engine/accounts/fillTransaction.js'
+import { placeholderSignature } from '../engine/exec/impersonatedTx.js'
+import { sealTx } from '../engine/chain/txMemo.js'
+import { admitTransaction } from '../engine/pool/txValidation.js'
+import type { CallRequest } from '../engine/base/types.js'
 import type { DevControls } from './devControls.js'
 
 const ZERO_ADDRESS = new Uint8Array(20)

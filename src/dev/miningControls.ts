@@ -1,5 +1,5 @@
 import type { Engine } from '../engine/engine.js'
-import { InvalidParamsError } from '../engine/errors.js'
+import { InvalidParamsError } from '../engine/base/errors.js'
 import type { DevControls } from './devControls.js'
 
 /** Largest value a u64 parameter of anvil takes (anvil refuses a timestamp at or above it). */

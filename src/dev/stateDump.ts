@@ -2,7 +2,7 @@ import { gunzipSync, gzipSync } from 'node:zlib'
 import { Account, Address, KECCAK256_NULL, bytesToHex, hexToBytes, setLengthLeft } from '@ethereumjs/util'
 import type { Engine } from '../engine/engine.js'
 import type { DumpedAccount } from '../engine/engineDev.js'
-import { InvalidParamsError } from '../engine/errors.js'
+import { InvalidParamsError } from '../engine/base/errors.js'
 import { DevError } from './errors.js'
 
 /** An account as anvil_loadState writes it. */

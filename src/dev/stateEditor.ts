@@ -1,6 +1,6 @@
 import { Account, Address } from '@ethereumjs/util'
 import type { Engine } from '../engine/engine.js'
-import type { OverlayState } from '../engine/overlayState.js'
+import type { OverlayState } from '../engine/state/overlayState.js'
 
 /**
  * Edits of the head's state without a block (anvil_setBalance, anvil_setCode, anvil_setNonce,

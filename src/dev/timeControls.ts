@@ -7,7 +7,7 @@ const MILLISECONDS_ABOVE = 1_000_000_000_000n
 const U64_MAX = (1n << 64n) - 1n
 
 /**
- * Time travel on the chain's clock (engine/blockClock.ts) with anvil's answers (anvil:
+ * Time travel on the chain's clock (engine/rules/blockClock.ts) with anvil's answers (anvil:
  * crates/anvil/src/eth/api.rs evm_increase_time, evm_set_time, evm_set_block_timestamp_interval).
  * A snapshot keeps the clock's offset and interval; anvil_reset goes back to the wall clock.
  */

@@ -4,39 +4,39 @@ import { createVM } from '@ethereumjs/vm'
 import { Address, bytesToHex, setLengthLeft } from '@ethereumjs/util'
 import type { Common } from '@ethereumjs/common'
 import type { Database } from '../store/db.js'
-import { createAccessList, type AccessListResult } from './accessList.js'
-import type { Block } from './block.js'
-import { BlockBuilder, type AtomicBlockSource } from './blockBuilder.js'
-import { Chain } from './chain.js'
+import { createAccessList, type AccessListResult } from './exec/accessList.js'
+import type { Block } from './chain/block.js'
+import { BlockBuilder, type AtomicBlockSource } from './mining/blockBuilder.js'
+import { Chain } from './chain/chain.js'
 import type { EngineOptions } from './engineOptions.js'
-import { NotFoundError } from './errors.js'
-import { CallMemo, callKey } from './callMemo.js'
+import { NotFoundError } from './base/errors.js'
+import { CallMemo, callKey } from './exec/callMemo.js'
 import { EngineDev } from './engineDev.js'
-import { PendingBlocks } from './pendingBlock.js'
-import { estimateGas } from './estimateGas.js'
-import { FilterManager } from './filters.js'
-import { LogIndex, type FoundLog } from './logIndex.js'
-import { queryLogs, type LogQuery } from './logQuery.js'
-import { NextBlockExecutor } from './nextBlockExecutor.js'
-import { TxSubmission } from './txSubmission.js'
-import { type CallRunner, callPrecheckError, executionError } from './executor.js'
-import { SharedExecutor } from './sharedExecutor.js'
-import { type CallBlockOverrides, overriddenExecutor } from './callOverrides.js'
-import { FlatView, type StateReader } from './flatView.js'
-import { forkGenesis, openForkRecord } from './forkBase.js'
-import { ForkState } from './forkState.js'
-import { OverlayState } from './overlayState.js'
-import type { Cancellation, RunLimit } from './evmGuard.js'
-import { FeeOracle } from './feeOracle.js'
-import type { Genesis } from './genesis.js'
-import { accountProof, type AccountProof } from './proof.js'
-import type { Receipt } from './receipt.js'
-import type { PruneResult } from './statePruner.js'
-import { TxPool, type PoolTx } from './txPool.js'
-import { simulate } from './simulate.js'
-import { checkSimulateSize, type SimBlockResult, type SimulateOptions } from './simulateOptions.js'
-import { type AdmissionRules, admitRawTransaction } from './txValidation.js'
-import type { BlockRef, CallRequest, StateOverride } from './types.js'
+import { PendingBlocks } from './mining/pendingBlock.js'
+import { estimateGas } from './exec/estimateGas.js'
+import { FilterManager } from './logs/filters.js'
+import { LogIndex, type FoundLog } from './logs/logIndex.js'
+import { queryLogs, type LogQuery } from './logs/logQuery.js'
+import { NextBlockExecutor } from './mining/nextBlockExecutor.js'
+import { TxSubmission } from './mining/txSubmission.js'
+import { type CallRunner, callPrecheckError, executionError } from './exec/executor.js'
+import { SharedExecutor } from './exec/sharedExecutor.js'
+import { type CallBlockOverrides, overriddenExecutor } from './exec/callOverrides.js'
+import { FlatView, type StateReader } from './state/flatView.js'
+import { forkGenesis, openForkRecord } from './chain/forkBase.js'
+import { ForkState } from './state/forkState.js'
+import { OverlayState } from './state/overlayState.js'
+import type { Cancellation, RunLimit } from './exec/evmGuard.js'
+import { FeeOracle } from './prices/feeOracle.js'
+import type { Genesis } from './rules/genesis.js'
+import { accountProof, type AccountProof } from './chain/proof.js'
+import type { Receipt } from './chain/receipt.js'
+import type { PruneResult } from './state/statePruner.js'
+import { TxPool, type PoolTx } from './pool/txPool.js'
+import { simulate } from './exec/simulate.js'
+import { checkSimulateSize, type SimBlockResult, type SimulateOptions } from './exec/simulateOptions.js'
+import { type AdmissionRules, admitRawTransaction } from './pool/txValidation.js'
+import type { BlockRef, CallRequest, StateOverride } from './base/types.js'
 import { traceBlock, traceCall, traceTransaction, type TraceCallOptions, type TxTraceResult } from './tracing/trace.js'
 import type { TraceOptions } from './tracing/config.js'
 
@@ -142,7 +142,7 @@ export class Engine {
   /** A block's receipts, in transaction order. */
   receipts = (block: Block): Receipt[] => this.chain.receipts(block)
 
-  /** The pending block (geth's miner pending block: src/engine/pendingBlock.ts): the head's next block with the pool's executable txs, kept nowhere. */
+  /** The pending block (geth's miner pending block: src/engine/mining/pendingBlock.ts): the head's next block with the pool's executable txs, kept nowhere. */
   pendingBlock(): Promise<Block> {
     return (this.pendingBlocks ??= new PendingBlocks(this.chain, this.pool, this.builder, this.opts)).block()
   }
@@ -272,7 +272,7 @@ export class Engine {
   }
 
   /**
-   * eth_estimateGas (src/engine/estimateGas.ts); rpc-evm-timeout bounds all probes together. Without
+   * eth_estimateGas (src/engine/exec/estimateGas.ts); rpc-evm-timeout bounds all probes together. Without
    * a block: 'latest' (geth, coreth), or 'pending' on a development chain (anvil, hardhat).
    */
   async estimateGas(req: CallRequest, ref: BlockRef | undefined, overrides?: StateOverride, cancel?: Cancellation): Promise<bigint> {
@@ -281,7 +281,7 @@ export class Engine {
     return estimateGas(ex, ex.block, req, this.opts.rpcGasCap, this.evmLimit(cancel), overrides, this.opts.devChain)
   }
 
-  /** eth_createAccessList (src/engine/accessList.ts). */
+  /** eth_createAccessList (src/engine/exec/accessList.ts). */
   async createAccessList(req: CallRequest, ref: BlockRef, cancel?: Cancellation): Promise<AccessListResult> {
     return createAccessList(await this.executorFor(ref, this.resolveBlock(ref)), req, this.callGas(req.gas), this.evmLimit(cancel))
   }
@@ -291,7 +291,7 @@ export class Engine {
     return ref === 'pending' && this.opts.devChain ? this.nextBlock.get() : this.executorAt(block)
   }
 
-  /** eth_getProof (src/engine/proof.ts): within the historical window of an archival node, or the kept states of a pruning one. */
+  /** eth_getProof (src/engine/chain/proof.ts): within the historical window of an archival node, or the kept states of a pruning one. */
   getProof(address: Uint8Array, storageKeys: readonly string[], ref: BlockRef): Promise<AccountProof> {
     const window = this.opts.stateHistory === undefined ? { archive: true, blocks: this.opts.proofWindow } : { archive: false, blocks: this.opts.stateHistory }
     return accountProof(this, window, address, storageKeys, ref)
@@ -333,7 +333,7 @@ export class Engine {
     return this.submission.submit(admit)
   }
 
-  /** eth_getLogs (src/engine/logQuery.ts). */
+  /** eth_getLogs (src/engine/logs/logQuery.ts). */
   getLogs(q: LogQuery, cancel?: Cancellation): Promise<FoundLog[]> {
     return queryLogs(this.chain, this.logs, q, this.opts.logs, cancel)
   }

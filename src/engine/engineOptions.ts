@@ -1,8 +1,9 @@
 import type { Logger } from 'pino'
-import type { OriginClient } from '../fork/originClient.js'
-import type { FilterLimits } from './filters.js'
-import type { Genesis } from './genesis.js'
-import type { TxPoolOptions } from './txPool.js'
+import type { ForkOrigin } from './chain/forkBase.js'
+import type { FilterLimits } from './logs/filters.js'
+import type { LogLimits } from './logs/logQuery.js'
+import type { Genesis } from './rules/genesis.js'
+import type { TxPoolOptions } from './pool/txPool.js'
 
 /**
  * Everything the engine is configured with, typed and in its own units. Built where chains are
@@ -12,7 +13,7 @@ import type { TxPoolOptions } from './txPool.js'
 export interface EngineOptions {
   genesis: Genesis
   /** Fork the chain of `origin` at its block `blockNumber` (its latest when undefined) instead of starting from `genesis` (docs/FORK.md). */
-  fork?: { origin: OriginClient; blockNumber: bigint | undefined }
+  fork?: ForkOrigin
   log: Logger
   /** ms between blocks; 0 = build as soon as transactions wait. */
   blockInterval: number
@@ -55,12 +56,7 @@ export interface EngineOptions {
   }
   pool: TxPoolOptions
   filters: FilterLimits
-  logs: {
-    /** Widest eth_getLogs block range; 0 = no limit (`api-max-blocks-per-request`). */
-    maxBlockRange: bigint
-    /** Logs one query answers at most (`logs-max-results`). */
-    maxResults: number
-  }
+  logs: LogLimits
   feeHistory: {
     /** Blocks one eth_feeHistory covers; larger counts are clamped. */
     maxBlocks: bigint

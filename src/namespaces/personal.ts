@@ -1,8 +1,8 @@
 import { toChecksumAddress } from '@ethereumjs/util'
 import { z } from 'zod'
-import { AccountError, AccountManager } from '../engine/accounts.js'
-import { AccountSigner, ecRecover, type KeySource } from '../engine/accountSigner.js'
-import { EngineError } from '../engine/errors.js'
+import { AccountError, AccountManager } from '../engine/accounts/accounts.js'
+import { AccountSigner, ecRecover, type KeySource } from '../engine/accounts/accountSigner.js'
+import { EngineError } from '../engine/base/errors.js'
 import { resolveEthApis } from '../config.js'
 import { Address, CallRequest, Data, GoString, GoUint64Number } from '../rpc/schemas.js'
 import { signTxResult } from '../rpc/signTxResult.js'
@@ -15,7 +15,7 @@ import { type MethodTable, type RpcContext, inService, inServiceOne, method } fr
  * also gates behind `internal-account`: docs/SECURITY.md E9). Wording follows geth. coreth has no
  * eth_signTypedData_v4 (geth never served it from internal/ethapi), so neither does this node.
  * Params of these methods hold passwords and keys: the dispatcher logs only method, id and ms.
- * The signing itself is src/engine/accountSigner.ts.
+ * The signing itself is src/engine/accounts/accountSigner.ts.
  */
 
 const ZERO_ADDRESS = new Uint8Array(20)

@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { toChecksumAddress } from '@ethereumjs/util'
-import type { PoolTx } from '../engine/txPool.js'
+import type { PoolTx } from '../engine/pool/txPool.js'
 import { formatTx, quantity, type Json } from '../rpc/format.js'
 import { Address } from '../rpc/schemas.js'
 import { type MethodTable, type RpcContext, inService, method } from '../rpc/types.js'

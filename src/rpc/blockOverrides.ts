@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import type { CallBlockOverrides } from '../engine/callOverrides.js'
+import type { CallBlockOverrides } from '../engine/exec/callOverrides.js'
 import { AFTER_DECODE } from './errors.js'
 import { data, fail, goType, quantity } from './schemas.js'
 

@@ -1,6 +1,7 @@
 import type { z } from 'zod'
 import type { Logger } from 'pino'
-import type { Connection, ConnectionCall, JsonRpcErrorObject, MethodDef, MethodTable } from './types.js'
+import { type Connection, MessageCall } from './connection.js'
+import type { MethodDef, MethodTable } from './types.js'
 import { RawJson } from './rawJson.js'
 import { batchNeedsRawIds, needsRawId, rawIds } from './rawIds.js'
 import { batchTooLargeText } from './batchTooLarge.js'
@@ -20,6 +21,7 @@ import {
   requestTimedOut,
   responseTooLarge,
   toJsonRpcError,
+  type JsonRpcErrorObject,
 } from './errors.js'
 
 /** Default longest accepted method name (geth rpc/handler.go maxMethodNameLength). */
@@ -93,24 +95,6 @@ function describeSchema(def: MethodDef, stats: MethodStats): Entry {
   for (let i = 0; i < items.length; i++) if (items[i]!._zod.optin === undefined) required = i + 1
   const max = tdef.rest === null ? items.length : -1
   return { def, tuple: true, max, required, empty: max === 0, stats, quick: quickTuple(def.params) }
-}
-
-/** One message received on a connection: what its connection-bound methods see. */
-class MessageCall implements ConnectionCall {
-  private after: (() => void)[] | undefined
-  constructor(readonly conn: Connection) {}
-
-  afterReply(cb: () => void): void {
-    ;(this.after ??= []).push(cb)
-  }
-
-  /** The answer has been written: run what waited for it, in registration order. */
-  replied(): void {
-    const after = this.after
-    if (after === undefined) return
-    this.after = undefined
-    for (const cb of after) cb()
-  }
 }
 
 /**

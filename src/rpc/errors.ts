@@ -22,12 +22,18 @@
  */
 import { z } from 'zod'
 import type { Logger } from 'pino'
-import { EngineError, ExecutionRevertedError, InvalidParamsError, LimitExceededError, RequestTimeoutError, SimulateError, type SimulateErrorKind, TxFailedInBlockError } from '../engine/errors.js'
+import { EngineError, ExecutionRevertedError, InvalidParamsError, LimitExceededError, RequestTimeoutError, SimulateError, type SimulateErrorKind, TxFailedInBlockError } from '../engine/base/errors.js'
 import { AvalancheError } from '../avalanche/errors.js'
 import { KeystoreError, TooManyAttemptsError } from '../keystore/errors.js'
 import { ProfilerError } from '../profiler.js'
-import type { JsonRpcErrorObject } from './types.js'
 import { ForkError } from '../fork/errors.js'
+
+/** JSON-RPC error object as sent on the wire. */
+export interface JsonRpcErrorObject {
+  code: number
+  message: string
+  data?: unknown
+}
 
 export const PARSE_ERROR = -32700
 export const INVALID_REQUEST = -32600

@@ -4,13 +4,7 @@
  * (coreth: internal/ethapi/backend.go GetAPIs, eth/backend.go APIs, eth/tracers/api.go APIs, node/api.go apis).
  */
 import { resolveEthApis, type EthApiName } from '../config.js'
-import type { MethodTable } from './types.js'
-
-/**
- * How a method is enabled: one service name, several (all must be enabled), or `always` for
- * methods served whatever the list says (geth serves any `<ns>_unsubscribe`).
- */
-export type ServiceTag = EthApiName | readonly EthApiName[] | 'always'
+import type { MethodTable, ServiceTag } from './types.js'
 
 // geth internal/debug/api.go HandlerT (node/api.go "debug-handler").
 const DEBUG_HANDLER = new Set([

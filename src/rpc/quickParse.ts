@@ -1,6 +1,6 @@
 import type { z } from 'zod'
 import { Address, BlockRef, CallRequest, Data, Hash32, Quantity, Uint64 } from './schemas.js'
-import type { CallRequest as CallRequestValue } from '../engine/types.js'
+import type { CallRequest as CallRequestValue } from '../engine/base/types.js'
 
 /*
  * Quick parses of the common params schemas for their plain, valid forms only (an address as

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import type { BlockRef as BlockRefValue, CallRequest as CallRequestValue, StateOverride as StateOverrideValue } from '../engine/types.js'
+import type { BlockRef as BlockRefValue, CallRequest as CallRequestValue, StateOverride as StateOverrideValue } from '../engine/base/types.js'
 import { AFTER_DECODE } from './errors.js'
 
 /*

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import { limitExceeded, subscriptionNotFound } from './errors.js'
-import type { Connection, ConnectionCall } from './types.js'
+import type { Connection, ConnectionCall } from './connection.js'
 
 /*
  * Server-side subscriptions (geth rpc/subscription.go): ids, per-connection bookkeeping, the

@@ -1,11 +1,17 @@
 import type { z } from 'zod'
 import type { Logger } from 'pino'
-import type { NodeConfig } from '../config.js'
+import type { EthApiName, NodeConfig } from '../config.js'
 import type { Engine } from '../engine/engine.js'
-import type { AccountManager } from '../engine/accounts.js'
+import type { AccountManager } from '../engine/accounts/accounts.js'
 import type { SubscriptionManager } from './subscriptions.js'
-import type { ServiceTag } from './ethApis.js'
+import type { ConnectionCall } from './connection.js'
 import type { AtomicService } from '../atomic/service.js'
+
+/**
+ * How a method is enabled: one service name, several (all must be enabled), or `always` for
+ * methods served whatever the list says (geth serves any `<ns>_unsubscribe`).
+ */
+export type ServiceTag = EthApiName | readonly EthApiName[] | 'always'
 
 /** One JSON-RPC method: a params schema parsed once by the dispatcher, and the handler it feeds. */
 export interface MethodDef<S extends z.ZodType = z.ZodType> {
@@ -20,31 +26,6 @@ export interface MethodDef<S extends z.ZodType = z.ZodType> {
   readonly handler: (params: z.output<S>, call?: ConnectionCall, origin?: RequestOrigin, cancel?: RequestCancel, raw?: unknown) => unknown
   /** The coreth `eth-apis` service that serves it (src/rpc/ethApis.ts); unset: by its wire name. */
   readonly service?: ServiceTag
-}
-
-/** A persistent transport connection (a WebSocket) as methods see it. */
-export interface Connection {
-  /** Unique within the process. */
-  readonly id: number
-  /** True once the connection closed, errored or was dropped. */
-  readonly closed: boolean
-  /**
-   * Writes one text frame, subject to the connection's slow-consumer limits (docs/SECURITY.md, W5);
-   * false when the connection is closed, closing, or was just dropped for being too slow.
-   */
-  send(text: string): boolean
-  /** Runs `cb` once when the connection closes, errors or is dropped (docs/SECURITY.md, W6). */
-  onClose(cb: () => void): void
-}
-
-/** The connection a request arrived on, for connection-bound methods (eth_subscribe, eth_unsubscribe). */
-export interface ConnectionCall {
-  readonly conn: Connection
-  /**
-   * Runs `cb` right after the answer to this request (or to its whole batch) has been written,
-   * so that a subscription's first notification never precedes its id (geth rpc Notifier.activate).
-   */
-  afterReply(cb: () => void): void
 }
 
 /** A request's cancellation: `aborted` turns true once its deadline passed (api-max-duration). */
@@ -104,11 +85,4 @@ export interface RpcContext {
   readonly accounts: AccountManager
   /** Atomic txs: UTXOs, atomic mempool, atomic tx status (src/atomic/service.ts). */
   readonly atomic: AtomicService
-}
-
-/** JSON-RPC error object as sent on the wire. */
-export interface JsonRpcErrorObject {
-  code: number
-  message: string
-  data?: unknown
 }

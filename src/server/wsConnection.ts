@@ -1,7 +1,7 @@
 import type { Logger } from 'pino'
 import type { RawData, WebSocket } from 'ws'
 import type { Dispatcher } from '../rpc/dispatch.js'
-import type { Connection } from '../rpc/types.js'
+import type { Connection } from '../rpc/connection.js'
 
 const WS_OPEN = 1
 

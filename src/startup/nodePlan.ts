@@ -5,7 +5,7 @@ import { evmBlockchainID } from '../chains/blockchainID.js'
 import { type EvmChainSpec, resolveExtraChains } from '../chains/extraChains.js'
 import { type NodeConfig, checkEthApis, checkKeystoreExposure } from '../config.js'
 import { checkDevControlsExposure } from '../dev/exposure.js'
-import { type Genesis, readGenesisFile } from '../engine/genesis.js'
+import { type Genesis, readGenesisFile } from '../engine/rules/genesis.js'
 import { P_CHAIN_ID } from '../namespaces/info.js'
 import { type Database, openDatabase } from '../store/db.js'
 

@@ -74,7 +74,7 @@ export class FlatState {
 
   /**
    * The account RLP of keccak(address) at a block `covers()` accepts (undefined = the head), or null.
-   * On a fork (`partial`), undefined: not known here, read it from the trie (src/engine/forkState.ts).
+   * On a fork (`partial`), undefined: not known here, read it from the trie (src/engine/state/forkState.ts).
    */
   account(addrHash: string, at?: bigint): Uint8Array | null | undefined {
     if (at !== undefined && at !== this.number) {

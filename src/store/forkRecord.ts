@@ -3,7 +3,7 @@ import { bigIntToUnpaddedBytes, bytesToBigInt } from '@ethereumjs/util'
 import type { BatchOp, Database } from './db.js'
 import { META_FORK, metaKey } from './keys.js'
 
-/** Where a forked chain starts (src/engine/forkPoint.ts) and the origin's block there, as JSON text. */
+/** Where a forked chain starts (src/engine/state/forkPoint.ts) and the origin's block there, as JSON text. */
 export interface ForkRecord {
   number: bigint
   hash: Uint8Array

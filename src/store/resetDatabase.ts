@@ -1,4 +1,4 @@
-import type { BatchOp, Database } from './db.js'
+import type { BatchOp, Database } from './writeBatch.js'
 import { PREFIX, metaKey } from './keys.js'
 
 /** Marks a reset under way: a node that stops in the middle finishes it when it opens the database again. */

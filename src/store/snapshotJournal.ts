@@ -1,6 +1,6 @@
 import { RLP } from '@ethereumjs/rlp'
 import { bytesToBigInt, equalsBytes } from '@ethereumjs/util'
-import { type BatchOp, type Database, writeBatch } from './db.js'
+import { type BatchOp, type Database, writeBatch } from './writeBatch.js'
 import { META_SNAPSHOTS, PREFIX, metaKey, prefixed, u64 } from './keys.js'
 
 /** One live snapshot: its id, where its journal starts, and what its owner keeps beside it (time, pools). */

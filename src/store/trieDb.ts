@@ -48,7 +48,7 @@ export class TrieDB implements DB<string, string | Uint8Array> {
   }
 
   /**
-   * Stores nodes and code fetched from a fork's origin (src/engine/forkState.ts). Content-addressed
+   * Stores nodes and code fetched from a fork's origin (src/engine/state/forkState.ts). Content-addressed
    * copies of the origin's state: written at once and outside any block's batch or snapshot, since
    * they never change and a revert must not make the fork fetch them again.
    */
@@ -72,7 +72,7 @@ export class TrieDB implements DB<string, string | Uint8Array> {
     this.pending.set(key, typeof value === 'string' ? hexToBytes(`0x${value}`) : value)
   }
 
-  /** put() without a promise (src/engine/trieBatch.ts writes a block's nodes this way). */
+  /** put() without a promise (src/engine/state/trieBatch.ts writes a block's nodes this way). */
   putSync(key: string, value: Uint8Array): void {
     this.pending.set(key, value)
   }

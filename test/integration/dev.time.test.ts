@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { decodeFeeState, encodeFeeState, feeStateAfterBlock, minDelayMs } from '../../src/engine/feeState.js'
+import { decodeFeeState, encodeFeeState, feeStateAfterBlock, minDelayMs } from '../../src/engine/rules/feeState.js'
 import { send } from '../helpers/chain.js'
 import { devNode } from '../helpers/devClients.js'
 import type { TestNode } from '../helpers/testNode.js'

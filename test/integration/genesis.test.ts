@@ -5,7 +5,7 @@ import { Transaction, Wallet, encodeRlp, getBytes, getCreateAddress, keccak256, 
 import pino from 'pino'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { parseNodeConfig, type NodeConfigInput } from '../../src/config.js'
-import { decodeFeeState, desiredTargetExcess, maxCapacity } from '../../src/engine/feeState.js'
+import { decodeFeeState, desiredTargetExcess, maxCapacity } from '../../src/engine/rules/feeState.js'
 import { createNode } from '../../src/node.js'
 import { bytecode, ewoq, iface, sign } from '../helpers/chain.js'
 import { tempDirs } from '../helpers/tempDirs.js'

@@ -1,5 +1,5 @@
 import { bytesToHex } from '@ethereumjs/util'
-import { decodeRevertReason } from '../executor.js'
+import { decodeRevertReason } from '../exec/executor.js'
 import type { Enter, Exit, FrameType, LogEvent, Tracer, TxEnd, TxStart } from './types.js'
 
 /** callTracer's tracerConfig (geth eth/tracers/native/call.go callTracerConfig). */

@@ -1,5 +1,5 @@
 import { parseGoDuration } from '../../util/goDuration.js'
-import { EngineError } from '../errors.js'
+import { EngineError } from '../base/errors.js'
 import { CallTracer } from './callTracer.js'
 import { PrestateTracer } from './prestateTracer.js'
 import { FourByteTracer, NoopTracer } from './simpleTracers.js'

@@ -1,19 +1,27 @@
 import type { TypedTransaction } from '@ethereumjs/tx'
 import { bytesToHex } from '@ethereumjs/util'
 import { createVM, type RunTxResult, type VM } from '@ethereumjs/vm'
-import { runBlockTx } from '../impersonatedTx.js'
-import type { Block } from '../block.js'
-import type { Chain } from '../chain.js'
-import type { Engine } from '../engine.js'
-import { EngineError, ExecutionAbortedError, ExecutionFailedError, NotFoundError } from '../errors.js'
-import { EvmGuard, type Cancellation, type RunLimit } from '../evmGuard.js'
-import { Executor, type CallOutcome } from '../executor.js'
-import { type CallBlockOverrides, callEnv, overriddenBlock } from '../callOverrides.js'
-import { OverlayState } from '../overlayState.js'
-import type { BlockRef, CallRequest, StateOverride } from '../types.js'
+import { runBlockTx } from '../exec/impersonatedTx.js'
+import type { Block } from '../chain/block.js'
+import type { Chain } from '../chain/chain.js'
+import { EngineError, ExecutionAbortedError, ExecutionFailedError, NotFoundError } from '../base/errors.js'
+import { EvmGuard, type Cancellation, type RunLimit } from '../exec/evmGuard.js'
+import { Executor, type CallOutcome } from '../exec/executor.js'
+import { type CallBlockOverrides, callEnv, overriddenBlock } from '../exec/callOverrides.js'
+import { OverlayState } from '../state/overlayState.js'
+import type { BlockRef, CallRequest, StateOverride } from '../base/types.js'
 import { createTracer, traceTimeoutMs, type TraceOptions } from './config.js'
 import { attachTracer } from './evmHooks.js'
 import type { TxStart } from './types.js'
+
+/** What tracing reads of the engine (src/engine/engine.ts serves it): limits, blocks and mined transactions. */
+export interface TraceHost {
+  readonly evmTimeoutMs: number
+  evmLimit(cancel?: Cancellation): RunLimit
+  callGas(gas: bigint | undefined): bigint
+  findBlock(ref: BlockRef): Block | undefined
+  transaction(hash: Uint8Array): { mined: { block: Block; index: number } } | { pooled: unknown } | undefined
+}
 
 /*
  * geth's tracing API (eth/tracers/api.go): a mined transaction or block is re-executed from its
@@ -39,7 +47,7 @@ export interface TxTraceResult {
  * timeout") and rpc-evm-timeout (docs/SECURITY.md, E2, "execution aborted (timeout = …)") both hold: the
  * shorter one stops the run with its own error (the tracer's on a tie).
  */
-export function traceLimit(engine: Engine, opts: TraceOptions, cancel?: Cancellation): RunLimit {
+export function traceLimit(engine: TraceHost, opts: TraceOptions, cancel?: Cancellation): RunLimit {
   const tracerMs = traceTimeoutMs(opts.timeout)
   const evmMs = engine.evmTimeoutMs
   if (tracerMs > 0 && (evmMs === 0 || tracerMs <= evmMs)) {
@@ -49,7 +57,7 @@ export function traceLimit(engine: Engine, opts: TraceOptions, cancel?: Cancella
 }
 
 /** debug_traceTransaction. */
-export async function traceTransaction(engine: Engine, chain: Chain, hash: Uint8Array, opts: TraceOptions, cancel?: Cancellation): Promise<unknown> {
+export async function traceTransaction(engine: TraceHost, chain: Chain, hash: Uint8Array, opts: TraceOptions, cancel?: Cancellation): Promise<unknown> {
   const found = engine.transaction(hash)
   if (found === undefined || !('mined' in found)) throw new NotFoundError('transaction not found')
   const { block, index } = found.mined
@@ -59,7 +67,7 @@ export async function traceTransaction(engine: Engine, chain: Chain, hash: Uint8
 }
 
 /** debug_traceBlockByNumber / debug_traceBlockByHash: each transaction has its own limit, as geth's tracer timeout. */
-export async function traceBlock(engine: Engine, chain: Chain, block: Block, opts: TraceOptions, cancel?: Cancellation): Promise<TxTraceResult[]> {
+export async function traceBlock(engine: TraceHost, chain: Chain, block: Block, opts: TraceOptions, cancel?: Cancellation): Promise<TxTraceResult[]> {
   const replay = await Replay.start(chain, block)
   const results: TxTraceResult[] = []
   for (const tx of block.txs) results.push({ txHash: bytesToHex(tx.hash()), result: await replay.trace(tx, opts, traceLimit(engine, opts, cancel)) })
@@ -67,7 +75,7 @@ export async function traceBlock(engine: Engine, chain: Chain, block: Block, opt
 }
 
 /** debug_traceCall: the call on top of a block's state, with state and block overrides. */
-export async function traceCall(engine: Engine, chain: Chain, req: CallRequest, ref: BlockRef, opts: TraceCallOptions, cancel?: Cancellation): Promise<unknown> {
+export async function traceCall(engine: TraceHost, chain: Chain, req: CallRequest, ref: BlockRef, opts: TraceCallOptions, cancel?: Cancellation): Promise<unknown> {
   if (ref === 'pending') throw new EngineError('tracing on top of pending is not supported')
   const block = findTraceBlock(engine, ref)
   chain.requireState(block)
@@ -97,7 +105,7 @@ export async function traceCall(engine: Engine, chain: Chain, req: CallRequest, 
   return tracer.result()
 }
 
-function findTraceBlock(engine: Engine, ref: BlockRef): Block {
+function findTraceBlock(engine: TraceHost, ref: BlockRef): Block {
   const block = engine.findBlock(ref)
   if (block !== undefined) return block
   if (typeof ref === 'object') throw new NotFoundError(`block ${bytesToHex(ref.blockHash)} not found`)

@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import type { MiningControls } from '../../dev/miningControls.js'
-import { InvalidParamsError } from '../../engine/errors.js'
+import { InvalidParamsError } from '../../engine/base/errors.js'
 import { Address } from '../../rpc/schemas.js'
 import { type MethodTable, method } from '../../rpc/types.js'
 import { LenientU256 } from './params.js'

@@ -3,7 +3,7 @@ import type { StateEditor } from '../../dev/stateEditor.js'
 import { Address, Data, StorageSlot, decodeStorageKey } from '../../rpc/schemas.js'
 import { LenientU256 } from './params.js'
 import { type MethodTable, method } from '../../rpc/types.js'
-import { InvalidParamsError } from '../../engine/errors.js'
+import { InvalidParamsError } from '../../engine/base/errors.js'
 
 /** A 32-byte storage word; shorter hex is left-padded (anvil takes a B256, hardhat a 32-byte DATA). */
 const Word = StorageSlot.transform((v, ctx): Uint8Array => {

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import type { Block } from '../../engine/block.js'
+import type { Block } from '../../engine/chain/block.js'
 import { formatBlock, formatHeader, formatReceipt, formatTx, hex, quantity } from '../../rpc/format.js'
 import { BlockRef, BlockTag, Bool, Hash32, Uint } from '../../rpc/schemas.js'
 import { type MethodTable, type RpcContext, inService, method } from '../../rpc/types.js'
@@ -9,7 +9,7 @@ export function ethBlockMethods(ctx: Pick<RpcContext, 'engine'>): MethodTable {
   const { engine } = ctx
   const byHash = (hash: Uint8Array) => engine.findBlock({ blockHash: hash })
   const byNumber = (ref: ReturnType<typeof BlockTag.parse>) => engine.findBlock(ref)
-  /** `use` on the block a number or tag names; `pending` is geth's pending block (src/engine/pendingBlock.ts), built on demand. */
+  /** `use` on the block a number or tag names; `pending` is geth's pending block (src/engine/mining/pendingBlock.ts), built on demand. */
   const atNumber = <T>(ref: ReturnType<typeof BlockTag.parse>, use: (block: Block | undefined, pending: boolean) => T): T | Promise<T> =>
     ref === 'pending' ? engine.pendingBlock().then((block) => use(block, true)) : use(byNumber(ref), false)
   // geth GetBlockByNumber / GetHeaderByNumber: a pending block's hash, nonce and miner are null.

@@ -1,8 +1,8 @@
 import { z } from 'zod'
-import { chainConfigJSON } from '../../engine/genesis.js'
+import { chainConfigJSON } from '../../engine/rules/genesis.js'
 import { hex } from '../../rpc/format.js'
 import { type MethodTable, type RpcContext, inServiceOne, method } from '../../rpc/types.js'
-import { BLACKHOLE } from '../../engine/chain.js'
+import { BLACKHOLE } from '../../engine/chain/chain.js'
 import { chainIdMethods } from './chainId.js'
 
 /** Chain identity and node status methods of `eth_`. */

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { EngineError } from '../../engine/errors.js'
+import { EngineError } from '../../engine/base/errors.js'
 import { quantity } from '../../rpc/format.js'
 import { BlockTag, Percentiles } from '../../rpc/schemas.js'
 import { type MethodTable, type RpcContext, inService, method } from '../../rpc/types.js'

@@ -3,7 +3,7 @@ import { hex, logsJson } from '../../rpc/format.js'
 import { FilterId, logFilterSchema, type LogFilterRequest } from '../../rpc/schemas.js'
 import { type MethodTable, type RpcContext, inService, method } from '../../rpc/types.js'
 import type { ChainConfigFile } from '../../config.js'
-import { checkNotPending, type LogQuery } from '../../engine/logQuery.js'
+import { checkNotPending, type LogQuery } from '../../engine/logs/logQuery.js'
 
 function toQuery(f: LogFilterRequest): LogQuery {
   const q: LogQuery = { criteria: { addresses: f.addresses, topics: f.topics } }

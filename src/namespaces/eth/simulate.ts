@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import type { SimBlockResult, SimulateOptions } from '../../engine/simulateOptions.js'
+import type { SimBlockResult, SimulateOptions } from '../../engine/exec/simulateOptions.js'
 import { EXECUTION_REVERTED, VM_ERROR } from '../../rpc/errors.js'
 import { formatBlock, formatLog, hex, quantity, type Json } from '../../rpc/format.js'
 import { Address, BlockRef, Bool, CallRequest, Hash32, Quantity, StateOverride, Uint64 } from '../../rpc/schemas.js'

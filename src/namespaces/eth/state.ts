@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { hex, quantity } from '../../rpc/format.js'
-import { InvalidParamsError } from '../../engine/errors.js'
+import { InvalidParamsError } from '../../engine/base/errors.js'
 import { CLIENT_LIMIT_EXCEEDED, RpcError } from '../../rpc/errors.js'
 import { Address, BlockRef, StorageRequests, StorageSlot, decodeStorageKey } from '../../rpc/schemas.js'
 import { type MethodTable, type RpcContext, inService, inServiceOne, method } from '../../rpc/types.js'

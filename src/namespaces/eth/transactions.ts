@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { fillTransaction } from '../../engine/fillTransaction.js'
+import { fillTransaction } from '../../engine/accounts/fillTransaction.js'
 import { formatReceipt, formatTx, rawTxHex } from '../../rpc/format.js'
 import { CallRequest, Data, Hash32 } from '../../rpc/schemas.js'
 import { signTxResult } from '../../rpc/signTxResult.js'

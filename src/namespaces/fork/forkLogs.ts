@@ -1,13 +1,13 @@
 import type { ChainConfigFile } from '../../config.js'
 import type { Engine } from '../../engine/engine.js'
-import { EngineError, InvalidParamsError, LimitExceededError } from '../../engine/errors.js'
+import { EngineError, InvalidParamsError, LimitExceededError } from '../../engine/base/errors.js'
 import { hex, logsJson, quantity } from '../../rpc/format.js'
 import { RawJson } from '../../rpc/rawJson.js'
 import type { LogFilterRequest } from '../../rpc/schemas.js'
 import type { MethodDef } from '../../rpc/types.js'
 import { hashTarget, type NumberOrTag, splitLogRange } from './forkRoutes.js'
 import type { OriginProxy, Verdict } from './originProxy.js'
-import type { Fork } from '../../engine/forkPoint.js'
+import type { Fork } from '../../engine/state/forkPoint.js'
 
 type Handler = MethodDef['handler']
 type Args = Parameters<Handler>
@@ -25,7 +25,7 @@ export function logLimits(chain: ChainConfigFile): LogLimits {
   return { maxBlockRange: BigInt(chain['api-max-blocks-per-request']), maxResults: chain['logs-max-results'] }
 }
 
-/** A range bound as a number: tags are the local head, `earliest` block 0 (src/engine/logQuery.ts). */
+/** A range bound as a number: tags are the local head, `earliest` block 0 (src/engine/logs/logQuery.ts). */
 function boundOf(ref: NumberOrTag | undefined, head: bigint): bigint {
   if (ref === undefined || typeof ref === 'string') return ref === 'earliest' ? 0n : head
   return ref
@@ -53,7 +53,7 @@ export async function forkLogs(fork: Fork, raw: unknown[], args: Args, local: Ha
   const from = boundOf(f.fromBlock, head)
   const to = boundOf(f.toBlock, head)
   if (from > N) return local(...args)
-  // The local checks (src/engine/logQuery.ts), on the whole range.
+  // The local checks (src/engine/logs/logQuery.ts), on the whole range.
   if (from > to) throw new InvalidParamsError('invalid block range params')
   if (to > head) throw new InvalidParamsError('block range extends beyond current head block')
   const max = limits.maxBlockRange

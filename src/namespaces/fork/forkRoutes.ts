@@ -1,4 +1,4 @@
-import type { BlockRef } from '../../engine/types.js'
+import type { BlockRef } from '../../engine/base/types.js'
 
 /*
  * Where a forked chain answers a call about a block (docs/FORK.md, "What a fork serves from its

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino'
-import type { Fork } from '../../engine/forkPoint.js'
+import type { Fork } from '../../engine/state/forkPoint.js'
 import { OriginRpcError } from '../../fork/errors.js'
 import { RpcError } from '../../rpc/errors.js'
 import { hex } from '../../rpc/format.js'

@@ -1,6 +1,6 @@
 import type { Engine } from '../../engine/engine.js'
-import type { Fork } from '../../engine/forkPoint.js'
-import type { BlockRef } from '../../engine/types.js'
+import type { Fork } from '../../engine/state/forkPoint.js'
+import type { BlockRef } from '../../engine/base/types.js'
 import { hex, quantity } from '../../rpc/format.js'
 import type { MethodDef, MethodTable } from '../../rpc/types.js'
 import { forkLogs, type LogLimits } from './forkLogs.js'
@@ -114,7 +114,7 @@ export function withFork(served: MethodTable, proxy: OriginProxy, engine: Engine
     return viaOrigin(fork, name, raw, judge, args, local)
   }
 
-  // The pending block is the local head's next one (src/engine/pendingBlock.ts), on a fork too.
+  // The pending block is the local head's next one (src/engine/mining/pendingBlock.ts), on a fork too.
   for (const [name, judge] of Object.entries(BY_NUMBER)) {
     const route = byNumber(name, 0, judge)
     wrap(name, (fork, raw, args, local) => ((args[0] as unknown[])[0] === 'pending' ? local(...args) : route(fork, raw, args, local)))

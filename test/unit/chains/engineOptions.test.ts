@@ -2,7 +2,7 @@ import pino from 'pino'
 import { describe, expect, it } from 'vitest'
 import { engineOptions } from '../../../src/chains/engineOptions.js'
 import { ChainConfigFile } from '../../../src/config.js'
-import { loadGenesis } from '../../../src/engine/genesis.js'
+import { loadGenesis } from '../../../src/engine/rules/genesis.js'
 
 const setup = { genesis: loadGenesis(), log: pino({ level: 'silent' }), blockInterval: 0, pendingNonceGuardMs: 250, devChain: true, failedSendErrors: true }
 

@@ -7,7 +7,7 @@ import { Address, BlockRef } from '../../../src/rpc/schemas.js'
 import { RpcError, formatZodError, toJsonRpcError } from '../../../src/rpc/errors.js'
 import * as atomicErrors from '../../../src/atomic/errors.js'
 import * as avalancheErrors from '../../../src/avalanche/errors.js'
-import * as engineErrors from '../../../src/engine/errors.js'
+import * as engineErrors from '../../../src/engine/base/errors.js'
 
 const log = pino({ level: 'silent' })
 const notified = vi.fn()

@@ -1,0 +1,161 @@
+import { RLP } from '@ethereumjs/rlp'
+import type { TypedTransaction } from '@ethereumjs/tx'
+import { bigIntToUnpaddedBytes, bytesToBigInt } from '@ethereumjs/util'
+import { keccak256 } from '../../util/crypto.js'
+import { txBytes } from './txMemo.js'
+
+/**
+ * A C-Chain block header: geth's fields plus coreth's extras (customtypes/header_ext.go),
+ * hashed as keccak256(rlp(header)) in that field order.
+ */
+export interface Header {
+  parentHash: Uint8Array
+  uncleHash: Uint8Array
+  coinbase: Uint8Array
+  stateRoot: Uint8Array
+  txRoot: Uint8Array
+  receiptRoot: Uint8Array
+  bloom: Uint8Array
+  difficulty: bigint
+  number: bigint
+  gasLimit: bigint
+  gasUsed: bigint
+  timestamp: bigint
+  extraData: Uint8Array
+  mixHash: Uint8Array
+  nonce: Uint8Array
+  extDataHash: Uint8Array
+  baseFee: bigint
+  extDataGasUsed: bigint
+  blockGasCost: bigint
+  blobGasUsed: bigint
+  excessBlobGas: bigint
+  parentBeaconRoot: Uint8Array
+  /** Granite: block time in milliseconds. */
+  timeMilliseconds: bigint
+  /** Granite: minimum block delay excess. */
+  minDelayExcess: bigint
+}
+
+/** A block as the node stores and serves it; `hash` and `size` are computed once. */
+export interface Block {
+  readonly header: Header
+  readonly hash: Uint8Array
+  readonly txs: readonly TypedTransaction[]
+  /**
+   * Atomic transactions' bytes (coreth `ExtData`), empty when none. The engine only stores and
+   * hashes them; src/atomic/blockAtomicTxs.ts decodes them.
+   */
+  readonly extData: Uint8Array
+  readonly size: number
+}
+
+const big = bigIntToUnpaddedBytes
+
+/** RLP list of the header in coreth's field order. */
+export function headerFields(h: Header): Uint8Array[] {
+  return [
+    h.parentHash,
+    h.uncleHash,
+    h.coinbase,
+    h.stateRoot,
+    h.txRoot,
+    h.receiptRoot,
+    h.bloom,
+    big(h.difficulty),
+    big(h.number),
+    big(h.gasLimit),
+    big(h.gasUsed),
+    big(h.timestamp),
+    h.extraData,
+    h.mixHash,
+    h.nonce,
+    h.extDataHash,
+    big(h.baseFee),
+    big(h.extDataGasUsed),
+    big(h.blockGasCost),
+    big(h.blobGasUsed),
+    big(h.excessBlobGas),
+    h.parentBeaconRoot,
+    big(h.timeMilliseconds),
+    big(h.minDelayExcess),
+  ]
+}
+
+export function headerFromFields(f: Uint8Array[]): Header {
+  const n = (i: number) => bytesToBigInt(f[i]!)
+  return {
+    parentHash: f[0]!,
+    uncleHash: f[1]!,
+    coinbase: f[2]!,
+    stateRoot: f[3]!,
+    txRoot: f[4]!,
+    receiptRoot: f[5]!,
+    bloom: f[6]!,
+    difficulty: n(7),
+    number: n(8),
+    gasLimit: n(9),
+    gasUsed: n(10),
+    timestamp: n(11),
+    extraData: f[12]!,
+    mixHash: f[13]!,
+    nonce: f[14]!,
+    extDataHash: f[15]!,
+    baseFee: n(16),
+    extDataGasUsed: n(17),
+    blockGasCost: n(18),
+    blobGasUsed: n(19),
+    excessBlobGas: n(20),
+    parentBeaconRoot: f[21]!,
+    timeMilliseconds: n(22),
+    minDelayExcess: n(23),
+  }
+}
+
+export function hashHeader(h: Header): Uint8Array {
+  return keccak256(RLP.encode(headerFields(h)))
+}
+
+const EMPTY_LIST = RLP.encode([])
+const EMPTY_STRING = RLP.encode(new Uint8Array())
+
+/**
+ * Block RLP as coreth lays it out: [header, txs, uncles, version, extData]. A legacy transaction
+ * is its RLP list, a typed one its EIP-2718 bytes as a string; both from the encoding the
+ * transaction already has (txBytes), not serialised again.
+ */
+export function encodeBlock(header: Header, txs: readonly TypedTransaction[], extData: Uint8Array): Uint8Array {
+  const body = rawList(txs.map((tx) => (tx.type === 0 ? txBytes(tx) : RLP.encode(txBytes(tx)))))
+  return rawList([RLP.encode(headerFields(header)), body, EMPTY_LIST, EMPTY_STRING, RLP.encode(extData)])
+}
+
+/** An RLP list of items that are RLP already (geth's rlp.RawValue). */
+function rawList(items: readonly Uint8Array[]): Uint8Array {
+  let length = 0
+  for (const item of items) length += item.length
+  const prefix = listPrefix(length)
+  const out = new Uint8Array(prefix.length + length)
+  out.set(prefix, 0)
+  let at = prefix.length
+  for (const item of items) {
+    out.set(item, at)
+    at += item.length
+  }
+  return out
+}
+
+function listPrefix(length: number): Uint8Array {
+  if (length < 56) return Uint8Array.of(0xc0 + length)
+  const digits: number[] = []
+  for (let n = length; n > 0; n = Math.floor(n / 256)) digits.unshift(n % 256)
+  return Uint8Array.of(0xf7 + digits.length, ...digits)
+}
+
+/**
+ * Builds the in-memory Block (hash and size computed once). `hash`: the one it was stored under
+ * (a fork's first block is the origin's, whose header layout may not be coreth's).
+ */
+export function makeBlock(header: Header, txs: readonly TypedTransaction[], extData: Uint8Array, encoded?: Uint8Array, hash?: Uint8Array): Block {
+  const bytes = encoded ?? encodeBlock(header, txs, extData)
+  return { header, hash: hash ?? hashHeader(header), txs, extData, size: bytes.length }
+}

@@ -1,0 +1,399 @@
+import { EventEmitter } from 'node:events'
+import { paramsBlock, type Block as EnvBlock } from '@ethereumjs/block'
+import type { Common } from '@ethereumjs/common'
+import { RLP } from '@ethereumjs/rlp'
+import { MerklePatriciaTrie } from '@ethereumjs/mpt'
+import { Caches, MerkleStateManager } from '@ethereumjs/statemanager'
+import { paramsTx } from '@ethereumjs/tx'
+import { KECCAK256_RLP, ValueEncoding, bytesToHex, bytesToUnprefixedHex, equalsBytes, hexToBytes } from '@ethereumjs/util'
+import type { Logger } from 'pino'
+import { ChainStore } from '../../store/chainStore.js'
+import type { BatchOp, Database } from '../../store/db.js'
+import { TrieDB, codeKey } from '../../store/trieDb.js'
+import { FlatState, type FlatChanges } from '../../store/flatState.js'
+import { FlatView, type StateReader } from '../state/flatView.js'
+import { flatEntries } from '../state/stateWriter.js'
+import type { TrieNodes } from '../state/trieBatch.js'
+import { type Block, encodeBlock, headerFromFields, makeBlock } from './block.js'
+import { genesisBlock } from './genesisBlock.js'
+import { initGenesis } from './chainGenesis.js'
+import { BoundedCache } from '../../util/boundedCache.js'
+import { FEE_STATE_SIZE, decodeFeeState, desiredDelayExcess, genesisFeeState, type FeeState } from '../rules/feeState.js'
+import type { ForkRecord } from '../../store/forkRecord.js'
+import { writeForkBase } from './forkBase.js'
+import type { ForkState } from '../state/forkState.js'
+import type { Genesis } from '../rules/genesis.js'
+import { decodeReceipts, encodeReceipts, type Receipt } from './receipt.js'
+import { StateUnavailableError } from '../base/errors.js'
+import { StatePruner } from '../state/statePruner.js'
+import { packSenders, txsFromBody } from './txMemo.js'
+import { sharedCommon } from '../rules/sharedCommon.js'
+import { chainCommon } from '../rules/chainCommon.js'
+import { type EnvFields, envBlock } from './envBlock.js'
+
+/** Fees are burned to coreth's BlackholeAddr (constants.BlackholeAddr): the block coinbase. */
+export const BLACKHOLE = hexToBytes('0x0100000000000000000000000000000000000000')
+/** coreth's EmptyExtDataHash = rlpHash(nil bytes). */
+export const EMPTY_EXT_DATA_HASH = KECCAK256_RLP
+const _ZERO32 = new Uint8Array(32)
+const BLOCK_CACHE_SIZE = 64
+
+export interface ChainOptions {
+  genesis: Genesis
+  log: Logger
+  /** Recent blocks whose state is kept; undefined = archival (EngineOptions.stateHistory). */
+  stateHistory: bigint | undefined
+  /** ACP-176 gas target the genesis fee state starts at; undefined = the default. */
+  gasTarget: number | undefined
+  /** ACP-226 minimum block delay in ms the genesis delay excess starts at. */
+  minDelayTarget: number
+  /** A fork's record (src/engine/chain/forkBase.ts): its block N is the chain's first block, and no genesis is built. */
+  fork?: ForkRecord
+}
+
+/**
+ * The canonical chain: blocks, receipts, indexes and state roots on LevelDB, the head, and
+ * state managers at any kept root. Only the block builder appends (commit()).
+ */
+export class Chain {
+  readonly events = new EventEmitter()
+  readonly common: Common
+  /**
+   * The Common every transaction object shares. ethereumjs copies the Common and re-merges its
+   * params in each transaction's constructor (about 0.3 ms each); this one is set up once and
+   * hands out itself, so parsing a transaction costs only parsing.
+   */
+  readonly txCommon: Common
+  /** Likewise for the EVM environment headers built per block and per call. */
+  private readonly headerCommon: Common
+  readonly chainId: bigint
+  readonly store: ChainStore
+  readonly trieDb: TrieDB
+  /** The head's accounts and slots by key (src/store/flatState.ts): what reads and execution use. */
+  readonly flat: FlatState
+  head!: Block
+  /**
+   * The head's state root: its header's, or the root after development edits of the head's state
+   * (anvil_setBalance and the like change the state without a block, as anvil and hardhat do).
+   */
+  headStateRoot!: Uint8Array
+  genesisBlock!: Block
+  private readonly blockCache = new BoundedCache<string, Block>(BLOCK_CACHE_SIZE)
+  private readonly receiptCache = new BoundedCache<string, Receipt[]>(BLOCK_CACHE_SIZE)
+  /** Where the last 4-8k mined transactions are (~150 bytes each): clients poll for a receipt just after its block. */
+  private readonly recentTxs = new BoundedCache<string, { blockHash: Uint8Array; index: number }>(8192)
+  /** A fork's state beyond what the flat state knows: the trie, with the origin's parts fetched (set by the engine). */
+  forkState: ForkState | undefined
+  /** State garbage collection; only with `pruning-enabled`. */
+  readonly pruner: StatePruner | undefined
+  /** Blocks whose state a pruning node answers for (`state-history`); undefined on an archival node. */
+  readonly stateHistory: bigint | undefined
+
+  private constructor(
+    readonly db: Database,
+    readonly opts: ChainOptions,
+  ) {
+    this.chainId = BigInt(opts.genesis.config.chainId)
+    this.common = chainCommon(this.chainId)
+    this.txCommon = sharedCommon(this.common, paramsTx)
+    this.headerCommon = sharedCommon(this.common, paramsBlock)
+    this.store = new ChainStore(db)
+    this.trieDb = new TrieDB(db)
+    this.flat = new FlatState(db)
+    this.events.setMaxListeners(0)
+    if (opts.stateHistory !== undefined) {
+      this.stateHistory = opts.stateHistory
+      this.pruner = new StatePruner(this.trieDb, () => this.keptRoots(), { log: opts.log })
+    }
+  }
+
+  /** Opens the chain, writing the genesis block on first start and recovering a torn head (docs/SECURITY.md, D-b). */
+  static async open(db: Database, opts: ChainOptions): Promise<Chain> {
+    const chain = new Chain(db, opts)
+    await chain.load()
+    return chain
+  }
+
+  /**
+   * Reads the chain back from the database: on open, and after evm_revert or anvil_reset put it back
+   * (store/snapshotJournal.ts). A revert removes only blocks above its head: cached blocks up to it stay, and trie nodes (named by their content).
+   */
+  async load(afterRevert = false): Promise<void> {
+    this.receiptCache.clear()
+    this.recentTxs.clear()
+    if (!afterRevert) this.blockCache.clear()
+    if (afterRevert) this.trieDb.forgetPending()
+    else this.trieDb.forget()
+    const storedGenesis = this.store.readGenesisHash()
+    const { fork } = this.opts
+    if (fork !== undefined) {
+      // A reset removed the fork's first block: written again from the record, without the origin.
+      if (storedGenesis === undefined) await writeForkBase(this.db, fork)
+      this.flat.partial = true
+      this.genesisBlock = this.blockByHash(fork.hash)!
+      // A revert keeps the genesis on disk: the one checked at open stands, its state is not rebuilt.
+    } else if (storedGenesis === undefined || this.genesisBlock === undefined || !equalsBytes(storedGenesis, this.genesisBlock.hash)) {
+      this.genesisBlock = await initGenesis(this.store, this.trieDb, await genesisBlock(this.opts.genesis, this.newStateManager()), storedGenesis)
+    }
+    this.genesisBlock = this.blockByHash(this.genesisBlock.hash)!
+    this.head = await this.recoverHead()
+    if (afterRevert) this.blockCache.deleteWhere((block) => block.header.number > this.head.header.number)
+    this.headStateRoot = this.store.readHeadState(this.head.hash) ?? this.head.header.stateRoot
+    await this.openFlat()
+  }
+
+  /** Uses the stored flat state if it holds the head's root, else rebuilds it from the trie. */
+  private async openFlat(): Promise<void> {
+    const { number } = this.head.header
+    const stateRoot = this.headStateRoot
+    const stored = this.flat.storedRoot()
+    if (stored !== undefined && equalsBytes(stored, stateRoot)) return this.flat.openAt(number)
+    // A fork's trie is partly the origin's, not walkable whole: its flat state starts again empty (reads go to the trie).
+    if (this.flat.partial) return this.flat.restartEmpty(stateRoot, number)
+    const accounts = await this.flat.rebuild(stateRoot, number, flatEntries(this.trieNodes, stateRoot))
+    this.opts.log.info({ accounts, number: Number(number) }, 'flat state rebuilt from the trie')
+  }
+
+  /**
+   * The state of a block to read or execute on: the flat state for the head and the blocks its
+   * undo layers cover, the trie for older ones (docs/ARCHITECTURE.md, "Where state lives").
+   */
+  stateReader(block: Block, trie: () => StateReader = () => this.newStateManager(this.stateRootOf(block))): StateReader {
+    const { number } = block.header
+    const fetch = this.forkState && { fetcher: this.forkState, root: () => this.stateRootOf(block) }
+    return this.flat.covers(number) ? new FlatView(this.flat, this.codeSource, number, trie, fetch) : trie()
+  }
+
+  /** The head's state as it moves (block building): never pinned to one block. */
+  headView(): FlatView {
+    return new FlatView(this.flat, this.codeSource, undefined, undefined, this.forkState && { fetcher: this.forkState, root: () => this.headStateRoot })
+  }
+
+  /** Contract code by hash, from the trie's database (content-addressed: any block's code). */
+  readonly codeSource = (codeHash: Uint8Array): Uint8Array | undefined => this.trieDb.getSync(codeKey(bytesToUnprefixedHex(codeHash)))
+
+  /** The trie's nodes for src/engine/state/trieBatch.ts: read through the TrieDB's caches, new ones pending until the block's batch. */
+  readonly trieNodes: TrieNodes = {
+    get: (hashHex) => this.trieDb.getSync(hashHex),
+    put: (hashHex, node) => this.trieDb.putSync(hashHex, node),
+  }
+
+  /** Walks back from the stored head to the newest block whose parent links and state are whole. */
+  private async recoverHead(): Promise<Block> {
+    const headHash = this.store.readHeadHash()!
+    let block = this.blockByHash(headHash)
+    let walked = 0
+    while (block !== undefined && block.header.number > this.genesisBlock.header.number && !this.isWhole(block)) {
+      block = this.blockByHash(block.header.parentHash)
+      walked++
+    }
+    if (block === undefined) throw new Error('chain database is corrupt: head block missing')
+    if (walked > 0) {
+      this.opts.log.warn({ number: Number(block.header.number), dropped: walked }, 'head was torn; fell back to the last whole block')
+      await this.store.writeHead(block.hash)
+    }
+    return block
+  }
+
+  private isWhole(block: Block): boolean {
+    const canonical = this.store.readCanonicalHash(block.header.number)
+    return canonical !== undefined && bytesToHex(canonical) === bytesToHex(block.hash) && this.store.hasStateNode(block.header.stateRoot) && this.store.readReceipts(block.hash) !== undefined
+  }
+
+  /** A state manager over the node's trie (caches on: without them trie lookups dominate and blocks run about 2.6x slower, measured here). */
+  newStateManager(root?: Uint8Array): MerkleStateManager {
+    // A fork fetches the origin's nodes as reads need them (src/engine/state/forkState.ts): its root may not be stored yet.
+    if (root !== undefined && !equalsBytes(root, KECCAK256_RLP) && this.forkState === undefined && this.trieDb.getSync(bytesToUnprefixedHex(root)) === undefined) {
+      throw stateUnavailable(root)
+    }
+    return new MerkleStateManager({ common: this.common, trie: this.trie(root), caches: new Caches() })
+  }
+
+  /** The state trie at a root, over the node's trie database. */
+  private trie(root?: Uint8Array): MerklePatriciaTrie {
+    return new MerklePatriciaTrie({ db: this.trieDb, useKeyHashing: true, common: this.common, valueEncoding: ValueEncoding.Bytes, root })
+  }
+
+  /** Fee state after a block (ACP-176, its extraData prefix); a dev chain starts at its configured target. */
+  feeStateOf(block: Block): FeeState {
+    // A fork's first block holds a fee state only if the origin is a C-Chain (an Ethereum node's extraData is not one).
+    const { header } = block
+    const first = header.number === 0n || (this.isForkBase(block) && (header.extraData.length < FEE_STATE_SIZE || equalsBytes(header.extDataHash, _ZERO32)))
+    return first ? genesisFeeState(this.opts.gasTarget) : decodeFeeState(header.extraData)
+  }
+
+  /** The minimum-delay excess a child of this block starts from (ACP-226). */
+  delayExcessOf(block: Block): bigint {
+    if (block.header.number === 0n || (this.isForkBase(block) && block.header.minDelayExcess === 0n)) return desiredDelayExcess(BigInt(this.opts.minDelayTarget))
+    return block.header.minDelayExcess
+  }
+
+  /** Whether this is a fork's first block: the origin's block N. */
+  isForkBase(block: Block): boolean {
+    return this.opts.fork !== undefined && block.header.number === this.opts.fork.number
+  }
+
+  blockByHash(hash: Uint8Array): Block | undefined {
+    const key = bytesToHex(hash)
+    const cached = this.blockCache.get(key)
+    if (cached !== undefined) return cached
+    const bytes = this.store.readBlock(hash)
+    if (bytes === undefined) return undefined
+    const block = this.decodeBlock(bytes, hash)
+    this.remember(key, block)
+    return block
+  }
+
+  blockByNumber(number: bigint): Block | undefined {
+    if (number > this.head.header.number) return undefined
+    if (number === this.head.header.number) return this.head
+    const hash = this.store.readCanonicalHash(number)
+    return hash === undefined ? undefined : this.blockByHash(hash)
+  }
+
+  /** Whether the block is on the canonical chain (it always is here: there are no reorgs). */
+  isCanonical(block: Block): boolean {
+    const hash = this.store.readCanonicalHash(block.header.number)
+    return hash !== undefined && bytesToHex(hash) === bytesToHex(block.hash) && block.header.number <= this.head.header.number
+  }
+
+  receipts(block: Block): Receipt[] {
+    const key = bytesToHex(block.hash)
+    const cached = this.receiptCache.get(key)
+    if (cached !== undefined) return cached
+    const bytes = this.store.readReceipts(block.hash)
+    const receipts = bytes === undefined ? [] : decodeReceipts(bytes)
+    this.receiptCache.set(key, receipts)
+    return receipts
+  }
+
+  /** The canonical block and index of a mined transaction; one in `pooled` (the tx pool) and not recently mined is not mined yet (it leaves the pool after its block). */
+  txLocation(txHash: Uint8Array, pooled?: (hashHex: string) => boolean): { block: Block; index: number } | undefined {
+    const key = hexKey(txHash)
+    const recent = this.recentTxs.get(key)
+    if (recent !== undefined) return { block: this.blockByHash(recent.blockHash)!, index: recent.index }
+    if (pooled?.(`0x${key}`) === true) return undefined
+    const loc = this.store.readTxLocation(txHash)
+    if (loc === undefined || loc.blockNumber > this.head.header.number) return undefined
+    const block = this.blockByNumber(loc.blockNumber)
+    return block === undefined ? undefined : { block, index: loc.index }
+  }
+
+  /** The EVM's environment block for a header (BLOCKHASH, NUMBER, BASEFEE...). */
+  envBlock(fields: EnvFields): EnvBlock {
+    return envBlock(this.headerCommon, { ...fields, coinbase: fields.coinbase ?? BLACKHOLE })
+  }
+
+  /** BLOCKHASH source for the EVM: canonical hashes by number. */
+  readonly blockHashes = {
+    getBlock: async (n: number) => {
+      // A fork's blocks before N are the origin's.
+      const hash = this.blockByNumber(BigInt(n))?.hash ?? (await this.forkState?.blockHash(BigInt(n))) ?? new Uint8Array(32)
+      return { hash: () => hash }
+    },
+    putBlock: async () => {},
+    shallowCopy: () => this.blockHashes,
+  }
+
+  /**
+   * Appends a block: one synced batch with its state, receipts, indexes, the head pointer and
+   * `extraOps` (what its atomic txs change: shared memory, the accepted-tx repository). `pause`
+   * (the block builder's pacer) lets requests run while a big block is encoded and its batch built.
+   */
+  async commit(block: Block, receipts: Receipt[], extraOps: readonly BatchOp[], flat: FlatChanges, pause: () => Promise<void> = async () => {}): Promise<void> {
+    const staged = await this.flat.stage(flat, block.header.number, block.header.stateRoot)
+    const trieOps = this.trieDb.drain()
+    try {
+      await pause()
+      const encodedBlock = encodeBlock(block.header, block.txs, block.extData)
+      await pause()
+      const encodedReceipts = encodeReceipts(receipts)
+      await pause()
+      await this.store.writeBlock(
+        {
+          hash: block.hash,
+          number: block.header.number,
+          encodedBlock,
+          encodedReceipts,
+          bloom: block.header.bloom,
+          txHashes: block.txs.map((tx) => tx.hash()),
+          senders: packSenders(block.txs),
+          stateOps: [...trieOps, ...staged.ops],
+          extraOps,
+        },
+        { pause },
+      )
+    } catch (err) {
+      this.flat.unstage(staged)
+      throw err
+    }
+    this.trieDb.commitDrained(trieOps)
+    for (let index = 0; index < block.txs.length; index++) this.recentTxs.set(hexKey(block.txs[index]!.hash()), { blockHash: block.hash, index })
+    const key = bytesToHex(block.hash)
+    this.remember(key, block)
+    // Bounded here too: every committed block passes through, so an unbounded set kept every receipt (soak).
+    this.receiptCache.set(key, receipts)
+    this.head = block
+    this.headStateRoot = block.header.stateRoot
+    this.events.emit('head', block, receipts)
+    // Between blocks, with nothing pending: the one point where state garbage collection is safe.
+    if (this.pruner !== undefined) await this.pruner.afterCommit(trieOps.reduce((n, op) => n + (op.type === 'put' ? op.value.length : 0), 0))
+  }
+
+  /** The state root a block's state is read at: the header's, or for the head the one after development edits. */
+  stateRootOf(block: Block): Uint8Array {
+    if (equalsBytes(block.hash, this.head.hash)) return this.headStateRoot
+    return this.isForkBase(block) ? this.opts.fork!.stateRoot : block.header.stateRoot
+  }
+
+  /**
+   * Throws coreth's error for a block whose state a pruning node no longer answers for: only the
+   * last `state-history` blocks' states are kept (head-31..head by default), as coreth's tip buffer.
+   */
+  requireState(block: Block): void {
+    if (this.stateHistory !== undefined && block.header.number + this.stateHistory <= this.head.header.number) {
+      throw stateUnavailable(block.header.stateRoot)
+    }
+  }
+
+  /**
+   * Roots the state garbage collector keeps: twice the answered window, so that a read which
+   * passed requireState just before the head moved on is never cut off in the middle of a walk.
+   */
+  private keptRoots(): Uint8Array[] {
+    const roots: Uint8Array[] = []
+    const head = this.head.header.number
+    const keep = 2n * (this.stateHistory ?? 0n)
+    for (let n = head; n >= 0n && n > head - keep; n--) {
+      const block = this.blockByNumber(n)
+      if (block !== undefined) roots.push(block.header.stateRoot)
+    }
+    roots.push(this.headStateRoot)
+    return roots
+  }
+
+  private remember(key: string, block: Block): void {
+    this.blockCache.set(key, block)
+  }
+
+  /** Decodes a stored block; its transactions get their stored senders, so none is recovered again. */
+  private decodeBlock(bytes: Uint8Array, hash: Uint8Array): Block {
+    const [headerFields, txs, , , extData] = RLP.decode(bytes) as unknown as [Uint8Array[], Uint8Array[], unknown, Uint8Array, Uint8Array]
+    const header = headerFromFields(headerFields)
+    const parsed = txsFromBody(txs, this.txCommon, txs.length === 0 ? undefined : this.store.readSenders(hash))
+    return makeBlock(header, parsed, extData ?? new Uint8Array(), bytes, hash)
+  }
+}
+
+/**
+ * coreth's answer for a state root that is not on disk: libevm trie.MissingNodeError around
+ * hashdb's Reader error (graft/evm/triedb/hashdb/database.go Reader, libevm trie/trie_reader.go).
+ */
+function stateUnavailable(root: Uint8Array): StateUnavailableError {
+  const hex = bytesToUnprefixedHex(root)
+  return new StateUnavailableError(`missing trie node ${hex} (path ) state 0x${hex} is not available, not found`)
+}
+
+function hexKey(bytes: Uint8Array): string {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex')
+}

@@ -1,0 +1,46 @@
+import { bytesToHex } from '@ethereumjs/util'
+import { ExecutionFailedError } from '../base/errors.js'
+import type { RunLimit } from './evmGuard.js'
+import type { CallOutcome, CallRunner } from './executor.js'
+import type { CallRequest } from '../base/types.js'
+
+/** eth_createAccessList's answer. */
+export interface AccessListResult {
+  accessList: { address: string; storageKeys: string[] }[]
+  gasUsed: bigint
+  error?: string
+}
+
+/** eth_createAccessList: run with access-list reporting until the list is stable (geth AccessList). */
+export async function createAccessList(ex: CallRunner, req: CallRequest, gas: bigint, limit: RunLimit): Promise<AccessListResult> {
+  return ex.exclusive(limit, async () => {
+    let list = req.accessList ?? []
+    for (let i = 0; i < 8; i++) {
+      await ex.sm.checkpoint()
+      let outcome: CallOutcome
+      try {
+        outcome = await ex.run({ ...req, accessList: list }, gas, undefined, true)
+      } finally {
+        await ex.sm.revert()
+      }
+      const reported = (outcome.result.accessList ?? []).map((item) => ({
+        address: item.address.toLowerCase(),
+        storageKeys: item.storageKeys.map((k) => k.toLowerCase()),
+      }))
+      const exclude = new Set<string>([bytesToHex(req.from ?? new Uint8Array(20)), ...(req.to ? [bytesToHex(req.to)] : [])])
+      const next = reported.filter((i) => !exclude.has(i.address) || i.storageKeys.length > 0)
+      const same = JSON.stringify(next) === JSON.stringify(list.map((i) => ({ address: bytesToHex(i.address), storageKeys: i.storageKeys.map((k) => bytesToHex(k)) })))
+      if (same || i === 7) {
+        const result: AccessListResult = { accessList: next, gasUsed: outcome.gasUsed }
+        if (outcome.error !== undefined) result.error = outcome.reverted ? 'execution reverted' : outcome.error
+        return result
+      }
+      list = next.map((i) => ({ address: hexBytes(i.address), storageKeys: i.storageKeys.map(hexBytes) }))
+    }
+    throw new ExecutionFailedError('access list did not converge')
+  })
+}
+
+function hexBytes(h: string): Uint8Array {
+  return Buffer.from(h.slice(2), 'hex')
+}

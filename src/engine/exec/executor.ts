@@ -1,0 +1,320 @@
+import type { Block as EnvBlock } from '@ethereumjs/block'
+import { type VM, createVM } from '@ethereumjs/vm'
+import { createTx, type TypedTransaction } from '@ethereumjs/tx'
+import { Account, Address, bytesToHex, hexToBytes, setLengthLeft, toChecksumAddress, unpadBytes } from '@ethereumjs/util'
+import type { Block } from '../chain/block.js'
+import { type CallResult, directCallSupported, messageCall, runDirectCall } from './directCall.js'
+import { EvmGuard, type RunLimit } from './evmGuard.js'
+import { withBlobBaseFee } from '../chain/envBlock.js'
+import { runTxFromContract } from './impersonatedTx.js'
+// Process-wide: every EVM (calls, the block builder, tracing) runs with ethereumjs's per-call costs cut.
+import './evmPatches.js'
+import type { Chain } from '../chain/chain.js'
+import { ExecutionFailedError, ExecutionRevertedError, InvalidParamsError } from '../base/errors.js'
+import type { StateReader } from '../state/flatView.js'
+import { OverlayState } from '../state/overlayState.js'
+import type { AccessListItem, CallRequest, StateOverride } from '../base/types.js'
+
+const ZERO_ADDRESS = new Address(new Uint8Array(20))
+const MAX_UINT256 = (1n << 256n) - 1n
+const EMPTY = new Uint8Array(0)
+
+/** What a call's EVM environment takes besides its block's header (block overrides: src/engine/exec/callOverrides.ts). */
+export interface CallEnv {
+  /** PREVRANDAO / DIFFICULTY (else coreth's difficulty 1). */
+  mixHash?: Uint8Array
+  /** BLOBBASEFEE (else the header's, 1). */
+  blobBaseFee?: bigint
+}
+
+/** What one execution produced (eth_call, estimate, access list). */
+export interface CallOutcome {
+  result: CallResult
+  returnData: Uint8Array
+  gasUsed: bigint
+  reverted: boolean
+  error?: string
+}
+
+/** What one run of an executor is for: a block and its state, named by `key` (the block and its state's generation). */
+export interface ExecTarget {
+  key: string
+  block: Block
+  state(): StateReader
+}
+
+/** What estimates, access lists and calls need of an executor: its block, its state, its queue and a run. */
+export type CallRunner = Pick<Executor, 'block' | 'sm' | 'exclusive' | 'run'>
+
+/**
+ * Runs calls against the state of a block. Executions on one state manager are serialised
+ * (the state is checkpointed and reverted around each), so concurrent requests never see each
+ * other's writes. One executor serves any block (bound()): a run moves its state and environment to
+ * its block first, inside the queue, so the VM (about 0.4 ms to build) is made once, not per block.
+ */
+export class Executor {
+  private queue: Promise<unknown> = Promise.resolve()
+  private targetKey: string | undefined
+
+  private constructor(
+    private current: Block,
+    readonly sm: OverlayState,
+    private readonly vm: VM,
+    private readonly chain: Chain,
+    readonly guard: EvmGuard,
+    private readonly callEnv: CallEnv,
+  ) {}
+
+  /** The block the running execution is at (read it inside exclusive()). */
+  get block(): Block {
+    return this.current
+  }
+
+  /** This executor for runs at `target`: each one is moved there first, inside the queue. */
+  bound(target: ExecTarget): CallRunner {
+    return {
+      block: target.block,
+      sm: this.sm,
+      exclusive: (limit, fn) => this.exclusive(limit, fn, target),
+      run: (...args) => this.run(...args),
+    }
+  }
+
+  /** The EVM, for tracers to subscribe to its events (debug_traceCall runs on its own executor). */
+  get evm(): VM['evm'] {
+    return this.vm.evm
+  }
+
+  static async create(chain: Chain, block: Block, state: StateReader, callEnv: CallEnv = {}): Promise<Executor> {
+    const sm = new OverlayState(state, chain.codeSource)
+    const guard = new EvmGuard()
+    // A Common copy per VM: each EVM subscribes to its Common's events and the shared one would keep every
+    // VM ever made alive (an eth_call at each new head leaked an EVM; scripts/soak.ts found it).
+    const vm = await createVM({ common: chain.common.copy(), stateManager: sm, blockchain: chain.blockHashes as never, evmOpts: { customOpcodes: guard.opcodes } })
+    return new Executor(block, sm, vm, chain, guard, callEnv)
+  }
+
+  /**
+   * Runs fn with exclusive use of this state; every write is reverted afterwards. The EVM runs
+   * time-sliced under `limit` (docs/SECURITY.md, E2/E3), which starts when fn does.
+   */
+  exclusive<T>(limit: RunLimit, fn: () => Promise<T>, target?: ExecTarget): Promise<T> {
+    const run = this.queue.then(async () => {
+      if (target !== undefined && target.key !== this.targetKey) {
+        this.current = target.block
+        this.sm.rebase(target.state())
+        this.envs.clear()
+        this.targetKey = target.key
+      }
+      try {
+        return await this.guard.run(limit, fn)
+      } finally {
+        // Whole: an aborted run may leave nested checkpoints open.
+        this.sm.reset()
+      }
+    })
+    this.queue = run.catch(() => undefined)
+    return run
+  }
+
+  /**
+   * Executes one call as geth's DoCall does (no nonce check, base fee 0 when no fee is given).
+   * `beforeRun` sees the transaction once overrides are applied, just before it runs (tracers).
+   */
+  async run(req: CallRequest, gas: bigint, overrides?: StateOverride, accessListReport = false, beforeRun?: (tx: TypedTransaction) => Promise<void>): Promise<CallOutcome> {
+    const from = new Address(req.from ?? ZERO_ADDRESS.bytes)
+    if (overrides !== undefined) await this.applyOverrides(overrides)
+    const noFees = req.gasPrice === undefined && req.maxFeePerGas === undefined && req.maxPriorityFeePerGas === undefined
+    const baseFee = noFees ? 0n : this.block.header.baseFee
+    const env = this.envFor(baseFee, gas > this.block.header.gasLimit ? gas : this.block.header.gasLimit)
+    // Without fees and without a tracer watching the transaction, the EVM's message entry does all a call observes (src/engine/exec/directCall.ts);
+    // a plain call to an address then needs no transaction object at all (price 0: a legacy tx at gas price 0).
+    const direct = noFees && beforeRun === undefined && directCallSupported(this.vm.common)
+    const plain = direct && req.to !== undefined && req.accessList === undefined
+    const tx = plain ? undefined : this.makeTx(req, gas, from, baseFee)
+    const account = (await this.sm.getAccount(from)) ?? new Account()
+    // geth buyGas: the balance must cover gas at the fee cap (or gas price) plus the value.
+    const feeCap = tx === undefined ? 0n : tx.type === 2 ? (tx as { maxFeePerGas: bigint }).maxFeePerGas : (tx as { gasPrice: bigint }).gasPrice
+    const cost = gas * feeCap + (req.value ?? 0n)
+    const sender = toChecksumAddress(from.toString())
+    if (cost > MAX_UINT256) throw new ExecutionFailedError(`insufficient funds for gas * price + value: address ${sender} required balance exceeds 256 bits`)
+    if (account.balance < cost) throw new ExecutionFailedError(`insufficient funds for gas * price + value: address ${sender} have ${account.balance} want ${cost}`)
+    account.nonce = req.nonce ?? account.nonce
+    if (beforeRun !== undefined) await beforeRun(tx!)
+    let result: CallResult
+    try {
+      result = direct
+        ? await runDirectCall(this.vm.evm, tx ?? messageCall(this.chain.txCommon, new Address(req.to!), gas, req.value ?? 0n, req.input ?? EMPTY), from, env, accessListReport)
+        : // geth skips EIP-3607 for calls (SkipAccountChecks): a contract may be the sender and still run its code.
+          await runTxFromContract(
+            this.vm,
+            {
+              tx: tx!,
+              block: env,
+              skipNonce: true,
+              skipBalance: true,
+              skipBlockGasLimitValidation: true,
+              skipHardForkValidation: true,
+              reportAccessList: accessListReport,
+            },
+            from,
+          )
+    } catch (err) {
+      throw translateRunError(err)
+    }
+    this.guard.check()
+    const exec = result.execResult
+    const errName = exec.exceptionError?.error
+    return { result, returnData: exec.returnValue, gasUsed: result.totalGasSpent, reverted: errName === 'revert', error: errName }
+  }
+
+  private readonly envs = new Map<string, EnvBlock>()
+
+  /** The EVM environment of this block for a call (base fee 0 without fees; gas limit at least the call's). */
+  private envFor(baseFee: bigint, gasLimit: bigint): EnvBlock {
+    const key = `${baseFee}:${gasLimit}`
+    let env = this.envs.get(key)
+    if (env === undefined) {
+      const h = this.block.header
+      env = this.chain.envBlock({ number: h.number, timestamp: h.timestamp, gasLimit, baseFee, coinbase: h.coinbase, mixHash: this.callEnv.mixHash })
+      if (this.callEnv.blobBaseFee !== undefined) env = withBlobBaseFee(env, this.callEnv.blobBaseFee)
+      if (this.envs.size > 64) this.envs.clear()
+      this.envs.set(key, env)
+    }
+    return env
+  }
+
+  private makeTx(req: CallRequest, gas: bigint, from: Address, baseFee: bigint): TypedTransaction {
+    const common = this.chain.txCommon
+    const base = {
+      nonce: 0n,
+      gasLimit: gas,
+      to: req.to ?? undefined,
+      value: req.value ?? 0n,
+      data: req.input ?? new Uint8Array(),
+    }
+    let tx: TypedTransaction
+    if (req.maxFeePerGas !== undefined || req.maxPriorityFeePerGas !== undefined || req.accessList !== undefined) {
+      const tip = req.maxPriorityFeePerGas ?? 0n
+      const feeCap = req.maxFeePerGas ?? (tip > baseFee ? tip : baseFee + tip)
+      if (tip > feeCap) throw new InvalidParamsError('maxFeePerGas (' + feeCap + ') < maxPriorityFeePerGas (' + tip + ')')
+      tx = createTx({ ...base, type: 2, maxFeePerGas: feeCap, maxPriorityFeePerGas: tip, accessList: toAccessList(req.accessList), chainId: this.chain.chainId }, { common, freeze: false })
+    } else {
+      tx = createTx({ ...base, type: 0, gasPrice: req.gasPrice ?? 0n }, { common, freeze: false })
+    }
+    ;(tx as { getSenderAddress: () => Address }).getSenderAddress = () => from
+    return tx
+  }
+
+  private async applyOverrides(overrides: StateOverride): Promise<void> {
+    for (const [addrHex, o] of Object.entries(overrides)) {
+      const address = new Address(hexToBytes(addrHex as `0x${string}`))
+      if (o.state !== undefined && o.stateDiff !== undefined) {
+        throw new InvalidParamsError(`account ${addrHex} has both 'state' and 'stateDiff'`)
+      }
+      const account = (await this.sm.getAccount(address)) ?? new Account()
+      if (o.balance !== undefined) account.balance = o.balance
+      if (o.nonce !== undefined) account.nonce = o.nonce
+      await this.sm.putAccount(address, account)
+      if (o.code !== undefined) await this.sm.putCode(address, o.code)
+      if (o.state !== undefined) await this.sm.clearStorage(address)
+      for (const [slot, value] of Object.entries(o.state ?? o.stateDiff ?? {})) {
+        await this.sm.putStorage(address, setLengthLeft(hexToBytes(slot as `0x${string}`), 32), unpadBytes(value))
+      }
+    }
+  }
+}
+
+/**
+ * geth applyMessageWithEVM: a call refused before it runs (core.ApplyMessage's error: insufficient
+ * funds, intrinsic gas, the base fee) as eth_call answers it, `err: <error> (supplied gas <gas>)`.
+ */
+export function callPrecheckError(err: unknown, gas: bigint): unknown {
+  return err instanceof ExecutionFailedError ? new ExecutionFailedError(`err: ${err.message} (supplied gas ${gas})`) : err
+}
+
+function toAccessList(list: AccessListItem[] | undefined): [Uint8Array, Uint8Array[]][] {
+  return (list ?? []).map((i) => [i.address, i.storageKeys])
+}
+
+/** Maps ethereumjs's pre-execution failures to geth's wording. */
+export function translateRunError(err: unknown): Error {
+  if (err instanceof ExecutionFailedError) return err
+  const msg = err instanceof Error ? err.message : String(err)
+  const intrinsic = /INTRINSIC_GAS_TOO_LOW: tx gas limit (\d+) is lower than the minimum gas limit of (\d+)/.exec(msg)
+  if (intrinsic) return new ExecutionFailedError(`intrinsic gas too low: have ${intrinsic[1]}, want ${intrinsic[2]}`)
+  if (/is less than the block's baseFeePerGas/.test(msg)) return new ExecutionFailedError('max fee per gas less than block base fee')
+  if (/value field cannot be negative/.test(msg)) return new InvalidParamsError(msg)
+  return new ExecutionFailedError(msg.replace(/ \(.*$/, ''))
+}
+
+/** geth's error for a failed (non-revert) execution: the EVM error text. */
+export function executionError(outcome: CallOutcome): Error {
+  if (outcome.reverted) return new ExecutionRevertedError(outcome.returnData, decodeRevertReason(outcome.returnData))
+  return new ExecutionFailedError(gethVmError(outcome.error ?? 'execution failed'))
+}
+
+/** ethereumjs EVM error names -> geth's core/vm error strings. */
+function gethVmError(name: string): string {
+  switch (name) {
+    case 'out of gas':
+      return 'out of gas'
+    case 'invalid opcode':
+      return 'invalid opcode'
+    case 'stack underflow':
+      return 'stack underflow'
+    case 'stack overflow':
+      return 'stack limit reached 1024 (1023)'
+    case 'invalid JUMP':
+      return 'invalid jump destination'
+    case 'static state change':
+      return 'write protection'
+    case 'code store out of gas':
+      return 'contract creation code storage out of gas'
+    case 'code size to deposit exceeds maximum code size':
+      return 'max code size exceeded'
+    case 'create collision':
+      return 'contract address collision'
+    case 'invalid bytecode deployed':
+      return 'invalid code: must not begin with 0xef'
+    case 'value overflow':
+      return 'gas uint64 overflow'
+    case 'insufficient balance':
+      return 'insufficient balance for transfer'
+    default:
+      return name
+  }
+}
+
+/** Decodes Error(string) revert data; Panic(uint256) as geth does ("assert(false)" etc.). */
+export function decodeRevertReason(data: Uint8Array): string | undefined {
+  if (data.length < 4) return undefined
+  const selector = bytesToHex(data.subarray(0, 4))
+  if (selector === '0x08c379a0' && data.length >= 68) {
+    const offset = Number(BigInt(bytesToHex(data.subarray(4, 36))))
+    if (4 + offset + 32 > data.length) return undefined
+    const len = Number(BigInt(bytesToHex(data.subarray(4 + offset, 4 + offset + 32))))
+    const start = 4 + offset + 32
+    if (start + len > data.length) return undefined
+    return new TextDecoder().decode(data.subarray(start, start + len))
+  }
+  if (selector === '0x4e487b71' && data.length === 36) {
+    const code = BigInt(bytesToHex(data.subarray(4, 36)))
+    return PANIC_REASONS[Number(code)] ?? `unknown panic code: 0x${code.toString(16)}`
+  }
+  return undefined
+}
+
+// geth accounts/abi/abi.go panicReasons.
+const PANIC_REASONS: Record<number, string> = {
+  0x00: 'generic panic',
+  0x01: 'assert(false)',
+  0x11: 'arithmetic underflow or overflow',
+  0x12: 'division or modulo by zero',
+  0x21: 'enum overflow',
+  0x22: 'invalid encoded storage byte array accessed',
+  0x31: 'out-of-bounds array access; popping on an empty array',
+  0x32: 'out-of-bounds access of an array or bytesN',
+  0x41: 'out of memory',
+  0x51: 'uninitialized function',
+}

@@ -1,0 +1,190 @@
+import { RLP } from '@ethereumjs/rlp'
+import type { Block as EnvBlock } from '@ethereumjs/block'
+import { KECCAK256_RLP_ARRAY } from '@ethereumjs/util'
+import type { RunTxResult, VM } from '@ethereumjs/vm'
+import { keccak256 } from '../../util/crypto.js'
+import { ForkError } from '../../fork/errors.js'
+import type { Header } from '../chain/block.js'
+import type { BlockClock } from '../rules/blockClock.js'
+import { type BlockOverrides, burnTip } from '../chain/blockOverrides.js'
+import { BLACKHOLE, EMPTY_EXT_DATA_HASH, type Chain } from '../chain/chain.js'
+import { consumeGas, encodeFeeState, type FeeState, feeStateBeforeBlock, gasPrice, maxCapacity, minDelayMs, nextMinDelayExcess, updateTargetExcess } from '../rules/feeState.js'
+import { runBlockTx } from '../exec/impersonatedTx.js'
+import type { OverlayState } from '../state/overlayState.js'
+import { encodeConsensusReceipt, knowBloom, type Log, type Receipt } from '../chain/receipt.js'
+import type { TxFailure } from './hardhatFailure.js'
+import type { PoolTx } from '../pool/txPool.js'
+
+/*
+ * The parts of making the next block that the block builder (which commits it) and the pending
+ * block (which only shows it: src/engine/mining/pendingBlock.ts) share: its header fields before any
+ * transaction, running the pool's transactions into it, and the sealed header.
+ */
+
+/** Empty Warp predicate results appended after the fee state (codec v0 + empty map), as coreth does after Durango. */
+const EMPTY_PREDICATE_RESULTS = new Uint8Array(6)
+const ZERO32 = new Uint8Array(32)
+
+/** The next block on the head before its transactions: time, ACP-176 fee state, base fee, gas limit, miner. */
+export interface NextBlockPlan {
+  parent: Chain['head']
+  number: bigint
+  /** The clock's proposal, and the earliest time ACP-226 allows after the parent (ms). */
+  proposed: { ms: bigint; running: boolean }
+  earliest: bigint
+  minDelay: bigint
+  /** The block's time (ms): the proposal, at least the earliest. */
+  timeMs: bigint
+  before: FeeState
+  baseFee: bigint
+  gasLimit: bigint
+  /** Gas the block's transactions may use: the capacity (or a set gas limit). */
+  available: bigint
+  coinbase: Uint8Array
+}
+
+/** The next block's plan on the chain's head, with the clock and the development controls' header overrides. */
+export function planNextBlock(chain: Chain, clock: BlockClock, overrides: BlockOverrides): NextBlockPlan {
+  const parent = chain.head
+  const parentMs = parent.header.timeMilliseconds
+  const minDelay = minDelayMs(chain.delayExcessOf(parent))
+  const earliest = parentMs + minDelay
+  const proposed = clock.propose(parent.header)
+  const timeMs = proposed.ms < earliest ? earliest : proposed.ms
+  const before = feeStateBeforeBlock(chain.feeStateOf(parent), parentMs, timeMs)
+  return {
+    parent,
+    number: parent.header.number + 1n,
+    proposed,
+    earliest,
+    minDelay,
+    timeMs,
+    before,
+    baseFee: overrides.baseFee ?? gasPrice(before),
+    gasLimit: overrides.gasLimit ?? maxCapacity(before.targetExcess),
+    available: overrides.gasLimit ?? before.capacity,
+    coinbase: overrides.coinbase ?? BLACKHOLE,
+  }
+}
+
+/** What running the candidates left: included transactions with their receipts, and those no longer valid. */
+export interface RunOutcome {
+  included: PoolTx[]
+  dropped: PoolTx[]
+  receipts: Receipt[]
+  /** Consensus encodings for the receipt root, made as each tx runs (paced) rather than all at the end. */
+  receiptBytes: Uint8Array[]
+  gasUsed: bigint
+  /** How each included transaction that failed (status 0) failed, by hash. */
+  failures: Map<string, TxFailure>
+}
+
+/**
+ * Runs the pool's executable transactions, in the pool's order, into a block as geth's miner does:
+ * a sender whose transaction does not fit (fee cap under the base fee, gas over what is left) or
+ * no longer runs (balance spent by an earlier one) is skipped from then on; a fork's origin out of
+ * reach stops the block (ForkError).
+ */
+export async function runCandidates(
+  vm: VM,
+  sm: OverlayState,
+  env: EnvBlock,
+  candidates: readonly PoolTx[],
+  plan: Pick<NextBlockPlan, 'baseFee' | 'available' | 'coinbase'>,
+  pause: () => Promise<void>,
+  onDrop: (ptx: PoolTx, err: Error) => void,
+): Promise<RunOutcome> {
+  const { baseFee, available, coinbase } = plan
+  const out: RunOutcome = { included: [], dropped: [], receipts: [], receiptBytes: [], gasUsed: 0n, failures: new Map() }
+  const skipped = new Set<string>()
+  for (const ptx of candidates) {
+    await pause()
+    if (skipped.has(ptx.senderHex)) continue
+    if (ptx.feeCap < baseFee || out.gasUsed + ptx.tx.gasLimit > available) {
+      skipped.add(ptx.senderHex)
+      continue
+    }
+    let result: RunTxResult
+    try {
+      result = await runBlockTx(vm, { tx: ptx.tx, block: env, skipHardForkValidation: true, blockGasUsed: out.gasUsed })
+    } catch (err) {
+      // A fork's origin did not answer: the transaction is not at fault, the block waits (it stays pooled).
+      if (err instanceof ForkError) throw err
+      onDrop(ptx, err as Error)
+      out.dropped.push(ptx)
+      skipped.add(ptx.senderHex)
+      continue
+    }
+    if (coinbase !== BLACKHOLE) await burnTip(sm, coinbase, result.minerValue)
+    out.gasUsed += result.totalGasSpent
+    out.included.push(ptx)
+    const failed = result.execResult.exceptionError
+    if (failed !== undefined) out.failures.set(ptx.hash, { error: failed.error, returnData: result.execResult.returnValue })
+    const receipt: Receipt = {
+      txType: ptx.tx.type,
+      status: failed === undefined ? 1 : 0,
+      cumulativeGasUsed: out.gasUsed,
+      gasUsed: result.totalGasSpent,
+      effectiveGasPrice: ptx.feeCap < baseFee + ptx.tipCap ? ptx.feeCap : baseFee + ptx.tipCap,
+      contractAddress: result.createdAddress?.bytes,
+      logs: (result.execResult.logs ?? []).map(([address, topics, data]): Log => ({ address, topics, data })),
+    }
+    knowBloom(receipt, result.bloom.bitvector)
+    out.receipts.push(receipt)
+    out.receiptBytes.push(encodeConsensusReceipt(receipt))
+  }
+  return out
+}
+
+/** What sealing needs besides the plan: roots, bloom, gas used, the atomic txs' extData and gas. */
+export interface SealInput {
+  stateRoot: Uint8Array
+  txRoot: Uint8Array
+  receiptRoot: Uint8Array
+  bloom: Uint8Array
+  gasUsed: bigint
+  extData: Uint8Array
+  extDataGasUsed: bigint
+  /** ACP-176 gas target the fee state steers toward (undefined: keep the current one). */
+  gasTarget: bigint | undefined
+  /** ACP-226 delay excess the chain steers toward. */
+  desiredDelay: bigint
+}
+
+/** The header of the planned block: coreth's fields, the fee state after its gas in extraData. */
+export function sealHeader(chain: Chain, plan: NextBlockPlan, s: SealInput): Header {
+  const { before } = plan
+  // A gas limit set by evm_setBlockGasLimit may exceed the capacity: the fee state then counts the excess, its capacity at 0.
+  const used = s.gasUsed + s.extDataGasUsed
+  const consumable = used > before.capacity ? { ...before, capacity: used } : before
+  const after = updateTargetExcess(consumeGas(consumable, s.gasUsed, s.extDataGasUsed), s.gasTarget)
+  const extraData = new Uint8Array(30)
+  extraData.set(encodeFeeState(after), 0)
+  extraData.set(EMPTY_PREDICATE_RESULTS, 24)
+  return {
+    parentHash: plan.parent.hash,
+    uncleHash: KECCAK256_RLP_ARRAY,
+    coinbase: plan.coinbase,
+    stateRoot: s.stateRoot,
+    txRoot: s.txRoot,
+    receiptRoot: s.receiptRoot,
+    bloom: s.bloom,
+    difficulty: 1n,
+    number: plan.number,
+    gasLimit: plan.gasLimit,
+    gasUsed: s.gasUsed,
+    timestamp: plan.timeMs / 1000n,
+    extraData,
+    mixHash: ZERO32,
+    nonce: new Uint8Array(8),
+    extDataHash: s.extData.length === 0 ? EMPTY_EXT_DATA_HASH : keccak256(RLP.encode(s.extData)),
+    baseFee: plan.baseFee,
+    extDataGasUsed: s.extDataGasUsed,
+    blockGasCost: 0n,
+    blobGasUsed: 0n,
+    excessBlobGas: 0n,
+    parentBeaconRoot: ZERO32,
+    timeMilliseconds: plan.timeMs,
+    minDelayExcess: nextMinDelayExcess(chain.delayExcessOf(plan.parent), s.desiredDelay),
+  }
+}

@@ -1,0 +1,178 @@
+import type { Block } from '../chain/block.js'
+import type { BlockClock } from '../rules/blockClock.js'
+import type { BlockOverrides } from '../chain/blockOverrides.js'
+import type { Chain } from '../chain/chain.js'
+import { EngineError } from '../base/errors.js'
+import { goFixed6 } from '../../util/goFloat.js'
+import { feeStateBeforeBlock, gasPrice, maxCapacity, type FeeState } from '../rules/feeState.js'
+import { feeCaps } from '../pool/txPool.js'
+
+/** coreth eth/gasprice defaults (ethconfig/config.go). */
+const TIP_BLOCKS = 40n
+const TIP_PERCENTILE = 40n
+const TIP_MAX_AGE_SECONDS = 80n
+const MAX_TIP = 150_000_000_000n
+const FEE_HISTORY_MAX_DEPTH = 25_000n
+
+export interface FeeHistory {
+  oldestBlock: bigint
+  baseFeePerGas?: bigint[]
+  gasUsedRatio: number[] | null
+  reward?: bigint[][]
+}
+
+export interface FeeOracleOptions {
+  /** The lowest tip suggested (the pool's price limit). */
+  minTip: bigint
+  /** Blocks one eth_feeHistory covers; larger counts are clamped. */
+  maxBlocks: bigint
+  /** Reward percentiles in one eth_feeHistory at most. */
+  maxPercentiles: number
+}
+
+/** Base fee, tip and fee history as coreth answers them (coreth: internal/ethapi/api.go, eth/gasprice/gasprice.go). */
+export class FeeOracle {
+  private tipCache: { head: Block; tip: bigint } | undefined
+  private lastTip: bigint
+
+  constructor(
+    private readonly chain: Chain,
+    /** The builder's clock and header overrides: "now" is the time the next block would get. */
+    private readonly nextBlock: { clock: BlockClock; overrides: BlockOverrides },
+    private readonly opts: FeeOracleOptions,
+  ) {
+    this.lastTip = opts.minTip
+  }
+
+  private nextCache: { head: Block; ms: bigint; state: FeeState; baseFee: bigint; gasLimit: bigint } | undefined
+
+  /** Fee state of a block built now (at the clock's time for it); memoised per head and millisecond (admission asks per tx). */
+  private next(): { baseFee: bigint; gasLimit: bigint } {
+    const head = this.chain.head
+    const ms = this.nextBlock.clock.propose(head.header).ms
+    const c = this.nextCache
+    if (c !== undefined && c.head === head && c.ms === ms) return c
+    const parentMs = head.header.timeMilliseconds
+    const state = feeStateBeforeBlock(this.chain.feeStateOf(head), parentMs, ms > parentMs ? ms : parentMs)
+    this.nextCache = { head, ms, state, baseFee: gasPrice(state), gasLimit: maxCapacity(state.targetExcess) }
+    return this.nextCache
+  }
+
+  /** eth_baseFee: the base fee of a block built now on the head (or the one anvil_setNextBlockBaseFeePerGas set). */
+  nextBaseFee(): bigint {
+    return this.nextBlock.overrides.baseFee ?? this.next().baseFee
+  }
+
+  /** Gas limit of the next block (ACP-176 max capacity, or the one evm_setBlockGasLimit set). */
+  nextGasLimit(): bigint {
+    return this.nextBlock.overrides.gasLimit ?? this.next().gasLimit
+  }
+
+  /** eth_maxPriorityFeePerGas: 40th percentile of recent tips, clamped to [tx-pool-price-limit, 150 gwei]. */
+  suggestTipCap(): bigint {
+    const head = this.chain.head
+    if (this.tipCache?.head === head) return this.tipCache.tip
+    const minPrice = this.opts.minTip
+    const tips: bigint[] = []
+    const now = this.nextBlock.clock.nowSeconds()
+    const lower = head.header.number > TIP_BLOCKS ? head.header.number - TIP_BLOCKS : 0n
+    // Parent links through the block cache (no canonical-index read per block), each block's tips worked out once.
+    for (let block: Block | undefined = head; block !== undefined && block.header.number > lower; block = this.chain.blockByHash(block.header.parentHash)) {
+      if (block.header.timestamp + TIP_MAX_AGE_SECONDS < now) break
+      tips.push(...blockTips(block))
+    }
+    let tip = this.lastTip
+    if (tips.length > 0) {
+      tips.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
+      tip = tips[Number(((BigInt(tips.length) - 1n) * TIP_PERCENTILE) / 100n)]!
+    }
+    if (tip < minPrice) tip = minPrice
+    if (tip > MAX_TIP) tip = MAX_TIP
+    this.lastTip = tip
+    this.tipCache = { head, tip }
+    return tip
+  }
+
+  /** eth_gasPrice: suggested tip plus the next base fee. */
+  gasPrice(): bigint {
+    return this.suggestTipCap() + this.nextBaseFee()
+  }
+
+  /**
+   * eth_feeHistory as geth answers it (eth/gasprice/feehistory.go): a count of 0 is an empty answer
+   * before any check; percentiles over the limit, out of [0, 100] or not ascending are geth's
+   * "invalid reward percentile" (-32000, Go's %f); baseFeePerGas has one entry more than the
+   * blocks, the base fee of the block after the newest (the next block's when that is the head).
+   * Within coreth's depth limit, and the ratio against the gas limit.
+   */
+  feeHistory(blockCount: bigint, last: Block, percentiles: number[] | undefined): FeeHistory {
+    if (blockCount === 0n) return { oldestBlock: 0n, gasUsedRatio: null }
+    if (percentiles !== undefined) checkPercentiles(percentiles, this.opts.maxPercentiles)
+    const maxBlocks = this.opts.maxBlocks
+    if (blockCount > maxBlocks) blockCount = maxBlocks
+    const headNumber = this.chain.head.header.number
+    const lastNumber = last.header.number
+    if (headNumber > FEE_HISTORY_MAX_DEPTH - 1n && lastNumber < headNumber - (FEE_HISTORY_MAX_DEPTH - 1n)) {
+      throw new EngineError(`request beyond historical limit: requested ${lastNumber}, head ${headNumber}`)
+    }
+    const oldest = lastNumber + 1n >= blockCount ? lastNumber + 1n - blockCount : 0n
+    const baseFees: bigint[] = []
+    const ratios: number[] = []
+    const rewards: bigint[][] = []
+    for (let n = oldest; n <= lastNumber; n++) {
+      const block = this.chain.blockByNumber(n)!
+      baseFees.push(block.header.baseFee)
+      ratios.push(block.header.gasLimit === 0n ? 0 : Number(block.header.gasUsed) / Number(block.header.gasLimit))
+      if (percentiles !== undefined) rewards.push(this.blockRewards(block, percentiles))
+    }
+    baseFees.push(lastNumber === headNumber ? this.nextBaseFee() : this.chain.blockByNumber(lastNumber + 1n)!.header.baseFee)
+    const out: FeeHistory = { oldestBlock: oldest, baseFeePerGas: baseFees, gasUsedRatio: ratios }
+    if (percentiles !== undefined && percentiles.length > 0) out.reward = rewards
+    return out
+  }
+
+  private blockRewards(block: Block, percentiles: number[]): bigint[] {
+    if (block.txs.length === 0) return percentiles.map(() => 0n)
+    const receipts = this.chain.receipts(block)
+    const items = blockTips(block).map((tip, i) => ({ tip, gas: receipts[i]?.gasUsed ?? 0n }))
+    items.sort((a, b) => (a.tip < b.tip ? -1 : a.tip > b.tip ? 1 : 0))
+    const out: bigint[] = []
+    let idx = 0
+    let sum = items[0]!.gas
+    for (const p of percentiles) {
+      const threshold = BigInt(Math.floor((Number(block.header.gasUsed) * p) / 100))
+      while (sum < threshold && idx < items.length - 1) {
+        idx++
+        sum += items[idx]!.gas
+      }
+      out.push(items[idx]!.tip)
+    }
+    return out
+  }
+}
+
+/** geth's reward percentile checks, in its order and words (eth/gasprice/feehistory.go FeeHistory). */
+function checkPercentiles(percentiles: number[], max: number): void {
+  if (percentiles.length > max) throw new EngineError(`invalid reward percentile: over the query limit ${max}`)
+  percentiles.forEach((p, i) => {
+    if (p < 0 || p > 100) throw new EngineError(`invalid reward percentile: ${goFixed6(p)}`)
+    const prev = percentiles[i - 1]
+    if (prev !== undefined && p <= prev) throw new EngineError(`invalid reward percentile: #${i - 1}:${goFixed6(prev)} >= #${i}:${goFixed6(p)}`)
+  })
+}
+
+const tipsOf = new WeakMap<Block, bigint[]>()
+
+/** The effective tip of each of a block's txs (its fee cap above the base fee, at most its tip cap). */
+function blockTips(block: Block): bigint[] {
+  let tips = tipsOf.get(block)
+  if (tips === undefined) {
+    tips = block.txs.map((tx) => {
+      const { feeCap, tipCap } = feeCaps(tx)
+      const room = feeCap - block.header.baseFee
+      return room < tipCap ? room : tipCap
+    })
+    tipsOf.set(block, tips)
+  }
+  return tips
+}
