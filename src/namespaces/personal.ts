@@ -1,6 +1,7 @@
 import { toChecksumAddress } from '@ethereumjs/util'
 import { z } from 'zod'
-import { AccountError, AccountManager } from '../engine/accounts/accounts.js'
+import { AccountError } from '../engine/accounts/accountError.js'
+import { AccountManager } from '../engine/accounts/accounts.js'
 import { AccountSigner, ecRecover, type KeySource } from '../engine/accounts/accountSigner.js'
 import { EngineError } from '../engine/base/errors.js'
 import { resolveEthApis } from '../config.js'

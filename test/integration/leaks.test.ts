@@ -31,7 +31,7 @@ describe('no per-call or per-block leaks', () => {
   })
 
   it("keeps at most 512 blocks and 512 blocks' receipts cached however many are committed", async () => {
-    const chain = node.node.engine['chain'] as unknown as { receiptCache: Map<string, unknown>; blockCache: Map<string, unknown> }
+    const chain = node.node.engine['chain']['blocks'] as unknown as { receiptCache: Map<string, unknown>; blockCache: Map<string, unknown> }
     const engine = node.node.engine
     while (engine.head.header.number < 600n) await engine.buildBlock()
     // Every committed block used to stay in the receipt cache: a soak kept every receipt ever made.

@@ -5,7 +5,8 @@
  */
 import type { TypedTransaction } from '@ethereumjs/tx'
 import { SigningKey, hashMessage, recoverAddress } from 'ethers'
-import { AccountError, type AccountManager } from './accounts.js'
+import { AccountError } from './accountError.js'
+import type { AccountManager } from './accounts.js'
 import { EngineError } from '../base/errors.js'
 import { type FillSource, fillTransaction } from './fillTransaction.js'
 import { feeCaps } from '../pool/txPool.js'

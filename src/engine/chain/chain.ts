@@ -1,7 +1,6 @@
 import { EventEmitter } from 'node:events'
 import { paramsBlock, type Block as EnvBlock } from '@ethereumjs/block'
 import type { Common } from '@ethereumjs/common'
-import { RLP } from '@ethereumjs/rlp'
 import { MerklePatriciaTrie } from '@ethereumjs/mpt'
 import { Caches, MerkleStateManager } from '@ethereumjs/statemanager'
 import { paramsTx } from '@ethereumjs/tx'
@@ -14,19 +13,19 @@ import { FlatState, type FlatChanges } from '../../store/flatState.js'
 import { FlatView, type StateReader } from '../state/flatView.js'
 import { flatEntries } from '../state/stateWriter.js'
 import type { TrieNodes } from '../state/trieBatch.js'
-import { type Block, encodeBlock, headerFromFields, makeBlock } from './block.js'
+import { type Block, encodeBlock } from './block.js'
+import { ChainBlocks } from './chainBlocks.js'
 import { genesisBlock } from './genesisBlock.js'
 import { initGenesis } from './chainGenesis.js'
-import { BoundedCache } from '../../util/boundedCache.js'
 import { FEE_STATE_SIZE, decodeFeeState, desiredDelayExcess, genesisFeeState, type FeeState } from '../rules/feeState.js'
 import type { ForkRecord } from '../../store/forkRecord.js'
 import { writeForkBase } from './forkBase.js'
 import type { ForkState } from '../state/forkState.js'
 import type { Genesis } from '../rules/genesis.js'
-import { decodeReceipts, encodeReceipts, type Receipt } from './receipt.js'
+import { encodeReceipts, type Receipt } from './receipt.js'
 import { StateUnavailableError } from '../base/errors.js'
 import { StatePruner } from '../state/statePruner.js'
-import { packSenders, txsFromBody } from './txMemo.js'
+import { packSenders } from './txMemo.js'
 import { sharedCommon } from '../rules/sharedCommon.js'
 import { chainCommon } from '../rules/chainCommon.js'
 import { type EnvFields, envBlock } from './envBlock.js'
@@ -36,7 +35,6 @@ export const BLACKHOLE = hexToBytes('0x0100000000000000000000000000000000000000'
 /** coreth's EmptyExtDataHash = rlpHash(nil bytes). */
 export const EMPTY_EXT_DATA_HASH = KECCAK256_RLP
 const _ZERO32 = new Uint8Array(32)
-const BLOCK_CACHE_SIZE = 64
 
 export interface ChainOptions {
   genesis: Genesis
@@ -78,10 +76,8 @@ export class Chain {
    */
   headStateRoot!: Uint8Array
   genesisBlock!: Block
-  private readonly blockCache = new BoundedCache<string, Block>(BLOCK_CACHE_SIZE)
-  private readonly receiptCache = new BoundedCache<string, Receipt[]>(BLOCK_CACHE_SIZE)
-  /** Where the last 4-8k mined transactions are (~150 bytes each): clients poll for a receipt just after its block. */
-  private readonly recentTxs = new BoundedCache<string, { blockHash: Uint8Array; index: number }>(8192)
+  /** Stored blocks and receipts, decoded once and cached, and where recently mined transactions are. */
+  private readonly blocks: ChainBlocks
   /** A fork's state beyond what the flat state knows: the trie, with the origin's parts fetched (set by the engine). */
   forkState: ForkState | undefined
   /** State garbage collection; only with `pruning-enabled`. */
@@ -98,6 +94,7 @@ export class Chain {
     this.txCommon = sharedCommon(this.common, paramsTx)
     this.headerCommon = sharedCommon(this.common, paramsBlock)
     this.store = new ChainStore(db)
+    this.blocks = new ChainBlocks(this.store, this.txCommon)
     this.trieDb = new TrieDB(db)
     this.flat = new FlatState(db)
     this.events.setMaxListeners(0)
@@ -119,9 +116,7 @@ export class Chain {
    * (store/snapshotJournal.ts). A revert removes only blocks above its head: cached blocks up to it stay, and trie nodes (named by their content).
    */
   async load(afterRevert = false): Promise<void> {
-    this.receiptCache.clear()
-    this.recentTxs.clear()
-    if (!afterRevert) this.blockCache.clear()
+    this.blocks.forget(afterRevert)
     if (afterRevert) this.trieDb.forgetPending()
     else this.trieDb.forget()
     const storedGenesis = this.store.readGenesisHash()
@@ -137,7 +132,7 @@ export class Chain {
     }
     this.genesisBlock = this.blockByHash(this.genesisBlock.hash)!
     this.head = await this.recoverHead()
-    if (afterRevert) this.blockCache.deleteWhere((block) => block.header.number > this.head.header.number)
+    if (afterRevert) this.blocks.dropAbove(this.head.header.number)
     this.headStateRoot = this.store.readHeadState(this.head.hash) ?? this.head.header.stateRoot
     await this.openFlat()
   }
@@ -234,14 +229,7 @@ export class Chain {
   }
 
   blockByHash(hash: Uint8Array): Block | undefined {
-    const key = bytesToHex(hash)
-    const cached = this.blockCache.get(key)
-    if (cached !== undefined) return cached
-    const bytes = this.store.readBlock(hash)
-    if (bytes === undefined) return undefined
-    const block = this.decodeBlock(bytes, hash)
-    this.remember(key, block)
-    return block
+    return this.blocks.blockByHash(hash)
   }
 
   blockByNumber(number: bigint): Block | undefined {
@@ -258,21 +246,14 @@ export class Chain {
   }
 
   receipts(block: Block): Receipt[] {
-    const key = bytesToHex(block.hash)
-    const cached = this.receiptCache.get(key)
-    if (cached !== undefined) return cached
-    const bytes = this.store.readReceipts(block.hash)
-    const receipts = bytes === undefined ? [] : decodeReceipts(bytes)
-    this.receiptCache.set(key, receipts)
-    return receipts
+    return this.blocks.receipts(block)
   }
 
   /** The canonical block and index of a mined transaction; one in `pooled` (the tx pool) and not recently mined is not mined yet (it leaves the pool after its block). */
   txLocation(txHash: Uint8Array, pooled?: (hashHex: string) => boolean): { block: Block; index: number } | undefined {
-    const key = hexKey(txHash)
-    const recent = this.recentTxs.get(key)
-    if (recent !== undefined) return { block: this.blockByHash(recent.blockHash)!, index: recent.index }
-    if (pooled?.(`0x${key}`) === true) return undefined
+    const recent = this.blocks.recentTx(txHash)
+    if (recent !== undefined) return recent
+    if (pooled?.(bytesToHex(txHash)) === true) return undefined
     const loc = this.store.readTxLocation(txHash)
     if (loc === undefined || loc.blockNumber > this.head.header.number) return undefined
     const block = this.blockByNumber(loc.blockNumber)
@@ -328,11 +309,7 @@ export class Chain {
       throw err
     }
     this.trieDb.commitDrained(trieOps)
-    for (let index = 0; index < block.txs.length; index++) this.recentTxs.set(hexKey(block.txs[index]!.hash()), { blockHash: block.hash, index })
-    const key = bytesToHex(block.hash)
-    this.remember(key, block)
-    // Bounded here too: every committed block passes through, so an unbounded set kept every receipt (soak).
-    this.receiptCache.set(key, receipts)
+    this.blocks.record(block, receipts)
     this.head = block
     this.headStateRoot = block.header.stateRoot
     this.events.emit('head', block, receipts)
@@ -371,18 +348,6 @@ export class Chain {
     roots.push(this.headStateRoot)
     return roots
   }
-
-  private remember(key: string, block: Block): void {
-    this.blockCache.set(key, block)
-  }
-
-  /** Decodes a stored block; its transactions get their stored senders, so none is recovered again. */
-  private decodeBlock(bytes: Uint8Array, hash: Uint8Array): Block {
-    const [headerFields, txs, , , extData] = RLP.decode(bytes) as unknown as [Uint8Array[], Uint8Array[], unknown, Uint8Array, Uint8Array]
-    const header = headerFromFields(headerFields)
-    const parsed = txsFromBody(txs, this.txCommon, txs.length === 0 ? undefined : this.store.readSenders(hash))
-    return makeBlock(header, parsed, extData ?? new Uint8Array(), bytes, hash)
-  }
 }
 
 /**
@@ -392,8 +357,4 @@ export class Chain {
 function stateUnavailable(root: Uint8Array): StateUnavailableError {
   const hex = bytesToUnprefixedHex(root)
   return new StateUnavailableError(`missing trie node ${hex} (path ) state 0x${hex} is not available, not found`)
-}
-
-function hexKey(bytes: Uint8Array): string {
-  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex')
 }

@@ -1,24 +1,22 @@
 import type { Block as EnvBlock, BlockHeader as EnvHeader } from '@ethereumjs/block'
 import { MerklePatriciaTrie } from '@ethereumjs/mpt'
-import { RLP } from '@ethereumjs/rlp'
 import { Caches, MerkleStateManager } from '@ethereumjs/statemanager'
-import { createTx, type TypedTransaction } from '@ethereumjs/tx'
-import { Account, Address, bytesToHex, equalsBytes, KECCAK256_NULL, KECCAK256_RLP_ARRAY, toChecksumAddress, ValueEncoding } from '@ethereumjs/util'
+import type { TypedTransaction } from '@ethereumjs/tx'
+import { type Address, bytesToHex, equalsBytes, KECCAK256_NULL, KECCAK256_RLP_ARRAY, ValueEncoding } from '@ethereumjs/util'
 import { createVM, runTx, type RunTxResult, type VM } from '@ethereumjs/vm'
 import { type Block, type Header, makeBlock } from '../chain/block.js'
 import { EMPTY_EXT_DATA_HASH, type Chain } from '../chain/chain.js'
-import { keccak256 } from '../../util/crypto.js'
 import { EngineError, SimulateError } from '../base/errors.js'
 import { EvmGuard } from './evmGuard.js'
-import { executionError, type CallOutcome } from './executor.js'
 import { consumeGas, feeStateBeforeBlock, gasPrice, updateTargetExcess, type FeeState } from '../rules/feeState.js'
 import { receiptRoot, txRoot } from '../chain/orderedTrieRoot.js'
-import { blockBloom, type Log, type Receipt } from '../chain/receipt.js'
+import { blockBloom, type Receipt } from '../chain/receipt.js'
 import type { CallRequest } from '../base/types.js'
 import { OverlayDB } from '../state/overlayDb.js'
-import { sanitizeChain, type SanitizedBlock, type SimBlockResult, type SimCallResult, type SimLog, type SimulateLimits, type SimulateOptions } from './simulateOptions.js'
+import { sanitizeChain, type SanitizedBlock, type SimBlockResult, type SimCallResult, type SimulateLimits, type SimulateOptions } from './simulateOptions.js'
 import { TransferTracer } from './transferTracer.js'
 import { applySimStateOverrides, type PrecompileMap } from './simStateOverrides.js'
+import { simCall, simCallResult } from './simCall.js'
 
 /*
  * eth_simulateV1 as geth runs it (internal/ethapi/simulate.go, logtracer.go, errors.go): blocks
@@ -26,12 +24,8 @@ import { applySimStateOverrides, type PrecompileMap } from './simStateOverrides.
  * state whose trie writes never reach the node's database.
  */
 
-/** EIP-3860 (geth params.MaxInitCodeSize). */
-const MAX_INIT_CODE_SIZE = 49152
-const MAX_UINT256 = (1n << 256n) - 1n
 const MAX_UINT64 = (1n << 64n) - 1n
 const ZERO32 = new Uint8Array(32)
-const ZERO_ADDRESS = new Uint8Array(20)
 
 /** Runs eth_simulateV1 on top of `base`. */
 export async function simulate(chain: Chain, base: Block, opts: SimulateOptions, limits: SimulateLimits): Promise<SimBlockResult[]> {
@@ -197,7 +191,7 @@ class Simulator {
     return { block, calls }
   }
 
-  /** One call: geth sanitizeCall, the state-transition pre-checks with their wording, then execution. */
+  /** One call: geth's checks and transactions (simCall.ts), then its run on the block's state under the request's gas budget. */
   private async runCall(
     call: CallRequest,
     index: number,
@@ -210,67 +204,8 @@ class Simulator {
       logCounter: { next: number }
     },
   ): Promise<{ tx: TypedTransaction; receipt: Receipt; result: SimCallResult }> {
-    const fromBytes = call.from ?? ZERO_ADDRESS
-    const from = new Address(fromBytes)
-    const fromHex = toChecksumAddress(from.toString())
-    const account = (await this.sm.getAccount(from)) ?? new Account()
-    const nonce = call.nonce ?? account.nonce
-    const remaining = blk.gasLimit - blk.gasUsed
-    const requested = call.gas ?? remaining
-    if (remaining < requested) {
-      throw new SimulateError('blockGasLimitReached', `block gas limit reached: remaining: ${remaining}, required: ${requested}`)
-    }
-    const gas = requested > this.budget ? this.budget : requested
-    const gasCapped = gas < requested
-    if (call.chainId !== undefined && call.chainId !== this.chain.chainId) {
-      throw new EngineError(`chainId does not match node's (have=${call.chainId}, want=${this.chain.chainId})`)
-    }
-    const legacy = call.gasPrice !== undefined
-    const feeCap = call.gasPrice ?? call.maxFeePerGas ?? 0n
-    const tip = call.gasPrice ?? call.maxPriorityFeePerGas ?? 0n
-    let price = feeCap
-    if (!legacy) price = feeCap === 0n && tip === 0n ? 0n : min(tip + blk.baseFee, feeCap)
-    const value = call.value ?? 0n
-    const data = call.input ?? new Uint8Array()
-    const fail = (kind: ConstructorParameters<typeof SimulateError>[0], msg: string): never => {
-      throw new SimulateError(kind, `err: ${msg} (supplied gas ${gas})`)
-    }
-
-    // core/state_transition.go preCheck, in its order.
-    if (this.opts.validation) {
-      if (account.nonce < nonce) fail('nonceTooHigh', `nonce too high: address ${fromHex}, tx: ${nonce} state: ${account.nonce}`)
-      if (account.nonce > nonce) fail('nonceTooLow', `nonce too low: address ${fromHex}, tx: ${nonce} state: ${account.nonce}`)
-      if (account.nonce === MAX_UINT64) fail('internal', `nonce has max value: address ${fromHex}, nonce: ${account.nonce}`)
-    }
-    const noFees = !this.opts.validation && feeCap === 0n && tip === 0n
-    if (!noFees) {
-      if (feeCap < tip) fail('invalidParams', `max priority fee per gas higher than max fee per gas: address ${fromHex}, maxPriorityFeePerGas: ${tip}, maxFeePerGas: ${feeCap}`)
-      if (feeCap < blk.baseFee) fail('feeCapTooLow', `max fee per gas less than block base fee: address ${fromHex}, maxFeePerGas: ${feeCap}, baseFee: ${blk.baseFee}`)
-    }
-    if (call.to == null && data.length > MAX_INIT_CODE_SIZE) {
-      fail('initCodeTooLarge', `max initcode size exceeded: code size ${data.length}, limit ${MAX_INIT_CODE_SIZE}`)
-    }
-    const want = gas * feeCap + value
-    if (want > MAX_UINT256) fail('insufficientFunds', `insufficient funds for gas * price + value: address ${fromHex} required balance exceeds 256 bits`)
-    if (account.balance < want) fail('insufficientFunds', `insufficient funds for gas * price + value: address ${fromHex} have ${account.balance} want ${want}`)
-
-    const common = this.chain.txCommon
-    // ethereumjs refuses a nonce of 2^64-1 that geth accepts: it is set after construction.
-    const fields = { nonce: 0n, gasLimit: gas, to: call.to ?? undefined, value, data, chainId: this.chain.chainId }
-    const accessList = (call.accessList ?? []).map((i): [Uint8Array, Uint8Array[]] => [i.address, i.storageKeys])
-    const execTx = createTx({ ...fields, type: 2, maxFeePerGas: feeCap, maxPriorityFeePerGas: tip, accessList }, { common, freeze: false })
-    const intrinsic = execTx.getIntrinsicGas()
-    if (gas < intrinsic) fail('intrinsicGas', `intrinsic gas too low: have ${gas}, want ${intrinsic}`)
-
-    // The transaction as geth reports it (ToTransaction: legacy when gasPrice is given), unsigned.
-    const tx = legacy
-      ? createTx({ ...fields, type: 0, gasPrice: feeCap }, { common, freeze: false })
-      : createTx({ ...fields, type: 2, maxFeePerGas: feeCap, maxPriorityFeePerGas: tip, accessList }, { common, freeze: false })
-    ;(tx as { nonce: bigint }).nonce = nonce
-    const txHash = keccak256(legacy ? RLP.encode(tx.raw() as never) : tx.serialize())
-    ;(tx as { hash: () => Uint8Array }).hash = () => txHash
-    ;(tx as { getSenderAddress: () => Address }).getSenderAddress = () => from
-    ;(execTx as { getSenderAddress: () => Address }).getSenderAddress = () => from
+    const c = await simCall(call, this.sm, blk, { chain: this.chain, validation: this.opts.validation, budget: this.budget })
+    const { account, from, gas } = c
 
     // geth skips the EIP-3607 sender check for simulated calls; ethereumjs cannot, so the
     // sender's code is hidden for the call and put back afterwards.
@@ -281,7 +216,7 @@ class Simulator {
     }
     const tracer = this.opts.traceTransfers ? new TransferTracer(this.vm, blk.logCounter) : undefined
     // geth (NoBaseFee) skips the fee checks of a call without fees, yet BASEFEE still reads the header's.
-    blk.view.hideBaseFee = noFees
+    blk.view.hideBaseFee = c.noFees
     const onMessage = () => {
       blk.view.hideBaseFee = false
     }
@@ -289,7 +224,7 @@ class Simulator {
     let run: RunTxResult
     try {
       run = await runTx(this.vm, {
-        tx: execTx,
+        tx: c.execTx,
         block: blk.view.block,
         skipNonce: true,
         skipBalance: true,
@@ -315,40 +250,7 @@ class Simulator {
     const used = run.totalGasSpent
     if (used > this.budget) throw new EngineError(`RPC gas cap exhausted: need ${used}, remaining ${this.budget}`)
     this.budget -= used
-    const exec = run.execResult
-    const failed = exec.exceptionError !== undefined
-    const evmLogs: Log[] = failed ? [] : (exec.logs ?? []).map(([address, topics, data]) => ({ address, topics, data }))
-    let logs: SimLog[]
-    if (tracer !== undefined) {
-      logs = failed ? [] : tracer.logs().map((l) => ({ log: l.log, txIndex: index, logIndex: l.index }))
-    } else {
-      logs = evmLogs.map((log) => ({ log, txIndex: index, logIndex: blk.logCounter.next++ }))
-    }
-    const result: SimCallResult = {
-      // geth ExecutionResult.Return(): nothing when the call failed (a revert's data is in the error).
-      returnData: failed ? new Uint8Array() : exec.returnValue,
-      logs,
-      gasUsed: used,
-      maxUsedGas: intrinsic + exec.executionGasUsed,
-      status: failed ? 0 : 1,
-    }
-    if (failed) {
-      const reverted = exec.exceptionError!.error === 'revert'
-      const err = executionError({ reverted, returnData: exec.returnValue, error: exec.exceptionError!.error } as CallOutcome)
-      result.error = reverted
-        ? { kind: 'reverted', message: err.message, data: exec.returnValue }
-        : { kind: 'vm', message: err.message + (gasCapped ? " (gas limit was capped by the RPC server's global gas cap)" : '') }
-    }
-    const receipt: Receipt = {
-      txType: tx.type,
-      status: failed ? 0 : 1,
-      cumulativeGasUsed: 0n,
-      gasUsed: used,
-      effectiveGasPrice: price,
-      contractAddress: run.createdAddress?.bytes,
-      logs: evmLogs,
-    }
-    return { tx, receipt, result }
+    return { tx: c.tx, ...simCallResult(c, run, index, blk.logCounter, tracer) }
   }
 }
 
@@ -366,8 +268,4 @@ function envView(env: EnvBlock, blobBaseFee: bigint | undefined): EnvView {
   }) as EnvHeader
   view.block = Object.create(env, { header: { value: header } }) as EnvBlock
   return view
-}
-
-function min(a: bigint, b: bigint): bigint {
-  return a < b ? a : b
 }

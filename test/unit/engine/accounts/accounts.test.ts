@@ -2,7 +2,8 @@ import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { AccountManager, ERR_DECRYPT, ERR_LOCKED, ERR_NO_MATCH, keyFileName } from '../../../../src/engine/accounts/accounts.js'
+import { AccountManager, ERR_LOCKED, ERR_NO_MATCH } from '../../../../src/engine/accounts/accounts.js'
+import { ERR_DECRYPT } from '../../../../src/engine/accounts/keyFile.js'
 
 /** The Web3 Secret Storage definition's test vectors (password "testpassword"). */
 const VECTOR_ADDRESS = '0x008aeeda4d805471df9b2a5b0f38a0c3bcba786b'
@@ -41,11 +42,6 @@ describe('AccountManager (geth keystore)', () => {
   }
   afterEach(() => {
     for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true })
-  })
-
-  it('names files as geth does', () => {
-    expect(keyFileName('0xABCDEF0000000000000000000000000000000001', new Date('2024-05-06T07:08:09.120Z'))).toBe('UTC--2024-05-06T07-08-09.12Z--abcdef0000000000000000000000000000000001')
-    expect(keyFileName('0x01', new Date('2024-05-06T07:08:09.000Z'))).toBe('UTC--2024-05-06T07-08-09Z--01')
   })
 
   it.each([

@@ -1,0 +1,94 @@
+import type { Common } from '@ethereumjs/common'
+import { RLP } from '@ethereumjs/rlp'
+import { bytesToHex } from '@ethereumjs/util'
+import type { ChainStore } from '../../store/chainStore.js'
+import { BoundedCache } from '../../util/boundedCache.js'
+import { type Block, headerFromFields, makeBlock } from './block.js'
+import { decodeReceipts, type Receipt } from './receipt.js'
+import { txsFromBody } from './txMemo.js'
+
+const BLOCK_CACHE_SIZE = 64
+
+/**
+ * The chain's stored blocks and receipts by hash, decoded once and cached, and where recently mined
+ * transactions are. Chain (chain.ts) owns it: it knows the head, this only what is stored.
+ */
+export class ChainBlocks {
+  private readonly blockCache = new BoundedCache<string, Block>(BLOCK_CACHE_SIZE)
+  private readonly receiptCache = new BoundedCache<string, Receipt[]>(BLOCK_CACHE_SIZE)
+  /** Where the last 4-8k mined transactions are (~150 bytes each): clients poll for a receipt just after its block. */
+  private readonly recentTxs = new BoundedCache<string, { blockHash: Uint8Array; index: number }>(8192)
+
+  constructor(
+    private readonly store: ChainStore,
+    /** The Common stored blocks' transactions are decoded with (Chain.txCommon). */
+    private readonly txCommon: Common,
+  ) {}
+
+  /**
+   * Forgets the receipts and recent transactions when the chain is read back (Chain.load); the
+   * blocks too unless after a revert, which removes only blocks above its head (then dropAbove).
+   */
+  forget(afterRevert: boolean): void {
+    this.receiptCache.clear()
+    this.recentTxs.clear()
+    if (!afterRevert) this.blockCache.clear()
+  }
+
+  /** Drops cached blocks above `number`: a revert removed them. */
+  dropAbove(number: bigint): void {
+    this.blockCache.deleteWhere((block) => block.header.number > number)
+  }
+
+  blockByHash(hash: Uint8Array): Block | undefined {
+    const key = bytesToHex(hash)
+    const cached = this.blockCache.get(key)
+    if (cached !== undefined) return cached
+    const bytes = this.store.readBlock(hash)
+    if (bytes === undefined) return undefined
+    const block = this.decodeBlock(bytes, hash)
+    this.remember(key, block)
+    return block
+  }
+
+  receipts(block: Block): Receipt[] {
+    const key = bytesToHex(block.hash)
+    const cached = this.receiptCache.get(key)
+    if (cached !== undefined) return cached
+    const bytes = this.store.readReceipts(block.hash)
+    const receipts = bytes === undefined ? [] : decodeReceipts(bytes)
+    this.receiptCache.set(key, receipts)
+    return receipts
+  }
+
+  /** The block and index of a transaction mined recently (recorded by record()), else undefined. */
+  recentTx(txHash: Uint8Array): { block: Block; index: number } | undefined {
+    const recent = this.recentTxs.get(hexKey(txHash))
+    return recent === undefined ? undefined : { block: this.blockByHash(recent.blockHash)!, index: recent.index }
+  }
+
+  /** Records a committed block (Chain.commit): its transactions' places, the block and its receipts. */
+  record(block: Block, receipts: Receipt[]): void {
+    for (let index = 0; index < block.txs.length; index++) this.recentTxs.set(hexKey(block.txs[index]!.hash()), { blockHash: block.hash, index })
+    const key = bytesToHex(block.hash)
+    this.remember(key, block)
+    // Bounded here too: every committed block passes through, so an unbounded set kept every receipt (soak).
+    this.receiptCache.set(key, receipts)
+  }
+
+  private remember(key: string, block: Block): void {
+    this.blockCache.set(key, block)
+  }
+
+  /** Decodes a stored block; its transactions get their stored senders, so none is recovered again. */
+  private decodeBlock(bytes: Uint8Array, hash: Uint8Array): Block {
+    const [headerFields, txs, , , extData] = RLP.decode(bytes) as unknown as [Uint8Array[], Uint8Array[], unknown, Uint8Array, Uint8Array]
+    const header = headerFromFields(headerFields)
+    const parsed = txsFromBody(txs, this.txCommon, txs.length === 0 ? undefined : this.store.readSenders(hash))
+    return makeBlock(header, parsed, extData ?? new Uint8Array(), bytes, hash)
+  }
+}
+
+function hexKey(bytes: Uint8Array): string {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex')
+}
