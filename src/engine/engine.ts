@@ -1,9 +1,9 @@
 import { EventEmitter } from 'node:events'
 import type { MerkleStateManager } from '@ethereumjs/statemanager'
-import { createVM } from '@ethereumjs/vm'
 import { Address, bytesToHex, setLengthLeft } from '@ethereumjs/util'
 import type { Common } from '@ethereumjs/common'
 import type { Database } from '../store/db.js'
+import { chainVM } from './exec/chainVm.js'
 import { createAccessList, type AccessListResult } from './exec/accessList.js'
 import type { Block } from './chain/block.js'
 import { BlockBuilder, type AtomicBlockSource } from './mining/blockBuilder.js'
@@ -98,7 +98,7 @@ export class Engine {
     const chain = await Chain.open(db, { genesis: forkGenesis(opts.genesis, fork), log, stateHistory, gasTarget, minDelayTarget, fork })
     if (fork !== undefined) chain.forkState = new ForkState({ origin: opts.fork!.origin, point: fork }, chain.trieDb, log)
     const sm = new OverlayState(chain.headView(), chain.codeSource)
-    const vm = await createVM({ common: chain.common, stateManager: sm, blockchain: chain.blockHashes as never })
+    const vm = await chainVM(chain, sm, { sharedCommon: true })
     const engineRef: { engine?: Engine } = {}
     const pool = new TxPool(opts.pool, async (sender) =>
       engineRef

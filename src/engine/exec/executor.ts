@@ -1,10 +1,11 @@
 import type { Block as EnvBlock } from '@ethereumjs/block'
-import { type VM, createVM } from '@ethereumjs/vm'
+import type { VM } from '@ethereumjs/vm'
 import { createTx, type TypedTransaction } from '@ethereumjs/tx'
 import { Account, Address, bytesToHex, hexToBytes, setLengthLeft, toChecksumAddress, unpadBytes } from '@ethereumjs/util'
 import type { Block } from '../chain/block.js'
 import { type CallResult, directCallSupported, messageCall, runDirectCall } from './directCall.js'
 import { EvmGuard, type RunLimit } from './evmGuard.js'
+import { chainVM } from './chainVm.js'
 import { withBlobBaseFee } from '../chain/envBlock.js'
 import { runTxFromContract } from './impersonatedTx.js'
 // Process-wide: every EVM (calls, the block builder, tracing) runs with ethereumjs's per-call costs cut.
@@ -88,9 +89,7 @@ export class Executor {
   static async create(chain: Chain, block: Block, state: StateReader, callEnv: CallEnv = {}): Promise<Executor> {
     const sm = new OverlayState(state, chain.codeSource)
     const guard = new EvmGuard()
-    // A Common copy per VM: each EVM subscribes to its Common's events and the shared one would keep every
-    // VM ever made alive (an eth_call at each new head leaked an EVM; scripts/soak.ts found it).
-    const vm = await createVM({ common: chain.common.copy(), stateManager: sm, blockchain: chain.blockHashes as never, evmOpts: { customOpcodes: guard.opcodes } })
+    const vm = await chainVM(chain, sm, { guard })
     return new Executor(block, sm, vm, chain, guard, callEnv)
   }
 

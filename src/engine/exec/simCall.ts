@@ -9,7 +9,7 @@ import { EngineError, SimulateError } from '../base/errors.js'
 import { executionError, type CallOutcome } from './executor.js'
 import type { Log, Receipt } from '../chain/receipt.js'
 import type { CallRequest } from '../base/types.js'
-import type { SimCallResult, SimLog } from './simulateOptions.js'
+import { MAX_UINT64, type SimCallResult, type SimLog } from './simulateOptions.js'
 import type { TransferTracer } from './transferTracer.js'
 
 /*
@@ -21,7 +21,6 @@ import type { TransferTracer } from './transferTracer.js'
 /** EIP-3860 (geth params.MaxInitCodeSize). */
 const MAX_INIT_CODE_SIZE = 49152
 const MAX_UINT256 = (1n << 256n) - 1n
-const MAX_UINT64 = (1n << 64n) - 1n
 const ZERO_ADDRESS = new Uint8Array(20)
 
 /** A call that passed geth's checks: what to run, what to report, and what its result needs. */

@@ -3,17 +3,18 @@ import { MerklePatriciaTrie } from '@ethereumjs/mpt'
 import { Caches, MerkleStateManager } from '@ethereumjs/statemanager'
 import type { TypedTransaction } from '@ethereumjs/tx'
 import { type Address, bytesToHex, equalsBytes, KECCAK256_NULL, KECCAK256_RLP_ARRAY, ValueEncoding } from '@ethereumjs/util'
-import { createVM, runTx, type RunTxResult, type VM } from '@ethereumjs/vm'
+import { runTx, type RunTxResult, type VM } from '@ethereumjs/vm'
 import { type Block, type Header, makeBlock } from '../chain/block.js'
 import { EMPTY_EXT_DATA_HASH, type Chain } from '../chain/chain.js'
 import { EngineError, SimulateError } from '../base/errors.js'
 import { EvmGuard } from './evmGuard.js'
+import { chainVM } from './chainVm.js'
 import { consumeGas, feeStateBeforeBlock, gasPrice, updateTargetExcess, type FeeState } from '../rules/feeState.js'
 import { receiptRoot, txRoot } from '../chain/orderedTrieRoot.js'
 import { blockBloom, type Receipt } from '../chain/receipt.js'
 import type { CallRequest } from '../base/types.js'
 import { OverlayDB } from '../state/overlayDb.js'
-import { sanitizeChain, type SanitizedBlock, type SimBlockResult, type SimCallResult, type SimulateLimits, type SimulateOptions } from './simulateOptions.js'
+import { MAX_UINT64, sanitizeChain, type SanitizedBlock, type SimBlockResult, type SimCallResult, type SimulateLimits, type SimulateOptions } from './simulateOptions.js'
 import { TransferTracer } from './transferTracer.js'
 import { applySimStateOverrides, type PrecompileMap } from './simStateOverrides.js'
 import { simCall, simCallResult } from './simCall.js'
@@ -24,7 +25,6 @@ import { simCall, simCallResult } from './simCall.js'
  * state whose trie writes never reach the node's database.
  */
 
-const MAX_UINT64 = (1n << 64n) - 1n
 const ZERO32 = new Uint8Array(32)
 
 /** Runs eth_simulateV1 on top of `base`. */
@@ -83,7 +83,7 @@ class Simulator {
       shallowCopy: () => blockchain,
     }
     // A Common copy per VM, as in Executor.create: the EVM subscribes to its events.
-    const vm = await createVM({ common: chain.common.copy(), stateManager: sm, blockchain: blockchain as never, evmOpts: { customOpcodes: guard.opcodes } })
+    const vm = await chainVM(chain, sm, { guard, blockHashes: blockchain as never })
     const sim = new Simulator(chain, base, opts, limits, sm, vm, guard)
     ref.sim = sim
     return sim

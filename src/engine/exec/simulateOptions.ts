@@ -17,7 +17,8 @@ export const MAX_SIMULATE_CALLS_PER_BLOCK = 5000
 export const MAX_SIMULATE_TOTAL_CALLS = 10000
 /** geth timestampIncrement: seconds between simulated blocks without a time override. */
 const TIMESTAMP_INCREMENT = 12n
-const MAX_UINT64 = (1n << 64n) - 1n
+/** geth's uint64: block numbers, nonces and the gas budget of a simulation wrap or stop at it. */
+export const MAX_UINT64 = (1n << 64n) - 1n
 
 /** geth override.BlockOverrides as eth_simulateV1 takes them. */
 export interface BlockOverrides {

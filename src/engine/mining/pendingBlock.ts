@@ -1,4 +1,4 @@
-import { createVM } from '@ethereumjs/vm'
+import { chainVM } from '../exec/chainVm.js'
 import { type Block, makeBlock } from '../chain/block.js'
 import { planNextBlock, type RunOutcome, runCandidates, sealHeader } from './blockAssembly.js'
 import type { BlockClock } from '../rules/blockClock.js'
@@ -44,7 +44,7 @@ export class PendingBlocks {
     if (candidates.length > 0) {
       const env = chain.envBlock({ number: plan.number, timestamp: plan.timeMs / 1000n, gasLimit: plan.gasLimit, baseFee: plan.baseFee, coinbase: plan.coinbase })
       const sm = new OverlayState(chain.headView(), chain.codeSource)
-      const vm = await createVM({ common: chain.common.copy(), stateManager: sm, blockchain: chain.blockHashes as never })
+      const vm = await chainVM(chain, sm)
       run = await runCandidates(
         vm,
         sm,

@@ -1,12 +1,13 @@
 import type { TypedTransaction } from '@ethereumjs/tx'
 import { bytesToHex } from '@ethereumjs/util'
-import { createVM, type RunTxResult, type VM } from '@ethereumjs/vm'
+import type { RunTxResult, VM } from '@ethereumjs/vm'
 import { runBlockTx } from '../exec/impersonatedTx.js'
 import type { Block } from '../chain/block.js'
 import type { Chain } from '../chain/chain.js'
 import { EngineError, ExecutionAbortedError, ExecutionFailedError, NotFoundError } from '../base/errors.js'
 import { EvmGuard, type Cancellation, type RunLimit } from '../exec/evmGuard.js'
 import { Executor, type CallOutcome } from '../exec/executor.js'
+import { chainVM } from '../exec/chainVm.js'
 import { type CallBlockOverrides, callEnv, overriddenBlock } from '../exec/callOverrides.js'
 import { OverlayState } from '../state/overlayState.js'
 import type { BlockRef, CallRequest, StateOverride } from '../base/types.js'
@@ -131,8 +132,7 @@ class Replay {
     chain.requireState(parent)
     const sm = new OverlayState(chain.stateReader(parent), chain.codeSource)
     const guard = new EvmGuard()
-    // A Common copy per VM, as in Executor.create: the EVM subscribes to its events.
-    const vm = await createVM({ common: chain.common.copy(), stateManager: sm, blockchain: chain.blockHashes as never, evmOpts: { customOpcodes: guard.opcodes } })
+    const vm = await chainVM(chain, sm, { guard })
     const replay = new Replay(block, vm, sm, guard)
     replay.env = chain.envBlock({
       number: block.header.number,

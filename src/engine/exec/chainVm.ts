@@ -1,0 +1,34 @@
+import type { StateManagerInterface } from '@ethereumjs/common'
+import { type VM, createVM } from '@ethereumjs/vm'
+import type { Chain } from '../chain/chain.js'
+import type { EvmGuard } from './evmGuard.js'
+
+/** Where a VM reads BLOCKHASH from: the chain's canonical hashes, or a simulation's own. */
+type BlockHashes = Chain['blockHashes']
+
+export interface ChainVMOptions {
+  /** The guard whose opcode hook stops a run at its limit (requests); none for block building. */
+  guard?: EvmGuard
+  /** BLOCKHASH's source; the chain's canonical hashes when absent. */
+  blockHashes?: BlockHashes
+  /**
+   * Share the chain's Common instead of a copy: only for the block builder's one VM, made once. Any
+   * other VM takes a copy, because each EVM subscribes to its Common's events and the shared one would
+   * keep every VM ever made alive (an eth_call at each new head leaked an EVM; scripts/soak.ts found it).
+   */
+  sharedCommon?: boolean
+}
+
+/**
+ * Every VM the engine runs is made here (calls, estimates, traces, simulations, the pending block,
+ * block building), so what each needs (a precompile, the interpreter that runs it) is given once.
+ */
+export function chainVM(chain: Pick<Chain, 'common' | 'blockHashes'>, stateManager: StateManagerInterface, opts: ChainVMOptions = {}): Promise<VM> {
+  const { guard, blockHashes = chain.blockHashes, sharedCommon = false } = opts
+  return createVM({
+    common: sharedCommon ? chain.common : chain.common.copy(),
+    stateManager,
+    blockchain: blockHashes as never,
+    ...(guard === undefined ? {} : { evmOpts: { customOpcodes: guard.opcodes } }),
+  })
+}
