@@ -33,6 +33,8 @@ const LAYERS: readonly (readonly string[])[] = [
   ['keystore/'],
   // A fork's origin: JSON-RPC to the node a forked chain started from (batched, bounded, retried).
   ['fork/'],
+  // The EVM interpreter: knows nothing of the chain; reads state through the interface it declares (src/evm/types.ts).
+  ['evm/'],
   // Leaf-ish modules: the config schema, logging, profiling, the node's identity, health reports.
   ['config.ts', 'log.ts', 'profiler.ts', 'nodeIdentity.ts', 'healthReporter.ts'],
   // The Avalanche primitives: CB58, codec, secp256k1fx and avax components, signatures, networks.
