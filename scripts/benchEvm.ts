@@ -2,11 +2,12 @@
  * CPU per eth_call inside the process, without HTTP (docs/PERFORMANCE.md, "The EVM's cost per call"):
  * ERC-20 `balanceOf` of a holder never asked before, as the peer harness's W3d does.
  *
- *   npm run build && node dist/scripts/benchEvm.js [--calls 5000] [--rounds 3] [--raw]
+ *   npm run build && node dist/scripts/benchEvm.js [--calls 5000] [--rounds 3] [--raw] [--own] [--oracle]
  *
  * Default: the node's own path, Engine.call at `latest` on a chain whose genesis holds the fixture
  * TestToken (test/fixtures/contracts.json) with 2,000 funded holders. `--raw`: ethereumjs alone,
  * `evm.runCall` on an in-memory SimpleStateManager, the floor the node's path is compared with.
+ * `--own`: the node's path with its own interpreter (`--evm-interpreter own`), `--oracle` with ethereumjs checking it.
  * Profile with `node --cpu-prof --cpu-prof-dir /tmp/prof dist/scripts/benchEvm.js`.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
@@ -31,6 +32,7 @@ const opt = (name: string, def: number) => {
 const CALLS = opt('--calls', 5000)
 const ROUNDS = opt('--rounds', 3)
 const RAW = args.includes('--raw')
+const EVM = { interpreter: args.includes('--own') ? ('own' as const) : ('ethereumjs' as const), oracle: args.includes('--oracle') }
 const HOLDERS = 2000
 const TOKEN = '0x' + '7e'.repeat(20)
 const EWOQ = '0x8db97c7cece249c2b98bdc0226cc4c2a57bf52fc'
@@ -60,7 +62,7 @@ async function engineCall(): Promise<{ call: Call; close: () => Promise<void> }>
   const genesis = loadGenesis()
   genesis.alloc[TOKEN.slice(2)] = { balance: 0n, code: token.deployedBytecode, storage: tokenStorage() }
   const db = await openDatabase(dir)
-  const opts = engineOptions(ChainConfigFile.parse({}), { genesis, log: createLogger('error'), blockInterval: 0, pendingNonceGuardMs: 0, devChain: false, failedSendErrors: false })
+  const opts = engineOptions(ChainConfigFile.parse({}), { genesis, log: createLogger('error'), blockInterval: 0, pendingNonceGuardMs: 0, devChain: false, failedSendErrors: false, evm: EVM })
   const engine = await Engine.create(db, opts)
   const to = hexToBytes(TOKEN as `0x${string}`)
   return {

@@ -3,6 +3,7 @@ import { homedir } from 'node:os'
 import { join } from 'node:path'
 import { z } from 'zod'
 import { configDurationMs } from './util/goDuration.js'
+import { DEFAULT_ETH_APIS, resolveEthApis, unknownEthApi, unknownEthApiMessage } from './ethApiNames.js'
 
 /** A coreth Duration value: a Go duration string ("5s", "1m30s") or a number of nanoseconds (src/util/goDuration.ts). */
 export const Duration = z.union([z.string(), z.number()]).superRefine((value, ctx) => {
@@ -13,82 +14,6 @@ export const Duration = z.union([z.string(), z.number()]).superRefine((value, ct
   }
 })
 
-// The `eth-apis` key's service names: coreth registers each enabled rpc.API by its Name
-// (coreth: plugin/evm/vm.go attachEthService, legacyAPINames); src/rpc/ethApis.ts maps methods onto them.
-
-/** Every service name coreth's attachEthService accepts. */
-export const ETH_API_NAMES = [
-  'eth',
-  'eth-filter',
-  'net',
-  'web3',
-  'admin',
-  'debug',
-  'internal-eth',
-  'internal-blockchain',
-  'internal-transaction',
-  'internal-tx-pool',
-  'internal-debug',
-  'internal-account',
-  'internal-personal',
-  'debug-tracer',
-  'debug-file-tracer',
-  'debug-handler',
-  // Not coreth's: the development controls (evm_, anvil_, hardhat_ methods; docs/DEV.md).
-  'dev',
-] as const
-export type EthApiName = (typeof ETH_API_NAMES)[number]
-
-/** Pre geth v1.10.20 names, accepted as aliases (coreth vm.go legacyAPINames). */
-export const LEGACY_ETH_API_NAMES: Readonly<Record<string, EthApiName>> = {
-  'internal-public-eth': 'internal-eth',
-  'internal-public-blockchain': 'internal-blockchain',
-  'internal-public-transaction-pool': 'internal-transaction',
-  'internal-public-tx-pool': 'internal-tx-pool',
-  'internal-public-debug': 'internal-debug',
-  'internal-private-debug': 'internal-debug',
-  'internal-public-account': 'internal-account',
-  'internal-private-personal': 'internal-personal',
-  'public-eth': 'eth',
-  'public-eth-filter': 'eth-filter',
-  'private-admin': 'admin',
-  'public-debug': 'debug',
-  'private-debug': 'debug',
-}
-
-/** coreth's default (coreth: plugin/evm/config/default_config.go). */
-export const CORETH_DEFAULT_ETH_APIS: readonly EthApiName[] = ['eth', 'eth-filter', 'net', 'web3', 'internal-eth', 'internal-blockchain', 'internal-transaction']
-
-/**
- * This node's default: coreth's, plus `internal-tx-pool` (txpool_*), `debug-tracer` (debug_trace*)
- * and `internal-debug` (debug_getRaw*, which the execution-apis conformance suite calls): a
- * development node. `internal-account` and `internal-personal` stay off (docs/SECURITY.md E9).
- */
-export const DEFAULT_ETH_APIS: readonly EthApiName[] = [...CORETH_DEFAULT_ETH_APIS, 'internal-tx-pool', 'debug-tracer', 'internal-debug', 'dev']
-
-const isKnown = (name: string): name is EthApiName => (ETH_API_NAMES as readonly string[]).includes(name)
-
-/** The first name of `names` that is neither a service nor a legacy alias, if any. */
-export function unknownEthApi(names: readonly string[]): string | undefined {
-  return names.find((n) => !isKnown(n) && !Object.hasOwn(LEGACY_ETH_API_NAMES, n))
-}
-
-/** coreth's error for an unknown name (vm.go attachEthService), with the valid names listed. */
-export function unknownEthApiMessage(name: string): string {
-  return `API service ${JSON.stringify(name)} not found; eth-apis names are ${ETH_API_NAMES.join(', ')} (or their legacy aliases ${Object.keys(LEGACY_ETH_API_NAMES).join(', ')})`
-}
-
-/** The enabled services of an `eth-apis` list, aliases resolved; an unknown name throws. */
-export function resolveEthApis(names: readonly string[]): ReadonlySet<EthApiName> {
-  const out = new Set<EthApiName>()
-  for (const name of names) {
-    if (Object.hasOwn(LEGACY_ETH_API_NAMES, name)) out.add(LEGACY_ETH_API_NAMES[name]!)
-    else if (isKnown(name)) out.add(name)
-    else throw new Error(unknownEthApiMessage(name))
-  }
-  return out
-}
-
 /** A chain config's `eth-apis` checked as start-up checks it: an unknown name stops the chain with a ConfigError naming the key. */
 export function checkEthApis(names: readonly string[]): void {
   try {
@@ -97,6 +22,9 @@ export function checkEthApis(names: readonly string[]): void {
     throw new ConfigError(`eth-apis: ${(err as Error).message}`)
   }
 }
+
+// The `eth-apis` key's service names: coreth registers each enabled rpc.API by its Name
+// (coreth: plugin/evm/vm.go attachEthService, legacyAPINames); src/rpc/ethApis.ts maps methods onto them.
 
 /**
  * The C-Chain config file (`--chain-config-file`): coreth's keys and defaults
@@ -238,6 +166,13 @@ export const NodeConfig = z.strictObject({
   devControlsAllowRemote: z.boolean().default(false),
   /** What web3_clientVersion answers where the development controls are on: the node's own version led by `HardhatNetwork/` or `anvil/`, or alone (docs/DEV.md). */
   devClientVersion: z.enum(['hardhat', 'anvil', 'plain']).default('hardhat'),
+  /**
+   * Which EVM runs eth_call on every EVM chain: `own`, the node's interpreter (src/evm/), where it covers the
+   * chain's rules, else ethereumjs; or ethereumjs always (docs/PERFORMANCE.md).
+   */
+  evmInterpreter: z.enum(['ethereumjs', 'own']).default('ethereumjs'),
+  /** Run what the interpreter serves on ethereumjs too, answer ethereumjs's result, and log and count every difference. */
+  evmOracle: z.boolean().default(false),
   explorerEnabled: z.boolean().optional(), // the explorer page (docs/EXPLORER.md; unset: on a loopback host only, src/server/explorerExposure.ts)
   // Keystore input sizes and online-guessing back-off (docs/SECURITY.md K2, K5, K7).
   /** Longest keystore username in UTF-8 bytes (avalanchego maxUserLen). */
@@ -324,6 +259,8 @@ export const FLAGS: Record<string, FlagDef> = {
   'dev-controls-enabled': { key: 'devControls', type: 'boolean', help: 'serve the development controls (evm_snapshot, anvil_setBalance...); unset: on for a local network on a loopback host' },
   'dev-controls-allow-remote': { key: 'devControlsAllowRemote', type: 'boolean', help: 'allow the development controls with a non-loopback --http-host' },
   'dev-client-version': { key: 'devClientVersion', type: 'string', help: 'web3_clientVersion with dev controls on: hardhat (HardhatNetwork/cchain-node/...), anvil (anvil/cchain-node/...) or plain' },
+  'evm-interpreter': { key: 'evmInterpreter', type: 'string', help: "EVM of eth_call: own (the node's interpreter where it covers the chain's rules, else ethereumjs) or ethereumjs" },
+  'evm-oracle': { key: 'evmOracle', type: 'boolean', help: "run what the own interpreter serves on ethereumjs too; answer ethereumjs's result, log and count differences" },
   'explorer-enabled': { key: 'explorerEnabled', type: 'boolean', help: 'serve the explorer page at / (read-only); unset: on when --http-host is loopback, true: on any host too' },
   'keystore-max-username-length': { key: 'keystoreMaxUsernameLength', type: 'number', help: 'longest keystore username in UTF-8 bytes' },
   'keystore-max-password-length': { key: 'keystoreMaxPasswordLength', type: 'number', help: 'longest keystore password in UTF-8 bytes (checked before the KDF)' },

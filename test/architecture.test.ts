@@ -37,6 +37,8 @@ const LAYERS: readonly (readonly string[])[] = [
   ['evm/'],
   // Leaf-ish modules: the config schema, logging, profiling, the node's identity, health reports.
   ['config.ts', 'log.ts', 'profiler.ts', 'nodeIdentity.ts', 'healthReporter.ts'],
+  // coreth's eth-apis service names, which the config schema and the method tables both read.
+  ['ethApiNames.ts'],
   // The Avalanche primitives: CB58, codec, secp256k1fx and avax components, signatures, networks.
   ['avalanche/'],
   ['store/'],

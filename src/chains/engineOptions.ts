@@ -15,6 +15,8 @@ export interface EngineSetup {
   devChain: boolean
   /** Answer a send that fails in its automined block with hardhat node's error (EngineOptions.failedSendErrors). */
   failedSendErrors: boolean
+  /** Which EVM serves calls (EngineOptions.evm). */
+  evm: EngineOptions['evm']
   /** The clock of the engine's timeouts (Date.now when absent). */
   now?: () => number
 }

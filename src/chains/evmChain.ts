@@ -2,7 +2,8 @@ import type { Logger } from 'pino'
 import { cb58Decode } from '../avalanche/cb58.js'
 import { AtomicTxService } from '../atomic/atomicService.js'
 import { OriginUTXOs } from '../atomic/originUTXOs.js'
-import { type NodeConfig, checkEthApis, resolveEthApis } from '../config.js'
+import { type NodeConfig, checkEthApis } from '../config.js'
+import { resolveEthApis } from '../ethApiNames.js'
 import { devControlsOn } from '../dev/exposure.js'
 import { DevControls } from '../dev/devControls.js'
 import { DevInfo } from '../dev/devInfo.js'
@@ -134,6 +135,7 @@ export async function openEvmChain(deps: EvmChainDeps): Promise<EvmChain> {
       pendingNonceGuardMs: config.pendingNonceGuard,
       devChain: devServed,
       failedSendErrors: devServed && config.devClientVersion === 'hardhat',
+      evm: { interpreter: config.evmInterpreter, oracle: config.evmOracle },
       log: log.child({ module: 'engine' }),
       now: deps.now,
     }),

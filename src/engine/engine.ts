@@ -21,6 +21,7 @@ import { NextBlockExecutor } from './mining/nextBlockExecutor.js'
 import { TxSubmission } from './mining/txSubmission.js'
 import { type CallRunner, callPrecheckError, executionError } from './exec/executor.js'
 import { SharedExecutor } from './exec/sharedExecutor.js'
+import { OwnEvm } from './exec/ownEvm.js'
 import { type CallBlockOverrides, overriddenExecutor } from './exec/callOverrides.js'
 import { FlatView, type StateReader } from './state/flatView.js'
 import { forkGenesis, openForkRecord } from './chain/forkBase.js'
@@ -72,6 +73,8 @@ export class Engine {
   private pendingBlocks: PendingBlocks | undefined
   /** rpc-evm-timeout in ms (0 = none): the wall time of one RPC execution (docs/SECURITY.md, E2). */
   readonly evmTimeoutMs: number
+  /** The node's interpreter where it serves this chain's calls (exec/ownEvm.ts), with its counts. */
+  readonly own: OwnEvm | undefined
 
   private constructor(
     private readonly chain: Chain,
@@ -82,8 +85,9 @@ export class Engine {
     this.fees = new FeeOracle(chain, builder, { minTip: opts.admission.minTip, ...opts.feeHistory })
     this.evmTimeoutMs = opts.evmTimeoutMs
     this.submission = new TxSubmission({ chain, pool, builder, fees: this.fees, events: this.events, headState: () => this.headState(), opts })
-    this.calls = new SharedExecutor(chain)
-    this.nextBlock = new NextBlockExecutor(chain, builder)
+    this.own = OwnEvm.for(chain.common, opts.evm, opts.log)
+    this.calls = new SharedExecutor(chain, this.own)
+    this.nextBlock = new NextBlockExecutor(chain, builder, this.own)
     this.logs = new LogIndex(chain)
     this.filters = new FilterManager(this.logs, { chain: chain.events, pool: this.events }, opts.filters, opts.now)
     chain.events.on('head', () => this.callCache.clear())
@@ -256,7 +260,7 @@ export class Engine {
     const cacheKey = overrides === undefined && blockOverrides === undefined && ref !== 'pending' ? callKey(block, req) : undefined
     const hit = cacheKey === undefined ? undefined : this.callCache.get(cacheKey)
     if (hit !== undefined) return hit
-    const ex = await (blockOverrides === undefined ? this.executorFor(ref, block) : overriddenExecutor(this.chain, block, blockOverrides))
+    const ex = await (blockOverrides === undefined ? this.executorFor(ref, block) : overriddenExecutor(this.chain, block, blockOverrides, this.own))
     const gas = this.callGas(req.gas)
     const outcome = await ex.exclusive(this.evmLimit(cancel), () => ex.run(req, gas, overrides)).catch((err: unknown) => Promise.reject(callPrecheckError(err, gas)))
     if (outcome.error !== undefined) throw executionError(outcome)

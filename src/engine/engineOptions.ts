@@ -3,6 +3,7 @@ import type { ForkOrigin } from './chain/forkBase.js'
 import type { FilterLimits } from './logs/filters.js'
 import type { LogLimits } from './logs/logQuery.js'
 import type { Genesis } from './rules/genesis.js'
+import type { OwnEvmOptions } from './exec/ownEvm.js'
 import type { TxPoolOptions } from './pool/txPool.js'
 
 /**
@@ -15,6 +16,8 @@ export interface EngineOptions {
   /** Fork the chain of `origin` at its block `blockNumber` (its latest when undefined) instead of starting from `genesis` (docs/FORK.md). */
   fork?: ForkOrigin
   log: Logger
+  /** Which EVM serves calls: the node's interpreter (with ethereumjs as its oracle) or ethereumjs (exec/ownEvm.ts). */
+  evm: OwnEvmOptions
   /** ms between blocks; 0 = build as soon as transactions wait. */
   blockInterval: number
   /**

@@ -3,7 +3,7 @@
  * names serves (the names and their legacy aliases are in src/config.ts). The services come from
  * (coreth: internal/ethapi/backend.go GetAPIs, eth/backend.go APIs, eth/tracers/api.go APIs, node/api.go apis).
  */
-import { resolveEthApis, type EthApiName } from '../config.js'
+import { resolveEthApis, type EthApiName } from '../ethApiNames.js'
 import type { MethodTable, ServiceTag } from './types.js'
 
 // geth internal/debug/api.go HandlerT (node/api.go "debug-handler").

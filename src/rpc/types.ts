@@ -1,6 +1,7 @@
 import type { z } from 'zod'
 import type { Logger } from 'pino'
-import type { EthApiName, NodeConfig } from '../config.js'
+import type { NodeConfig } from '../config.js'
+import type { EthApiName } from '../ethApiNames.js'
 import type { Engine } from '../engine/engine.js'
 import type { AccountManager } from '../engine/accounts/accounts.js'
 import type { SubscriptionManager } from './subscriptions.js'

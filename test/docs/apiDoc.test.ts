@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import pino from 'pino'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
-import { ETH_API_NAMES, parseNodeConfig } from '../../src/config.js'
+import { parseNodeConfig } from '../../src/config.js'
+import { ETH_API_NAMES } from '../../src/ethApiNames.js'
 import { createNode } from '../../src/node.js'
 
 /*

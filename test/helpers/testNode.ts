@@ -67,8 +67,9 @@ function targetChain(dataDir: string, opts: TestNodeOptions): { input: Partial<N
 export async function startTestNode(opts: TestNodeOptions = {}): Promise<TestNode> {
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'cchain-test-'))
   const target = targetChain(dataDir, opts)
-  // The pending-nonce guard (250 ms per send after a nonce query) is off unless a test asks for it.
-  const config = parseNodeConfig({ httpHost: '127.0.0.1', httpPort: 0, dataDir, logLevel: 'silent', pendingNonceGuard: 0, ...opts.config, ...target.input } as NodeConfigInput)
+  // The pending-nonce guard (250 ms per send after a nonce query) is off unless a test asks for it. Calls run on the
+  // node's own interpreter with ethereumjs checking each one (stop() fails on any difference), unless a test says otherwise.
+  const config = parseNodeConfig({ httpHost: '127.0.0.1', httpPort: 0, dataDir, logLevel: 'silent', pendingNonceGuard: 0, evmInterpreter: 'own', evmOracle: true, ...opts.config, ...target.input } as NodeConfigInput)
   const node = await createNode(config, { log: opts.log ?? pino({ level: 'silent' }), now: opts.now })
   const { port } = await node.listen()
   const chainPath = target.path(node)
@@ -83,6 +84,7 @@ export async function startTestNode(opts: TestNodeOptions = {}): Promise<TestNod
     if (stopped) return
     stopped = true
     await node.close()
+    checkEvmOracle(node)
   }
   return {
     node,
@@ -121,3 +123,17 @@ export function methodNames(node: CChainNode, chain: Partial<ChainConfigFile> = 
 
 /** abi + bytecode of the fixture contracts (test/fixtures/contracts.json, built by scripts/compileContracts.ts). */
 export { default as contracts } from '../fixtures/contracts.json' with { type: 'json' }
+
+/**
+ * Every call the node's interpreter served in this node's life agreed with ethereumjs (the oracle's
+ * counts, per chain): a difference fails the test that made it, with the count.
+ */
+function checkEvmOracle(node: CChainNode): void {
+  const engines = [node.engine, ...node.extraChains.flatMap((c) => (c.chain === undefined ? [] : [c.chain.engine]))]
+  for (const engine of engines) {
+    const counts = engine.own?.counts
+    if (counts !== undefined && (counts.differing > 0 || counts.failed > 0)) {
+      throw new Error(`the EVM interpreter differed from ethereumjs on ${counts.differing} of ${counts.compared} calls and failed on ${counts.failed}:\n${engine.own!.recent.join('\n')}`)
+    }
+  }
+}

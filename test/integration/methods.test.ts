@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ETH_API_NAMES } from '../../src/config.js'
+import { ETH_API_NAMES } from '../../src/ethApiNames.js'
 import { methodNames, startTestNode, type TestNode } from '../helpers/testNode.js'
 
 /*

@@ -2,6 +2,7 @@ import { bigIntToBytes, setLengthLeft } from '@ethereumjs/util'
 import type { Block } from '../chain/block.js'
 import type { Chain } from '../chain/chain.js'
 import { type CallEnv, Executor } from './executor.js'
+import type { OwnEvm } from './ownEvm.js'
 import type { BlockOverrides } from './simulateOptions.js'
 
 /** geth override.BlockOverrides as eth_call and debug_traceCall apply them (internal/ethapi/override/override.go): eth_simulateV1's fields. */
@@ -36,7 +37,7 @@ export function callEnv(o: CallBlockOverrides): CallEnv {
 }
 
 /** A throwaway executor on a block's state, in the block the overrides make (eth_call's 4th argument). */
-export function overriddenExecutor(chain: Chain, block: Block, o: CallBlockOverrides): Promise<Executor> {
+export function overriddenExecutor(chain: Chain, block: Block, o: CallBlockOverrides, own?: OwnEvm): Promise<Executor> {
   chain.requireState(block)
-  return Executor.create(chain, overriddenBlock(block, o), chain.stateReader(block), callEnv(o))
+  return Executor.create(chain, overriddenBlock(block, o), chain.stateReader(block), callEnv(o), own)
 }

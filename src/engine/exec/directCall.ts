@@ -7,7 +7,7 @@ import { type Address, bytesToUnprefixedHex } from '@ethereumjs/util'
 import { ExecutionFailedError } from '../base/errors.js'
 
 /** What a call's callers read of its result (estimateGas the refund, createAccessList the list). */
-export type CallResult = Pick<RunTxResult, 'execResult' | 'totalGasSpent' | 'gasRefund' | 'accessList'>
+export type CallResult = Pick<RunTxResult, 'execResult' | 'totalGasSpent' | 'gasRefund' | 'accessList' | 'createdAddress'>
 
 /**
  * EIPs that change what a transaction does around its message (authorisations, calldata floor,
@@ -85,9 +85,11 @@ export async function runDirectCall(evm: EVMInterface, tx: CallMessage, caller: 
   if (tx.to !== undefined) journal.addAlwaysWarmAddress(bytesToUnprefixedHex(tx.to.bytes))
   if (common.isActivatedEIP(3651)) journal.addAlwaysWarmAddress(bytesToUnprefixedHex(block.header.coinbase.bytes))
   let execResult: RunTxResult['execResult']
+  let createdAddress: RunTxResult['createdAddress']
   try {
     const out = await evm.runCall({ block, gasPrice: 0n, caller, gasLimit: tx.gasLimit - intrinsic, to: tx.to, value: tx.value, data: tx.data, skipNonceIncrement: tx.to !== undefined })
     execResult = out.execResult
+    createdAddress = out.createdAddress
   } catch (err) {
     // A failure that is not an EVM error (a state read that failed) leaves the message's checkpoints open: close them, as runTx does, so the caller's revert restores its own state.
     const open = journal as unknown as { journalHeight: number }
@@ -106,7 +108,7 @@ export async function runDirectCall(evm: EVMInterface, tx: CallMessage, caller: 
     const maxRefund = totalGasSpent / common.param('maxRefundQuotient')
     totalGasSpent -= gasRefund < maxRefund ? gasRefund : maxRefund
   }
-  return { execResult, totalGasSpent, gasRefund, accessList: reported }
+  return { execResult, totalGasSpent, gasRefund, accessList: reported, createdAddress }
 }
 
 /** runTx's buildAccessListResult. */

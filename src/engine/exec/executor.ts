@@ -3,7 +3,9 @@ import type { VM } from '@ethereumjs/vm'
 import { createTx, type TypedTransaction } from '@ethereumjs/tx'
 import { Account, Address, bytesToHex, hexToBytes, setLengthLeft, toChecksumAddress, unpadBytes } from '@ethereumjs/util'
 import type { Block } from '../chain/block.js'
-import { type CallResult, directCallSupported, messageCall, runDirectCall } from './directCall.js'
+import { type CallMessage, type CallResult, directCallSupported, messageCall, runDirectCall } from './directCall.js'
+import { type OwnEvm, describeCall } from './ownEvm.js'
+import type { EvmHost } from '../../evm/types.js'
 import { EvmGuard, type RunLimit } from './evmGuard.js'
 import { chainVM } from './chainVm.js'
 import { withBlobBaseFee } from '../chain/envBlock.js'
@@ -11,7 +13,8 @@ import { runTxFromContract } from './impersonatedTx.js'
 // Process-wide: every EVM (calls, the block builder, tracing) runs with ethereumjs's per-call costs cut.
 import './evmPatches.js'
 import type { Chain } from '../chain/chain.js'
-import { ExecutionFailedError, ExecutionRevertedError, InvalidParamsError } from '../base/errors.js'
+import { EngineError, ExecutionFailedError, ExecutionRevertedError, InvalidParamsError } from '../base/errors.js'
+import { ForkError } from '../../fork/errors.js'
 import type { StateReader } from '../state/flatView.js'
 import { OverlayState } from '../state/overlayState.js'
 import type { AccessListItem, CallRequest, StateOverride } from '../base/types.js'
@@ -64,6 +67,8 @@ export class Executor {
     private readonly chain: Chain,
     readonly guard: EvmGuard,
     private readonly callEnv: CallEnv,
+    /** The node's interpreter, where it serves this chain's plain calls (ownEvm.ts). */
+    private readonly own: OwnEvm | undefined,
   ) {}
 
   /** The block the running execution is at (read it inside exclusive()). */
@@ -86,11 +91,11 @@ export class Executor {
     return this.vm.evm
   }
 
-  static async create(chain: Chain, block: Block, state: StateReader, callEnv: CallEnv = {}): Promise<Executor> {
+  static async create(chain: Chain, block: Block, state: StateReader, callEnv: CallEnv = {}, own?: OwnEvm): Promise<Executor> {
     const sm = new OverlayState(state, chain.codeSource)
     const guard = new EvmGuard()
     const vm = await chainVM(chain, sm, { guard })
-    return new Executor(block, sm, vm, chain, guard, callEnv)
+    return new Executor(block, sm, vm, chain, guard, callEnv, own)
   }
 
   /**
@@ -143,7 +148,7 @@ export class Executor {
     let result: CallResult
     try {
       result = direct
-        ? await runDirectCall(this.vm.evm, tx ?? messageCall(this.chain.txCommon, new Address(req.to!), gas, req.value ?? 0n, req.input ?? EMPTY), from, env, accessListReport)
+        ? await this.runMessage(tx ?? messageCall(this.chain.txCommon, new Address(req.to!), gas, req.value ?? 0n, req.input ?? EMPTY), from, env, accessListReport)
         : // geth skips EIP-3607 for calls (SkipAccountChecks): a contract may be the sender and still run its code.
           await runTxFromContract(
             this.vm,
@@ -165,6 +170,44 @@ export class Executor {
     const exec = result.execResult
     const errName = exec.exceptionError?.error
     return { result, returnData: exec.returnValue, gasUsed: result.totalGasSpent, reverted: errName === 'revert', error: errName }
+  }
+
+  /**
+   * A call's message on the node's interpreter where it serves it (no access-list report, gas it
+   * counts; decided before it runs), else on ethereumjs's message entry (directCall.ts). With the
+   * oracle on, ethereumjs runs it too, its writes are undone, and its answer is the one given.
+   */
+  private async runMessage(msg: CallMessage, from: Address, env: EnvBlock, accessListReport: boolean): Promise<CallResult> {
+    const own = this.own
+    if (own === undefined || accessListReport || !own.serves(msg)) return runDirectCall(this.vm.evm, msg, from, env, accessListReport)
+    let ours: Awaited<ReturnType<OwnEvm['call']>>
+    try {
+      ours = await own.call(this.sm, this.host, msg, from, env)
+    } catch (err) {
+      // A refusal in geth's words, or a state the node cannot read, is the answer; anything else is the interpreter's fault: ethereumjs answers, and it is counted.
+      if (err instanceof EngineError || err instanceof ForkError) throw err
+      own.failed(err, () => describeCall(msg, from))
+      return runDirectCall(this.vm.evm, msg, from, env, false)
+    }
+    if (!own.oracle) return ours.result
+    await this.sm.checkpoint()
+    const mark = this.sm.mark()
+    let theirs: CallResult
+    let changes: ReturnType<OverlayState['changesSince']>
+    try {
+      theirs = await runDirectCall(this.vm.evm, msg, from, env, false)
+      changes = this.sm.changesSince(mark)
+    } finally {
+      // ethereumjs's writes undone: the comparison reads the state both ran on.
+      await this.sm.revert()
+    }
+    await own.compare(ours.evm, theirs, changes, this.sm, () => describeCall(msg, from))
+    return theirs
+  }
+
+  /** BLOCKHASH for the interpreter: the chain's canonical hashes (a fork's older ones from its origin). */
+  private readonly host: EvmHost = {
+    blockHash: async (n) => (await this.chain.blockHashes.getBlock(Number(n))).hash(),
   }
 
   private readonly envs = new Map<string, EnvBlock>()

@@ -2,6 +2,7 @@ import type { Block } from '../chain/block.js'
 import type { Chain } from '../chain/chain.js'
 import { type CallRunner, Executor } from './executor.js'
 import type { StateReader } from '../state/flatView.js'
+import type { OwnEvm } from './ownEvm.js'
 
 /**
  * One executor, made on first use and moved to each run's block (Executor.bound): the VM is built
@@ -12,12 +13,16 @@ export class SharedExecutor {
   private made: Promise<Executor> | undefined
   private generation = 0
 
-  constructor(private readonly chain: Chain) {}
+  constructor(
+    private readonly chain: Chain,
+    /** The node's interpreter where it serves this chain's calls. */
+    private readonly own?: OwnEvm,
+  ) {}
 
   /** Runs at `block` on `state`; `key` names the block and its context. */
   at(key: string, block: Block, state: () => StateReader): Promise<CallRunner> {
     if (this.made === undefined) {
-      const made = Executor.create(this.chain, block, state())
+      const made = Executor.create(this.chain, block, state(), {}, this.own)
       made.catch(() => {
         if (this.made === made) this.made = undefined
       })

@@ -6,6 +6,7 @@ import type { Chain } from '../chain/chain.js'
 import { overriddenBlock } from '../exec/callOverrides.js'
 import type { CallRunner } from '../exec/executor.js'
 import { SharedExecutor } from '../exec/sharedExecutor.js'
+import type { OwnEvm } from '../exec/ownEvm.js'
 
 /**
  * Calls in the next block's context on the head's state: what a development chain runs calls and
@@ -19,8 +20,9 @@ export class NextBlockExecutor {
   constructor(
     private readonly chain: Chain,
     private readonly next: { clock: BlockClock; overrides: BlockOverrides },
+    own?: OwnEvm,
   ) {
-    this.shared = new SharedExecutor(chain)
+    this.shared = new SharedExecutor(chain, own)
   }
 
   get(): Promise<CallRunner> {

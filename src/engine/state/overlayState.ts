@@ -152,6 +152,30 @@ export class OverlayState implements StateManagerInterface {
     return { accounts: this.accounts, storage: this.slots, cleared: this.cleared, codes: this.codes }
   }
 
+  /** The journal's length, for changesSince(): take it inside a checkpoint (the outermost commit empties the journal). */
+  mark(): number {
+    return this.journal.length
+  }
+
+  /** The writes journaled since `mark`, as they stand now (the interpreter's oracle compares them with its own). */
+  changesSince(mark: number): StateChanges {
+    const out: StateChanges = { accounts: new Map(), storage: new Map(), cleared: new Set(), codes: new Map() }
+    for (let i = mark; i < this.journal.length; i++) {
+      const e = this.journal[i]!
+      if (e.kind === 'account') out.accounts.set(e.addr, this.accounts.get(e.addr) ?? null)
+      else if (e.kind === 'slot') {
+        const value = this.slots.get(e.addr)?.get(e.slot)
+        if (value !== undefined) out.storage.set(e.addr, (out.storage.get(e.addr) ?? new Map()).set(e.slot, value))
+      } else if (e.kind === 'clear') {
+        if (this.cleared.has(e.addr)) out.cleared.add(e.addr)
+      } else {
+        const code = this.codes.get(e.hash)
+        if (code !== undefined) out.codes.set(e.hash, code)
+      }
+    }
+    return out
+  }
+
   /** Reads another state from now on (an executor moved to another block), with every write dropped. */
   rebase(base: StateReader): void {
     this.base = base

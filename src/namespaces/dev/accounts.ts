@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { resolveEthApis } from '../../config.js'
+import { resolveEthApis } from '../../ethApiNames.js'
 import type { Impersonation } from '../../dev/impersonation.js'
 import { DevError } from '../../dev/errors.js'
 import { methodNotFound } from '../../rpc/errors.js'

@@ -1,0 +1,160 @@
+import type { Block as EnvBlock } from '@ethereumjs/block'
+import type { Common } from '@ethereumjs/common'
+import { type Address, bytesToHex, setLengthLeft } from '@ethereumjs/util'
+import type { RunTxResult } from '@ethereumjs/vm'
+import type { Logger } from 'pino'
+import { type PriorState, compareResults, readPrior } from '../../evm/compareResults.js'
+import { type EvmRules, evmRules } from '../../evm/evmRules.js'
+import { runMessage } from '../../evm/runMessage.js'
+import type { EvmBlock, EvmHost, EvmResult, EvmState, EvmStateChanges } from '../../evm/types.js'
+import { ExecutionFailedError } from '../base/errors.js'
+import type { CallMessage, CallResult } from './directCall.js'
+
+/** Which EVM runs a chain's calls (the `evm-interpreter` and `evm-oracle` flags). */
+export interface OwnEvmOptions {
+  interpreter: 'ethereumjs' | 'own'
+  /** Run ethereumjs too on what the interpreter serves, answer ethereumjs's result, log and count differences. */
+  oracle: boolean
+}
+
+/** Differences and failures kept for recent. */
+const RECENT = 5
+
+/** Gas the interpreter counts in numbers: a message with more goes to ethereumjs (decided before it runs). */
+const MAX_GAS = BigInt(Number.MAX_SAFE_INTEGER)
+
+/**
+ * The node's own interpreter (src/evm/) for one chain's rules, serving the plain calls of eth_call and
+ * eth_estimateGas that src/engine/exec/directCall.ts runs on ethereumjs's message entry otherwise:
+ * the intrinsic gas check and charge, the message, the refund cap, all as runDirectCall does them.
+ * With the oracle on, ethereumjs runs each one too and its answer is the one given.
+ */
+export class OwnEvm {
+  /** Messages the interpreter ran; of those, compared with ethereumjs; of those, with a difference. */
+  readonly counts = { served: 0, compared: 0, differing: 0, failed: 0 }
+  /** The last few differences and failures, each with its call (the log has them all). */
+  readonly recent: string[] = []
+  private readonly blocks = new WeakMap<EnvBlock, EvmBlock>()
+  private readonly maxRefundQuotient: bigint
+
+  private constructor(
+    readonly rules: EvmRules,
+    readonly oracle: boolean,
+    common: Common,
+    private readonly log: Logger,
+  ) {
+    this.maxRefundQuotient = common.param('maxRefundQuotient')
+  }
+
+  /** The interpreter for `common`'s rules, or undefined: off, or rules it does not cover (ethereumjs serves every call then). */
+  static for(common: Common, opts: OwnEvmOptions, log: Logger): OwnEvm | undefined {
+    const rules = opts.interpreter === 'own' ? evmRules(common) : undefined
+    // Said once per chain at start: which EVM serves what.
+    const calls = rules !== undefined ? (opts.oracle ? 'own interpreter, checked against ethereumjs' : 'own interpreter') : 'ethereumjs'
+    const why = opts.interpreter === 'own' && rules === undefined ? " (the chain's rules are not all the interpreter's)" : ''
+    log.info({ calls: calls + why, 'access lists, traces, simulations, blocks': 'ethereumjs' }, 'EVM: eth_call and eth_estimateGas run on the %s', calls)
+    return rules === undefined ? undefined : new OwnEvm(rules, opts.oracle, common, log)
+  }
+
+  /** Whether this call's message is the interpreter's to run (it counts gas in numbers). */
+  serves(tx: CallMessage): boolean {
+    return tx.gasLimit <= MAX_GAS
+  }
+
+  /** runDirectCall's work on the interpreter: `state` is read, never written (the caller's state is reverted after a call anyway). */
+  async call(state: EvmState, host: EvmHost, tx: CallMessage, caller: Address, env: EnvBlock): Promise<{ result: CallResult; evm: EvmResult }> {
+    const intrinsic = tx.getIntrinsicGas()
+    // runDirectCall's check, in its words (geth's), its figures printed as Numbers as runTx does.
+    if (tx.gasLimit < intrinsic) throw new ExecutionFailedError(`intrinsic gas too low: have ${Number(tx.gasLimit)}, want ${Number(intrinsic)}`)
+    const evm = await runMessage(this.rules, state, host, {
+      caller: caller.bytes,
+      to: tx.to?.bytes,
+      value: tx.value,
+      data: tx.data,
+      gasLimit: tx.gasLimit - intrinsic,
+      gasPrice: 0n,
+      block: this.blockOf(env),
+      accessList: tx.accessList,
+      skipNonceIncrement: tx.to !== undefined,
+    })
+    this.counts.served++
+    let totalGasSpent = evm.executionGasUsed + intrinsic
+    if (evm.gasRefund !== 0n) {
+      const maxRefund = totalGasSpent / this.maxRefundQuotient
+      totalGasSpent -= evm.gasRefund < maxRefund ? evm.gasRefund : maxRefund
+    }
+    const execResult = {
+      returnValue: evm.returnData,
+      executionGasUsed: evm.executionGasUsed,
+      gasRefund: evm.gasRefund,
+      logs: evm.logs.map((l) => [l.address, l.topics, l.data]),
+      exceptionError: evm.error === undefined ? undefined : { error: evm.error, errorType: 'EVMError' },
+    } as unknown as RunTxResult['execResult']
+    return { result: { execResult, totalGasSpent, gasRefund: evm.gasRefund }, evm }
+  }
+
+  /**
+   * Compares the interpreter's result with ethereumjs's for the same message on the same state
+   * (`changes`: what ethereumjs wrote; `state`: the state before it), and logs and counts a difference.
+   */
+  async compare(ours: EvmResult, theirs: CallResult, changes: EvmStateChanges, state: EvmState, what: () => string): Promise<void> {
+    const exec = theirs.execResult
+    const created = exec.createdAddresses ?? new Set<string>()
+    // runTx deletes what self-destructed in the transaction that created it (EIP-6780); runDirectCall leaves it to the revert.
+    for (const [address] of exec.selfdestruct ?? []) if (created.has(address)) changes.accounts.set(address.slice(2), null)
+    const theirsResult: EvmResult = {
+      returnData: exec.returnValue,
+      executionGasUsed: exec.executionGasUsed,
+      gasRefund: exec.gasRefund ?? 0n,
+      logs: (exec.logs ?? []).map(([address, topics, data]) => ({ address, topics, data })),
+      error: exec.exceptionError?.error,
+      createdAddress: theirs.createdAddress?.bytes,
+      changes,
+      // eth_call reports no access list: the interpreter's stands for both.
+      accessed: ours.accessed,
+    }
+    const prior: PriorState = await readPrior(state, ours, theirsResult)
+    const differences = compareResults(ours, theirsResult, prior)
+    this.counts.compared++
+    if (differences.length === 0) return
+    this.counts.differing++
+    this.remember(`${what()}: ${differences.join('; ')}`)
+    this.log.warn({ call: what(), differences }, 'evm oracle: the interpreter and ethereumjs differ')
+  }
+
+  /** The interpreter threw where ethereumjs answers (a fault of its own): logged and counted; ethereumjs serves the call. */
+  failed(err: unknown, what: () => string): void {
+    this.counts.failed++
+    this.remember(`${what()}: failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`)
+    this.log.warn({ call: what(), err }, 'evm: the interpreter failed; ethereumjs answers')
+  }
+
+  private remember(line: string): void {
+    if (this.recent.length >= RECENT) this.recent.shift()
+    this.recent.push(line)
+  }
+
+  /** The interpreter's view of an environment block, made once per block (the executor caches its blocks). */
+  private blockOf(env: EnvBlock): EvmBlock {
+    let block = this.blocks.get(env)
+    if (block === undefined) {
+      const h = env.header
+      block = {
+        number: h.number,
+        timestamp: h.timestamp,
+        coinbase: h.coinbase.bytes,
+        gasLimit: h.gasLimit,
+        baseFee: h.baseFeePerGas ?? 0n,
+        prevRandao: setLengthLeft(h.mixHash, 32),
+        blobBaseFee: h.getBlobGasPrice(),
+      }
+      this.blocks.set(env, block)
+    }
+    return block
+  }
+}
+
+/** A short description of a call for the oracle's log line. */
+export function describeCall(tx: CallMessage, caller: Address): string {
+  return `from ${caller.toString()} to ${tx.to?.toString() ?? '(creation)'} value ${tx.value} gas ${tx.gasLimit} data ${bytesToHex(tx.data.subarray(0, 36))}${tx.data.length > 36 ? '...' : ''}`
+}
