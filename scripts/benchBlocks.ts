@@ -36,7 +36,15 @@ const dir = mkdtempSync(join(tmpdir(), 'bench-blocks-'))
 const db = await openDatabase(dir)
 const engine = await Engine.create(
   db,
-  engineOptions(ChainConfigFile.parse({}), { genesis: loadGenesis(), log: createLogger('error'), blockInterval: 3_600_000, pendingNonceGuardMs: 0, devChain: false, failedSendErrors: false, evm: { interpreter: 'ethereumjs', oracle: false } }),
+  engineOptions(ChainConfigFile.parse({}), {
+    genesis: loadGenesis(),
+    log: createLogger('error'),
+    blockInterval: 3_600_000,
+    pendingNonceGuardMs: 0,
+    devChain: false,
+    failedSendErrors: false,
+    evm: { interpreter: 'ethereumjs', oracle: false },
+  }),
 )
 
 async function mine(raws: string[]): Promise<number> {

@@ -65,6 +65,8 @@ export interface Ctx {
   stacks: bigint[][]
   mems: Memory[]
   blockHashes: Map<bigint, bigint>
+  /** EvmMessage.onJumpdest: the host's bound on a run's time */
+  onJumpdest: (() => Promise<void> | undefined) | undefined
   /** runs a child message (src/evm/message.ts runMsg), so that the frame loop needs no import of it */
   runMsg: (msg: Msg) => Promise<MsgResult>
 }

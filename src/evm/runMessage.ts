@@ -43,6 +43,7 @@ export async function runMessage(rules: EvmRules, state: EvmState, host: EvmHost
     stacks: pooled.stacks,
     mems: pooled.mems,
     blockHashes: new Map(),
+    onJumpdest: msg.onJumpdest,
     runMsg: (m) => runMsg(ctx, m),
   }
   try {

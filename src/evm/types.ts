@@ -59,6 +59,12 @@ export interface EvmMessage {
   accessList?: [Uint8Array, Uint8Array[]][]
   /** ethereumjs runCall's skipNonceIncrement: a call leaves the caller's nonce alone (eth_call); a creation bumps it. */
   skipNonceIncrement?: boolean
+  /**
+   * Called before each JUMPDEST runs (every loop passes one), to bound a request's time: a promise it
+   * returns is awaited (the event loop gets in) and the JUMPDEST runs again; what it throws ends the
+   * message with that error (the engine's EvmGuard: a timeout, a cancelled request).
+   */
+  onJumpdest?: () => Promise<void> | undefined
 }
 
 /** A log as ethereumjs reports it. */

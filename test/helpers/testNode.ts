@@ -69,7 +69,17 @@ export async function startTestNode(opts: TestNodeOptions = {}): Promise<TestNod
   const target = targetChain(dataDir, opts)
   // The pending-nonce guard (250 ms per send after a nonce query) is off unless a test asks for it. Calls run on the
   // node's own interpreter with ethereumjs checking each one (stop() fails on any difference), unless a test says otherwise.
-  const config = parseNodeConfig({ httpHost: '127.0.0.1', httpPort: 0, dataDir, logLevel: 'silent', pendingNonceGuard: 0, evmInterpreter: 'own', evmOracle: true, ...opts.config, ...target.input } as NodeConfigInput)
+  const config = parseNodeConfig({
+    httpHost: '127.0.0.1',
+    httpPort: 0,
+    dataDir,
+    logLevel: 'silent',
+    pendingNonceGuard: 0,
+    evmInterpreter: 'own',
+    evmOracle: true,
+    ...opts.config,
+    ...target.input,
+  } as NodeConfigInput)
   const node = await createNode(config, { log: opts.log ?? pino({ level: 'silent' }), now: opts.now })
   const { port } = await node.listen()
   const chainPath = target.path(node)

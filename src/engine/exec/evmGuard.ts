@@ -121,6 +121,27 @@ export class EvmGuard {
     return undefined
   }
 
+  /**
+   * The same bound for the node's own interpreter (EvmMessage.onJumpdest, at each JUMPDEST): every
+   * CHECK_EVERY the clock; past the limit or once cancelled it throws the abort's error, which ends the
+   * message (run() answers it); past the slice it hands back a wait that lets the event loop in.
+   */
+  pulse(): Promise<void> | undefined {
+    if (this.reason !== undefined) throw this.reason
+    if (--this.countdown > 0) return undefined
+    this.countdown = CHECK_EVERY
+    const now = performance.now()
+    if (now >= this.deadline) throw (this.reason = this.expired?.() ?? evmTimeoutError(this.timeoutMs))
+    if (this.cancel?.aborted === true) throw (this.reason = new RequestTimeoutError())
+    if (now < this.sliceEnd) return undefined
+    return new Promise((resolve) =>
+      setImmediate(() => {
+        this.sliceEnd = performance.now() + SLICE_MS
+        resolve()
+      }),
+    )
+  }
+
   /** Makes the EVM await JUMPDEST's handler (true) or call it synchronously (false). */
   private setAsync(runState: RunState, on: boolean): void {
     const entry = runState.interpreter._evm._opcodeMap[JUMPDEST]!

@@ -182,7 +182,7 @@ export class Executor {
     if (own === undefined || accessListReport || !own.serves(msg)) return runDirectCall(this.vm.evm, msg, from, env, accessListReport)
     let ours: Awaited<ReturnType<OwnEvm['call']>>
     try {
-      ours = await own.call(this.sm, this.host, msg, from, env)
+      ours = await own.call(this.sm, this.host, msg, from, env, this.pulse)
     } catch (err) {
       // A refusal in geth's words, or a state the node cannot read, is the answer; anything else is the interpreter's fault: ethereumjs answers, and it is counted.
       if (err instanceof EngineError || err instanceof ForkError) throw err
@@ -204,6 +204,9 @@ export class Executor {
     await own.compare(ours.evm, theirs, changes, this.sm, () => describeCall(msg, from))
     return theirs
   }
+
+  /** The guard's bound on the interpreter's time (EvmGuard.pulse). */
+  private readonly pulse = () => this.guard.pulse()
 
   /** BLOCKHASH for the interpreter: the chain's canonical hashes (a fork's older ones from its origin). */
   private readonly host: EvmHost = {

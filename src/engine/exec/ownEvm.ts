@@ -17,6 +17,9 @@ export interface OwnEvmOptions {
   oracle: boolean
 }
 
+/** EIP-3529's cap on refunds, a fifth of the gas used: the rule of every fork the interpreter covers (evmRules). */
+const MAX_REFUND_QUOTIENT = 5n
+
 /** Differences and failures kept for recent. */
 const RECENT = 5
 
@@ -35,16 +38,12 @@ export class OwnEvm {
   /** The last few differences and failures, each with its call (the log has them all). */
   readonly recent: string[] = []
   private readonly blocks = new WeakMap<EnvBlock, EvmBlock>()
-  private readonly maxRefundQuotient: bigint
 
   private constructor(
     readonly rules: EvmRules,
     readonly oracle: boolean,
-    common: Common,
     private readonly log: Logger,
-  ) {
-    this.maxRefundQuotient = common.param('maxRefundQuotient')
-  }
+  ) {}
 
   /** The interpreter for `common`'s rules, or undefined: off, or rules it does not cover (ethereumjs serves every call then). */
   static for(common: Common, opts: OwnEvmOptions, log: Logger): OwnEvm | undefined {
@@ -53,7 +52,7 @@ export class OwnEvm {
     const calls = rules !== undefined ? (opts.oracle ? 'own interpreter, checked against ethereumjs' : 'own interpreter') : 'ethereumjs'
     const why = opts.interpreter === 'own' && rules === undefined ? " (the chain's rules are not all the interpreter's)" : ''
     log.info({ calls: calls + why, 'access lists, traces, simulations, blocks': 'ethereumjs' }, 'EVM: eth_call and eth_estimateGas run on the %s', calls)
-    return rules === undefined ? undefined : new OwnEvm(rules, opts.oracle, common, log)
+    return rules === undefined ? undefined : new OwnEvm(rules, opts.oracle, log)
   }
 
   /** Whether this call's message is the interpreter's to run (it counts gas in numbers). */
@@ -62,7 +61,7 @@ export class OwnEvm {
   }
 
   /** runDirectCall's work on the interpreter: `state` is read, never written (the caller's state is reverted after a call anyway). */
-  async call(state: EvmState, host: EvmHost, tx: CallMessage, caller: Address, env: EnvBlock): Promise<{ result: CallResult; evm: EvmResult }> {
+  async call(state: EvmState, host: EvmHost, tx: CallMessage, caller: Address, env: EnvBlock, onJumpdest?: () => Promise<void> | undefined): Promise<{ result: CallResult; evm: EvmResult }> {
     const intrinsic = tx.getIntrinsicGas()
     // runDirectCall's check, in its words (geth's), its figures printed as Numbers as runTx does.
     if (tx.gasLimit < intrinsic) throw new ExecutionFailedError(`intrinsic gas too low: have ${Number(tx.gasLimit)}, want ${Number(intrinsic)}`)
@@ -76,11 +75,12 @@ export class OwnEvm {
       block: this.blockOf(env),
       accessList: tx.accessList,
       skipNonceIncrement: tx.to !== undefined,
+      onJumpdest,
     })
     this.counts.served++
     let totalGasSpent = evm.executionGasUsed + intrinsic
     if (evm.gasRefund !== 0n) {
-      const maxRefund = totalGasSpent / this.maxRefundQuotient
+      const maxRefund = totalGasSpent / MAX_REFUND_QUOTIENT
       totalGasSpent -= evm.gasRefund < maxRefund ? evm.gasRefund : maxRefund
     }
     const execResult = {

@@ -1,7 +1,7 @@
 import { bytesToHex } from '@ethereumjs/util'
 import { keccak256 } from '../../util/crypto.js'
 import type { EvmGas } from '../gasParams.js'
-import { type Frame, type Op, fail } from '../frame.js'
+import { type Frame, type Op, WAIT, fail } from '../frame.js'
 import { oog, underflow } from './arith.js'
 import { push, words } from './env.js'
 
@@ -137,6 +137,16 @@ export function memOps(t: Op[], g: EvmGas): void {
   t[0x5a] = (f) => push(f, fGas, BigInt(f.gas - fGas))
   const fJumpdest = fee[0x5b]!
   t[0x5b] = (f) => {
+    const hook = f.ctx.onJumpdest
+    if (hook !== undefined) {
+      // The host's time check; after its wait the JUMPDEST runs again (the hook answers at once then).
+      const wait = hook()
+      if (wait !== undefined) {
+        f.pending = wait
+        f.status = WAIT
+        return
+      }
+    }
     if (f.gas < fJumpdest) return oog(f)
     f.gas -= fJumpdest
     f.pc++

@@ -4,7 +4,15 @@ import { engineOptions } from '../../../src/chains/engineOptions.js'
 import { ChainConfigFile } from '../../../src/config.js'
 import { loadGenesis } from '../../../src/engine/rules/genesis.js'
 
-const setup = { genesis: loadGenesis(), log: pino({ level: 'silent' }), blockInterval: 0, pendingNonceGuardMs: 250, devChain: true, failedSendErrors: true, evm: { interpreter: 'own' as const, oracle: true } }
+const setup = {
+  genesis: loadGenesis(),
+  log: pino({ level: 'silent' }),
+  blockInterval: 0,
+  pendingNonceGuardMs: 250,
+  devChain: true,
+  failedSendErrors: true,
+  evm: { interpreter: 'own' as const, oracle: true },
+}
 
 describe('engineOptions', () => {
   it("maps the chain config defaults onto the engine options, in the engine's units", () => {
