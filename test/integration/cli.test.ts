@@ -98,6 +98,8 @@ describe('cchain-node --help', () => {
       'dev-controls-enabled': '(none)',
       'dev-controls-allow-remote': 'false',
       'dev-client-version': 'hardhat',
+      'evm-interpreter': 'ethereumjs',
+      'evm-oracle': 'false',
       'explorer-enabled': '(none)',
       'chain-config-dir': '(none)',
       'chain-aliases-file': '(none)',
