@@ -1,0 +1,41 @@
+import { NEW_ACC, withBalance } from './account.js'
+import { analyze } from './codeAnalysis.js'
+import { ERR } from './errors.js'
+import { type Ctx, EMPTY_BYTES, type Msg, type MsgResult } from './frame.js'
+import { runCode } from './interpreter.js'
+import { runPrecompile } from './precompiles.js'
+
+export const MAX_UINT256 = (1n << 256n) - 1n
+
+/**
+ * A call message (ethereumjs evm.js _executeCall, Cancun's part): the value moves (a failure to pay
+ * is the message's error, after the recipient was credited: the caller reverts both), then the
+ * precompile or the code at `codeAddress` runs; no code, nothing runs.
+ */
+export async function executeCall(ctx: Ctx, msg: Msg): Promise<MsgResult> {
+  const j = ctx.j
+  const to = msg.to!
+  await j.needAccount(msg.caller)
+  await j.needAccount(to)
+  let error: string | undefined
+  if (!msg.delegatecall) {
+    const from = j.account(msg.caller) ?? NEW_ACC
+    const left = from.balance - msg.value
+    if (left < 0n) error = ERR.INSUFFICIENT_BALANCE
+    else j.putAccount(msg.caller, withBalance(from, left))
+    const recipient = j.account(to) ?? NEW_ACC
+    const balance = recipient.balance + msg.value
+    if (balance > MAX_UINT256) error = ERR.VALUE_OVERFLOW
+    else j.putAccount(to, withBalance(recipient, balance))
+  }
+  const codeAddress = msg.codeAddress ?? to
+  const precompile = ctx.precompiles.get(codeAddress)
+  if (precompile !== undefined) {
+    if (error !== undefined) return { error, returnData: EMPTY_BYTES, gasUsed: 0 }
+    return runPrecompile(precompile, msg.data, msg.gas, ctx.common, ctx.precompileEvm)
+  }
+  await j.needCode(codeAddress)
+  const code = j.code(codeAddress)
+  if (code.length === 0 || error !== undefined) return { error, returnData: EMPTY_BYTES, gasUsed: 0 }
+  return runCode(ctx, analyze(code, j.account(codeAddress)!.codeHex), msg, to)
+}

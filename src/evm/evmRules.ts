@@ -1,0 +1,57 @@
+import type { Common } from '@ethereumjs/common'
+import { NobleBN254, type PrecompileFunc, getActivePrecompiles, paramsEVM } from '@ethereumjs/evm'
+import type { Op } from './frame.js'
+import { type EvmGas, readGas } from './gasParams.js'
+import type { Memory } from './memory.js'
+import { opcodeTable } from './opcodes/table.js'
+
+/** Everything the interpreter needs of a Common, resolved once. */
+export interface EvmRules {
+  /** a copy of the Common with the EVM's parameters, for the precompiles */
+  readonly common: Common
+  readonly chainId: bigint
+  readonly gas: EvmGas
+  readonly ops: Op[]
+  /** by address (hex without 0x) */
+  readonly precompiles: Map<string, PrecompileFunc>
+  /** what ethereumjs's BN254 precompiles read as their EVM (createEVM's NobleBN254) */
+  readonly precompileEvm: unknown
+  /** stacks and memories of finished messages, reused by the next */
+  readonly pool: { stacks: bigint[][]; mems: Memory[] }[]
+}
+
+/**
+ * The EIPs this interpreter implements exactly: the ones @ethereumjs/common's Mainnet activates at
+ * Cancun, and 7951 (P256VERIFY at 0x100, which src/engine/rules/chainCommon.ts adds).
+ */
+const COVERED = new Set([
+  1, 606, 607, 608, 609, 1013, 1153, 1559, 1679, 1716, 2384, 2565, 2718, 2929, 2930, 3198, 3529, 3541, 3651, 3675, 3855, 3860, 4345, 4399, 4788, 4844, 4895, 5133, 5656, 6780, 7516, 7951,
+])
+/** Past the highest EIP number ethereumjs 10 knows. */
+const EIP_SCAN_END = 10_000
+
+const resolved = new WeakMap<Common, EvmRules | null>()
+
+/**
+ * The rules of `common` when this interpreter runs them exactly: hardfork Cancun with exactly the
+ * EIPs of COVERED; undefined otherwise (the engine keeps ethereumjs). Cached per Common.
+ */
+export function evmRules(common: Common): EvmRules | undefined {
+  const hit = resolved.get(common)
+  if (hit !== undefined) return hit ?? undefined
+  const rules = resolve(common)
+  resolved.set(common, rules ?? null)
+  return rules
+}
+
+function resolve(common: Common): EvmRules | undefined {
+  if (common.hardfork() !== 'cancun') return undefined
+  for (let eip = 1; eip < EIP_SCAN_END; eip++) if (common.isActivatedEIP(eip) !== COVERED.has(eip)) return undefined
+  const c = common.copy()
+  // What the EVM's constructor does to its Common (evm.js): its opcodes' fees and precompiles' gas are these.
+  c.updateParams(paramsEVM)
+  const gas = readGas(c)
+  const ops = opcodeTable(gas)
+  if (ops === undefined) return undefined
+  return { common: c, chainId: c.chainId(), gas, ops, precompiles: getActivePrecompiles(c), precompileEvm: { _bn254: new NobleBN254() }, pool: [] }
+}

@@ -1,0 +1,212 @@
+import type { Block } from '@ethereumjs/block'
+import { createEVM, getOpcodesForHF, paramsEVM } from '@ethereumjs/evm'
+import { Account, Address, KECCAK256_NULL, KECCAK256_RLP, bytesToHex, bytesToUnprefixedHex, hexToBytes, setLengthLeft } from '@ethereumjs/util'
+import { expect } from 'vitest'
+import type { StateReader } from '../../src/engine/state/flatView.js'
+import { OverlayState } from '../../src/engine/state/overlayState.js'
+import { chainCommon } from '../../src/engine/rules/chainCommon.js'
+import { evmRules } from '../../src/evm/evmRules.js'
+import { runMessage } from '../../src/evm/runMessage.js'
+import type { EvmBlock, EvmMessage, EvmResult } from '../../src/evm/types.js'
+import { keccak256 } from '../../src/util/crypto.js'
+
+/*
+ * Differential runs of src/evm/runMessage against ethereumjs 10's evm.runCall (after runTx's warm-up,
+ * as src/engine/exec/directCall.ts does it) on the same pre-state, OverlayState under ethereumjs.
+ */
+
+export interface PreAccount {
+  balance?: bigint
+  nonce?: bigint
+  code?: Uint8Array
+  storage?: Record<string, bigint>
+}
+
+export const common = chainCommon(43112n)
+const names = new Map<string, number>()
+const withParams = common.copy()
+withParams.updateParams(paramsEVM)
+for (const [code, op] of getOpcodesForHF(withParams).opcodes) names.set(op.fullName, code)
+names.set('INVALID', 0xfe)
+
+/** A tiny assembler: opcode names, PUSHn followed by its value (decimal or 0x-hex), `0x..` raw bytes. */
+export function asm(src: string): Uint8Array {
+  const out: number[] = []
+  const tokens = src.trim().split(/\s+/)
+  for (let i = 0; i < tokens.length; i++) {
+    const t = tokens[i]!
+    if (t.startsWith('raw:')) {
+      out.push(...hexToBytes(`0x${t.slice(4)}`))
+      continue
+    }
+    const op = names.get(t)
+    if (op === undefined) throw new Error(`unknown opcode ${t}`)
+    out.push(op)
+    if (op >= 0x60 && op <= 0x7f) {
+      const n = op - 0x5f
+      const v = BigInt(tokens[++i]!)
+      out.push(
+        ...setLengthLeft(
+          hexToBytes(
+            `0x${v
+              .toString(16)
+              .padStart(2, '0')
+              .replace(/^(.)((..)*)$/, '0$1$2')}`,
+          ),
+          n,
+        ),
+      )
+    }
+  }
+  return Uint8Array.from(out)
+}
+
+export const addr = (n: number): `0x${string}` => `0x${n.toString(16).padStart(40, '0')}`
+
+export const BLOCK: EvmBlock = {
+  number: 1000n,
+  timestamp: 1_700_000_000n,
+  coinbase: hexToBytes(addr(0xc0)),
+  gasLimit: 15_000_000n,
+  baseFee: 25_000_000_000n,
+  prevRandao: keccak256(Uint8Array.of(7)),
+  blobBaseFee: 1n,
+}
+
+const blockHash = (n: bigint) => keccak256(hexToBytes(`0x${n.toString(16).padStart(16, '0')}`))
+
+function baseState(pre: Record<string, PreAccount>): { reader: StateReader; codes: (h: Uint8Array) => Uint8Array | undefined } {
+  const accounts = new Map<string, Account>()
+  const storage = new Map<string, Map<string, Uint8Array>>()
+  const codes = new Map<string, Uint8Array>()
+  for (const [a, p] of Object.entries(pre)) {
+    const key = a.toLowerCase().slice(2)
+    const code = p.code ?? new Uint8Array(0)
+    const hash = code.length === 0 ? KECCAK256_NULL : keccak256(code)
+    if (code.length > 0) codes.set(bytesToUnprefixedHex(hash), code)
+    const slots = new Map<string, Uint8Array>()
+    for (const [k, v] of Object.entries(p.storage ?? {})) {
+      if (v !== 0n)
+        slots.set(
+          bytesToUnprefixedHex(setLengthLeft(hexToBytes(k as `0x${string}`) as Uint8Array, 32)),
+          hexToBytes(
+            `0x${v
+              .toString(16)
+              .padStart(2, '0')
+              .replace(/^(.)((..)*)$/, '0$1$2')}`,
+          ),
+        )
+    }
+    storage.set(key, slots)
+    accounts.set(key, new Account(p.nonce ?? 0n, p.balance ?? 0n, slots.size > 0 ? keccak256(Uint8Array.of(1)) : KECCAK256_RLP, hash))
+  }
+  const reader: StateReader = {
+    getAccount: async (a) => accounts.get(bytesToUnprefixedHex(a.bytes)),
+    getStorage: async (a, k) => storage.get(bytesToUnprefixedHex(a.bytes))?.get(bytesToUnprefixedHex(k)) ?? new Uint8Array(0),
+    getCode: async (a) => codes.get(bytesToUnprefixedHex(accounts.get(bytesToUnprefixedHex(a.bytes))?.codeHash ?? KECCAK256_NULL)) ?? new Uint8Array(0),
+  }
+  return { reader, codes: (h) => codes.get(bytesToUnprefixedHex(h)) }
+}
+
+export interface Case {
+  pre: Record<string, PreAccount>
+  msg: Partial<EvmMessage> & { caller: Uint8Array }
+}
+
+function fullMsg(c: Case): EvmMessage {
+  return { to: undefined, value: 0n, data: new Uint8Array(0), gasLimit: 1_000_000n, gasPrice: 7n, block: BLOCK, ...c.msg }
+}
+
+/** ethereumjs's answer, in EvmResult's shape. */
+export async function runEthereumjs(c: Case): Promise<EvmResult> {
+  const { reader, codes } = baseState(c.pre)
+  const sm = new OverlayState(reader, codes)
+  const blockchain = { getBlock: async (n: number) => ({ hash: () => blockHash(BigInt(n)) }) }
+  const evm = await createEVM({ common: common.copy(), stateManager: sm, blockchain: blockchain as never })
+  const m = fullMsg(c)
+  const journal = evm.journal
+  journal.cleanJournal()
+  journal.startReportingAccessList()
+  for (const [address, slots] of m.accessList ?? []) {
+    const h = bytesToUnprefixedHex(address)
+    journal.addAlwaysWarmAddress(h, true)
+    for (const s of slots) journal.addAlwaysWarmSlot(h, bytesToUnprefixedHex(s), true)
+  }
+  for (const a of evm.precompiles.keys()) journal.addAlwaysWarmAddress(a)
+  journal.addAlwaysWarmAddress(bytesToUnprefixedHex(m.caller))
+  if (m.to !== undefined) journal.addAlwaysWarmAddress(bytesToUnprefixedHex(m.to))
+  journal.addAlwaysWarmAddress(bytesToUnprefixedHex(m.block.coinbase))
+  const b = m.block
+  const block = {
+    header: {
+      number: b.number,
+      timestamp: b.timestamp,
+      coinbase: new Address(b.coinbase),
+      gasLimit: b.gasLimit,
+      baseFeePerGas: b.baseFee,
+      prevRandao: b.prevRandao,
+      difficulty: 0n,
+      getBlobGasPrice: () => b.blobBaseFee,
+    },
+  } as unknown as Block
+  const out = await evm.runCall({
+    block,
+    gasPrice: m.gasPrice,
+    caller: new Address(m.caller),
+    origin: m.origin === undefined ? undefined : new Address(m.origin),
+    gasLimit: m.gasLimit,
+    to: m.to === undefined ? undefined : new Address(m.to),
+    value: m.value,
+    data: m.data,
+    skipNonceIncrement: m.skipNonceIncrement,
+    blobVersionedHashes: m.blobHashes?.map((h) => bytesToHex(h)),
+  })
+  const r = out.execResult
+  // runTx's processSelfdestructs (EIP-6780): only accounts created in the transaction go.
+  for (const [a] of r.selfdestruct ?? []) {
+    if (r.createdAddresses?.has(a)) await journal.deleteAccount(new Address(hexToBytes(a as `0x${string}`)))
+  }
+  const ch = sm.changes()
+  return {
+    returnData: r.returnValue,
+    executionGasUsed: r.executionGasUsed,
+    gasRefund: r.gasRefund ?? 0n,
+    logs: (r.logs ?? []).map(([address, topics, data]) => ({ address, topics, data })),
+    error: r.exceptionError?.error,
+    createdAddress: out.createdAddress?.bytes,
+    changes: { accounts: ch.accounts, storage: ch.storage, cleared: ch.cleared, codes: ch.codes },
+    accessed: journal.accessList ?? new Map(),
+  }
+}
+
+export async function runOurs(c: Case): Promise<EvmResult> {
+  const { reader } = baseState(c.pre)
+  const rules = evmRules(common)!
+  return runMessage(rules, reader, { blockHash: async (n) => blockHash(n) }, fullMsg(c))
+}
+
+function plain(r: EvmResult): unknown {
+  const hex = (b: Uint8Array) => bytesToHex(b)
+  const acc = (a: Account | null) => (a === null ? null : { nonce: a.nonce, balance: a.balance, root: hex(a.storageRoot), code: hex(a.codeHash) })
+  return {
+    returnData: hex(r.returnData),
+    executionGasUsed: r.executionGasUsed,
+    gasRefund: r.gasRefund,
+    error: r.error,
+    createdAddress: r.createdAddress && hex(r.createdAddress),
+    logs: r.logs.map((l) => ({ address: hex(l.address), topics: l.topics.map(hex), data: hex(l.data) })),
+    accounts: Object.fromEntries([...r.changes.accounts].sort().map(([k, v]) => [k, acc(v)])),
+    storage: Object.fromEntries([...r.changes.storage].sort().map(([k, v]) => [k, Object.fromEntries([...v].sort().map(([s, x]) => [s, hex(x)]))])),
+    cleared: [...r.changes.cleared].sort(),
+    codes: Object.fromEntries([...r.changes.codes].sort().map(([k, v]) => [k, hex(v)])),
+    accessed: Object.fromEntries([...r.accessed].sort().map(([k, v]) => [k, [...v].sort()])),
+  }
+}
+
+/** Runs `c` on both and expects every field equal; returns ours. */
+export async function expectSame(c: Case): Promise<EvmResult> {
+  const theirs = await runEthereumjs(c)
+  const ours = await runOurs(c)
+  expect(plain(ours)).toEqual(plain(theirs))
+  return ours
+}
