@@ -14,7 +14,7 @@ import { type EvmRunner, evmProperty } from './evm/evmProperty.js'
  */
 
 const SEED = Number(process.env.FUZZ_SEED ?? 0xe7f)
-const RUNS = Number(process.env.FUZZ_RUNS ?? 2500)
+const RUNS = Number(process.env.FUZZ_RUNS ?? 3000)
 
 const common = chainCommon(43112n)
 const rules = evmRules(common)
