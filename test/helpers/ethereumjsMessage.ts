@@ -60,7 +60,8 @@ export async function ethereumjsMessage(common: Common, state: EvmState, host: E
     gasRefund: exec.gasRefund ?? 0n,
     logs: (exec.logs ?? []).map(([address, topics, data]) => ({ address, topics, data })),
     error: exec.exceptionError?.error,
-    createdAddress: exec.exceptionError === undefined ? createdAddress?.bytes : undefined,
+    // As runCall answers it: a failed creation names its address too (runTx, and geth's receipt, report it).
+    createdAddress: createdAddress?.bytes,
     changes: overlay.changes(),
     accessed,
   }

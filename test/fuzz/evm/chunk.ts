@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import type { Chunk, Item } from './assemble.js'
-import { address, callee, callGas, callValue, length, offset, op, slotKey, word } from './operands.js'
+import { address, callee, callGas, callValue, length, offset, op, slotKey, storedValue, word } from './operands.js'
 import { precompileCall } from './precompileCall.js'
 
 /*
@@ -37,7 +37,7 @@ const memory: fc.Arbitrary<Chunk> = fc.oneof(
 )
 
 const storage: fc.Arbitrary<Chunk> = fc.oneof(
-  { weight: 3, arbitrary: fc.tuple(fc.constantFrom(0x55, 0x5d), slotKey, word).map(([code, k, v]) => op(code, k, v)) },
+  { weight: 3, arbitrary: fc.tuple(fc.constantFrom(0x55, 0x5d), slotKey, storedValue).map(([code, k, v]) => op(code, k, v)) },
   { weight: 2, arbitrary: fc.tuple(fc.constantFrom(0x54, 0x5c), slotKey).map(([code, k]) => op(code, k)) },
 )
 

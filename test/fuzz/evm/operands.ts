@@ -37,6 +37,9 @@ export const length: fc.Arbitrary<Item> = fc.oneof(
 
 export const slotKey: fc.Arbitrary<Item> = fc.oneof({ weight: 8, arbitrary: pushed(fc.bigInt(0n, 3n)) }, { weight: 1, arbitrary: pushed(fc.bigInt(0n, MAX)) })
 
+/** What SSTORE and TSTORE write: often zero or a pre-state value (1..5), so clears, restores and their refunds happen. */
+export const storedValue: fc.Arbitrary<Item> = fc.oneof({ weight: 3, arbitrary: pushed(fc.constant(0n)) }, { weight: 3, arbitrary: pushed(fc.bigInt(1n, 5n)) }, { weight: 2, arbitrary: word })
+
 export const address: fc.Arbitrary<Item> = fc.oneof(
   { weight: 6, arbitrary: pushed(fc.constantFrom(...ADDRESSES.map((a) => BigInt(`0x${a}`)))) },
   { weight: 1, arbitrary: fc.constantFrom(0x30, 0x33, 0x32) },
