@@ -170,7 +170,7 @@ export const NodeConfig = z.strictObject({
    * Which EVM runs eth_call on every EVM chain: `own`, the node's interpreter (src/evm/), where it covers the
    * chain's rules, else ethereumjs; or ethereumjs always (docs/PERFORMANCE.md).
    */
-  evmInterpreter: z.enum(['ethereumjs', 'own']).default('ethereumjs'),
+  evmInterpreter: z.enum(['ethereumjs', 'own']).default('own'),
   /** Run what the interpreter serves on ethereumjs too, answer ethereumjs's result, and log and count every difference. */
   evmOracle: z.boolean().default(false),
   explorerEnabled: z.boolean().optional(), // the explorer page (docs/EXPLORER.md; unset: on a loopback host only, src/server/explorerExposure.ts)

@@ -100,7 +100,7 @@ export interface EvmResult {
   logs: EvmLog[]
   /** ethereumjs's EVMError name when the top-level message failed ('revert', 'out of gas', 'invalid opcode', ...). */
   error?: string
-  /** The created contract's address (20 bytes) for a creation that succeeded. */
+  /** The creation's address (20 bytes), as runCall reports it: also when the creation failed (collision, code size, revert). */
   createdAddress?: Uint8Array
   /** Every effect on state, as the state stands after the message (what ethereumjs leaves once it reverted a failed message). */
   changes: EvmStateChanges

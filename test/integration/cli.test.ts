@@ -98,7 +98,7 @@ describe('cchain-node --help', () => {
       'dev-controls-enabled': '(none)',
       'dev-controls-allow-remote': 'false',
       'dev-client-version': 'hardhat',
-      'evm-interpreter': 'ethereumjs',
+      'evm-interpreter': 'own',
       'evm-oracle': 'false',
       'explorer-enabled': '(none)',
       'chain-config-dir': '(none)',
