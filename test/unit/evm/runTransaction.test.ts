@@ -4,13 +4,13 @@ import { createVM, runTx } from '@ethereumjs/vm'
 import { describe, expect, it } from 'vitest'
 import { evmRules } from '../../../src/evm/evmRules.js'
 import { InvalidTransactionError, intrinsicGas, runTransaction } from '../../../src/evm/runTransaction.js'
-import { type PreAccount, buildPreState, cancunCommon, envBlock, evmBlock, fillerBlockHash } from '../../helpers/stateTest.js'
-import { applyChanges, evmTransaction } from '../../helpers/stateTestEvm.js'
+import { type PreAccount, buildPreState, cancunCommon, envBlock, evmBlock, fillerBlockHash } from '../../../scripts/stateTests/fixture.js'
+import { applyChanges, evmTransaction } from '../../../scripts/stateTests/interpreter.js'
 
 /*
  * runTransaction against ethereumjs's runTx on hand-built transactions: the gas used, the refund and
  * the state root after it, or the rejection of an invalid one by both. The ethereum/tests state tests
- * (test/evm/generalStateTests.test.ts) cover far more; these name the transaction-level rules.
+ * (npm run suite:ethereum-tests, docs/EVM.md) cover far more; these name the transaction-level rules.
  */
 
 const common = cancunCommon()

@@ -1,5 +1,5 @@
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
-import { join, relative } from 'node:path'
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { type Block, createBlock } from '@ethereumjs/block'
 import { Common, Hardfork, Mainnet } from '@ethereumjs/common'
 import type { EVMMockBlockchainInterface } from '@ethereumjs/evm'
@@ -17,7 +17,7 @@ import { customCrypto, keccak256 } from '../../src/util/crypto.js'
  * the RLP of its logs; a transaction the fork rejects (`expectException`) leaves the pre-state.
  */
 
-/** The fork whose post entries run: the C-Chain's EVM is Cancun's, and the vendored files are filled for it. */
+/** The fork whose post entries run: the C-Chain's EVM is Cancun's, and the pinned commit's files are filled for it. */
 export const FORK = 'Cancun'
 
 export interface PreAccount {
@@ -43,7 +43,7 @@ export interface StateTestFixture {
 
 /** One post entry of one test: what to run and what it must leave. */
 export interface StateTestCase {
-  /** The fixture file, relative to the fixtures folder. */
+  /** The fixture file, relative to upstream's GeneralStateTests/. */
   file: string
   /** The test's name inside the file. */
   test: string
@@ -61,38 +61,30 @@ export interface StateTestOutcome {
   rejected?: string
 }
 
-/** Every JSON file under `dir`, sorted; throws when the folder is missing (a missing fixture fails the suite). */
-export function fixtureFiles(dir: string): string[] {
-  if (!existsSync(dir)) throw new Error(`fixture folder ${dir} is missing (vendored under test/fixtures/ethereum-tests)`)
-  const walk = (d: string): string[] =>
-    readdirSync(d)
-      .sort()
-      .flatMap((name) => {
-        const path = join(d, name)
-        if (statSync(path).isDirectory()) return walk(path)
-        return name.endsWith('.json') ? [path] : []
-      })
-  return walk(dir)
-}
-
-/** The cases of one file: each test's post entries for FORK (a test with none is an error: the file is of another fork). */
-export function loadCases(dir: string, path: string): StateTestCase[] {
-  const file = relative(dir, path)
-  const tests = JSON.parse(readFileSync(path, 'utf8')) as Record<string, StateTestFixture>
-  return Object.entries(tests).flatMap(([test, fixture]) => {
-    const entries = fixture.post[FORK]
-    if (entries === undefined || entries.length === 0) throw new Error(`${file} ${test}: no ${FORK} post entries`)
+/**
+ * The cases of one file (`path`, under upstream's GeneralStateTests/, without `.json`): each test's
+ * post entries for FORK. A test with none is filled for another fork only (some Pyspecs files keep a
+ * variant per fork): skipped, and counted in `skipped`.
+ */
+export function loadCases(root: string, path: string): { cases: StateTestCase[]; skipped: number } {
+  const file = `${path}.json`
+  const tests = JSON.parse(readFileSync(join(root, file), 'utf8')) as Record<string, StateTestFixture>
+  let skipped = 0
+  const cases = Object.entries(tests).flatMap(([test, fixture]) => {
+    const entries = fixture.post[FORK] ?? []
+    if (entries.length === 0) skipped++
     return entries.map((entry) => {
       const { data, gas, value } = entry.indexes
       return { file, test, name: `${test}[d${data}g${gas}v${value}]`, fixture, entry }
     })
   })
+  return { cases, skipped }
 }
 
 /**
  * ethereumjs builds no blob transaction without a KZG library, though one without its blobs (all a
- * state test's are) never calls it. None is a dependency, so the vendored tests leave out the point
- * evaluation precompile, the one user of this stand-in.
+ * state test's are) never calls it. None is a dependency, so the subset (subset.txt) leaves out the
+ * point evaluation precompile, the one user of this stand-in.
  */
 const NO_KZG = new Proxy({} as KZG, {
   get: () => () => {

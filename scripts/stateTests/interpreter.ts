@@ -4,7 +4,7 @@ import { Address, bytesToHex, hexToBytes, unprefixedHexToBytes } from '@ethereum
 import { evmRules } from '../../src/evm/evmRules.js'
 import { type EvmTransaction, InvalidTransactionError, runTransaction } from '../../src/evm/runTransaction.js'
 import type { EvmBlock, EvmHost, EvmLog, EvmStateChanges } from '../../src/evm/types.js'
-import { type StateTestCase, type StateTestOutcome, buildPreState, cancunCommon, decodeTx, envBlock, evmBlock, fillerBlockHash, logsHash } from './stateTest.js'
+import { type StateTestCase, type StateTestOutcome, buildPreState, cancunCommon, decodeTx, envBlock, evmBlock, fillerBlockHash, logsHash } from './fixture.js'
 
 /*
  * The state tests on the project's interpreter (src/evm/): the same pre-state and transaction as

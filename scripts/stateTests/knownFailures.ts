@@ -1,10 +1,10 @@
 /**
  * State-test cases (StateTestCase.name: the test's name and its data/gas/value indexes) that an
- * engine runs differently from the fillers, each with the reason. The suite fails when one of them
- * passes, so the lists never outlive their cause.
+ * engine runs differently from the fillers, each with the reason. `npm run suite:ethereum-tests`
+ * reports them apart, and fails when one of them passes, so the lists never outlive their cause.
  */
 
-/** ethereumjs's runTx: it runs every vendored case as the fillers did. */
+/** ethereumjs's runTx: it runs every case of the subset as the fillers did. */
 export const ETHEREUMJS_KNOWN_FAILURES: ReadonlyMap<string, string> = new Map([])
 
 // runMessage counts gas in JavaScript numbers and refuses a message given more than 2^53 - 1 (a
