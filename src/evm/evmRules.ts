@@ -27,6 +27,11 @@ export interface EvmRules {
 const COVERED = new Set([
   1, 606, 607, 608, 609, 1013, 1153, 1559, 1679, 1716, 2384, 2565, 2718, 2929, 2930, 3198, 3529, 3541, 3651, 3675, 3855, 3860, 4345, 4399, 4788, 4844, 4895, 5133, 5656, 6780, 7516, 7951,
 ])
+/**
+ * Covered whether on or off: a precompile the active set includes or not (getActivePrecompiles reads
+ * the Common). Plain Mainnet Cancun, as ethereum/tests fill it, runs without 7951.
+ */
+const OPTIONAL = new Set([7951])
 /** Past the highest EIP number ethereumjs 10 knows. */
 const EIP_SCAN_END = 10_000
 
@@ -46,7 +51,7 @@ export function evmRules(common: Common): EvmRules | undefined {
 
 function resolve(common: Common): EvmRules | undefined {
   if (common.hardfork() !== 'cancun') return undefined
-  for (let eip = 1; eip < EIP_SCAN_END; eip++) if (common.isActivatedEIP(eip) !== COVERED.has(eip)) return undefined
+  for (let eip = 1; eip < EIP_SCAN_END; eip++) if (!OPTIONAL.has(eip) && common.isActivatedEIP(eip) !== COVERED.has(eip)) return undefined
   const c = common.copy()
   // What the EVM's constructor does to its Common (evm.js): its opcodes' fees and precompiles' gas are these.
   c.updateParams(paramsEVM)
