@@ -1,14 +1,13 @@
-import type { Block } from '@ethereumjs/block'
-import { createEVM, getOpcodesForHF, paramsEVM } from '@ethereumjs/evm'
-import { Account, Address, KECCAK256_NULL, KECCAK256_RLP, bytesToHex, bytesToUnprefixedHex, hexToBytes, setLengthLeft } from '@ethereumjs/util'
+import { getOpcodesForHF, paramsEVM } from '@ethereumjs/evm'
+import { Account, KECCAK256_NULL, KECCAK256_RLP, bytesToHex, bytesToUnprefixedHex, hexToBytes, setLengthLeft } from '@ethereumjs/util'
 import { expect } from 'vitest'
 import type { StateReader } from '../../src/engine/state/flatView.js'
-import { OverlayState } from '../../src/engine/state/overlayState.js'
 import { chainCommon } from '../../src/engine/rules/chainCommon.js'
 import { evmRules } from '../../src/evm/evmRules.js'
 import { runMessage } from '../../src/evm/runMessage.js'
 import type { EvmBlock, EvmMessage, EvmResult } from '../../src/evm/types.js'
 import { keccak256 } from '../../src/util/crypto.js'
+import { ethereumjsMessage } from './ethereumjsMessage.js'
 
 /*
  * Differential runs of src/evm/runMessage against ethereumjs 10's evm.runCall (after runTx's warm-up,
@@ -117,66 +116,9 @@ function fullMsg(c: Case): EvmMessage {
   return { to: undefined, value: 0n, data: new Uint8Array(0), gasLimit: 1_000_000n, gasPrice: 7n, block: BLOCK, ...c.msg }
 }
 
-/** ethereumjs's answer, in EvmResult's shape. */
-export async function runEthereumjs(c: Case): Promise<EvmResult> {
-  const { reader, codes } = baseState(c.pre)
-  const sm = new OverlayState(reader, codes)
-  const blockchain = { getBlock: async (n: number) => ({ hash: () => blockHash(BigInt(n)) }) }
-  const evm = await createEVM({ common: common.copy(), stateManager: sm, blockchain: blockchain as never })
-  const m = fullMsg(c)
-  const journal = evm.journal
-  journal.cleanJournal()
-  journal.startReportingAccessList()
-  for (const [address, slots] of m.accessList ?? []) {
-    const h = bytesToUnprefixedHex(address)
-    journal.addAlwaysWarmAddress(h, true)
-    for (const s of slots) journal.addAlwaysWarmSlot(h, bytesToUnprefixedHex(s), true)
-  }
-  for (const a of evm.precompiles.keys()) journal.addAlwaysWarmAddress(a)
-  journal.addAlwaysWarmAddress(bytesToUnprefixedHex(m.caller))
-  if (m.to !== undefined) journal.addAlwaysWarmAddress(bytesToUnprefixedHex(m.to))
-  journal.addAlwaysWarmAddress(bytesToUnprefixedHex(m.block.coinbase))
-  const b = m.block
-  const block = {
-    header: {
-      number: b.number,
-      timestamp: b.timestamp,
-      coinbase: new Address(b.coinbase),
-      gasLimit: b.gasLimit,
-      baseFeePerGas: b.baseFee,
-      prevRandao: b.prevRandao,
-      difficulty: 0n,
-      getBlobGasPrice: () => b.blobBaseFee,
-    },
-  } as unknown as Block
-  const out = await evm.runCall({
-    block,
-    gasPrice: m.gasPrice,
-    caller: new Address(m.caller),
-    origin: m.origin === undefined ? undefined : new Address(m.origin),
-    gasLimit: m.gasLimit,
-    to: m.to === undefined ? undefined : new Address(m.to),
-    value: m.value,
-    data: m.data,
-    skipNonceIncrement: m.skipNonceIncrement,
-    blobVersionedHashes: m.blobHashes?.map((h) => bytesToHex(h)),
-  })
-  const r = out.execResult
-  // runTx's processSelfdestructs (EIP-6780): only accounts created in the transaction go.
-  for (const [a] of r.selfdestruct ?? []) {
-    if (r.createdAddresses?.has(a)) await journal.deleteAccount(new Address(hexToBytes(a as `0x${string}`)))
-  }
-  const ch = sm.changes()
-  return {
-    returnData: r.returnValue,
-    executionGasUsed: r.executionGasUsed,
-    gasRefund: r.gasRefund ?? 0n,
-    logs: (r.logs ?? []).map(([address, topics, data]) => ({ address, topics, data })),
-    error: r.exceptionError?.error,
-    createdAddress: out.createdAddress?.bytes,
-    changes: { accounts: ch.accounts, storage: ch.storage, cleared: ch.cleared, codes: ch.codes },
-    accessed: journal.accessList ?? new Map(),
-  }
+/** ethereumjs's answer, in EvmResult's shape (ethereumjsMessage.ts: the node's way of running a call on it). */
+export function runEthereumjs(c: Case): Promise<EvmResult> {
+  return ethereumjsMessage(common, baseState(c.pre).reader, { blockHash: async (n) => blockHash(n) }, fullMsg(c))
 }
 
 export async function runOurs(c: Case): Promise<EvmResult> {
