@@ -179,6 +179,18 @@ describe('debug_trace*', () => {
     })
   })
 
+  it('traces a REVERT of memory far beyond its gas as an out-of-gas step, as geth, instead of failing', async () => {
+    // PUSH1 0x48 PUSH5 0x0100000000 REVERT: 72 bytes at 2^32 (ethereumjs's step event read them before the gas check).
+    const at = '0x00000000000000000000000000000000000000aa'
+    const overrides = { stateOverrides: { [at]: { code: '0x6048640100000000fd' } } }
+    const call = await node.call('debug_traceCall', [{ to: at, gas: '0x100000' }, 'latest', { tracer: 'callTracer', ...overrides }])
+    expect(call).toMatchObject({ to: at, gas: '0x100000', gasUsed: '0x100000', error: 'out of gas', type: 'CALL' })
+    const logs = await node.call('debug_traceCall', [{ to: at, gas: '0x100000' }, 'latest', overrides])
+    expect(logs).toMatchObject({ failed: true, gas: 0x100000, returnValue: '0x' })
+    expect(logs.structLogs.map((l: any) => l.op)).toEqual(['PUSH1', 'PUSH5', 'REVERT'])
+    expect(logs.structLogs.at(-1)).toMatchObject({ op: 'REVERT', error: 'out of gas' })
+  })
+
   it('traceCall with state overrides and block overrides', async () => {
     const data = probe.encodeFunctionData('stored')
     const r = await node.call('debug_traceCall', [{ to: probeAddr, data }, 'latest', { stateOverrides: { [probeAddr]: { stateDiff: { [word(0)]: word(99) } } } }])

@@ -209,6 +209,33 @@ type EvmInternals = {
   performanceLogger: unknown
   _optsCached: { profiler?: unknown }
 }
+type StepMemory = { _store: Uint8Array; read(offset: number, size: number): Uint8Array }
+type StepInterp = { _runState: { opCode: number; memory: StepMemory } }
+
+/**
+ * The step event of a REVERT carries its data, which ethereumjs reads before the opcode's gas is
+ * charged, so a REVERT naming memory far beyond what its gas buys made a traced run allocate it (up to
+ * gigabytes) or fail with a RangeError: debug_trace* answered "tracing failed: Invalid typed array
+ * length" where geth traces the step's out of gas (the differential fuzzer found it). No tracer here
+ * reads that data: beyond the memory the frame has, the event carries none, and the memory grows, if
+ * its gas allows, when the REVERT itself runs.
+ */
+patch('REVERT step within memory', Interpreter.prototype as unknown as { _runStepHook: unknown }, '_runStepHook', 'b193c3bdfeabe9bb', (original: (...args: unknown[]) => Promise<void>) => {
+  const within = function (this: StepMemory, offset: number, size: number): Uint8Array {
+    return offset + size > this._store.length ? new Uint8Array(0) : Object.getPrototypeOf(this).read.call(this, offset, size)
+  }
+  return async function (this: StepInterp, ...args: unknown[]): Promise<void> {
+    const { opCode, memory } = this._runState
+    if (opCode !== 0xfd) return original.apply(this, args)
+    memory.read = within
+    try {
+      return await original.apply(this, args)
+    } finally {
+      delete (memory as Partial<StepMemory>).read
+    }
+  }
+})
+
 /** The frame runInterpreter runs (a Message's fields, spread by _executeCall / _executeCreate). */
 type FrameMessage = {
   to?: { bytes: Uint8Array }

@@ -16,7 +16,7 @@ const hex = (h: string) => hexToBytes(h as `0x${string}`)
 
 describe('evmPatches', () => {
   it('every patch applies to the installed ethereumjs', () => {
-    expect(evmPatchStatus).toEqual({ 'jump analysis cache': 'applied', 'EIP lookup table': 'applied', 'lazy runState': 'applied', 'frame spread': 'applied' })
+    expect(evmPatchStatus).toEqual({ 'jump analysis cache': 'applied', 'EIP lookup table': 'applied', 'lazy runState': 'applied', 'frame spread': 'applied', 'REVERT step within memory': 'applied' })
   })
 
   it('the rebuilt _executeCall answers as the original (which runs under DEBUG)', async () => {
