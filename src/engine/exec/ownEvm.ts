@@ -49,9 +49,9 @@ export class OwnEvm {
   static for(common: Common, opts: OwnEvmOptions, log: Logger): OwnEvm | undefined {
     const rules = opts.interpreter === 'own' ? evmRules(common) : undefined
     // Said once per chain at start: which EVM serves what.
-    const calls = rules !== undefined ? (opts.oracle ? 'own interpreter, checked against ethereumjs' : 'own interpreter') : 'ethereumjs'
+    const calls = rules !== undefined ? (opts.oracle ? "the node's interpreter, checked against ethereumjs" : "the node's interpreter") : 'ethereumjs'
     const why = opts.interpreter === 'own' && rules === undefined ? " (the chain's rules are not all the interpreter's)" : ''
-    log.info({ calls: calls + why, 'access lists, traces, simulations, blocks': 'ethereumjs' }, 'EVM: eth_call and eth_estimateGas run on the %s', calls)
+    log.info({ calls: calls + why, 'access lists, traces, simulations, blocks': 'ethereumjs' }, 'EVM: eth_call and eth_estimateGas run on %s', calls)
     return rules === undefined ? undefined : new OwnEvm(rules, opts.oracle, log)
   }
 
