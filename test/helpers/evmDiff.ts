@@ -1,13 +1,13 @@
 import { getOpcodesForHF, paramsEVM } from '@ethereumjs/evm'
-import { Account, KECCAK256_NULL, KECCAK256_RLP, bytesToHex, bytesToUnprefixedHex, hexToBytes, setLengthLeft } from '@ethereumjs/util'
+import { type Account, bytesToHex, bytesToUnprefixedHex, hexToBytes, setLengthLeft } from '@ethereumjs/util'
 import { expect } from 'vitest'
-import type { StateReader } from '../../src/engine/state/flatView.js'
 import { chainCommon } from '../../src/engine/rules/chainCommon.js'
 import { evmRules } from '../../src/evm/evmRules.js'
 import { runMessage } from '../../src/evm/runMessage.js'
 import type { EvmBlock, EvmMessage, EvmResult } from '../../src/evm/types.js'
 import { keccak256 } from '../../src/util/crypto.js'
 import { ethereumjsMessage } from './ethereumjsMessage.js'
+import { type MemoryAccount, MemoryState } from './memoryState.js'
 
 /*
  * Differential runs of src/evm/runMessage against ethereumjs 10's evm.runCall (after runTx's warm-up,
@@ -74,37 +74,15 @@ export const BLOCK: EvmBlock = {
 
 const blockHash = (n: bigint) => keccak256(hexToBytes(`0x${n.toString(16).padStart(16, '0')}`))
 
-function baseState(pre: Record<string, PreAccount>): { reader: StateReader; codes: (h: Uint8Array) => Uint8Array | undefined } {
-  const accounts = new Map<string, Account>()
-  const storage = new Map<string, Map<string, Uint8Array>>()
-  const codes = new Map<string, Uint8Array>()
+/** A case's pre-state as the in-memory state both EVMs read (zero slots are absent there). */
+function preState(pre: Record<string, PreAccount>): MemoryState {
+  const accounts = new Map<string, MemoryAccount>()
   for (const [a, p] of Object.entries(pre)) {
-    const key = a.toLowerCase().slice(2)
-    const code = p.code ?? new Uint8Array(0)
-    const hash = code.length === 0 ? KECCAK256_NULL : keccak256(code)
-    if (code.length > 0) codes.set(bytesToUnprefixedHex(hash), code)
-    const slots = new Map<string, Uint8Array>()
-    for (const [k, v] of Object.entries(p.storage ?? {})) {
-      if (v !== 0n)
-        slots.set(
-          bytesToUnprefixedHex(setLengthLeft(hexToBytes(k as `0x${string}`) as Uint8Array, 32)),
-          hexToBytes(
-            `0x${v
-              .toString(16)
-              .padStart(2, '0')
-              .replace(/^(.)((..)*)$/, '0$1$2')}`,
-          ),
-        )
-    }
-    storage.set(key, slots)
-    accounts.set(key, new Account(p.nonce ?? 0n, p.balance ?? 0n, slots.size > 0 ? keccak256(Uint8Array.of(1)) : KECCAK256_RLP, hash))
+    const storage = new Map<string, bigint>()
+    for (const [k, v] of Object.entries(p.storage ?? {})) if (v !== 0n) storage.set(bytesToUnprefixedHex(setLengthLeft(hexToBytes(k as `0x${string}`), 32)), v)
+    accounts.set(a.toLowerCase().slice(2), { balance: p.balance ?? 0n, nonce: p.nonce ?? 0n, code: p.code ?? new Uint8Array(0), storage })
   }
-  const reader: StateReader = {
-    getAccount: async (a) => accounts.get(bytesToUnprefixedHex(a.bytes)),
-    getStorage: async (a, k) => storage.get(bytesToUnprefixedHex(a.bytes))?.get(bytesToUnprefixedHex(k)) ?? new Uint8Array(0),
-    getCode: async (a) => codes.get(bytesToUnprefixedHex(accounts.get(bytesToUnprefixedHex(a.bytes))?.codeHash ?? KECCAK256_NULL)) ?? new Uint8Array(0),
-  }
-  return { reader, codes: (h) => codes.get(bytesToUnprefixedHex(h)) }
+  return new MemoryState(accounts)
 }
 
 export interface Case {
@@ -118,13 +96,12 @@ function fullMsg(c: Case): EvmMessage {
 
 /** ethereumjs's answer, in EvmResult's shape (ethereumjsMessage.ts: the node's way of running a call on it). */
 export function runEthereumjs(c: Case): Promise<EvmResult> {
-  return ethereumjsMessage(common, baseState(c.pre).reader, { blockHash: async (n) => blockHash(n) }, fullMsg(c))
+  return ethereumjsMessage(common, preState(c.pre), { blockHash: async (n) => blockHash(n) }, fullMsg(c))
 }
 
 export async function runOurs(c: Case): Promise<EvmResult> {
-  const { reader } = baseState(c.pre)
   const rules = evmRules(common)!
-  return runMessage(rules, reader, { blockHash: async (n) => blockHash(n) }, fullMsg(c))
+  return runMessage(rules, preState(c.pre), { blockHash: async (n) => blockHash(n) }, fullMsg(c))
 }
 
 function plain(r: EvmResult): unknown {
