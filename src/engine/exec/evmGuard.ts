@@ -96,44 +96,51 @@ export class EvmGuard {
       // This execution is awaited (see below): yield, and be synchronous again.
       this.yieldNext = false
       this.setAsync(runState, false)
-      return new Promise((resolve) =>
-        setImmediate(() => {
-          this.sliceEnd = performance.now() + SLICE_MS
-          resolve()
-        }),
-      )
+      return this.nextSlice()
     }
+    const due = this.due()
+    if (due === 'abort') throw haltFrame()
+    if (due === 'slice') {
+      // The interpreter decided before this call whether to await it: yield at the next JUMPDEST.
+      this.yieldNext = true
+      this.setAsync(runState, true)
+    }
+    return undefined
+  }
+
+  /**
+   * The same bound for the node's own interpreter (EvmMessage.onJumpdest, at each JUMPDEST): past the
+   * limit or once cancelled it throws the abort's error, which ends the message (run() answers it);
+   * past the slice it hands back a wait that lets the event loop in.
+   */
+  pulse(): Promise<void> | undefined {
+    if (this.reason !== undefined) throw this.reason
+    const due = this.due()
+    if (due === 'abort') throw this.reason
+    return due === 'slice' ? this.nextSlice() : undefined
+  }
+
+  /**
+   * Every CHECK_EVERY calls, the clock: 'abort' once the limit has expired or the request was
+   * cancelled (the error kept in `reason`), 'slice' once this slice is over, else nothing.
+   */
+  private due(): 'abort' | 'slice' | undefined {
     if (--this.countdown > 0) return undefined
     this.countdown = CHECK_EVERY
     const now = performance.now()
     if (now >= this.deadline) {
       this.reason = this.expired?.() ?? evmTimeoutError(this.timeoutMs)
-      throw haltFrame()
+      return 'abort'
     }
     if (this.cancel?.aborted === true) {
       this.reason = new RequestTimeoutError()
-      throw haltFrame()
+      return 'abort'
     }
-    if (now < this.sliceEnd) return undefined
-    // The interpreter decided before this call whether to await it: yield at the next JUMPDEST.
-    this.yieldNext = true
-    this.setAsync(runState, true)
-    return undefined
+    return now < this.sliceEnd ? undefined : 'slice'
   }
 
-  /**
-   * The same bound for the node's own interpreter (EvmMessage.onJumpdest, at each JUMPDEST): every
-   * CHECK_EVERY the clock; past the limit or once cancelled it throws the abort's error, which ends the
-   * message (run() answers it); past the slice it hands back a wait that lets the event loop in.
-   */
-  pulse(): Promise<void> | undefined {
-    if (this.reason !== undefined) throw this.reason
-    if (--this.countdown > 0) return undefined
-    this.countdown = CHECK_EVERY
-    const now = performance.now()
-    if (now >= this.deadline) throw (this.reason = this.expired?.() ?? evmTimeoutError(this.timeoutMs))
-    if (this.cancel?.aborted === true) throw (this.reason = new RequestTimeoutError())
-    if (now < this.sliceEnd) return undefined
+  /** Lets the event loop in, then starts the next slice. */
+  private nextSlice(): Promise<void> {
     return new Promise((resolve) =>
       setImmediate(() => {
         this.sliceEnd = performance.now() + SLICE_MS
