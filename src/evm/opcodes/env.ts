@@ -113,13 +113,16 @@ export function envOps(t: Op[], g: EvmGas): void {
   accountOps(t, g)
 }
 
-/** EXTCODESIZE, EXTCODEHASH: the account's code loaded, the access paid, `read` of it replaces the address. */
-function codeOp(g: EvmGas, fee: number, read: (j: Journal, addr: string) => bigint): Op {
+/**
+ * BALANCE, EXTCODESIZE, EXTCODEHASH: what `need` loads (the account, or its code too) loaded, the
+ * access paid, `read` of it replaces the address.
+ */
+function accessOp(g: EvmGas, fee: number, need: (j: Journal, addr: string) => Promise<unknown> | undefined, read: (j: Journal, addr: string) => bigint): Op {
   return (f) => {
     if (f.sp < 1) return underflow(f)
     const addr = addressHex(f.stack[f.sp - 1]!)
     const j = f.ctx.j
-    const p = j.needCode(addr)
+    const p = need(j, addr)
     if (p !== undefined) return wait(f, p)
     const gas = fee + accessCost(f, g, addr)
     if (f.gas < gas) return oog(f)
@@ -129,26 +132,17 @@ function codeOp(g: EvmGas, fee: number, read: (j: Journal, addr: string) => bigi
   }
 }
 
+const needAccount = (j: Journal, addr: string) => j.needAccount(addr)
+const needCode = (j: Journal, addr: string) => j.needCode(addr)
+
 function accountOps(t: Op[], g: EvmGas): void {
   const fee = g.fee
-  const fBalance = fee[0x31]!
-  t[0x31] = (f) => {
-    if (f.sp < 1) return underflow(f)
-    const addr = addressHex(f.stack[f.sp - 1]!)
-    const j = f.ctx.j
-    const p = j.needAccount(addr)
-    if (p !== undefined) return wait(f, p)
-    const gas = fBalance + accessCost(f, g, addr)
-    if (f.gas < gas) return oog(f)
-    f.gas -= gas
-    f.pc++
-    f.stack[f.sp - 1] = j.account(addr)?.balance ?? 0n
-  }
-  t[0x3b] = codeOp(g, fee[0x3b]!, (j, addr) => {
+  t[0x31] = accessOp(g, fee[0x31]!, needAccount, (j, addr) => j.account(addr)?.balance ?? 0n)
+  t[0x3b] = accessOp(g, fee[0x3b]!, needCode, (j, addr) => {
     const code = j.code(addr)
     return isEof(code) ? 2n : BigInt(code.length)
   })
-  t[0x3f] = codeOp(g, fee[0x3f]!, (j, addr) => {
+  t[0x3f] = accessOp(g, fee[0x3f]!, needCode, (j, addr) => {
     const a = j.account(addr)
     if (isEof(j.code(addr))) return EOF_MAGIC_HASH
     return a !== undefined && !isEmptyAcc(a) ? BigInt(`0x${a.codeHex}`) : 0n
