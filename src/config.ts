@@ -259,7 +259,11 @@ export const FLAGS: Record<string, FlagDef> = {
   'dev-controls-enabled': { key: 'devControls', type: 'boolean', help: 'serve the development controls (evm_snapshot, anvil_setBalance...); unset: on for a local network on a loopback host' },
   'dev-controls-allow-remote': { key: 'devControlsAllowRemote', type: 'boolean', help: 'allow the development controls with a non-loopback --http-host' },
   'dev-client-version': { key: 'devClientVersion', type: 'string', help: 'web3_clientVersion with dev controls on: hardhat (HardhatNetwork/cchain-node/...), anvil (anvil/cchain-node/...) or plain' },
-  'evm-interpreter': { key: 'evmInterpreter', type: 'string', help: "EVM of eth_call: own (the node's interpreter where it covers the chain's rules, else ethereumjs) or ethereumjs" },
+  'evm-interpreter': {
+    key: 'evmInterpreter',
+    type: 'string',
+    help: "EVM of eth_call, eth_estimateGas and blocks' transactions: own (the node's interpreter where it covers the chain's rules, else ethereumjs; docs/EVM.md) or ethereumjs",
+  },
   'evm-oracle': { key: 'evmOracle', type: 'boolean', help: "run what the own interpreter serves on ethereumjs too; answer ethereumjs's result, log and count differences" },
   'explorer-enabled': { key: 'explorerEnabled', type: 'boolean', help: 'serve the explorer page at / (read-only); unset: on when --http-host is loopback, true: on any host too' },
   'keystore-max-username-length': { key: 'keystoreMaxUsernameLength', type: 'number', help: 'longest keystore username in UTF-8 bytes' },

@@ -21,7 +21,8 @@ import { NextBlockExecutor } from './mining/nextBlockExecutor.js'
 import { TxSubmission } from './mining/txSubmission.js'
 import { type CallRunner, callPrecheckError, executionError } from './exec/executor.js'
 import { SharedExecutor } from './exec/sharedExecutor.js'
-import { OwnEvm } from './exec/ownEvm.js'
+import { OwnEvm, chainHost } from './exec/ownEvm.js'
+import { BlockTxRunner } from './exec/blockTx.js'
 import { type CallBlockOverrides, overriddenExecutor } from './exec/callOverrides.js'
 import { FlatView, type StateReader } from './state/flatView.js'
 import { forkGenesis, openForkRecord } from './chain/forkBase.js'
@@ -81,11 +82,12 @@ export class Engine {
     private readonly pool: TxPool,
     private readonly builder: BlockBuilder,
     private readonly opts: EngineOptions,
+    own: OwnEvm | undefined,
   ) {
     this.fees = new FeeOracle(chain, builder, { minTip: opts.admission.minTip, ...opts.feeHistory })
     this.evmTimeoutMs = opts.evmTimeoutMs
     this.submission = new TxSubmission({ chain, pool, builder, fees: this.fees, events: this.events, headState: () => this.headState(), opts })
-    this.own = OwnEvm.for(chain.common, opts.evm, opts.log)
+    this.own = own
     this.calls = new SharedExecutor(chain, this.own)
     this.nextBlock = new NextBlockExecutor(chain, builder, this.own)
     this.logs = new LogIndex(chain)
@@ -110,8 +112,10 @@ export class Engine {
         .getAccount(sender)
         .then((a) => a?.nonce ?? 0n),
     )
-    const builder = new BlockBuilder(chain, pool, vm, sm, { blockInterval: opts.blockInterval, gasTarget, minDelayTarget, distinctSeconds: opts.devChain, log })
-    const engine = new Engine(chain, pool, builder, opts)
+    const own = OwnEvm.for(chain.common, opts.evm, opts.log)
+    const txs = new BlockTxRunner(vm, sm, own, chainHost(chain))
+    const builder = new BlockBuilder(chain, pool, txs, sm, { blockInterval: opts.blockInterval, gasTarget, minDelayTarget, distinctSeconds: opts.devChain, log })
+    const engine = new Engine(chain, pool, builder, opts, own)
     engineRef.engine = engine
     return engine
   }
@@ -148,7 +152,7 @@ export class Engine {
 
   /** The pending block (geth's miner pending block: src/engine/mining/pendingBlock.ts): the head's next block with the pool's executable txs, kept nowhere. */
   pendingBlock(): Promise<Block> {
-    return (this.pendingBlocks ??= new PendingBlocks(this.chain, this.pool, this.builder, this.opts)).block()
+    return (this.pendingBlocks ??= new PendingBlocks(this.chain, this.pool, this.builder, this.opts, this.own)).block()
   }
 
   /** Whether the head block reads back from the database (the health check). */

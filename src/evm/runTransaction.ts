@@ -32,6 +32,8 @@ export interface EvmTransaction {
   blobHashes?: Uint8Array[]
   maxFeePerBlobGas?: bigint
   block: EvmBlock
+  /** Skip EIP-3607's refusal of a sender with code (an impersonated sender: anvil's disable_eip3607). */
+  senderMayHaveCode?: boolean
 }
 
 /** What the transaction did, as runTx reports it. */
@@ -42,6 +44,8 @@ export interface EvmTransactionResult {
   gasRefund: bigint
   /** Blob gas paid for (EIP-4844). */
   blobGasUsed: bigint
+  /** What the coinbase was credited: gas used times the priority fee (runTx's minerValue). */
+  minerValue: bigint
   logs: EvmLog[]
   /** The top-level message's failure, as EvmResult.error names it. */
   error?: string
@@ -153,7 +157,7 @@ export async function runTransaction(rules: EvmRules, state: EvmState, host: Evm
   const sender = new Address(tx.from)
   const senderHex = bytesToUnprefixedHex(tx.from)
   const from = (await state.getAccount(sender)) ?? new Account()
-  if (!equalsBytes(from.codeHash, KECCAK256_NULL)) reject('sender has code (EIP-3607)')
+  if (tx.senderMayHaveCode !== true && !equalsBytes(from.codeHash, KECCAK256_NULL)) reject('sender has code (EIP-3607)')
   const blobGas = p.blobGasPerBlob * BigInt(tx.blobHashes?.length ?? 0)
   // The upfront check at the fee cap (EIP-1559), the blob gas at its cap (EIP-4844), then the nonce.
   const maxCost = tx.gasLimit * maxFee + tx.value + blobGas * (tx.maxFeePerBlobGas ?? 0n)
@@ -188,11 +192,12 @@ export async function runTransaction(rules: EvmRules, state: EvmState, host: Evm
   if (after !== null && after !== undefined) {
     accounts.set(senderHex, new Account(after.nonce, after.balance + (tx.gasLimit - gasUsed) * gasPrice, after.storageRoot, after.codeHash))
   }
+  const minerValue = gasUsed * priorityFee
   const coinbaseHex = bytesToUnprefixedHex(block.coinbase)
   // An account that self-destructed in its creating transaction (null) stays deleted, the fee lost with it, as in runTx.
   if (accounts.get(coinbaseHex) !== null) {
     const coinbase = accounts.get(coinbaseHex) ?? (await state.getAccount(new Address(block.coinbase))) ?? new Account()
-    accounts.set(coinbaseHex, new Account(coinbase.nonce, coinbase.balance + gasUsed * priorityFee, coinbase.storageRoot, coinbase.codeHash))
+    accounts.set(coinbaseHex, new Account(coinbase.nonce, coinbase.balance + minerValue, coinbase.storageRoot, coinbase.codeHash))
   }
   // EIP-161: every account the transaction wrote is touched, and a touched empty account is deleted.
   for (const [address, account] of accounts) if (account?.isEmpty()) accounts.set(address, null)
@@ -201,6 +206,7 @@ export async function runTransaction(rules: EvmRules, state: EvmState, host: Evm
     gasUsed,
     gasRefund,
     blobGasUsed: blobGas,
+    minerValue,
     logs: message.logs,
     error: message.error,
     message,

@@ -4,7 +4,7 @@ import { createTx, type TypedTransaction } from '@ethereumjs/tx'
 import { Account, Address, bytesToHex, hexToBytes, setLengthLeft, toChecksumAddress, unpadBytes } from '@ethereumjs/util'
 import type { Block } from '../chain/block.js'
 import { type CallMessage, type CallResult, directCallSupported, messageCall, runDirectCall } from './directCall.js'
-import { type OwnEvm, describeCall } from './ownEvm.js'
+import { type OwnEvm, chainHost, describeCall } from './ownEvm.js'
 import type { EvmHost } from '../../evm/types.js'
 import { EvmGuard, type RunLimit } from './evmGuard.js'
 import { chainVM } from './chainVm.js'
@@ -69,7 +69,9 @@ export class Executor {
     private readonly callEnv: CallEnv,
     /** The node's interpreter, where it serves this chain's plain calls (ownEvm.ts). */
     private readonly own: OwnEvm | undefined,
-  ) {}
+  ) {
+    this.host = chainHost(chain)
+  }
 
   /** The block the running execution is at (read it inside exclusive()). */
   get block(): Block {
@@ -208,10 +210,8 @@ export class Executor {
   /** The guard's bound on the interpreter's time (EvmGuard.pulse). */
   private readonly pulse = () => this.guard.pulse()
 
-  /** BLOCKHASH for the interpreter: the chain's canonical hashes (a fork's older ones from its origin). */
-  private readonly host: EvmHost = {
-    blockHash: async (n) => (await this.chain.blockHashes.getBlock(Number(n))).hash(),
-  }
+  /** BLOCKHASH for the interpreter. */
+  private readonly host: EvmHost
 
   private readonly envs = new Map<string, EnvBlock>()
 

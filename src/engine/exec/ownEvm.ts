@@ -6,8 +6,12 @@ import type { Logger } from 'pino'
 import { type PriorState, compareResults, readPrior } from '../../evm/compareResults.js'
 import { type EvmRules, evmRules } from '../../evm/evmRules.js'
 import { runMessage } from '../../evm/runMessage.js'
+import { type EvmTransactionResult, runTransaction } from '../../evm/runTransaction.js'
+import { TransactionType, type TypedTransaction } from '@ethereumjs/tx'
+import { isImpersonatedTx } from './impersonatedTx.js'
 import type { EvmBlock, EvmHost, EvmResult, EvmState, EvmStateChanges } from '../../evm/types.js'
 import { ExecutionFailedError } from '../base/errors.js'
+import type { Chain } from '../chain/chain.js'
 import type { CallMessage, CallResult } from './directCall.js'
 
 /** Which EVM runs a chain's calls (the `evm-interpreter` and `evm-oracle` flags). */
@@ -29,11 +33,12 @@ const MAX_GAS = BigInt(Number.MAX_SAFE_INTEGER)
 /**
  * The node's own interpreter (src/evm/) for one chain's rules, serving the plain calls of eth_call and
  * eth_estimateGas that src/engine/exec/directCall.ts runs on ethereumjs's message entry otherwise:
- * the intrinsic gas check and charge, the message, the refund cap, all as runDirectCall does them.
+ * the intrinsic gas check and charge, the message, the refund cap, all as runDirectCall does them;
+ * and the transactions of the blocks the node builds, as runTx runs them (exec/blockTx.ts).
  * With the oracle on, ethereumjs runs each one too and its answer is the one given.
  */
 export class OwnEvm {
-  /** Messages the interpreter ran; of those, compared with ethereumjs; of those, with a difference. */
+  /** Messages and transactions the interpreter ran; of those, compared with ethereumjs; of those, with a difference. */
   readonly counts = { served: 0, compared: 0, differing: 0, failed: 0 }
   /** The last few differences and failures, each with its call (the log has them all). */
   readonly recent: string[] = []
@@ -51,13 +56,38 @@ export class OwnEvm {
     // Said once per chain at start: which EVM serves what.
     const calls = rules !== undefined ? (opts.oracle ? "the node's interpreter, checked against ethereumjs" : "the node's interpreter") : 'ethereumjs'
     const why = opts.interpreter === 'own' && rules === undefined ? " (the chain's rules are not all the interpreter's)" : ''
-    log.info({ calls: calls + why, 'access lists, traces, simulations, blocks': 'ethereumjs' }, 'EVM: eth_call and eth_estimateGas run on %s', calls)
+    log.info({ 'calls, estimates, blocks': calls + why, 'access lists, traces, simulations': 'ethereumjs' }, "EVM: eth_call, eth_estimateGas and blocks' transactions run on %s", calls)
     return rules === undefined ? undefined : new OwnEvm(rules, opts.oracle, log)
   }
 
   /** Whether this call's message is the interpreter's to run (it counts gas in numbers). */
   serves(tx: CallMessage): boolean {
     return tx.gasLimit <= MAX_GAS
+  }
+
+  /** Whether a block's transaction is the interpreter's to run: the types the C-Chain takes (no blobs), with gas it counts. */
+  servesTx(tx: TypedTransaction): boolean {
+    return tx.type <= TransactionType.FeeMarketEIP1559 && tx.gasLimit <= MAX_GAS
+  }
+
+  /**
+   * runTx's work for a block's transaction on the interpreter: `state` is read, never written (the
+   * caller applies the result's changes); throws InvalidTransactionError for one the block cannot take.
+   */
+  transaction(state: EvmState, host: EvmHost, tx: TypedTransaction, sender: Address, env: EnvBlock): Promise<EvmTransactionResult> {
+    const fees = 'maxFeePerGas' in tx ? { maxFeePerGas: tx.maxFeePerGas, maxPriorityFeePerGas: tx.maxPriorityFeePerGas } : { gasPrice: tx.gasPrice }
+    return runTransaction(this.rules, state, host, {
+      from: sender.bytes,
+      nonce: tx.nonce,
+      to: tx.to?.bytes,
+      value: tx.value,
+      data: tx.data,
+      gasLimit: tx.gasLimit,
+      ...fees,
+      accessList: 'accessList' in tx ? tx.accessList : undefined,
+      block: this.blockOf(env),
+      senderMayHaveCode: isImpersonatedTx(tx),
+    })
   }
 
   /** runDirectCall's work on the interpreter: `state` is read, never written (the caller's state is reverted after a call anyway). */
@@ -95,9 +125,10 @@ export class OwnEvm {
 
   /**
    * Compares the interpreter's result with ethereumjs's for the same message on the same state
-   * (`changes`: what ethereumjs wrote; `state`: the state before it), and logs and counts a difference.
+   * (`changes`: what ethereumjs wrote; `state`: the state before it), and logs and counts a difference;
+   * `also`: differences the caller found around the message (a transaction's gas and fee).
    */
-  async compare(ours: EvmResult, theirs: CallResult, changes: EvmStateChanges, state: EvmState, what: () => string): Promise<void> {
+  async compare(ours: EvmResult, theirs: CallResult, changes: EvmStateChanges, state: EvmState, what: () => string, also: string[] = []): Promise<void> {
     const exec = theirs.execResult
     const created = exec.createdAddresses ?? new Set<string>()
     // runTx deletes what self-destructed in the transaction that created it (EIP-6780); runDirectCall leaves it to the revert.
@@ -114,7 +145,11 @@ export class OwnEvm {
       accessed: ours.accessed,
     }
     const prior: PriorState = await readPrior(state, ours, theirsResult)
-    const differences = compareResults(ours, theirsResult, prior)
+    this.record([...also, ...compareResults(ours, theirsResult, prior)], what)
+  }
+
+  /** Counts one comparison with ethereumjs, and logs its differences if there are any. */
+  record(differences: string[], what: () => string): void {
     this.counts.compared++
     if (differences.length === 0) return
     this.counts.differing++
@@ -152,6 +187,11 @@ export class OwnEvm {
     }
     return block
   }
+}
+
+/** BLOCKHASH for the interpreter: the chain's canonical hashes (a fork's older ones from its origin). */
+export function chainHost(chain: Pick<Chain, 'blockHashes'>): EvmHost {
+  return { blockHash: async (n) => (await chain.blockHashes.getBlock(Number(n))).hash() }
 }
 
 /** A short description of a call for the oracle's log line. */

@@ -1,7 +1,6 @@
 import { RLP } from '@ethereumjs/rlp'
 import type { Block as EnvBlock } from '@ethereumjs/block'
 import { KECCAK256_RLP_ARRAY } from '@ethereumjs/util'
-import type { RunTxResult, VM } from '@ethereumjs/vm'
 import { keccak256 } from '../../util/crypto.js'
 import { ForkError } from '../../fork/errors.js'
 import type { Header } from '../chain/block.js'
@@ -9,9 +8,9 @@ import type { BlockClock } from '../rules/blockClock.js'
 import { type BlockOverrides, burnTip } from '../chain/blockOverrides.js'
 import { BLACKHOLE, EMPTY_EXT_DATA_HASH, type Chain } from '../chain/chain.js'
 import { consumeGas, encodeFeeState, type FeeState, feeStateBeforeBlock, gasPrice, maxCapacity, minDelayMs, nextMinDelayExcess, updateTargetExcess } from '../rules/feeState.js'
-import { runBlockTx } from '../exec/impersonatedTx.js'
+import type { BlockTxOutcome, BlockTxRunner } from '../exec/blockTx.js'
 import type { OverlayState } from '../state/overlayState.js'
-import { encodeConsensusReceipt, knowBloom, type Log, type Receipt } from '../chain/receipt.js'
+import { encodeConsensusReceipt, knowBloom, type Receipt } from '../chain/receipt.js'
 import type { TxFailure } from './hardhatFailure.js'
 import type { PoolTx } from '../pool/txPool.js'
 
@@ -86,7 +85,7 @@ export interface RunOutcome {
  * reach stops the block (ForkError).
  */
 export async function runCandidates(
-  vm: VM,
+  txs: BlockTxRunner,
   sm: OverlayState,
   env: EnvBlock,
   candidates: readonly PoolTx[],
@@ -104,9 +103,9 @@ export async function runCandidates(
       skipped.add(ptx.senderHex)
       continue
     }
-    let result: RunTxResult
+    let result: BlockTxOutcome
     try {
-      result = await runBlockTx(vm, { tx: ptx.tx, block: env, skipHardForkValidation: true, blockGasUsed: out.gasUsed })
+      result = await txs.run(ptx.tx, ptx.sender, env, out.gasUsed)
     } catch (err) {
       // A fork's origin did not answer: the transaction is not at fault, the block waits (it stays pooled).
       if (err instanceof ForkError) throw err
@@ -116,20 +115,19 @@ export async function runCandidates(
       continue
     }
     if (coinbase !== BLACKHOLE) await burnTip(sm, coinbase, result.minerValue)
-    out.gasUsed += result.totalGasSpent
+    out.gasUsed += result.gasUsed
     out.included.push(ptx)
-    const failed = result.execResult.exceptionError
-    if (failed !== undefined) out.failures.set(ptx.hash, { error: failed.error, returnData: result.execResult.returnValue })
+    if (result.error !== undefined) out.failures.set(ptx.hash, { error: result.error, returnData: result.returnData })
     const receipt: Receipt = {
       txType: ptx.tx.type,
-      status: failed === undefined ? 1 : 0,
+      status: result.error === undefined ? 1 : 0,
       cumulativeGasUsed: out.gasUsed,
-      gasUsed: result.totalGasSpent,
+      gasUsed: result.gasUsed,
       effectiveGasPrice: ptx.feeCap < baseFee + ptx.tipCap ? ptx.feeCap : baseFee + ptx.tipCap,
-      contractAddress: result.createdAddress?.bytes,
-      logs: (result.execResult.logs ?? []).map(([address, topics, data]): Log => ({ address, topics, data })),
+      contractAddress: result.createdAddress,
+      logs: result.logs,
     }
-    knowBloom(receipt, result.bloom.bitvector)
+    if (result.bloom !== undefined) knowBloom(receipt, result.bloom)
     out.receipts.push(receipt)
     out.receiptBytes.push(encodeConsensusReceipt(receipt))
   }

@@ -1,6 +1,6 @@
 import type { StateManagerInterface } from '@ethereumjs/common'
-import type { VM } from '@ethereumjs/vm'
 import type { Logger } from 'pino'
+import type { BlockTxRunner } from '../exec/blockTx.js'
 import type { BatchOp } from '../../store/db.js'
 import { type Block, makeBlock } from '../chain/block.js'
 import { BlockClock } from '../rules/blockClock.js'
@@ -93,7 +93,8 @@ export class BlockBuilder {
   constructor(
     private readonly chain: Chain,
     private readonly pool: TxPool,
-    private readonly vm: VM,
+    /** Runs the block's transactions on `sm`. */
+    private readonly txs: BlockTxRunner,
     /** The block's state: an overlay over the head's flat state, reset after each block. */
     private readonly sm: OverlayState,
     private readonly opts: BlockBuilderOptions,
@@ -330,7 +331,7 @@ export class BlockBuilder {
     const pause = pacer()
     await this.sm.checkpoint()
     try {
-      run = await runCandidates(this.vm, this.sm, env, candidates, plan, pause, (ptx, err) => this.opts.log.debug({ tx: ptx.hash, err: err.message }, 'dropping transaction'))
+      run = await runCandidates(this.txs, this.sm, env, candidates, plan, pause, (ptx, err) => this.opts.log.debug({ tx: ptx.hash, err: err.message }, 'dropping transaction'))
       // coreth applies atomic txs after the EVM txs (onFinalizeAndAssemble), within what the
       // block's ACP-176 capacity leaves (customheader.RemainingAtomicGasCapacity).
       atomic = await this.atomic?.assemble({ number, baseFee, atomicGasLimit: available > run.gasUsed ? available - run.gasUsed : 0n, sm: this.sm })

@@ -1,4 +1,6 @@
 import { chainVM } from '../exec/chainVm.js'
+import { BlockTxRunner } from '../exec/blockTx.js'
+import { type OwnEvm, chainHost } from '../exec/ownEvm.js'
 import { type Block, makeBlock } from '../chain/block.js'
 import { planNextBlock, type RunOutcome, runCandidates, sealHeader } from './blockAssembly.js'
 import type { BlockClock } from '../rules/blockClock.js'
@@ -31,6 +33,8 @@ export class PendingBlocks {
     private readonly pool: TxPool,
     private readonly next: { clock: BlockClock; overrides: BlockOverrides },
     private readonly opts: { gasTarget?: number; minDelayTarget: number },
+    /** The node's interpreter, where it runs this chain's blocks. */
+    private readonly own: OwnEvm | undefined,
   ) {
     this.desiredDelay = desiredDelayExcess(BigInt(opts.minDelayTarget))
   }
@@ -46,7 +50,7 @@ export class PendingBlocks {
       const sm = new OverlayState(chain.headView(), chain.codeSource)
       const vm = await chainVM(chain, sm)
       run = await runCandidates(
-        vm,
+        new BlockTxRunner(vm, sm, this.own, chainHost(chain)),
         sm,
         env,
         candidates,

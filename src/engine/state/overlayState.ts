@@ -48,7 +48,9 @@ export class OverlayState implements StateManagerInterface {
 
   async getAccount(address: Address): Promise<Account | undefined> {
     const addr = key(address)
-    const own = this.accounts.get(addr) ?? this.readAccounts.get(addr)
+    // A deletion here (null) hides the base's account: not `??`, which would read past it.
+    const written = this.accounts.get(addr)
+    const own = written !== undefined ? written : this.readAccounts.get(addr)
     if (own !== undefined) return own === null ? undefined : copy(own)
     const read = await this.base.getAccount(address)
     this.readAccounts.set(addr, read ?? null)
@@ -110,15 +112,7 @@ export class OverlayState implements StateManagerInterface {
   }
 
   async putStorage(address: Address, slot: Uint8Array, value: Uint8Array): Promise<void> {
-    const addr = key(address)
-    const s = bytesToUnprefixedHex(slot)
-    let map = this.slots.get(addr)
-    if (map === undefined) {
-      map = new Map()
-      this.slots.set(addr, map)
-    }
-    this.journal.push({ kind: 'slot', addr, slot: s, prev: map.get(s) })
-    map.set(s, unpadBytes(value))
+    this.setSlot(key(address), bytesToUnprefixedHex(slot), unpadBytes(value))
   }
 
   async clearStorage(address: Address): Promise<void> {
@@ -176,6 +170,23 @@ export class OverlayState implements StateManagerInterface {
     return out
   }
 
+  /**
+   * Writes the effects of an execution that read this state but did not write it (the node's
+   * interpreter runs a block's transaction so), journaled as every write is.
+   */
+  apply(changes: StateChanges): void {
+    for (const addr of changes.cleared) this.clearSlots(addr)
+    for (const [addr, account] of changes.accounts) {
+      this.setAccount(addr, account === null ? null : copy(account))
+      if (account === null && !changes.cleared.has(addr)) this.clearSlots(addr)
+    }
+    for (const [hash, code] of changes.codes) {
+      this.journal.push({ kind: 'code', hash, had: this.codes.has(hash) })
+      this.codes.set(hash, code)
+    }
+    for (const [addr, slots] of changes.storage) for (const [slot, value] of slots) this.setSlot(addr, slot, value)
+  }
+
   /** Reads another state from now on (an executor moved to another block), with every write dropped. */
   rebase(base: StateReader): void {
     this.base = base
@@ -218,6 +229,17 @@ export class OverlayState implements StateManagerInterface {
   private setAccount(addr: string, account: Account | null): void {
     this.journal.push({ kind: 'account', addr, prev: this.accounts.get(addr) })
     this.accounts.set(addr, account)
+  }
+
+  /** `value` without leading zeros. */
+  private setSlot(addr: string, slot: string, value: Uint8Array): void {
+    let map = this.slots.get(addr)
+    if (map === undefined) {
+      map = new Map()
+      this.slots.set(addr, map)
+    }
+    this.journal.push({ kind: 'slot', addr, slot, prev: map.get(slot) })
+    map.set(slot, value)
   }
 
   private clearSlots(addr: string): void {
