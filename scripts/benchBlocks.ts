@@ -4,9 +4,10 @@
  * from 32 senders to fresh addresses, admitted with Engine.sendRawTransaction 64 at a time, each
  * batch mined with Engine.buildBlock().
  *
- *   npm run build && node dist/scripts/benchBlocks.js [--txs 2000] [--erc20]
+ *   npm run build && node dist/scripts/benchBlocks.js [--txs 2000] [--erc20] [--evm own|ethereumjs]
  *
  * `--erc20`: TestToken transfers (test/fixtures/contracts.json) instead of native transfers.
+ * `--evm`: which EVM runs the blocks' transactions (the node's `--evm-interpreter`; default own).
  * Profile with `node --cpu-prof --cpu-prof-dir /tmp/prof dist/scripts/benchBlocks.js`.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
@@ -24,6 +25,7 @@ import { openDatabase } from '../src/store/db.js'
 const args = process.argv.slice(2)
 const TXS = args.includes('--txs') ? Number(args[args.indexOf('--txs') + 1]) : 2000
 const ERC20 = args.includes('--erc20')
+const EVM = args.includes('--evm') ? (args[args.indexOf('--evm') + 1] as 'own' | 'ethereumjs') : 'own'
 const PER_BLOCK = 64
 const ewoq = new Wallet('0x56289e99c94b6912bfc12adc093c9b51124f0dc54ac7a766b2bc5ccf558d8027')
 const senders = Array.from({ length: 32 }, (_, i) => new Wallet(keccak256(toUtf8Bytes(`cchain-node bench sender ${i}`))))
@@ -43,7 +45,7 @@ const engine = await Engine.create(
     pendingNonceGuardMs: 0,
     devChain: false,
     failedSendErrors: false,
-    evm: { interpreter: 'ethereumjs', oracle: false },
+    evm: { interpreter: EVM, oracle: false },
   }),
 )
 
