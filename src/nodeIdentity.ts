@@ -2,12 +2,10 @@ import { randomBytes } from 'node:crypto'
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { bls12_381 } from '@noble/curves/bls12-381.js'
+import { BlsSigner } from './warp/bls.js'
 import { ripemd160 } from '@noble/hashes/legacy.js'
 import { sha256 } from '@noble/hashes/sha2.js'
 import { cb58Encode } from './avalanche/cb58.js'
-
-/** avalanchego's BLS ciphersuite for proofs of possession (utils/crypto/bls/ciphersuite.go). */
-const POP_DST = 'BLS_POP_BLS12381G2_XMD:SHA-256_SSWU_RO_POP_'
 
 /** What info.getNodeID answers (avalanchego api/info GetNodeIDReply). */
 export interface NodeIdentity {
@@ -28,21 +26,19 @@ const hex = (b: Uint8Array): string => '0x' + Buffer.from(b).toString('hex')
 export function loadNodeIdentity(dataDir: string): NodeIdentity {
   const dir = join(dataDir, 'staking')
   const path = join(dir, 'signer.key')
-  const bls = bls12_381.longSignatures
   let secretKey: Uint8Array
   if (existsSync(path)) {
     secretKey = new Uint8Array(readFileSync(path))
     if (secretKey.length !== 32) throw new Error(`${path}: a BLS secret key is 32 bytes, found ${secretKey.length}`)
   } else {
     mkdirSync(dir, { recursive: true, mode: 0o700 })
-    secretKey = bls.keygen(randomBytes(48)).secretKey
+    secretKey = bls12_381.longSignatures.keygen(randomBytes(48)).secretKey
     writeFileSync(path, secretKey, { mode: 0o600 })
     chmodSync(path, 0o600)
   }
-  const publicKey = bls.getPublicKey(secretKey).toBytes(true)
-  const pop = bls.Signature.toBytes(bls.sign(bls.hash(publicKey, POP_DST), secretKey))
+  const signer = new BlsSigner(secretKey)
   return {
-    nodeID: 'NodeID-' + cb58Encode(ripemd160(sha256(publicKey))),
-    nodePOP: { publicKey: hex(publicKey), proofOfPossession: hex(pop) },
+    nodeID: 'NodeID-' + cb58Encode(ripemd160(sha256(signer.publicKey))),
+    nodePOP: { publicKey: hex(signer.publicKey), proofOfPossession: hex(signer.proofOfPossession()) },
   }
 }
