@@ -20,6 +20,7 @@ const EXTRA_CHAIN_FILES = [
     'p256',
     'persistence',
     'smoke',
+    'warp.precompile',
   ].map((name) => `test/integration/${name}.test.ts`),
 ]
 

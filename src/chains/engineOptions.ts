@@ -17,6 +17,8 @@ export interface EngineSetup {
   failedSendErrors: boolean
   /** Which EVM serves calls (EngineOptions.evm). */
   evm: EngineOptions['evm']
+  /** The chain's identity to Warp (EngineOptions.warp). */
+  warp?: EngineOptions['warp']
   /** The clock of the engine's timeouts (Date.now when absent). */
   now?: () => number
 }

@@ -136,6 +136,7 @@ export async function openEvmChain(deps: EvmChainDeps): Promise<EvmChain> {
       devChain: devServed,
       failedSendErrors: devServed && config.devClientVersion === 'hardhat',
       evm: { interpreter: config.evmInterpreter, oracle: config.evmOracle },
+      warp: { networkID: config.networkId, blockchainID: cb58Decode(id) },
       log: log.child({ module: 'engine' }),
       now: deps.now,
     }),

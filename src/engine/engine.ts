@@ -101,7 +101,7 @@ export class Engine {
   static async create(db: Database, opts: EngineOptions): Promise<Engine> {
     const { log, stateHistory, gasTarget, minDelayTarget } = opts
     const fork = await openForkRecord(db, opts.fork)
-    const chain = await Chain.open(db, { genesis: forkGenesis(opts.genesis, fork), log, stateHistory, gasTarget, minDelayTarget, fork })
+    const chain = await Chain.open(db, { genesis: forkGenesis(opts.genesis, fork), log, stateHistory, gasTarget, minDelayTarget, fork, warp: opts.warp })
     if (fork !== undefined) chain.forkState = new ForkState({ origin: opts.fork!.origin, point: fork }, chain.trieDb, log)
     const sm = new OverlayState(chain.headView(), chain.codeSource)
     const vm = await chainVM(chain, sm, { sharedCommon: true })
@@ -112,7 +112,7 @@ export class Engine {
         .getAccount(sender)
         .then((a) => a?.nonce ?? 0n),
     )
-    const own = OwnEvm.for(chain.common, opts.evm, opts.log)
+    const own = OwnEvm.for(chain, opts.evm, opts.log)
     const txs = new BlockTxRunner(vm, sm, own, chainHost(chain))
     const builder = new BlockBuilder(chain, pool, txs, sm, { blockInterval: opts.blockInterval, gasTarget, minDelayTarget, distinctSeconds: opts.devChain, log })
     const engine = new Engine(chain, pool, builder, opts, own)

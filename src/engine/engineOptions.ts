@@ -5,6 +5,7 @@ import type { LogLimits } from './logs/logQuery.js'
 import type { Genesis } from './rules/genesis.js'
 import type { OwnEvmOptions } from './exec/ownEvm.js'
 import type { TxPoolOptions } from './pool/txPool.js'
+import type { WarpChain } from '../warp/precompile.js'
 
 /**
  * Everything the engine is configured with, typed and in its own units. Built where chains are
@@ -18,6 +19,8 @@ export interface EngineOptions {
   log: Logger
   /** Which EVM serves calls: the node's interpreter (with ethereumjs as its oracle) or ethereumjs (exec/ownEvm.ts). */
   evm: OwnEvmOptions
+  /** The chain's network and blockchain ID, for the Warp precompile (none without them: docs/WARP.md). */
+  warp?: WarpChain
   /** ms between blocks; 0 = build as soon as transactions wait. */
   blockInterval: number
   /**

@@ -1,3 +1,4 @@
+import { unprefixedHexToBytes } from '@ethereumjs/util'
 import { NEW_ACC, withBalance } from './account.js'
 import { analyze } from './codeAnalysis.js'
 import { ERR } from './errors.js'
@@ -29,6 +30,13 @@ export async function executeCall(ctx: Ctx, msg: Msg): Promise<MsgResult> {
     else j.putAccount(to, withBalance(recipient, balance))
   }
   const codeAddress = msg.codeAddress ?? to
+  const own = ctx.chainPrecompiles?.get(codeAddress)
+  if (own !== undefined) {
+    if (error !== undefined) return { error, returnData: EMPTY_BYTES, gasUsed: 0 }
+    const r = own.run({ caller: unprefixedHexToBytes(msg.caller), data: msg.data.slice(), gas: BigInt(msg.gas), isStatic: msg.isStatic })
+    if (r.error === undefined) for (const log of r.logs) ctx.logs.push(log)
+    return { error: r.error, returnData: r.returnData, gasUsed: Number(r.gasUsed) }
+  }
   const precompile = ctx.precompiles.get(codeAddress)
   if (precompile !== undefined) {
     if (error !== undefined) return { error, returnData: EMPTY_BYTES, gasUsed: 0 }

@@ -4,7 +4,7 @@ import type { CodeAnalysis } from './codeAnalysis.js'
 import type { EvmGas } from './gasParams.js'
 import type { Journal } from './journal.js'
 import { Memory } from './memory.js'
-import type { EvmBlock, EvmHost, EvmLog } from './types.js'
+import type { ChainPrecompile, EvmBlock, EvmHost, EvmLog } from './types.js'
 
 /** An opcode: runs synchronously on the frame, charging its own gas; sets `status` to leave the loop. */
 export type Op = (f: Frame) => void
@@ -48,6 +48,8 @@ export interface Ctx {
   gas: EvmGas
   ops: Op[]
   precompiles: Map<string, PrecompileFunc>
+  /** EvmMessage.chainPrecompiles */
+  chainPrecompiles: ReadonlyMap<string, ChainPrecompile> | undefined
   common: Common
   /** the `_EVM` ethereumjs's precompiles read (its BN254 backend) */
   precompileEvm: unknown

@@ -27,6 +27,7 @@ export async function runMessage(rules: EvmRules, state: EvmState, host: EvmHost
     gas: rules.gas,
     ops: rules.ops,
     precompiles: rules.precompiles,
+    chainPrecompiles: msg.chainPrecompiles,
     common: rules.common,
     precompileEvm: rules.precompileEvm,
     chainId: rules.chainId,
@@ -53,6 +54,7 @@ export async function runMessage(rules: EvmRules, state: EvmState, host: EvmHost
       for (const slot of slots) j.warmAlwaysSlot(a, bytesToUnprefixedHex(slot))
     }
     for (const address of rules.precompiles.keys()) j.warmAlways(address, false)
+    for (const address of msg.chainPrecompiles?.keys() ?? []) j.warmAlways(address, false)
     j.warmAlways(caller, false)
     if (to !== undefined) j.warmAlways(to, false)
     j.warmAlways(bytesToUnprefixedHex(msg.block.coinbase), false)

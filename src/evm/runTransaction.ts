@@ -3,7 +3,7 @@ import { paramsTx } from '@ethereumjs/tx'
 import { Account, Address, KECCAK256_NULL, MAX_INTEGER, MAX_UINT64, bytesToUnprefixedHex, equalsBytes } from '@ethereumjs/util'
 import type { EvmRules } from './evmRules.js'
 import { runMessage } from './runMessage.js'
-import type { EvmBlock, EvmHost, EvmLog, EvmResult, EvmState, EvmStateChanges } from './types.js'
+import type { EvmBlock, EvmHost, EvmLog, EvmMessage, EvmResult, EvmState, EvmStateChanges } from './types.js'
 
 /*
  * A whole transaction around runMessage, as @ethereumjs/vm's runTx does it on a Cancun chain: the
@@ -34,6 +34,8 @@ export interface EvmTransaction {
   block: EvmBlock
   /** Skip EIP-3607's refusal of a sender with code (an impersonated sender: anvil's disable_eip3607). */
   senderMayHaveCode?: boolean
+  /** EvmMessage.chainPrecompiles */
+  chainPrecompiles?: EvmMessage['chainPrecompiles']
 }
 
 /** What the transaction did, as runTx reports it. */
@@ -179,6 +181,7 @@ export async function runTransaction(rules: EvmRules, state: EvmState, host: Evm
     block,
     blobHashes: tx.blobHashes,
     accessList: tx.accessList,
+    chainPrecompiles: tx.chainPrecompiles,
     skipNonceIncrement: true,
   })
 

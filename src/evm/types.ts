@@ -57,6 +57,8 @@ export interface EvmMessage {
    * the precompiles, the caller, `to` and (EIP-3651) the coinbase itself, as runTx does.
    */
   accessList?: [Uint8Array, Uint8Array[]][]
+  /** The chain's own precompiles by address (lower-case hex without 0x), warm from the start as the others are. */
+  chainPrecompiles?: ReadonlyMap<string, ChainPrecompile>
   /** ethereumjs runCall's skipNonceIncrement: a call leaves the caller's nonce alone (eth_call); a creation bumps it. */
   skipNonceIncrement?: boolean
   /**
@@ -65,6 +67,15 @@ export interface EvmMessage {
    * message with that error (the engine's EvmGuard: a timeout, a cancelled request).
    */
   onJumpdest?: () => Promise<void> | undefined
+}
+
+/**
+ * A precompile of the chain's own (Avalanche's Warp): unlike Ethereum's it sees who calls it and
+ * whether the call is static, and it may log. Runs synchronously; a failure (`error`) uses all the
+ * gas it was given, and its logs are dropped.
+ */
+export interface ChainPrecompile {
+  run(call: { caller: Uint8Array; data: Uint8Array; gas: bigint; isStatic: boolean }): { returnData: Uint8Array; gasUsed: bigint; error?: string; logs: EvmLog[] }
 }
 
 /** A log as ethereumjs reports it. */

@@ -6,6 +6,7 @@ import { Caches, MerkleStateManager } from '@ethereumjs/statemanager'
 import { paramsTx } from '@ethereumjs/tx'
 import { KECCAK256_RLP, ValueEncoding, bytesToHex, bytesToUnprefixedHex, equalsBytes, hexToBytes } from '@ethereumjs/util'
 import type { Logger } from 'pino'
+import type { WarpChain } from '../../warp/precompile.js'
 import { ChainStore } from '../../store/chainStore.js'
 import type { BatchOp, Database } from '../../store/db.js'
 import { TrieDB, codeKey } from '../../store/trieDb.js'
@@ -47,6 +48,8 @@ export interface ChainOptions {
   minDelayTarget: number
   /** A fork's record (src/engine/chain/forkBase.ts): its block N is the chain's first block, and no genesis is built. */
   fork?: ForkRecord
+  /** The chain's identity to Warp (its network and blockchain ID); no Warp precompile without it. */
+  warp?: WarpChain
 }
 
 /**
@@ -65,6 +68,8 @@ export class Chain {
   /** Likewise for the EVM environment headers built per block and per call. */
   private readonly headerCommon: Common
   readonly chainId: bigint
+  /** ChainOptions.warp */
+  readonly warp: WarpChain | undefined
   readonly store: ChainStore
   readonly trieDb: TrieDB
   /** The head's accounts and slots by key (src/store/flatState.ts): what reads and execution use. */
@@ -90,6 +95,7 @@ export class Chain {
     readonly opts: ChainOptions,
   ) {
     this.chainId = BigInt(opts.genesis.config.chainId)
+    this.warp = opts.warp
     this.common = chainCommon(this.chainId)
     this.txCommon = sharedCommon(this.common, paramsTx)
     this.headerCommon = sharedCommon(this.common, paramsBlock)

@@ -2,6 +2,7 @@ import type { StateManagerInterface } from '@ethereumjs/common'
 import { type VM, createVM } from '@ethereumjs/vm'
 import type { Chain } from '../chain/chain.js'
 import type { EvmGuard } from './evmGuard.js'
+import { warpForEthereumjs } from './warpPrecompile.js'
 
 /** Where a VM reads BLOCKHASH from: the chain's canonical hashes, or a simulation's own. */
 type BlockHashes = Chain['blockHashes']
@@ -23,12 +24,18 @@ export interface ChainVMOptions {
  * Every VM the engine runs is made here (calls, estimates, traces, simulations, the pending block,
  * block building), so what each needs (a precompile, the interpreter that runs it) is given once.
  */
-export function chainVM(chain: Pick<Chain, 'common' | 'blockHashes'>, stateManager: StateManagerInterface, opts: ChainVMOptions = {}): Promise<VM> {
+export async function chainVM(chain: Pick<Chain, 'common' | 'blockHashes' | 'warp'>, stateManager: StateManagerInterface, opts: ChainVMOptions = {}): Promise<VM> {
   const { guard, blockHashes = chain.blockHashes, sharedCommon = false } = opts
-  return createVM({
+  const warp = chain.warp === undefined ? undefined : warpForEthereumjs(chain.warp)
+  const vm = await createVM({
     common: sharedCommon ? chain.common : chain.common.copy(),
     stateManager,
     blockchain: blockHashes as never,
-    ...(guard === undefined ? {} : { evmOpts: { customOpcodes: guard.opcodes } }),
+    evmOpts: {
+      ...(guard === undefined ? {} : { customOpcodes: guard.opcodes }),
+      ...(warp === undefined ? {} : { customPrecompiles: warp.customPrecompiles }),
+    },
   })
+  warp?.attach(vm)
+  return vm
 }

@@ -1,5 +1,4 @@
 import type { Block as EnvBlock } from '@ethereumjs/block'
-import type { Common } from '@ethereumjs/common'
 import { type Address, bytesToHex, setLengthLeft } from '@ethereumjs/util'
 import type { RunTxResult } from '@ethereumjs/vm'
 import type { Logger } from 'pino'
@@ -9,7 +8,8 @@ import { runMessage } from '../../evm/runMessage.js'
 import { type EvmTransactionResult, runTransaction } from '../../evm/runTransaction.js'
 import { TransactionType, type TypedTransaction } from '@ethereumjs/tx'
 import { isImpersonatedTx } from './impersonatedTx.js'
-import type { EvmBlock, EvmHost, EvmResult, EvmState, EvmStateChanges } from '../../evm/types.js'
+import type { ChainPrecompile, EvmBlock, EvmHost, EvmResult, EvmState, EvmStateChanges } from '../../evm/types.js'
+import { chainPrecompiles } from './warpPrecompile.js'
 import { ExecutionFailedError } from '../base/errors.js'
 import type { Chain } from '../chain/chain.js'
 import type { CallMessage, CallResult } from './directCall.js'
@@ -48,16 +48,18 @@ export class OwnEvm {
     readonly rules: EvmRules,
     readonly oracle: boolean,
     private readonly log: Logger,
+    /** The chain's own precompiles (Warp), given with every message. */
+    private readonly precompiles: ReadonlyMap<string, ChainPrecompile> | undefined,
   ) {}
 
   /** The interpreter for `common`'s rules, or undefined: off, or rules it does not cover (ethereumjs serves every call then). */
-  static for(common: Common, opts: OwnEvmOptions, log: Logger): OwnEvm | undefined {
-    const rules = opts.interpreter === 'own' ? evmRules(common) : undefined
+  static for(chain: Pick<Chain, 'common' | 'warp'>, opts: OwnEvmOptions, log: Logger): OwnEvm | undefined {
+    const rules = opts.interpreter === 'own' ? evmRules(chain.common) : undefined
     // Said once per chain at start: which EVM serves what.
     const calls = rules !== undefined ? (opts.oracle ? "the node's interpreter, checked against ethereumjs" : "the node's interpreter") : 'ethereumjs'
     const why = opts.interpreter === 'own' && rules === undefined ? " (the chain's rules are not all the interpreter's)" : ''
     log.info({ 'calls, estimates, blocks': calls + why, 'access lists, traces, simulations': 'ethereumjs' }, "EVM: eth_call, eth_estimateGas and blocks' transactions run on %s", calls)
-    return rules === undefined ? undefined : new OwnEvm(rules, opts.oracle, log)
+    return rules === undefined ? undefined : new OwnEvm(rules, opts.oracle, log, chainPrecompiles(chain.warp))
   }
 
   /** Whether this call's message is the interpreter's to run (it counts gas in numbers). */
@@ -87,6 +89,7 @@ export class OwnEvm {
       accessList: 'accessList' in tx ? tx.accessList : undefined,
       block: this.blockOf(env),
       senderMayHaveCode: isImpersonatedTx(tx),
+      chainPrecompiles: this.precompiles,
     })
   }
 
@@ -105,6 +108,7 @@ export class OwnEvm {
       block: this.blockOf(env),
       accessList: tx.accessList,
       skipNonceIncrement: tx.to !== undefined,
+      chainPrecompiles: this.precompiles,
       onJumpdest,
     })
     this.counts.served++

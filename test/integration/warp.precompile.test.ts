@@ -1,0 +1,116 @@
+import { Interface, getAddress, keccak256 } from 'ethers'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { cb58Decode } from '../../src/avalanche/cb58.js'
+import { decodePayload } from '../../src/warp/payload.js'
+import { decodeUnsignedMessage, messageID } from '../../src/warp/message.js'
+import { send } from '../helpers/chain.js'
+import { EWOQ_ADDRESS, startTestNode, type TestNode } from '../helpers/testNode.js'
+
+/*
+ * The Warp precompile at 0x0200…0005 as coreth serves it on a local network (Granite): its
+ * selectors, ABI, gas and SendWarpMessage log, on the C-Chain and on an extra chain, each with its
+ * own blockchain ID. Every test node runs the node's interpreter with ethereumjs as its oracle, so
+ * each call here runs on both EVMs and must agree.
+ */
+
+const WARP = '0x0200000000000000000000000000000000000005'
+const warp = new Interface([
+  'event SendWarpMessage(address indexed sender, bytes32 indexed messageID, bytes message)',
+  'function sendWarpMessage(bytes payload) returns (bytes32 messageID)',
+  'function getVerifiedWarpMessage(uint32 index) view returns ((bytes32 sourceChainID, address originSenderAddress, bytes payload) message, bool valid)',
+  'function getVerifiedWarpBlockHash(uint32 index) view returns ((bytes32 sourceChainID, bytes32 blockHash) warpBlockHash, bool valid)',
+  'function getBlockchainID() view returns (bytes32 blockchainID)',
+])
+const hex = (b: Uint8Array) => `0x${Buffer.from(b).toString('hex')}`
+
+/**
+ * A contract that forwards its calldata to the precompile by CALL or STATICCALL and returns the
+ * success word followed by the return data (hand-assembled: copy calldata, call, store, return).
+ */
+async function deployForwarder(node: TestNode, kind: 'call' | 'static'): Promise<string> {
+  const target = `73${WARP.slice(2)}`
+  const invoke = kind === 'call' ? `5f5f365f5f${target}5af1` : `5f5f365f${target}5afa`
+  const runtime = `365f5f37${invoke}5f523d5f60203e3d6020015ff3`
+  const length = (runtime.length / 2).toString(16).padStart(2, '0')
+  const { receipt } = await send(node, { data: `0x60${length}8060095f395ff3${runtime}`, gasLimit: 200_000n })
+  return getAddress(receipt.contractAddress)
+}
+
+describe('the Warp precompile', () => {
+  let node: TestNode
+  beforeAll(async () => {
+    node = await startTestNode()
+  })
+  afterAll(() => node.close())
+
+  /** The blockchain ID of the chain under test (the C-Chain, or the extra chain in the extra-chain project). */
+  const blockchainID = () => cb58Decode(process.env.CCHAIN_TEST_CHAIN === 'extra' ? node.node.extraChains[0]!.spec.id : node.node.blockchainId)
+  const call = (data: string, extra: Record<string, unknown> = {}) => node.rpc('eth_call', [{ from: EWOQ_ADDRESS, to: WARP, data, ...extra }, 'latest'])
+
+  it("getBlockchainID (0x4213cf78) answers the chain's 32-byte blockchain ID, not the EVM chain ID, for 200 gas", async () => {
+    const answer = await call('0x4213cf78')
+    expect(answer.result).toBe(hex(blockchainID()))
+    expect(BigInt(await node.call('eth_chainId', []))).not.toBe(BigInt(answer.result))
+    const { receipt } = await send(node, { to: WARP, data: '0x4213cf78', gasLimit: 100_000n })
+    expect(BigInt(receipt.gasUsed)).toBe(21_000n + 4n * 16n + 200n)
+  })
+
+  it('getVerifiedWarpMessage and getVerifiedWarpBlockHash without a predicate: the zero value and valid = false', async () => {
+    const m = await call(warp.encodeFunctionData('getVerifiedWarpMessage', [0]))
+    const [message, valid] = warp.decodeFunctionResult('getVerifiedWarpMessage', m.result)
+    expect(valid).toBe(false)
+    expect(message.payload).toBe('0x')
+    const b = await call(warp.encodeFunctionData('getVerifiedWarpBlockHash', [3]))
+    expect(warp.decodeFunctionResult('getVerifiedWarpBlockHash', b.result)[1]).toBe(false)
+  })
+
+  it('refuses an unknown selector and a short input with coreth errors, using all the gas', async () => {
+    expect((await call('0x12345678')).error?.message).toMatch(/invalid function selector 0x12345678/)
+    expect((await call('0x4213')).error?.message).toMatch(/missing function selector to precompile - input length \(2\)/)
+    const { receipt } = await send(node, { to: WARP, data: '0x12345678', gasLimit: 60_000n })
+    expect(receipt.status).toBe('0x0')
+    expect(BigInt(receipt.gasUsed)).toBe(60_000n)
+  })
+
+  it('from a contract: the sender is the contract; under STATICCALL sendWarpMessage fails (write protection) and the getters answer', async () => {
+    const viaCall = await deployForwarder(node, 'call')
+    const viaStatic = await deployForwarder(node, 'static')
+    const data = warp.encodeFunctionData('sendWarpMessage', ['0x01'])
+    // The forwarder answers (success word, return data).
+    const blocked = await call(data, { to: viaStatic })
+    expect(BigInt(blocked.result.slice(0, 66))).toBe(0n)
+    const id = await call('0x4213cf78', { to: viaStatic })
+    expect(BigInt(id.result.slice(0, 66))).toBe(1n)
+    expect(`0x${id.result.slice(66)}`).toBe(hex(blockchainID()))
+    const { receipt } = await send(node, { to: viaCall, data, gasLimit: 200_000n })
+    expect(receipt.status).toBe('0x1')
+    const parsed = warp.parseLog(receipt.logs[0])!
+    expect(getAddress(parsed.args.sender)).toBe(getAddress(viaCall))
+    const msg = decodeUnsignedMessage(Uint8Array.from(Buffer.from((parsed.args.message as string).slice(2), 'hex')))
+    expect(decodePayload(msg.payload)).toMatchObject({ kind: 'addressedCall', sourceAddress: Uint8Array.from(Buffer.from(viaCall.slice(2), 'hex')) })
+  })
+
+  it('sendWarpMessage logs SendWarpMessage(sender, messageID, unsigned message) and returns the message ID; the message is an AddressedCall from the sender', async () => {
+    const payload = '0xdeadbeef'
+    const data = warp.encodeFunctionData('sendWarpMessage', [payload])
+    const { receipt } = await send(node, { to: WARP, data, gasLimit: 200_000n })
+    expect(receipt.status).toBe('0x1')
+    expect(receipt.logs).toHaveLength(1)
+    const log = receipt.logs[0]
+    expect(getAddress(log.address)).toBe(getAddress(WARP))
+    const parsed = warp.parseLog(log)!
+    expect(parsed.name).toBe('SendWarpMessage')
+    expect(getAddress(parsed.args.sender)).toBe(getAddress(EWOQ_ADDRESS))
+    const unsigned = Uint8Array.from(Buffer.from((parsed.args.message as string).slice(2), 'hex'))
+    expect(parsed.args.messageID).toBe(hex(messageID(unsigned)))
+    const msg = decodeUnsignedMessage(unsigned)
+    expect(msg.networkID).toBe(12345)
+    expect(hex(msg.sourceChainID)).toBe(hex(blockchainID()))
+    expect(decodePayload(msg.payload)).toEqual({ kind: 'addressedCall', sourceAddress: Uint8Array.from(Buffer.from(EWOQ_ADDRESS.slice(2), 'hex')), payload: Uint8Array.of(0xde, 0xad, 0xbe, 0xef) })
+    // Gas: intrinsic (calldata) + 41,500 + 8 per byte of the ABI input (selector excluded).
+    const input = (data.length - 2) / 2 - 4
+    const calldata = [...Buffer.from(data.slice(2), 'hex')].reduce((g, b) => g + (b === 0 ? 4 : 16), 0)
+    expect(BigInt(receipt.gasUsed)).toBe(21_000n + BigInt(calldata) + 41_500n + 8n * BigInt(input))
+    expect(keccak256(new TextEncoder().encode('SendWarpMessage(address,bytes32,bytes)'))).toBe(log.topics[0])
+  })
+})
