@@ -21,6 +21,7 @@ const EXTRA_CHAIN_FILES = [
     'persistence',
     'smoke',
     'warp.precompile',
+    'warp.api',
   ].map((name) => `test/integration/${name}.test.ts`),
 ]
 

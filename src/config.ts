@@ -58,6 +58,7 @@ export const ChainConfigFile = z.strictObject({
     })
     .describe('coreth\'s API service names (or legacy aliases) whose methods are served (docs/API.md "API services"); an unknown name stops start-up'),
   'admin-api-enabled': z.boolean().default(false).describe('Serve the admin API at /ext/bc/<chain>/admin (also --coreth-admin-api-enabled)'),
+  'warp-api-enabled': z.boolean().default(false).describe("Serve coreth's warp_ API on the chain's JSON-RPC endpoint (docs/WARP.md)"),
   // coreth: relative to the working directory; here to the data dir.
   'admin-api-dir': z.string().default('').describe("Prefix of the admin API's profile folder `<admin-api-dir>_coreth_performance_<chain>`, under the data dir"),
   'allow-unprotected-txs': z.boolean().default(false).describe('Accept transactions without EIP-155 replay protection over RPC'),

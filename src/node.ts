@@ -24,6 +24,7 @@ import { keystoreMethods } from './namespaces/keystore.js'
 import { platformMethods } from './namespaces/platform.js'
 import { avmKeystoreMethods, platformKeystoreMethods } from './namespaces/xpKeystore.js'
 import { loadNodeIdentity } from './nodeIdentity.js'
+import { evmSubnetID } from './chains/blockchainID.js'
 import { PChainService } from './pchain/service.js'
 import { localPGenesisUTXOs } from './pchain/genesis.js'
 import { createDeprecationWarner } from './rpc/deprecation.js'
@@ -114,13 +115,25 @@ export async function createNode(config: NodeConfig, opts: CreateNodeOptions = {
     : undefined
   if (keystore !== undefined) log.warn('keystore API enabled at /ext/keystore: it takes passwords and holds keys (deprecated by avalanchego)')
   const network = { xChainID: net.xChainID, pChainID: net.pChainID, avaxAssetID: net.avaxAssetID }
-  const shared = { accounts, stats, deprecated, keystore, network, now: opts.now }
+  // The node's identity: its node ID, and the BLS key that signs its chains' Warp messages.
+  const identity = loadNodeIdentity(config.dataDir, config.networkId)
+  const shared = { accounts, stats, deprecated, keystore, network, now: opts.now, signer: identity.signer }
 
   let cChain: EvmChain
   let xchain: XChainService
   let pchain: PChainService
   try {
-    cChain = await openEvmChain({ ...shared, config, log, db, id: blockchainId, aliases: [...C_API_ALIASES, ...extra.aliases.get(blockchainId)!], roots: C_API_ALIASES, genesis })
+    cChain = await openEvmChain({
+      ...shared,
+      config,
+      log,
+      db,
+      id: blockchainId,
+      aliases: [...C_API_ALIASES, ...extra.aliases.get(blockchainId)!],
+      roots: C_API_ALIASES,
+      genesis,
+      subnetID: new Uint8Array(32) /* the Primary Network */,
+    })
   } catch (err) {
     accounts.close()
     await db.close()
@@ -167,6 +180,7 @@ export async function createNode(config: NodeConfig, opts: CreateNodeOptions = {
         aliases: spec.aliases,
         genesis: spec.genesis,
         peerChainIDs: [],
+        subnetID: evmSubnetID(cb58Decode(spec.id)),
       })
       extraChains.push({ spec, chain, db: chainDb })
     } catch (err) {
@@ -182,7 +196,7 @@ export async function createNode(config: NodeConfig, opts: CreateNodeOptions = {
     infoMethods({
       networkId: config.networkId,
       cChainId: blockchainId,
-      identity: loadNodeIdentity(config.dataDir),
+      identity,
       chainAliases: [...extra.aliases]
         .flatMap(([id, aliases]) => aliases.map((alias) => [alias, id] as const))
         .concat(extraChains.flatMap(({ spec }) => [[spec.id, spec.id] as const, ...spec.aliases.map((a) => [a, spec.id] as const)])),

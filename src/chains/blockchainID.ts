@@ -30,3 +30,12 @@ export function evmBlockchainID(networkID: number, genesisJson: unknown): Uint8A
   net.writeUInt32BE(networkID)
   return createHash('sha256').update(DOMAIN).update(Uint8Array.of(0)).update(net).update(canonicalJson(genesisJson)).digest()
 }
+
+/**
+ * The subnet an extra EVM chain is the only chain of (the node validates it): sha256 of a domain
+ * separator and the chain's blockchain ID, so it is stable and never another chain's (docs/WARP.md).
+ * The C-Chain's subnet is the Primary Network's (32 zero bytes).
+ */
+export function evmSubnetID(blockchainID: Uint8Array): Uint8Array {
+  return createHash('sha256').update('cchain-node/evm-subnet/v1').update(Uint8Array.of(0)).update(blockchainID).digest()
+}

@@ -27,6 +27,8 @@ import { dispatcherOptions } from './dispatcherOptions.js'
 import type { Genesis } from '../engine/rules/genesis.js'
 import type { Keystore } from '../keystore/keystore.js'
 import { adminMethods } from '../namespaces/admin.js'
+import { type WarpApiContext, warpMethods } from '../namespaces/warp.js'
+import type { BlsSigner } from '../warp/bls.js'
 import { debugRawMethods, debugTraceMethods } from '../namespaces/debug.js'
 import { ethMethods } from '../namespaces/eth/index.js'
 import { ethSubscribeDisabled } from '../namespaces/eth/subscriptions.js'
@@ -53,7 +55,7 @@ import { OriginUTXOMarks } from '../store/originUTXOMarks.js'
  * when their coreth service is in the chain config's `eth-apis` (src/rpc/ethApis.ts); with `origin`,
  * a fork's history is answered by its origin (src/namespaces/fork/withFork.ts).
  */
-export function buildMethodTable(ctx: RpcContext, dev?: DevServices, origin?: OriginProxy): MethodTable {
+export function buildMethodTable(ctx: RpcContext, dev?: DevServices, origin?: OriginProxy, warp?: WarpApiContext): MethodTable {
   const ethApis = ctx.config.chain['eth-apis']
   const version = clientVersion(dev !== undefined && resolveEthApis(ethApis).has('dev') ? ctx.config.devClientVersion : undefined)
   const all = mergeTables(
@@ -67,7 +69,8 @@ export function buildMethodTable(ctx: RpcContext, dev?: DevServices, origin?: Or
     accountMethods(ctx),
     dev === undefined ? {} : devMethods(dev, version),
   )
-  const served = servedMethods(all, ethApis, ethSubscribeDisabled())
+  // coreth serves warp_ apart from eth-apis, by its own key (warp-api-enabled).
+  const served = mergeTables(servedMethods(all, ethApis, ethSubscribeDisabled()), warp !== undefined && ctx.config.chain['warp-api-enabled'] ? warpMethods(warp) : {})
   const table = dev === undefined ? served : withImpersonation(served, dev.impersonation, ethApis)
   return origin === undefined ? table : withFork(table, origin, ctx.engine, logLimits(ctx.config.chain))
 }
@@ -96,6 +99,10 @@ export interface EvmChainDeps {
   readonly peerChainIDs?: readonly Uint8Array[]
   /** The clock of the engine's timeouts (ms since the epoch; Date.now when absent). */
   readonly now?: () => number
+  /** The node's BLS key: it signs the chain's Warp messages. */
+  readonly signer: BlsSigner
+  /** The chain's subnet (32 bytes): the Primary Network's (zeros) for the C-Chain, its own for an extra chain. */
+  readonly subnetID: Uint8Array
 }
 
 /** One EVM chain: engine, atomic service, its JSON-RPC and gorilla endpoints. */
@@ -173,7 +180,7 @@ export async function openEvmChain(deps: EvmChainDeps): Promise<EvmChain> {
   log.info({ apis: chainConfig['eth-apis'] }, 'enabling apis')
   // A fork's origin answers for its history (docs/FORK.md); the chain may become a fork later (anvil_reset), so every chain has it.
   const origin = new OriginProxy(() => engine.fork, new OriginCache(db), rpcLog)
-  const rpc = new Dispatcher(buildMethodTable(ctx, dev, origin), dispatcherOptions(chainConfig, rpcLog, deps.stats))
+  const rpc = new Dispatcher(buildMethodTable(ctx, dev, origin, { warp: engine.warp, signer: deps.signer, subnetID: deps.subnetID }), dispatcherOptions(chainConfig, rpcLog, deps.stats))
   const apiLog = log.child({ module: 'api' })
   const primary = deps.aliases[0] ?? id
   const profiler = new Profiler(profileDir(config.dataDir, chainConfig['admin-api-dir'], primary))

@@ -23,6 +23,7 @@ import { type CallRunner, callPrecheckError, executionError } from './exec/execu
 import { SharedExecutor } from './exec/sharedExecutor.js'
 import { OwnEvm, chainHost } from './exec/ownEvm.js'
 import { BlockTxRunner } from './exec/blockTx.js'
+import { EngineWarp } from './engineWarp.js'
 import { type CallBlockOverrides, overriddenExecutor } from './exec/callOverrides.js'
 import { FlatView, type StateReader } from './state/flatView.js'
 import { forkGenesis, openForkRecord } from './chain/forkBase.js'
@@ -41,13 +42,6 @@ import { type AdmissionRules, admitRawTransaction } from './pool/txValidation.js
 import type { BlockRef, CallRequest, StateOverride } from './base/types.js'
 import { traceBlock, traceCall, traceTransaction, type TraceCallOptions, type TxTraceResult } from './tracing/trace.js'
 import type { TraceOptions } from './tracing/config.js'
-
-/** A mined transaction with where it is. */
-export interface TxInBlock {
-  block: Block
-  index: number
-  receipt: Receipt
-}
 
 const RECENT_EXECUTORS = 8
 
@@ -74,20 +68,20 @@ export class Engine {
   private pendingBlocks: PendingBlocks | undefined
   /** rpc-evm-timeout in ms (0 = none): the wall time of one RPC execution (docs/SECURITY.md, E2). */
   readonly evmTimeoutMs: number
-  /** The node's interpreter where it serves this chain's calls (exec/ownEvm.ts), with its counts. */
-  readonly own: OwnEvm | undefined
 
   private constructor(
     private readonly chain: Chain,
     private readonly pool: TxPool,
     private readonly builder: BlockBuilder,
     private readonly opts: EngineOptions,
-    own: OwnEvm | undefined,
+    /** The node's interpreter where it serves this chain's calls (exec/ownEvm.ts), with its counts. */
+    readonly own: OwnEvm | undefined,
+    /** What the warp_ API reads (engineWarp.ts). */
+    readonly warp: EngineWarp,
   ) {
     this.fees = new FeeOracle(chain, builder, { minTip: opts.admission.minTip, ...opts.feeHistory })
     this.evmTimeoutMs = opts.evmTimeoutMs
     this.submission = new TxSubmission({ chain, pool, builder, fees: this.fees, events: this.events, headState: () => this.headState(), opts })
-    this.own = own
     this.calls = new SharedExecutor(chain, this.own)
     this.nextBlock = new NextBlockExecutor(chain, builder, this.own)
     this.logs = new LogIndex(chain)
@@ -115,7 +109,7 @@ export class Engine {
     const own = OwnEvm.for(chain, opts.evm, opts.log)
     const txs = new BlockTxRunner(vm, sm, own, chainHost(chain))
     const builder = new BlockBuilder(chain, pool, txs, sm, { blockInterval: opts.blockInterval, gasTarget, minDelayTarget, distinctSeconds: opts.devChain, log })
-    const engine = new Engine(chain, pool, builder, opts, own)
+    const engine = new Engine(chain, pool, builder, opts, own, new EngineWarp(chain))
     engineRef.engine = engine
     return engine
   }
@@ -133,10 +127,6 @@ export class Engine {
     return this.chain.events
   }
 
-  get genesis(): Genesis {
-    return this.opts.genesis
-  }
-
   /** A fork's origin, fork point and state fetcher (docs/FORK.md); undefined on a chain of its own. */
   get fork(): ForkState | undefined {
     return this.chain.forkState
@@ -145,6 +135,10 @@ export class Engine {
   /** The Common every transaction object of this chain shares (set up once). */
   get txCommon(): Common {
     return this.chain.txCommon
+  }
+
+  get genesis(): Genesis {
+    return this.opts.genesis
   }
 
   /** A block's receipts, in transaction order. */
@@ -365,7 +359,7 @@ export class Engine {
   poolSize = (): { pending: number; queued: number } => this.pool.size
 
   /** A transaction by hash: mined (with its block) or waiting in the pool. */
-  transaction(hash: Uint8Array): { mined: TxInBlock } | { pooled: PoolTx } | undefined {
+  transaction(hash: Uint8Array): { mined: { block: Block; index: number; receipt: Receipt } } | { pooled: PoolTx } | undefined {
     const loc = this.chain.txLocation(hash)
     if (loc !== undefined) return { mined: { ...loc, receipt: this.chain.receipts(loc.block)[loc.index]! } }
     const pooled = this.pool.get(bytesToHex(hash))

@@ -84,6 +84,11 @@ export const PREFIX = {
    * them into shared memory, so they are never fetched again (an import here consumes them for good)
    */
   originUTXOsFetched: 0x75,
+  /**
+   * 'W' + Warp message ID(32) -> accepting block height(u64 BE) ‖ the unsigned message's bytes: the messages the
+   * chain's accepted blocks sent (src/store/warpMessageStore.ts), written in the block's batch (a revert takes them back)
+   */
+  warpMessage: 0x57,
 } as const
 
 export const META_HEAD = 'head'

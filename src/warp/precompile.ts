@@ -134,3 +134,14 @@ export function runWarpPrecompile(chain: WarpChain, call: WarpCall): WarpOutcome
       return failed(`invalid function selector ${selector}`)
   }
 }
+
+/** The unsigned messages (with their IDs) that SendWarpMessage logs carry: what a block's acceptance stores (coreth warp/config.go Accept). */
+export function sentWarpMessages(logs: readonly { address: Uint8Array; topics: readonly Uint8Array[]; data: Uint8Array }[]): { id: Uint8Array; unsigned: Uint8Array }[] {
+  const out: { id: Uint8Array; unsigned: Uint8Array }[] = []
+  for (const log of logs) {
+    if (Buffer.compare(log.address, WARP_ADDRESS_BYTES) !== 0 || log.topics.length === 0 || Buffer.compare(log.topics[0]!, SEND_WARP_MESSAGE_TOPIC) !== 0) continue
+    const unsigned = hexBytes(AbiCoder.defaultAbiCoder().decode(['bytes'], log.data)[0] as string)
+    out.push({ id: messageID(unsigned), unsigned })
+  }
+  return out
+}

@@ -6,7 +6,8 @@ import { Caches, MerkleStateManager } from '@ethereumjs/statemanager'
 import { paramsTx } from '@ethereumjs/tx'
 import { KECCAK256_RLP, ValueEncoding, bytesToHex, bytesToUnprefixedHex, equalsBytes, hexToBytes } from '@ethereumjs/util'
 import type { Logger } from 'pino'
-import type { WarpChain } from '../../warp/precompile.js'
+import { sentWarpMessages, type WarpChain } from '../../warp/precompile.js'
+import { WarpMessageStore } from '../../store/warpMessageStore.js'
 import { ChainStore } from '../../store/chainStore.js'
 import type { BatchOp, Database } from '../../store/db.js'
 import { TrieDB, codeKey } from '../../store/trieDb.js'
@@ -70,6 +71,8 @@ export class Chain {
   readonly chainId: bigint
   /** ChainOptions.warp */
   readonly warp: WarpChain | undefined
+  /** The Warp messages accepted blocks sent. */
+  readonly warpMessages: WarpMessageStore
   readonly store: ChainStore
   readonly trieDb: TrieDB
   /** The head's accounts and slots by key (src/store/flatState.ts): what reads and execution use. */
@@ -103,6 +106,7 @@ export class Chain {
     this.blocks = new ChainBlocks(this.store, this.txCommon)
     this.trieDb = new TrieDB(db)
     this.flat = new FlatState(db)
+    this.warpMessages = new WarpMessageStore(db)
     this.events.setMaxListeners(0)
     if (opts.stateHistory !== undefined) {
       this.stateHistory = opts.stateHistory
@@ -306,7 +310,7 @@ export class Chain {
           txHashes: block.txs.map((tx) => tx.hash()),
           senders: packSenders(block.txs),
           stateOps: [...trieOps, ...staged.ops],
-          extraOps,
+          extraOps: this.warp === undefined ? extraOps : [...extraOps, ...this.warpMessageOps(block, receipts)],
         },
         { pause },
       )
@@ -321,6 +325,11 @@ export class Chain {
     this.events.emit('head', block, receipts)
     // Between blocks, with nothing pending: the one point where state garbage collection is safe.
     if (this.pruner !== undefined) await this.pruner.afterCommit(trieOps.reduce((n, op) => n + (op.type === 'put' ? op.value.length : 0), 0))
+  }
+
+  /** The Warp messages the block sends, stored by ID with it (warp_getMessage, signing). */
+  private warpMessageOps(block: Block, receipts: readonly Receipt[]): BatchOp[] {
+    return receipts.flatMap((r) => sentWarpMessages(r.logs).map((m) => this.warpMessages.putOp(m.id, block.header.number, m.unsigned)))
   }
 
   /** The state root a block's state is read at: the header's, or for the head the one after development edits. */

@@ -1,0 +1,110 @@
+import { Interface } from 'ethers'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { cb58Encode } from '../../src/avalanche/cb58.js'
+import { verifyBls } from '../../src/warp/bls.js'
+import { decodeSignedMessage, decodeUnsignedMessage, encodeUnsignedMessage } from '../../src/warp/message.js'
+import { decodePayload } from '../../src/warp/payload.js'
+import { canonicalValidators, verifyWarpMessage } from '../../src/warp/signature.js'
+import { send } from '../helpers/chain.js'
+import { startTestNode, type TestNode } from '../helpers/testNode.js'
+
+/*
+ * coreth's warp_ API (`warp-api-enabled`): a message sent through the precompile is stored when its
+ * block is accepted and signed with the node's BLS key (on the local network avalanchego's first
+ * local staker's); it survives a restart and is gone after a revert of its block.
+ */
+
+const WARP = '0x0200000000000000000000000000000000000005'
+const warp = new Interface(['event SendWarpMessage(address indexed sender, bytes32 indexed messageID, bytes message)', 'function sendWarpMessage(bytes payload) returns (bytes32 messageID)'])
+const bytes = (hex: string) => Uint8Array.from(Buffer.from(hex.slice(2), 'hex'))
+/** avalanchego genesis/genesis_local.json: the first local staker's BLS public key. */
+const STAKER1_PUBLIC_KEY = '0x900c9b119b5c82d781d4b49be78c3fc7ae65f2b435b7ed9e3a8b9a03e475edff86d8a64827fec8db23a6f236afbf127d'
+
+/** Sends `payload` through the precompile; the message's ID (CB58) and unsigned bytes from the log. */
+async function sendMessage(node: TestNode, payload: string): Promise<{ id: string; unsigned: Uint8Array; blockHash: string }> {
+  const { receipt } = await send(node, { to: WARP, data: warp.encodeFunctionData('sendWarpMessage', [payload]), gasLimit: 200_000n })
+  const log = warp.parseLog(receipt.logs[0])!
+  return { id: cb58Encode(bytes(log.args.messageID)), unsigned: bytes(log.args.message), blockHash: receipt.blockHash }
+}
+
+describe('the warp_ API', () => {
+  let node: TestNode
+  beforeAll(async () => {
+    node = await startTestNode({ chain: { 'warp-api-enabled': true } })
+  })
+  afterAll(() => node.close())
+
+  it("is the local staker 1's key: info.getNodeID names its public key, node ID and proof of possession", async () => {
+    const id = (await node.api('/ext/info', 'info.getNodeID')).result
+    expect(id.nodePOP.publicKey).toBe(STAKER1_PUBLIC_KEY)
+    expect(id.nodeID).toBe('NodeID-7Xhw2mDxuDS44j42TCB6U5579esbSt3Lg')
+  })
+
+  it('warp_getMessage answers the unsigned message; warp_getMessageSignature its BLS signature by the node', async () => {
+    const m = await sendMessage(node, '0x010203')
+    expect(await node.call('warp_getMessage', [m.id])).toBe(`0x${Buffer.from(m.unsigned).toString('hex')}`)
+    const signature = bytes(await node.call('warp_getMessageSignature', [m.id]))
+    expect(signature).toHaveLength(96)
+    expect(verifyBls(bytes(STAKER1_PUBLIC_KEY), signature, m.unsigned)).toBe(true)
+    expect(decodePayload(decodeUnsignedMessage(m.unsigned).payload)).toMatchObject({ kind: 'addressedCall', payload: Uint8Array.of(1, 2, 3) })
+  })
+
+  it("warp_getMessageAggregateSignature: the signed message verifies against the node's one-validator set at quorum 67", async () => {
+    const m = await sendMessage(node, '0xaa')
+    const signed = decodeSignedMessage(bytes(await node.call('warp_getMessageAggregateSignature', [m.id, 67, ''])))
+    expect(encodeUnsignedMessage(signed.unsigned)).toEqual(m.unsigned)
+    expect(signed.signature.signers).toEqual(Uint8Array.of(1))
+    const set = canonicalValidators([{ publicKey: bytes(STAKER1_PUBLIC_KEY), weight: 2_000_000_000_000_000n }])
+    expect(() => verifyWarpMessage(signed, signed.unsigned.networkID, set, 67n, 100n)).not.toThrow()
+    expect((await node.rpc('warp_getMessageAggregateSignature', [m.id, 67, cb58Encode(new Uint8Array(32).fill(9))])).error?.message).toBe('cannot aggregate signatures from subnet with no validators')
+  })
+
+  it('signs an accepted block: warp_getBlockSignature and warp_getBlockAggregateSignature over a Hash payload', async () => {
+    const head = await node.call('eth_getBlockByNumber', ['latest', false])
+    const blockID = cb58Encode(bytes(head.hash))
+    const signature = bytes(await node.call('warp_getBlockSignature', [blockID]))
+    const signed = decodeSignedMessage(bytes(await node.call('warp_getBlockAggregateSignature', [blockID, 67, ''])))
+    expect(decodePayload(signed.unsigned.payload)).toEqual({ kind: 'hash', hash: bytes(head.hash) })
+    expect(verifyBls(bytes(STAKER1_PUBLIC_KEY), signature, encodeUnsignedMessage(signed.unsigned))).toBe(true)
+    const unknown = cb58Encode(new Uint8Array(32).fill(7))
+    expect((await node.rpc('warp_getBlockSignature', [unknown])).error?.message).toMatch(/^failed to get signature for block /)
+  })
+
+  it("answers coreth's error for an unknown message, and an ID that is no CB58 ID is an invalid argument", async () => {
+    const unknown = cb58Encode(new Uint8Array(32).fill(5))
+    const answer = await node.rpc('warp_getMessage', [unknown])
+    expect(answer.error?.message).toBe(`failed to get message ${unknown} with error failed to get warp message ${unknown} from db: not found`)
+    expect((await node.rpc('warp_getMessage', ['not-an-id'])).error?.code).toBe(-32602)
+  })
+
+  it('an evm_revert that removes the block removes its message', async () => {
+    const snapshot = await node.call('evm_snapshot', [])
+    const m = await sendMessage(node, '0xbb')
+    expect(await node.call('warp_getMessage', [m.id])).toMatch(/^0x/)
+    expect(await node.call('evm_revert', [snapshot])).toBe(true)
+    expect((await node.rpc('warp_getMessage', [m.id])).error?.message).toMatch(/not found$/)
+  })
+
+  it('keeps every stored message over a restart', async () => {
+    const m = await sendMessage(node, '0xcc')
+    await node.stop()
+    const again = await startTestNode({ dataDir: node.dataDir, chain: { 'warp-api-enabled': true } })
+    try {
+      expect(await again.call('warp_getMessage', [m.id])).toBe(`0x${Buffer.from(m.unsigned).toString('hex')}`)
+    } finally {
+      await again.stop()
+    }
+    node = await startTestNode({ dataDir: node.dataDir, chain: { 'warp-api-enabled': true } })
+  })
+})
+
+describe('the warp_ API, off by default', () => {
+  it('is not served without warp-api-enabled', async () => {
+    const node = await startTestNode()
+    try {
+      expect((await node.rpc('warp_getMessage', [cb58Encode(new Uint8Array(32))])).error?.code).toBe(-32601)
+    } finally {
+      await node.close()
+    }
+  })
+})
