@@ -22,6 +22,7 @@ const EXTRA_CHAIN_FILES = [
     'smoke',
     'warp.precompile',
     'warp.api',
+    'warp.predicates',
   ].map((name) => `test/integration/${name}.test.ts`),
 ]
 

@@ -25,6 +25,7 @@ import { platformMethods } from './namespaces/platform.js'
 import { avmKeystoreMethods, platformKeystoreMethods } from './namespaces/xpKeystore.js'
 import { loadNodeIdentity } from './nodeIdentity.js'
 import { evmSubnetID } from './chains/blockchainID.js'
+import { nodeVerifier } from './warp/verifier.js'
 import { PChainService } from './pchain/service.js'
 import { localPGenesisUTXOs } from './pchain/genesis.js'
 import { createDeprecationWarner } from './rpc/deprecation.js'
@@ -117,7 +118,10 @@ export async function createNode(config: NodeConfig, opts: CreateNodeOptions = {
   const network = { xChainID: net.xChainID, pChainID: net.pChainID, avaxAssetID: net.avaxAssetID }
   // The node's identity: its node ID, and the BLS key that signs its chains' Warp messages.
   const identity = loadNodeIdentity(config.dataDir, config.networkId)
-  const shared = { accounts, stats, deprecated, keystore, network, now: opts.now, signer: identity.signer }
+  // Warp predicates verify against the node's key, from the node's chains and the P-Chain (docs/WARP.md).
+  const warpChains = [cb58Decode(blockchainId), ...extra.chains.map((spec) => cb58Decode(spec.id)), net.pChainID]
+  const warpVerify = nodeVerifier(config.networkId, identity.signer.publicKey, warpChains)
+  const shared = { accounts, stats, deprecated, keystore, network, now: opts.now, signer: identity.signer, warpVerify }
 
   let cChain: EvmChain
   let xchain: XChainService

@@ -29,6 +29,7 @@ import type { Keystore } from '../keystore/keystore.js'
 import { adminMethods } from '../namespaces/admin.js'
 import { type WarpApiContext, warpMethods } from '../namespaces/warp.js'
 import type { BlsSigner } from '../warp/bls.js'
+import type { SignedMessage } from '../warp/message.js'
 import { debugRawMethods, debugTraceMethods } from '../namespaces/debug.js'
 import { ethMethods } from '../namespaces/eth/index.js'
 import { ethSubscribeDisabled } from '../namespaces/eth/subscriptions.js'
@@ -103,6 +104,8 @@ export interface EvmChainDeps {
   readonly signer: BlsSigner
   /** The chain's subnet (32 bytes): the Primary Network's (zeros) for the C-Chain, its own for an extra chain. */
   readonly subnetID: Uint8Array
+  /** Whether a Warp predicate's signed message verifies (src/warp/verifier.ts). */
+  readonly warpVerify: (message: SignedMessage) => boolean
 }
 
 /** One EVM chain: engine, atomic service, its JSON-RPC and gorilla endpoints. */
@@ -143,7 +146,7 @@ export async function openEvmChain(deps: EvmChainDeps): Promise<EvmChain> {
       devChain: devServed,
       failedSendErrors: devServed && config.devClientVersion === 'hardhat',
       evm: { interpreter: config.evmInterpreter, oracle: config.evmOracle },
-      warp: { networkID: config.networkId, blockchainID: cb58Decode(id) },
+      warp: { networkID: config.networkId, blockchainID: cb58Decode(id), verify: deps.warpVerify },
       log: log.child({ module: 'engine' }),
       now: deps.now,
     }),

@@ -107,7 +107,7 @@ export class Engine {
         .then((a) => a?.nonce ?? 0n),
     )
     const own = OwnEvm.for(chain, opts.evm, opts.log)
-    const txs = new BlockTxRunner(vm, sm, own, chainHost(chain))
+    const txs = new BlockTxRunner(vm, sm, own, chainHost(chain), chain.warp)
     const builder = new BlockBuilder(chain, pool, txs, sm, { blockInterval: opts.blockInterval, gasTarget, minDelayTarget, distinctSeconds: opts.devChain, log })
     const engine = new Engine(chain, pool, builder, opts, own, new EngineWarp(chain))
     engineRef.engine = engine

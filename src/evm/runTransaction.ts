@@ -36,6 +36,8 @@ export interface EvmTransaction {
   senderMayHaveCode?: boolean
   /** EvmMessage.chainPrecompiles */
   chainPrecompiles?: EvmMessage['chainPrecompiles']
+  /** Added to the intrinsic gas (an Avalanche chain prices Warp predicates in place of their access-list tuples). */
+  intrinsicGasAdjustment?: bigint
 }
 
 /** What the transaction did, as runTx reports it. */
@@ -147,7 +149,7 @@ export async function runTransaction(rules: EvmRules, state: EvmState, host: Evm
   if (tx.blobHashes !== undefined) checkBlobs(rules, tx)
   if (tx.gasLimit > block.gasLimit) reject('tx has a higher gas limit than the block')
   if (tx.to === undefined && BigInt(tx.data.length) > p.maxInitCodeSize) reject(`initcode of ${tx.data.length} bytes exceeds the limit of ${p.maxInitCodeSize} (EIP-3860)`)
-  const intrinsic = intrinsicGas(rules, tx)
+  const intrinsic = intrinsicGas(rules, tx) + (tx.intrinsicGasAdjustment ?? 0n)
   if (tx.gasLimit < intrinsic) reject(`intrinsic gas too low: ${tx.gasLimit} < ${intrinsic}`)
 
   const dynamic = tx.maxFeePerGas !== undefined

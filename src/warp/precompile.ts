@@ -1,7 +1,11 @@
 import { AbiCoder, Interface, zeroPadValue } from 'ethers'
 import { keccak256 } from '../util/crypto.js'
-import { encodeUnsignedMessage, messageID } from './message.js'
-import { encodeAddressedCall } from './payload.js'
+import { encodeUnsignedMessage, messageID, type SignedMessage } from './message.js'
+import { decodePayload, encodeAddressedCall } from './payload.js'
+import { predicateValid, type WarpPredicate } from './predicates.js'
+import { WARP_ADDRESS, WARP_ADDRESS_BYTES, WARP_GAS } from './warpConstants.js'
+
+export { WARP_ADDRESS, WARP_GAS }
 
 /*
  * The Warp precompile as coreth runs it from Granite on (graft/coreth/precompile/contracts/warp
@@ -9,23 +13,6 @@ import { encodeAddressedCall } from './payload.js'
  * SendWarpMessage log. Both of the node's EVMs run it: the interpreter (src/evm/, ChainPrecompile)
  * and ethereumjs (src/engine/exec/chainVm.ts). docs/WARP.md says what is exact.
  */
-
-/** The precompile's address. */
-export const WARP_ADDRESS = '0200000000000000000000000000000000000005'
-const WARP_ADDRESS_BYTES = Uint8Array.from(Buffer.from(WARP_ADDRESS, 'hex'))
-
-/** Granite's gas (coreth warp/contract.go); a local network runs Granite from genesis. */
-export const WARP_GAS = {
-  getBlockchainID: 200n,
-  getVerifiedWarpMessageBase: 750n,
-  perWarpMessageChunk: 512n,
-  perWarpSigner: 250n,
-  verifyPredicateBase: 125_000n,
-  /** LogGas + 3 x LogTopicGas + 20,000 (signing) + 20,000 (a slot written). */
-  sendWarpMessageBase: 41_500n,
-  /** Per byte of the ABI input (selector excluded). */
-  sendWarpMessagePerByte: 8n,
-} as const
 
 const ABI = new Interface([
   'event SendWarpMessage(address indexed sender, bytes32 indexed messageID, bytes message)',
@@ -49,6 +36,8 @@ export interface WarpChain {
   networkID: number
   /** 32 bytes: the chain's blockchain ID (not its EVM chain ID). */
   blockchainID: Uint8Array
+  /** Whether a predicate's signed message verifies (verifier.ts); none: every predicate fails. */
+  verify?: (message: SignedMessage) => boolean
 }
 
 /** One call of the precompile. */
@@ -73,8 +62,15 @@ export interface WarpOutcome {
 const EMPTY = new Uint8Array(0)
 const hexBytes = (hex: string) => Uint8Array.from(Buffer.from(hex.slice(2), 'hex'))
 
-/** Runs one call of the precompile on `chain`. */
-export function runWarpPrecompile(chain: WarpChain, call: WarpCall): WarpOutcome {
+/** The predicates of the transaction a call runs in, and their results (src/warp/predicates.ts). */
+export interface WarpTxContext {
+  predicates: readonly WarpPredicate[]
+  /** Bit i set = predicate i failed verification. */
+  results: Uint8Array
+}
+
+/** Runs one call of the precompile on `chain`, in a transaction with `tx`'s predicates (none when absent). */
+export function runWarpPrecompile(chain: WarpChain, call: WarpCall, tx?: WarpTxContext): WarpOutcome {
   const failed = (error: string): WarpOutcome => ({ returnData: EMPTY, gasUsed: call.gas, error, logs: [] })
   let left = call.gas
   // contract.DeductGas: not enough is an out-of-gas failure.
@@ -95,14 +91,34 @@ export function runWarpPrecompile(chain: WarpChain, call: WarpCall): WarpOutcome
     case SELECTORS.getVerifiedWarpBlockHash: {
       if (!charge(WARP_GAS.getVerifiedWarpMessageBase)) return failed('out of gas')
       const name = selector === SELECTORS.getVerifiedWarpMessage ? 'getVerifiedWarpMessage' : 'getVerifiedWarpBlockHash'
+      let index: number
       try {
-        AbiCoder.defaultAbiCoder().decode(['uint32'], input)
+        index = Number(AbiCoder.defaultAbiCoder().decode(['uint32'], input)[0])
       } catch (err) {
         return failed(`invalid input: ${(err as Error).message}`)
       }
-      // No predicate at that index (a transaction's predicates are not read yet): the zero value, not valid.
-      const zero = name === 'getVerifiedWarpMessage' ? [ZERO32, `0x${'00'.repeat(20)}`, '0x'] : [ZERO32, ZERO32]
-      return done(ABI.encodeFunctionResult(name, [zero, false]))
+      const predicate = tx?.predicates[index]
+      if (predicate === undefined || !predicateValid(tx!.results, index)) {
+        // No verified predicate at that index: the zero value, not valid.
+        const zero = name === 'getVerifiedWarpMessage' ? [ZERO32, `0x${'00'.repeat(20)}`, '0x'] : [ZERO32, ZERO32]
+        return done(ABI.encodeFunctionResult(name, [zero, false]))
+      }
+      // The message is charged again at each read (coreth: each read costs execution).
+      if (!charge(WARP_GAS.perWarpMessageChunk * BigInt(predicate.chunks))) return failed('out of gas')
+      const { sourceChainID, payload } = predicate.message.unsigned
+      let parsed: ReturnType<typeof decodePayload>
+      try {
+        parsed = decodePayload(payload)
+      } catch (err) {
+        return failed(`invalid payload: ${(err as Error).message}`)
+      }
+      if (name === 'getVerifiedWarpMessage') {
+        if (parsed.kind !== 'addressedCall') return failed('invalid addressed payload: not an AddressedCall')
+        const sender = `0x${Buffer.from(parsed.sourceAddress.subarray(-20)).toString('hex').padStart(40, '0')}`
+        return done(ABI.encodeFunctionResult(name, [[sourceChainID, sender, parsed.payload], true]))
+      }
+      if (parsed.kind !== 'hash') return failed('invalid block hash payload: not a Hash')
+      return done(ABI.encodeFunctionResult(name, [[sourceChainID, parsed.hash], true]))
     }
     case SELECTORS.sendWarpMessage: {
       if (!charge(WARP_GAS.sendWarpMessageBase)) return failed('out of gas')

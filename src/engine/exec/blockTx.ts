@@ -9,6 +9,8 @@ import type { Log } from '../chain/receipt.js'
 import type { OverlayState } from '../state/overlayState.js'
 import { runBlockTx } from './impersonatedTx.js'
 import type { OwnEvm } from './ownEvm.js'
+import type { WarpChain } from '../../warp/precompile.js'
+import { chainPrecompiles, setWarpTx, type WarpTx, warpTxOf, withIntrinsicGas } from './warpPrecompile.js'
 
 /** What a block takes of a transaction's run, whichever EVM ran it. */
 export interface BlockTxOutcome {
@@ -24,6 +26,8 @@ export interface BlockTxOutcome {
   createdAddress?: Uint8Array
   /** The logs' bloom, when the EVM made it already (ethereumjs does). */
   bloom?: Uint8Array
+  /** The transaction's Warp predicate results (bit i = predicate i failed), when it has predicates: the header carries them. */
+  predicateResults?: Uint8Array
 }
 
 /**
@@ -38,21 +42,32 @@ export class BlockTxRunner {
     private readonly sm: OverlayState,
     private readonly own: OwnEvm | undefined,
     private readonly host: EvmHost,
+    /** The chain's identity to Warp: its transactions' predicates are verified and priced (exec/warpPrecompile.ts). */
+    private readonly warp: WarpChain | undefined,
   ) {}
 
-  /** Runs `tx` (from `sender`) after `blockGasUsed` gas of the block; throws, having written nothing, for a transaction the block cannot take. */
+  /**
+   * Runs `tx` (from `sender`) after `blockGasUsed` gas of the block; throws, having written nothing,
+   * for a transaction the block cannot take (a Warp predicate that does not parse among them).
+   */
   async run(tx: TypedTransaction, sender: Address, env: EnvBlock, blockGasUsed: bigint): Promise<BlockTxOutcome> {
+    const warpTx = warpTxOf(this.warp, tx)
+    const outcome = await this.runWith(tx, sender, env, blockGasUsed, warpTx)
+    return warpTx === undefined ? outcome : { ...outcome, predicateResults: warpTx.context.results }
+  }
+
+  private async runWith(tx: TypedTransaction, sender: Address, env: EnvBlock, blockGasUsed: bigint, warpTx: WarpTx | undefined): Promise<BlockTxOutcome> {
     const own = this.own
-    if (own === undefined || !own.servesTx(tx)) return this.ethereumjs(tx, env, blockGasUsed)
+    if (own === undefined || !own.servesTx(tx)) return this.ethereumjs(tx, env, blockGasUsed, warpTx)
     let ours: EvmTransactionResult | InvalidTransactionError
     try {
-      ours = await own.transaction(this.sm, this.host, tx, sender, env)
+      ours = await own.transaction(this.sm, this.host, tx, sender, env, warpTx && { precompiles: chainPrecompiles(this.warp, warpTx.context), intrinsicGasAdjustment: warpTx.gasAdjustment })
     } catch (err) {
       // A state the node cannot read stops the block; a refusal is the answer (the oracle checks ethereumjs refuses it too); anything else is the interpreter's fault.
       if (err instanceof ForkError) throw err
       if (!(err instanceof InvalidTransactionError)) {
         own.failed(err, () => describeTx(tx))
-        return this.ethereumjs(tx, env, blockGasUsed)
+        return this.ethereumjs(tx, env, blockGasUsed, warpTx)
       }
       if (!own.oracle) throw err
       ours = err
@@ -62,11 +77,11 @@ export class BlockTxRunner {
       this.sm.apply((ours as EvmTransactionResult).changes)
       return fromOurs(ours as EvmTransactionResult)
     }
-    return this.checked(ours, tx, env, blockGasUsed)
+    return this.checked(ours, tx, env, blockGasUsed, warpTx)
   }
 
   /** The oracle: ethereumjs runs the transaction, its writes are undone to read the state both ran on, compared, then written. */
-  private async checked(ours: EvmTransactionResult | InvalidTransactionError, tx: TypedTransaction, env: EnvBlock, blockGasUsed: bigint): Promise<BlockTxOutcome> {
+  private async checked(ours: EvmTransactionResult | InvalidTransactionError, tx: TypedTransaction, env: EnvBlock, blockGasUsed: bigint, warpTx: WarpTx | undefined): Promise<BlockTxOutcome> {
     const own = this.own!
     const what = () => describeTx(tx)
     await this.sm.checkpoint()
@@ -74,7 +89,7 @@ export class BlockTxRunner {
     let theirs: RunTxResult
     let changes: ReturnType<OverlayState['changesSince']>
     try {
-      theirs = await runBlockTx(this.vm, { tx, block: env, skipHardForkValidation: true, blockGasUsed })
+      theirs = await this.runTx(tx, env, blockGasUsed, warpTx)
       changes = this.sm.changesSince(mark)
     } catch (err) {
       if (!(err instanceof ForkError)) own.record(ours instanceof InvalidTransactionError ? [] : [`validity: ours ran it, theirs refused it: ${(err as Error).message}`], what)
@@ -94,8 +109,19 @@ export class BlockTxRunner {
     return fromRunTx(theirs)
   }
 
-  private async ethereumjs(tx: TypedTransaction, env: EnvBlock, blockGasUsed: bigint): Promise<BlockTxOutcome> {
-    return fromRunTx(await runBlockTx(this.vm, { tx, block: env, skipHardForkValidation: true, blockGasUsed }))
+  private async ethereumjs(tx: TypedTransaction, env: EnvBlock, blockGasUsed: bigint, warpTx: WarpTx | undefined): Promise<BlockTxOutcome> {
+    return fromRunTx(await this.runTx(tx, env, blockGasUsed, warpTx))
+  }
+
+  /** ethereumjs's runTx, with the transaction's predicates priced and readable by its Warp precompile. */
+  private async runTx(tx: TypedTransaction, env: EnvBlock, blockGasUsed: bigint, warpTx: WarpTx | undefined): Promise<RunTxResult> {
+    if (warpTx === undefined) return runBlockTx(this.vm, { tx, block: env, skipHardForkValidation: true, blockGasUsed })
+    setWarpTx(this.vm, warpTx.context)
+    try {
+      return await runBlockTx(this.vm, { tx: withIntrinsicGas(tx, warpTx.gasAdjustment), block: env, skipHardForkValidation: true, blockGasUsed })
+    } finally {
+      setWarpTx(this.vm, undefined)
+    }
   }
 }
 

@@ -5,7 +5,8 @@ import { Account, Address, bytesToHex, hexToBytes, setLengthLeft, toChecksumAddr
 import type { Block } from '../chain/block.js'
 import { type CallMessage, type CallResult, directCallSupported, messageCall, runDirectCall } from './directCall.js'
 import { type OwnEvm, chainHost, describeCall } from './ownEvm.js'
-import type { EvmHost } from '../../evm/types.js'
+import type { ChainPrecompile, EvmHost } from '../../evm/types.js'
+import { chainPrecompiles, setWarpTx, type WarpTx, warpCallOf, withIntrinsicGas } from './warpPrecompile.js'
 import { EvmGuard, type RunLimit } from './evmGuard.js'
 import { chainVM } from './chainVm.js'
 import { withBlobBaseFee } from '../chain/envBlock.js'
@@ -180,11 +181,29 @@ export class Executor {
    * oracle on, ethereumjs runs it too, its writes are undone, and its answer is the one given.
    */
   private async runMessage(msg: CallMessage, from: Address, env: EnvBlock, accessListReport: boolean): Promise<CallResult> {
+    let warpTx: WarpTx | undefined
+    try {
+      warpTx = warpCallOf(this.chain.warp, msg)
+    } catch (err) {
+      // coreth: the intrinsic gas of a predicate that does not parse cannot be computed.
+      throw new ExecutionFailedError((err as Error).message)
+    }
+    if (warpTx === undefined) return this.runOn(msg, from, env, accessListReport, undefined)
+    setWarpTx(this.vm, warpTx.context)
+    try {
+      return await this.runOn(withIntrinsicGas(msg, warpTx.gasAdjustment), from, env, accessListReport, chainPrecompiles(this.chain.warp, warpTx.context))
+    } finally {
+      setWarpTx(this.vm, undefined)
+    }
+  }
+
+  /** runMessage with the call's precompiles settled (its Warp predicates' when it has some). */
+  private async runOn(msg: CallMessage, from: Address, env: EnvBlock, accessListReport: boolean, precompiles: ReadonlyMap<string, ChainPrecompile> | undefined): Promise<CallResult> {
     const own = this.own
     if (own === undefined || accessListReport || !own.serves(msg)) return runDirectCall(this.vm.evm, msg, from, env, accessListReport)
     let ours: Awaited<ReturnType<OwnEvm['call']>>
     try {
-      ours = await own.call(this.sm, this.host, msg, from, env, this.pulse)
+      ours = await own.call(this.sm, this.host, msg, from, env, this.pulse, precompiles)
     } catch (err) {
       // A refusal in geth's words, or a state the node cannot read, is the answer; anything else is the interpreter's fault: ethereumjs answers, and it is counted.
       if (err instanceof EngineError || err instanceof ForkError) throw err

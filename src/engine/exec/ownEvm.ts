@@ -76,7 +76,15 @@ export class OwnEvm {
    * runTx's work for a block's transaction on the interpreter: `state` is read, never written (the
    * caller applies the result's changes); throws InvalidTransactionError for one the block cannot take.
    */
-  transaction(state: EvmState, host: EvmHost, tx: TypedTransaction, sender: Address, env: EnvBlock): Promise<EvmTransactionResult> {
+  transaction(
+    state: EvmState,
+    host: EvmHost,
+    tx: TypedTransaction,
+    sender: Address,
+    env: EnvBlock,
+    /** A transaction with Warp predicates: the precompiles that read them, and what they change in its intrinsic gas. */
+    warp?: { precompiles: ReadonlyMap<string, ChainPrecompile> | undefined; intrinsicGasAdjustment: bigint },
+  ): Promise<EvmTransactionResult> {
     const fees = 'maxFeePerGas' in tx ? { maxFeePerGas: tx.maxFeePerGas, maxPriorityFeePerGas: tx.maxPriorityFeePerGas } : { gasPrice: tx.gasPrice }
     return runTransaction(this.rules, state, host, {
       from: sender.bytes,
@@ -89,12 +97,22 @@ export class OwnEvm {
       accessList: 'accessList' in tx ? tx.accessList : undefined,
       block: this.blockOf(env),
       senderMayHaveCode: isImpersonatedTx(tx),
-      chainPrecompiles: this.precompiles,
+      chainPrecompiles: warp?.precompiles ?? this.precompiles,
+      intrinsicGasAdjustment: warp?.intrinsicGasAdjustment,
     })
   }
 
   /** runDirectCall's work on the interpreter: `state` is read, never written (the caller's state is reverted after a call anyway). */
-  async call(state: EvmState, host: EvmHost, tx: CallMessage, caller: Address, env: EnvBlock, onJumpdest?: () => Promise<void> | undefined): Promise<{ result: CallResult; evm: EvmResult }> {
+  async call(
+    state: EvmState,
+    host: EvmHost,
+    tx: CallMessage,
+    caller: Address,
+    env: EnvBlock,
+    onJumpdest?: () => Promise<void> | undefined,
+    /** The chain's precompiles for this call (a call with Warp predicates reads them); the chain's own when absent. */
+    precompiles?: ReadonlyMap<string, ChainPrecompile>,
+  ): Promise<{ result: CallResult; evm: EvmResult }> {
     const intrinsic = tx.getIntrinsicGas()
     // runDirectCall's check, in its words (geth's), its figures printed as Numbers as runTx does.
     if (tx.gasLimit < intrinsic) throw new ExecutionFailedError(`intrinsic gas too low: have ${Number(tx.gasLimit)}, want ${Number(intrinsic)}`)
@@ -108,7 +126,7 @@ export class OwnEvm {
       block: this.blockOf(env),
       accessList: tx.accessList,
       skipNonceIncrement: tx.to !== undefined,
-      chainPrecompiles: this.precompiles,
+      chainPrecompiles: precompiles ?? this.precompiles,
       onJumpdest,
     })
     this.counts.served++

@@ -13,6 +13,8 @@ import type { OverlayState } from '../state/overlayState.js'
 import { encodeConsensusReceipt, knowBloom, type Receipt } from '../chain/receipt.js'
 import type { TxFailure } from './hardhatFailure.js'
 import type { PoolTx } from '../pool/txPool.js'
+import { type BlockPredicateResults, encodePredicateResults } from '../../warp/predicateResults.js'
+import { WARP_ADDRESS } from '../../warp/warpConstants.js'
 
 /*
  * The parts of making the next block that the block builder (which commits it) and the pending
@@ -20,8 +22,6 @@ import type { PoolTx } from '../pool/txPool.js'
  * transaction, running the pool's transactions into it, and the sealed header.
  */
 
-/** Empty Warp predicate results appended after the fee state (codec v0 + empty map), as coreth does after Durango. */
-const EMPTY_PREDICATE_RESULTS = new Uint8Array(6)
 const ZERO32 = new Uint8Array(32)
 
 /** The next block on the head before its transactions: time, ACP-176 fee state, base fee, gas limit, miner. */
@@ -76,6 +76,8 @@ export interface RunOutcome {
   gasUsed: bigint
   /** How each included transaction that failed (status 0) failed, by hash. */
   failures: Map<string, TxFailure>
+  /** The Warp predicate results of the included transactions that carry predicates, by hash: the header's (sealHeader). */
+  predicateResults: Map<string, Map<string, Uint8Array>>
 }
 
 /**
@@ -94,7 +96,7 @@ export async function runCandidates(
   onDrop: (ptx: PoolTx, err: Error) => void,
 ): Promise<RunOutcome> {
   const { baseFee, available, coinbase } = plan
-  const out: RunOutcome = { included: [], dropped: [], receipts: [], receiptBytes: [], gasUsed: 0n, failures: new Map() }
+  const out: RunOutcome = { included: [], dropped: [], receipts: [], receiptBytes: [], gasUsed: 0n, failures: new Map(), predicateResults: new Map() }
   const skipped = new Set<string>()
   for (const ptx of candidates) {
     await pause()
@@ -118,6 +120,7 @@ export async function runCandidates(
     out.gasUsed += result.gasUsed
     out.included.push(ptx)
     if (result.error !== undefined) out.failures.set(ptx.hash, { error: result.error, returnData: result.returnData })
+    if (result.predicateResults !== undefined) out.predicateResults.set(ptx.hash, new Map([[WARP_ADDRESS, result.predicateResults]]))
     const receipt: Receipt = {
       txType: ptx.tx.type,
       status: result.error === undefined ? 1 : 0,
@@ -147,6 +150,8 @@ export interface SealInput {
   gasTarget: bigint | undefined
   /** ACP-226 delay excess the chain steers toward. */
   desiredDelay: bigint
+  /** The block's Warp predicate results (RunOutcome.predicateResults); none = the empty results. */
+  predicateResults?: BlockPredicateResults
 }
 
 /** The header of the planned block: coreth's fields, the fee state after its gas in extraData. */
@@ -156,9 +161,11 @@ export function sealHeader(chain: Chain, plan: NextBlockPlan, s: SealInput): Hea
   const used = s.gasUsed + s.extDataGasUsed
   const consumable = used > before.capacity ? { ...before, capacity: used } : before
   const after = updateTargetExcess(consumeGas(consumable, s.gasUsed, s.extDataGasUsed), s.gasTarget)
-  const extraData = new Uint8Array(30)
+  // After Durango the predicate results follow the fee state (coreth miner/worker.go), an empty map when no transaction has predicates.
+  const results = encodePredicateResults(s.predicateResults ?? new Map())
+  const extraData = new Uint8Array(24 + results.length)
   extraData.set(encodeFeeState(after), 0)
-  extraData.set(EMPTY_PREDICATE_RESULTS, 24)
+  extraData.set(results, 24)
   return {
     parentHash: plan.parent.hash,
     uncleHash: KECCAK256_RLP_ARRAY,

@@ -14,7 +14,7 @@ import { writeChanges } from '../state/stateWriter.js'
 import type { TrieNodes } from '../state/trieBatch.js'
 import type { TxPool } from '../pool/txPool.js'
 
-const NO_TXS: RunOutcome = { included: [], dropped: [], receipts: [], receiptBytes: [], gasUsed: 0n, failures: new Map() }
+const NO_TXS: RunOutcome = { included: [], dropped: [], receipts: [], receiptBytes: [], gasUsed: 0n, failures: new Map(), predicateResults: new Map() }
 
 /**
  * The pending block as geth's miner offers it (miner/pending.go; eth/api_backend.go BlockByNumber
@@ -50,7 +50,7 @@ export class PendingBlocks {
       const sm = new OverlayState(chain.headView(), chain.codeSource)
       const vm = await chainVM(chain, sm)
       run = await runCandidates(
-        new BlockTxRunner(vm, sm, this.own, chainHost(chain)),
+        new BlockTxRunner(vm, sm, this.own, chainHost(chain), chain.warp),
         sm,
         env,
         candidates,
@@ -75,6 +75,7 @@ export class PendingBlocks {
       extDataGasUsed: 0n,
       gasTarget,
       desiredDelay: this.desiredDelay,
+      predicateResults: run.predicateResults,
     })
     return makeBlock(header, txs, extData)
   }

@@ -1,6 +1,7 @@
 import { RLP } from '@ethereumjs/rlp'
 import { createTxFromRLP, type TypedTransaction } from '@ethereumjs/tx'
 import { Address, bytesToBigInt, toChecksumAddress, type Account } from '@ethereumjs/util'
+import { predicateGasAdjustment, warpPredicates } from '../../warp/predicates.js'
 import type { Common } from '@ethereumjs/common'
 import { keccak256 } from '../../util/crypto.js'
 import { TxRejectedError } from '../base/errors.js'
@@ -23,6 +24,8 @@ export interface AdmissionRules {
   nextBaseFee: bigint
   /** tx-max-size: largest raw transaction in bytes (geth txMaxSize). */
   maxSize: number
+  /** The chain prices Warp predicates (it has the Warp precompile). */
+  warp: boolean
 }
 
 /**
@@ -42,6 +45,17 @@ export function admitRawTransaction(raw: Uint8Array, rules: AdmissionRules, arri
     throw decodeError(raw, rules.chainId, err as Error)
   }
   return admitTransaction(tx, rules, arrival, () => recoverSender(tx, raw))
+}
+
+/** What Warp predicates add to the intrinsic gas; a predicate that does not parse rejects the transaction (coreth IntrinsicGas). */
+function warpGas(tx: TypedTransaction, warp: boolean): bigint {
+  if (!warp || !('accessList' in tx)) return 0n
+  try {
+    const predicates = warpPredicates(tx.accessList)
+    return predicates === undefined ? 0n : predicateGasAdjustment(predicates)
+  } catch (err) {
+    throw new TxRejectedError((err as Error).message)
+  }
 }
 
 /**
@@ -67,7 +81,7 @@ export function admitTransaction(tx: TypedTransaction, rules: AdmissionRules, ar
   } catch {
     throw new TxRejectedError('invalid sender')
   }
-  const intrinsic = tx.getIntrinsicGas()
+  const intrinsic = tx.getIntrinsicGas() + warpGas(tx, rules.warp)
   if (tx.gasLimit < intrinsic) throw new TxRejectedError(`intrinsic gas too low: gas ${tx.gasLimit}, minimum needed ${intrinsic}`)
   if (tipCap < rules.minTip) throw new TxRejectedError(`transaction underpriced: gas tip cap ${tipCap}, minimum needed ${rules.minTip}`)
   if (feeCap < rules.nextBaseFee) {

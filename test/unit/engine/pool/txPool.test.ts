@@ -25,6 +25,7 @@ const rules: AdmissionRules = {
   minTip: 1n,
   nextBaseFee: 1n,
   maxSize: 128 * 1024,
+  warp: true,
 }
 const DEFAULTS: TxPoolOptions = { priceBump: 10n, accountSlots: 16, globalSlots: 5120, accountQueue: 64, globalQueue: 1024 }
 

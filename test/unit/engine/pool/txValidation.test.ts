@@ -15,7 +15,7 @@ import { customCrypto } from '../../../../src/util/crypto.js'
 
 const CHAIN_ID = 43112n
 const common = createCustomCommon({ chainId: Number(CHAIN_ID), name: 'avalanche-43112' }, Mainnet, { hardfork: 'cancun', customCrypto })
-const rules: AdmissionRules = { common, chainId: CHAIN_ID, allowUnprotected: false, txFeeCap: 100, blockGasLimit: 200_000_000n, minTip: 1n, nextBaseFee: 1n, maxSize: 128 * 1024 }
+const rules: AdmissionRules = { common, chainId: CHAIN_ID, allowUnprotected: false, txFeeCap: 100, blockGasLimit: 200_000_000n, minTip: 1n, nextBaseFee: 1n, maxSize: 128 * 1024, warp: true }
 const wallet = new Wallet('0x' + '42'.repeat(32))
 const base = { chainId: CHAIN_ID, to: '0x' + '99'.repeat(20), gasLimit: 30_000n, value: 5n }
 
