@@ -94,6 +94,15 @@ describe('Warp predicates: a message from the C-Chain verified and read in a tra
     expect(`0x${block.extraData.slice(2 + 48)}`).toBe(hex(results))
   })
 
+  it('debug_traceTransaction replays the transaction with its predicate: the gas of its receipt, the message read as verified', async () => {
+    const { receipt } = await read(signed)
+    const trace = await target.call('debug_traceTransaction', [receipt.transactionHash, { tracer: 'callTracer' }])
+    expect(BigInt(trace.gasUsed)).toBe(BigInt(receipt.gasUsed))
+    const inner = trace.calls[0]
+    expect(getAddress(inner.to)).toBe(getAddress(WARP))
+    expect(warp.decodeFunctionResult('getVerifiedWarpMessage', inner.output)[1]).toBe(true)
+  })
+
   it('with a corrupted signature: valid = false, the transaction still mined, bit 0 set in the header', async () => {
     const message = decodeSignedMessage(signed)
     const other = new Uint8Array(message.signature.signature)

@@ -7,10 +7,9 @@ import type { EvmHost } from '../../evm/types.js'
 import { ForkError } from '../../fork/errors.js'
 import type { Log } from '../chain/receipt.js'
 import type { OverlayState } from '../state/overlayState.js'
-import { runBlockTx } from './impersonatedTx.js'
 import type { OwnEvm } from './ownEvm.js'
 import type { WarpChain } from '../../warp/precompile.js'
-import { chainPrecompiles, setWarpTx, type WarpTx, warpTxOf, withIntrinsicGas } from './warpPrecompile.js'
+import { chainPrecompiles, runBlockTxWithPredicates, type WarpTx, warpTxOf } from './warpPrecompile.js'
 
 /** What a block takes of a transaction's run, whichever EVM ran it. */
 export interface BlockTxOutcome {
@@ -114,14 +113,8 @@ export class BlockTxRunner {
   }
 
   /** ethereumjs's runTx, with the transaction's predicates priced and readable by its Warp precompile. */
-  private async runTx(tx: TypedTransaction, env: EnvBlock, blockGasUsed: bigint, warpTx: WarpTx | undefined): Promise<RunTxResult> {
-    if (warpTx === undefined) return runBlockTx(this.vm, { tx, block: env, skipHardForkValidation: true, blockGasUsed })
-    setWarpTx(this.vm, warpTx.context)
-    try {
-      return await runBlockTx(this.vm, { tx: withIntrinsicGas(tx, warpTx.gasAdjustment), block: env, skipHardForkValidation: true, blockGasUsed })
-    } finally {
-      setWarpTx(this.vm, undefined)
-    }
+  private runTx(tx: TypedTransaction, env: EnvBlock, blockGasUsed: bigint, warpTx: WarpTx | undefined): Promise<RunTxResult> {
+    return runBlockTxWithPredicates(this.vm, warpTx, { tx, block: env, skipHardForkValidation: true, blockGasUsed })
   }
 }
 

@@ -1,6 +1,7 @@
 import { EVMError, type ExecResult, type PrecompileInput } from '@ethereumjs/evm'
 import { Address } from '@ethereumjs/util'
-import type { VM } from '@ethereumjs/vm'
+import type { RunTxOpts, RunTxResult, VM } from '@ethereumjs/vm'
+import { runBlockTx } from './impersonatedTx.js'
 import type { ChainPrecompile } from '../../evm/types.js'
 import type { TypedTransaction } from '@ethereumjs/tx'
 import { runWarpPrecompile, WARP_ADDRESS, type WarpChain, type WarpTxContext } from '../../warp/precompile.js'
@@ -48,6 +49,17 @@ export function warpCallOf(warp: WarpChain | undefined, msg: { accessList?: read
   const predicates = warpPredicates(msg.accessList)
   if (predicates === undefined) return undefined
   return { context: { predicates, results: new Uint8Array(0) }, gasAdjustment: predicateGasAdjustment(predicates) }
+}
+
+/** ethereumjs's runTx of a block's transaction (runBlockTx), with its predicates priced and readable by the Warp precompile. */
+export async function runBlockTxWithPredicates(vm: VM, warpTx: WarpTx | undefined, opts: RunTxOpts & { tx: TypedTransaction }): Promise<RunTxResult> {
+  if (warpTx === undefined) return runBlockTx(vm, opts)
+  setWarpTx(vm, warpTx.context)
+  try {
+    return await runBlockTx(vm, { ...opts, tx: withIntrinsicGas(opts.tx, warpTx.gasAdjustment) })
+  } finally {
+    setWarpTx(vm, undefined)
+  }
 }
 
 /** The predicates ethereumjs's Warp precompile in `vm` reads, for the transaction about to run (undefined after it). */

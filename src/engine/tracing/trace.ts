@@ -1,7 +1,7 @@
 import type { TypedTransaction } from '@ethereumjs/tx'
 import { bytesToHex } from '@ethereumjs/util'
 import type { RunTxResult, VM } from '@ethereumjs/vm'
-import { runBlockTx } from '../exec/impersonatedTx.js'
+import { runBlockTxWithPredicates, warpTxOf } from '../exec/warpPrecompile.js'
 import type { Block } from '../chain/block.js'
 import type { Chain } from '../chain/chain.js'
 import { EngineError, ExecutionAbortedError, ExecutionFailedError, NotFoundError } from '../base/errors.js'
@@ -123,6 +123,8 @@ class Replay {
     private readonly vm: VM,
     private readonly sm: OverlayState,
     private readonly guard: EvmGuard,
+    /** The chain's identity to Warp: transactions' predicates are priced and read as when the block was built. */
+    private readonly warp: Chain['warp'],
   ) {}
 
   static async start(chain: Chain, block: Block): Promise<Replay> {
@@ -133,7 +135,7 @@ class Replay {
     const sm = new OverlayState(chain.stateReader(parent), chain.codeSource)
     const guard = new EvmGuard()
     const vm = await chainVM(chain, sm, { guard })
-    const replay = new Replay(block, vm, sm, guard)
+    const replay = new Replay(block, vm, sm, guard, chain.warp)
     replay.env = chain.envBlock({
       number: block.header.number,
       timestamp: block.header.timestamp,
@@ -146,9 +148,14 @@ class Replay {
 
   private env!: ReturnType<Chain['envBlock']>
 
+  /** The block's next transaction on ethereumjs, its Warp predicates (verified again: the same key, the same answer) included. */
+  private runTx(tx: TypedTransaction): Promise<RunTxResult> {
+    return runBlockTxWithPredicates(this.vm, warpTxOf(this.warp, tx), { tx, block: this.env, skipHardForkValidation: true, blockGasUsed: this.gasUsed })
+  }
+
   /** Runs one transaction untraced (those before the traced one). */
   async run(tx: TypedTransaction, limit: RunLimit): Promise<void> {
-    const result = await this.guard.run(limit, () => runBlockTx(this.vm, { tx, block: this.env, skipHardForkValidation: true, blockGasUsed: this.gasUsed }))
+    const result = await this.guard.run(limit, () => this.runTx(tx))
     this.gasUsed += result.totalGasSpent
     this.logs += result.execResult.logs?.length ?? 0
   }
@@ -162,7 +169,7 @@ class Replay {
     const attached = attachTracer(this.vm.evm, tracer, { deadline: Date.now() + timeout, logIndexBase: this.logs })
     let result: RunTxResult
     try {
-      result = await this.guard.run(limit, () => runBlockTx(this.vm, { tx, block: this.env, skipHardForkValidation: true, blockGasUsed: this.gasUsed }))
+      result = await this.guard.run(limit, () => this.runTx(tx))
     } catch (err) {
       if (err instanceof ExecutionAbortedError) throw err
       throw new ExecutionFailedError(`tracing failed: ${err instanceof Error ? err.message : String(err)}`)
