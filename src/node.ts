@@ -26,6 +26,10 @@ import { avmKeystoreMethods, platformKeystoreMethods } from './namespaces/xpKeys
 import { loadNodeIdentity } from './nodeIdentity.js'
 import { evmSubnetID } from './chains/blockchainID.js'
 import { nodeVerifier } from './warp/verifier.js'
+import { platformValidatorMethods } from './namespaces/platformValidators.js'
+
+/** The node's weight as a validator: a local-genesis staker's (avalanchego genesis_local.json: 1e16 nAVAX over 5 stakers). */
+const VALIDATOR_WEIGHT = 2_000_000_000_000_000n
 import { PChainService } from './pchain/service.js'
 import { localPGenesisUTXOs } from './pchain/genesis.js'
 import { createDeprecationWarner } from './rpc/deprecation.js'
@@ -240,11 +244,16 @@ export async function createNode(config: NodeConfig, opts: CreateNodeOptions = {
     })
     for (const path of apiPaths(X_API_ALIASES, xChainId, extra.aliases.get(xChainId)!)) apis.push({ path, rpc: avm })
     // The P-Chain's platform service, likewise (/ext/P, /ext/platform, /ext/bc/P, /ext/bc/platform).
+    // The node validates the Primary Network (C and X) and each extra chain's subnet, alone (docs/WARP.md).
+    const subnets = new Map<string, Uint8Array[]>([[Buffer.from(new Uint8Array(32)).toString('hex'), [cb58Decode(blockchainId), net.xChainID]]])
+    for (const spec of extra.chains) subnets.set(Buffer.from(evmSubnetID(cb58Decode(spec.id))).toString('hex'), [cb58Decode(spec.id)])
+    const validatorView = { subnets, nodeID: identity.nodeID, publicKey: identity.signer.publicKey, weight: VALIDATOR_WEIGHT }
     const platform = new GorillaDispatcher(
       mergeTables(
         platformMethods({ p: pchain, networkID: config.networkId, chains, avaxAssetID: net.avaxAssetID }),
         platformKeystoreMethods({ ...xpKeystore, p: pchain }),
-        // Staking, subnet and validator methods are out of scope and answer -32601 (issue 7).
+        platformValidatorMethods(validatorView),
+        // Staking and subnet-management methods are out of scope and answer -32601 (issue 7).
       ),
       { log: apiLog, stats, unknownMethodCode: METHOD_NOT_FOUND },
     )

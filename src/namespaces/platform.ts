@@ -3,7 +3,8 @@
  * need it: issueTx, getTx, getTxStatus (`Committed`), getUTXOs (with sourceChain: atomic UTXOs exported to P),
  * getBalance, getHeight, getTimestamp, getFeeConfig and getFeeState (JSON numbers, as avalanchego sends them);
  * issueTx takes BaseTx, ImportTx, ExportTx and CreateSubnetTx.
- * Staking, subnet and validator methods are not served: they answer -32601 (issue 7) with gorilla's `rpc: can't find method` text.
+ * The validator view Warp reads is platformValidators.ts; staking and subnet-management methods are not served: they
+ * answer -32601 (issue 7) with gorilla's `rpc: can't find method` text.
  */
 import { z } from 'zod'
 import { cb58Encode } from '../avalanche/cb58.js'

@@ -70,6 +70,20 @@ describe('the warp_ API', () => {
     expect((await node.rpc('warp_getBlockSignature', [unknown])).error?.message).toMatch(/^failed to get signature for block /)
   })
 
+  it("the P-Chain's view agrees: validatedBy names the chain's subnet, getValidatorsAt the node with its BLS key, and the aggregate signs for that subnet", async () => {
+    const chainID = process.env.CCHAIN_TEST_CHAIN === 'extra' ? node.node.extraChains[0]!.spec.id : node.node.blockchainId
+    const { subnetID } = (await node.api('/ext/bc/P', 'platform.validatedBy', { blockchainID: chainID })).result
+    if (process.env.CCHAIN_TEST_CHAIN === 'extra') expect(subnetID).not.toBe('11111111111111111111111111111111LpoYY')
+    else expect(subnetID).toBe('11111111111111111111111111111111LpoYY')
+    expect((await node.api('/ext/bc/P', 'platform.validates', { subnetID })).result.blockchainIDs).toContain(chainID)
+    const validators = (await node.api('/ext/bc/P', 'platform.getValidatorsAt', { height: 0, subnetID })).result
+    expect(validators).toEqual({ 'NodeID-7Xhw2mDxuDS44j42TCB6U5579esbSt3Lg': { publicKey: STAKER1_PUBLIC_KEY, weight: '2000000000000000' } })
+    const m = await sendMessage(node, '0xdd')
+    const signed = decodeSignedMessage(bytes(await node.call('warp_getMessageAggregateSignature', [m.id, 67, subnetID])))
+    expect(encodeUnsignedMessage(signed.unsigned)).toEqual(m.unsigned)
+    expect((await node.api('/ext/bc/P', 'platform.validatedBy', { blockchainID: cb58Encode(new Uint8Array(32).fill(3)) })).error?.message).toMatch(/^problem retrieving blockchain ".*": not found$/)
+  })
+
   it("answers coreth's error for an unknown message, and an ID that is no CB58 ID is an invalid argument", async () => {
     const unknown = cb58Encode(new Uint8Array(32).fill(5))
     const answer = await node.rpc('warp_getMessage', [unknown])
