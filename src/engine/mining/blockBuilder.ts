@@ -370,18 +370,9 @@ export class BlockBuilder {
       const extData = atomicCount > 0 ? atomic!.extData : new Uint8Array()
       const extDataGasUsed = atomicCount > 0 ? atomic!.gasUsed : 0n
       const gasTarget = this.opts.gasTarget === undefined ? undefined : BigInt(this.opts.gasTarget)
-      const header = sealHeader(this.chain, plan, {
-        stateRoot,
-        txRoot: txRootHash,
-        receiptRoot: receiptRootHash,
-        bloom,
-        gasUsed,
-        extData,
-        extDataGasUsed,
-        gasTarget,
-        desiredDelay: this.desiredDelay,
-        predicateResults: run.predicateResults,
-      })
+      const { predicateResults } = run
+      const seal = { stateRoot, txRoot: txRootHash, receiptRoot: receiptRootHash, bloom, gasUsed, extData, extDataGasUsed, gasTarget, predicateResults }
+      const header = sealHeader(this.chain, plan, { ...seal, desiredDelay: this.desiredDelay })
       block = makeBlock(header, txs, extData)
       await pause()
       await this.chain.commit(block, receipts, atomicCount > 0 ? atomic!.ops : [], flat, pause)
