@@ -150,6 +150,15 @@ describe('Warp predicates: a message from the C-Chain verified and read in a tra
     )
   })
 
+  it('eth_simulateV1 runs a call with its predicate as eth_call does', async () => {
+    const accessList = [{ address: WARP, storageKeys: packPredicate(signed).map(hex) }]
+    const data = warp.encodeFunctionData('getVerifiedWarpMessage', [0])
+    const [block] = await target.call('eth_simulateV1', [{ blockStateCalls: [{ calls: [{ from: ewoq.address, to: WARP, data, accessList }] }] }, 'latest'])
+    const [msg, valid] = warp.decodeFunctionResult('getVerifiedWarpMessage', block.calls[0].returnData)
+    expect(valid).toBe(true)
+    expect(msg.payload).toBe('0xc0ffee')
+  })
+
   it('refuses a transaction whose predicate does not parse, as coreth: its intrinsic gas cannot be computed', async () => {
     const accessList = [{ address: WARP, storageKeys: [hex(new Uint8Array(32))] }]
     await expect(target.send({ to: reader, data: '0x', gasLimit: 400_000n, accessList })).rejects.toThrow(/cannot unpack predicate: predicate specified invalid all zero bytes/)

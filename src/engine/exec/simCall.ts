@@ -11,6 +11,8 @@ import type { Log, Receipt } from '../chain/receipt.js'
 import type { CallRequest } from '../base/types.js'
 import { MAX_UINT64, type SimCallResult, type SimLog } from './simulateOptions.js'
 import type { TransferTracer } from './transferTracer.js'
+import { type WarpTx, warpCallOf } from './warpPrecompile.js'
+import type { WarpTxContext } from '../../warp/precompile.js'
 
 /*
  * One call of eth_simulateV1 as geth checks and reports it (internal/ethapi/simulate.go,
@@ -38,6 +40,8 @@ export interface SimCall {
   /** The effective gas price of the receipt. */
   price: bigint
   intrinsic: bigint
+  /** The call's Warp predicates, for the precompile (setWarpTx). */
+  warp: WarpTxContext | undefined
   /** A call without fees outside validation mode: geth (NoBaseFee) skips its fee checks. */
   noFees: boolean
 }
@@ -98,6 +102,17 @@ export async function simCall(
   const fields = { nonce: 0n, gasLimit: gas, to: call.to ?? undefined, value, data, chainId: ctx.chain.chainId }
   const accessList = (call.accessList ?? []).map((i): [Uint8Array, Uint8Array[]] => [i.address, i.storageKeys])
   const execTx = createTx({ ...fields, type: 2, maxFeePerGas: feeCap, maxPriorityFeePerGas: tip, accessList }, { common, freeze: false })
+  // Warp predicates, as a call's (warpCallOf): priced in the intrinsic gas, read as verified.
+  let warp: WarpTx | undefined
+  try {
+    warp = warpCallOf(ctx.chain.warp, { accessList })
+  } catch (err) {
+    fail('intrinsicGas', (err as Error).message)
+  }
+  if (warp !== undefined) {
+    const withPredicates = execTx.getIntrinsicGas() + warp.gasAdjustment
+    ;(execTx as { getIntrinsicGas: () => bigint }).getIntrinsicGas = () => withPredicates
+  }
   const intrinsic = execTx.getIntrinsicGas()
   if (gas < intrinsic) fail('intrinsicGas', `intrinsic gas too low: have ${gas}, want ${intrinsic}`)
 
@@ -110,7 +125,7 @@ export async function simCall(
   ;(tx as { hash: () => Uint8Array }).hash = () => txHash
   ;(tx as { getSenderAddress: () => Address }).getSenderAddress = () => from
   ;(execTx as { getSenderAddress: () => Address }).getSenderAddress = () => from
-  return { tx, execTx, from, account, gas, gasCapped, price, intrinsic, noFees }
+  return { tx, execTx, from, account, gas, gasCapped, price, intrinsic, noFees, warp: warp?.context }
 }
 
 /** A run call's result and receipt as geth shapes them (the receipt's cumulative gas is the block's to set). */

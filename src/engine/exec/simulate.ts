@@ -9,6 +9,7 @@ import { EMPTY_EXT_DATA_HASH, type Chain } from '../chain/chain.js'
 import { EngineError, SimulateError } from '../base/errors.js'
 import { EvmGuard } from './evmGuard.js'
 import { chainVM } from './chainVm.js'
+import { setWarpTx } from './warpPrecompile.js'
 import { consumeGas, feeStateBeforeBlock, gasPrice, updateTargetExcess, type FeeState } from '../rules/feeState.js'
 import { receiptRoot, txRoot } from '../chain/orderedTrieRoot.js'
 import { blockBloom, type Receipt } from '../chain/receipt.js'
@@ -221,6 +222,7 @@ class Simulator {
       blk.view.hideBaseFee = false
     }
     this.vm.evm.events!.on('beforeMessage', onMessage)
+    setWarpTx(this.vm, c.warp)
     let run: RunTxResult
     try {
       run = await runTx(this.vm, {
@@ -235,6 +237,7 @@ class Simulator {
       throw new SimulateError('internal', `err: ${(err as Error).message.replace(/ \(.*$/, '')} (supplied gas ${gas})`)
     } finally {
       this.vm.evm.events!.off('beforeMessage', onMessage)
+      setWarpTx(this.vm, undefined)
       blk.view.hideBaseFee = false
       tracer?.detach()
     }
