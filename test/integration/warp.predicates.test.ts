@@ -19,6 +19,7 @@ const warp = new Interface([
   'event SendWarpMessage(address indexed sender, bytes32 indexed messageID, bytes message)',
   'function sendWarpMessage(bytes payload) returns (bytes32 messageID)',
   'function getVerifiedWarpMessage(uint32 index) view returns ((bytes32 sourceChainID, address originSenderAddress, bytes payload) message, bool valid)',
+  'function getVerifiedWarpBlockHash(uint32 index) view returns ((bytes32 sourceChainID, bytes32 blockHash) warpBlockHash, bool valid)',
 ])
 const bytes = (hex: string) => Uint8Array.from(Buffer.from(hex.slice(2), 'hex'))
 const hex = (b: Uint8Array) => `0x${Buffer.from(b).toString('hex')}`
@@ -101,6 +102,18 @@ describe('Warp predicates: a message from the C-Chain verified and read in a tra
     const inner = trace.calls[0]
     expect(getAddress(inner.to)).toBe(getAddress(WARP))
     expect(warp.decodeFunctionResult('getVerifiedWarpMessage', inner.output)[1]).toBe(true)
+  })
+
+  it("a block-hash message the same way: warp_getBlockAggregateSignature's message read by getVerifiedWarpBlockHash, valid", async () => {
+    const head = await source.call('eth_getBlockByNumber', ['latest', false])
+    const blockSigned = bytes(await source.call('warp_getBlockAggregateSignature', [cb58Encode(bytes(head.hash)), 67, '']))
+    const accessList = [{ address: WARP, storageKeys: packPredicate(blockSigned).map(hex) }]
+    const receipt = await target.send({ to: reader, data: warp.encodeFunctionData('getVerifiedWarpBlockHash', [0]), gasLimit: 400_000n, accessList })
+    expect(receipt.status).toBe('0x1')
+    const [answer, valid] = warp.decodeFunctionResult('getVerifiedWarpBlockHash', `0x${(receipt.logs[0].data as string).slice(66)}`)
+    expect(valid).toBe(true)
+    expect(answer.sourceChainID).toBe(hex(sourceChainID))
+    expect(answer.blockHash).toBe(head.hash)
   })
 
   it('with a corrupted signature: valid = false, the transaction still mined, bit 0 set in the header', async () => {
