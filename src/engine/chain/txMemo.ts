@@ -1,6 +1,7 @@
 import type { Common } from '@ethereumjs/common'
 import { createTxFromBlockBodyData, type TypedTransaction } from '@ethereumjs/tx'
 import { Address } from '@ethereumjs/util'
+import { keccak256 } from '../../util/crypto.js'
 
 /*
  * What a transaction object yields once, kept beside it for as long as the object lives: its
@@ -19,6 +20,8 @@ const senders = new WeakMap<TypedTransaction, Address>()
  */
 export function sealTx(tx: TypedTransaction, sender: Address, raw?: Uint8Array): void {
   ;(tx as { getSenderAddress: () => Address }).getSenderAddress = () => sender
+  // A frozen transaction's hash() is keccak(serialize()) once, in its cache: from the bytes at hand it needs no re-encoding (eth_getLogs names every log's transaction).
+  if (raw !== undefined) (tx as unknown as { cache: { hash?: Uint8Array } }).cache.hash = keccak256(raw)
   Object.freeze(tx)
   senders.set(tx, sender)
   if (raw !== undefined) encodings.set(tx, raw)
