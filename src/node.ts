@@ -27,9 +27,6 @@ import { loadNodeIdentity } from './nodeIdentity.js'
 import { evmSubnetID } from './chains/blockchainID.js'
 import { nodeVerifier } from './warp/verifier.js'
 import { platformValidatorMethods } from './namespaces/platformValidators.js'
-
-/** The node's weight as a validator: a local-genesis staker's (avalanchego genesis_local.json: 1e16 nAVAX over 5 stakers). */
-const VALIDATOR_WEIGHT = 2_000_000_000_000_000n
 import { PChainService } from './pchain/service.js'
 import { localPGenesisUTXOs } from './pchain/genesis.js'
 import { createDeprecationWarner } from './rpc/deprecation.js'
@@ -48,6 +45,9 @@ import { KeystoreStore } from './store/keystoreStore.js'
 import { XChainStore } from './store/xchainStore.js'
 import { XChainService, storedXUTXO } from './xchain/service.js'
 import { localXGenesisUTXOs } from './xchain/genesis.js'
+
+/** The node's weight as a validator: a local-genesis staker's (avalanchego genesis_local.json: 1e16 nAVAX over 5 stakers). */
+const VALIDATOR_WEIGHT = 2_000_000_000_000_000n
 
 /** An extra EVM chain as the node runs it: open, or failed at start (its paths answer 503). */
 export interface ExtraChainState {
@@ -122,6 +122,8 @@ export async function createNode(config: NodeConfig, opts: CreateNodeOptions = {
   const network = { xChainID: net.xChainID, pChainID: net.pChainID, avaxAssetID: net.avaxAssetID }
   // The node's identity: its node ID, and the BLS key that signs its chains' Warp messages.
   const identity = loadNodeIdentity(config.dataDir, config.networkId)
+  // Each extra chain is the one chain of a subnet of its own (docs/WARP.md).
+  const extraSubnets = new Map(extra.chains.map((spec) => [spec.id, evmSubnetID(cb58Decode(spec.id))]))
   // Warp predicates verify against the node's key, from the node's chains and the P-Chain (docs/WARP.md).
   const warpChains = [cb58Decode(blockchainId), ...extra.chains.map((spec) => cb58Decode(spec.id)), net.pChainID]
   const warpVerify = nodeVerifier(config.networkId, identity.signer.publicKey, warpChains)
@@ -188,7 +190,7 @@ export async function createNode(config: NodeConfig, opts: CreateNodeOptions = {
         aliases: spec.aliases,
         genesis: spec.genesis,
         peerChainIDs: [],
-        subnetID: evmSubnetID(cb58Decode(spec.id)),
+        subnetID: extraSubnets.get(spec.id)!,
       })
       extraChains.push({ spec, chain, db: chainDb })
     } catch (err) {
@@ -246,7 +248,7 @@ export async function createNode(config: NodeConfig, opts: CreateNodeOptions = {
     // The P-Chain's platform service, likewise (/ext/P, /ext/platform, /ext/bc/P, /ext/bc/platform).
     // The node validates the Primary Network (C and X) and each extra chain's subnet, alone (docs/WARP.md).
     const subnets = new Map<string, Uint8Array[]>([[Buffer.from(new Uint8Array(32)).toString('hex'), [cb58Decode(blockchainId), net.xChainID]]])
-    for (const spec of extra.chains) subnets.set(Buffer.from(evmSubnetID(cb58Decode(spec.id))).toString('hex'), [cb58Decode(spec.id)])
+    for (const spec of extra.chains) subnets.set(Buffer.from(extraSubnets.get(spec.id)!).toString('hex'), [cb58Decode(spec.id)])
     const validatorView = { subnets, nodeID: identity.nodeID, publicKey: identity.signer.publicKey, weight: VALIDATOR_WEIGHT }
     const platform = new GorillaDispatcher(
       mergeTables(

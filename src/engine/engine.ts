@@ -127,6 +127,10 @@ export class Engine {
     return this.chain.events
   }
 
+  get genesis(): Genesis {
+    return this.opts.genesis
+  }
+
   /** A fork's origin, fork point and state fetcher (docs/FORK.md); undefined on a chain of its own. */
   get fork(): ForkState | undefined {
     return this.chain.forkState
@@ -135,10 +139,6 @@ export class Engine {
   /** The Common every transaction object of this chain shares (set up once). */
   get txCommon(): Common {
     return this.chain.txCommon
-  }
-
-  get genesis(): Genesis {
-    return this.opts.genesis
   }
 
   /** A block's receipts, in transaction order. */

@@ -1,3 +1,4 @@
+import { bytesToUnprefixedHex as hex, unprefixedHexToBytes } from '@ethereumjs/util'
 import { z } from 'zod'
 import { cb58Encode } from '../avalanche/cb58.js'
 import { APIError } from '../rpc/errors.js'
@@ -18,15 +19,13 @@ export interface ValidatorView {
   readonly weight: bigint
 }
 
-const hex = (b: Uint8Array) => Buffer.from(b).toString('hex')
-
 /** platform.getValidatorsAt's height: a number, a decimal string, or "proposed" (platformvm/api.Height). */
 const Height = z.union([z.number().int().nonnegative(), z.string()])
 
 /** platform.validatedBy, validates and getValidatorsAt (avalanchego vms/platformvm/service.go) on the view. */
 export function platformValidatorMethods(view: ValidatorView): MethodTable {
   const subnetOf = (chain: Uint8Array): Uint8Array | undefined => {
-    for (const [subnet, chains] of view.subnets) if (chains.some((c) => hex(c) === hex(chain))) return Uint8Array.from(Buffer.from(subnet, 'hex'))
+    for (const [subnet, chains] of view.subnets) if (chains.some((c) => hex(c) === hex(chain))) return unprefixedHexToBytes(subnet)
     return undefined
   }
   return {

@@ -1,3 +1,4 @@
+import { bytesToHex as hex } from '@ethereumjs/util'
 import { z } from 'zod'
 import { cb58DecodeID, cb58Encode } from '../avalanche/cb58.js'
 import { EngineError } from '../engine/base/errors.js'
@@ -25,7 +26,6 @@ const ID = z.string().transform((text, c) => {
   }
 })
 const Quorum = z.number().int().nonnegative()
-const hex = (b: Uint8Array) => `0x${Buffer.from(b).toString('hex')}`
 /** Warp's quorum denominator (avalanchego vms/platformvm/warp WarpQuorumDenominator). */
 const QUORUM_DENOMINATOR = 100
 

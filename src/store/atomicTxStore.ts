@@ -3,6 +3,7 @@
  * (plugin/evm/atomic/state/atomic_repository.go). Written in the batch of the block that accepts them.
  */
 import type { BatchOp, Database } from './db.js'
+import { decodeHeightRecord, encodeHeightRecord } from './heightRecord.js'
 import { PREFIX, prefixed } from './keys.js'
 
 /** An accepted atomic tx as stored. */
@@ -20,14 +21,12 @@ export class AtomicTxStore {
   get(txID: Uint8Array): StoredAtomicTx | undefined {
     const v = this.db.getSync(prefixed(PREFIX.atomicTx, txID))
     if (v === undefined || v === null) return undefined
-    return { height: new DataView(v.buffer, v.byteOffset, 8).getBigUint64(0), signedBytes: new Uint8Array(v.subarray(8)) }
+    const { height, bytes } = decodeHeightRecord(v)
+    return { height, signedBytes: bytes }
   }
 
   /** The op that records `txID` as accepted at `height` (for the block's batch). */
   putOp(txID: Uint8Array, height: bigint, signedBytes: Uint8Array): BatchOp {
-    const value = new Uint8Array(8 + signedBytes.length)
-    new DataView(value.buffer).setBigUint64(0, height)
-    value.set(signedBytes, 8)
-    return { type: 'put', key: prefixed(PREFIX.atomicTx, txID), value }
+    return { type: 'put', key: prefixed(PREFIX.atomicTx, txID), value: encodeHeightRecord(height, signedBytes) }
   }
 }

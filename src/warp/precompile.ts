@@ -1,4 +1,4 @@
-import { AbiCoder, Interface, zeroPadValue } from 'ethers'
+import { AbiCoder, Interface, getBytes, zeroPadValue } from 'ethers'
 import { keccak256 } from '../util/crypto.js'
 import { encodeUnsignedMessage, messageID, type SignedMessage } from './message.js'
 import { decodePayload, encodeAddressedCall } from './payload.js'
@@ -60,7 +60,6 @@ export interface WarpOutcome {
 }
 
 const EMPTY = new Uint8Array(0)
-const hexBytes = (hex: string) => Uint8Array.from(Buffer.from(hex.slice(2), 'hex'))
 
 /** The predicates of the transaction a call runs in, and their results (src/warp/predicates.ts). */
 export interface WarpTxContext {
@@ -79,7 +78,7 @@ export function runWarpPrecompile(chain: WarpChain, call: WarpCall, tx?: WarpTxC
     left -= cost
     return true
   }
-  const done = (returnData: string): WarpOutcome => ({ returnData: hexBytes(returnData), gasUsed: call.gas - left, logs: [] })
+  const done = (returnData: string): WarpOutcome => ({ returnData: getBytes(returnData), gasUsed: call.gas - left, logs: [] })
   if (call.data.length < 4) return failed(`missing function selector to precompile - input length (${call.data.length})`)
   const selector = `0x${Buffer.from(call.data.subarray(0, 4)).toString('hex')}`
   const input = call.data.subarray(4)
@@ -127,7 +126,7 @@ export function runWarpPrecompile(chain: WarpChain, call: WarpCall, tx?: WarpTxC
       if (call.isStatic) return failed('write protection')
       let payload: Uint8Array
       try {
-        payload = hexBytes(AbiCoder.defaultAbiCoder().decode(['bytes'], input)[0] as string)
+        payload = getBytes(AbiCoder.defaultAbiCoder().decode(['bytes'], input)[0] as string)
       } catch (err) {
         return failed(`invalid input: ${(err as Error).message}`)
       }
@@ -141,8 +140,8 @@ export function runWarpPrecompile(chain: WarpChain, call: WarpCall, tx?: WarpTxC
       const out = done(ABI.encodeFunctionResult('sendWarpMessage', [id]))
       out.logs.push({
         address: WARP_ADDRESS_BYTES,
-        topics: [SEND_WARP_MESSAGE_TOPIC, hexBytes(zeroPadValue(call.caller, 32)), id],
-        data: hexBytes(AbiCoder.defaultAbiCoder().encode(['bytes'], [unsigned])),
+        topics: [SEND_WARP_MESSAGE_TOPIC, getBytes(zeroPadValue(call.caller, 32)), id],
+        data: getBytes(AbiCoder.defaultAbiCoder().encode(['bytes'], [unsigned])),
       })
       return out
     }
@@ -156,7 +155,7 @@ export function sentWarpMessages(logs: readonly { address: Uint8Array; topics: r
   const out: { id: Uint8Array; unsigned: Uint8Array }[] = []
   for (const log of logs) {
     if (Buffer.compare(log.address, WARP_ADDRESS_BYTES) !== 0 || log.topics.length === 0 || Buffer.compare(log.topics[0]!, SEND_WARP_MESSAGE_TOPIC) !== 0) continue
-    const unsigned = hexBytes(AbiCoder.defaultAbiCoder().decode(['bytes'], log.data)[0] as string)
+    const unsigned = getBytes(AbiCoder.defaultAbiCoder().decode(['bytes'], log.data)[0] as string)
     out.push({ id: messageID(unsigned), unsigned })
   }
   return out

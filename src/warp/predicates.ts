@@ -1,7 +1,8 @@
 import { type SignedMessage, decodeSignedMessage } from './message.js'
 import { decodePayload } from './payload.js'
 import { PredicateError, unpackPredicate } from './predicate.js'
-import { WARP_ADDRESS, WARP_GAS } from './warpConstants.js'
+import { equalsBytes } from '@ethereumjs/util'
+import { WARP_ADDRESS_BYTES, WARP_GAS } from './warpConstants.js'
 
 /*
  * A transaction's Warp predicates (coreth core/state_transition.go accessListGas, core/predicate_check.go,
@@ -24,7 +25,7 @@ export interface WarpPredicate {
 /** The storage keys of each tuple of `accessList` for the Warp precompile, in order. */
 function warpTuples(accessList: readonly (readonly [Uint8Array, readonly Uint8Array[]])[] | undefined): (readonly Uint8Array[])[] {
   const out: (readonly Uint8Array[])[] = []
-  for (const [address, keys] of accessList ?? []) if (Buffer.from(address).toString('hex') === WARP_ADDRESS) out.push(keys)
+  for (const [address, keys] of accessList ?? []) if (equalsBytes(address, WARP_ADDRESS_BYTES)) out.push(keys)
   return out
 }
 

@@ -1,4 +1,3 @@
-import { Interface } from 'ethers'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { cb58Encode } from '../../src/avalanche/cb58.js'
 import { verifyBls } from '../../src/warp/bls.js'
@@ -7,6 +6,7 @@ import { decodePayload } from '../../src/warp/payload.js'
 import { canonicalValidators, verifyWarpMessage } from '../../src/warp/signature.js'
 import { send } from '../helpers/chain.js'
 import { startTestNode, type TestNode } from '../helpers/testNode.js'
+import { WARP, bytes, warp } from '../helpers/warp.js'
 
 /*
  * coreth's warp_ API (`warp-api-enabled`): a message sent through the precompile is stored when its
@@ -14,9 +14,6 @@ import { startTestNode, type TestNode } from '../helpers/testNode.js'
  * local staker's); it survives a restart and is gone after a revert of its block.
  */
 
-const WARP = '0x0200000000000000000000000000000000000005'
-const warp = new Interface(['event SendWarpMessage(address indexed sender, bytes32 indexed messageID, bytes message)', 'function sendWarpMessage(bytes payload) returns (bytes32 messageID)'])
-const bytes = (hex: string) => Uint8Array.from(Buffer.from(hex.slice(2), 'hex'))
 /** avalanchego genesis/genesis_local.json: the first local staker's BLS public key. */
 const STAKER1_PUBLIC_KEY = '0x900c9b119b5c82d781d4b49be78c3fc7ae65f2b435b7ed9e3a8b9a03e475edff86d8a64827fec8db23a6f236afbf127d'
 

@@ -1,9 +1,10 @@
-import { Interface, getAddress, keccak256 } from 'ethers'
+import { getAddress, keccak256 } from 'ethers'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { cb58Decode } from '../../src/avalanche/cb58.js'
 import { decodePayload } from '../../src/warp/payload.js'
 import { decodeUnsignedMessage, messageID } from '../../src/warp/message.js'
 import { send } from '../helpers/chain.js'
+import { WARP, forwarderCode, hex, warp } from '../helpers/warp.js'
 import { EWOQ_ADDRESS, startTestNode, type TestNode } from '../helpers/testNode.js'
 
 /*
@@ -13,26 +14,9 @@ import { EWOQ_ADDRESS, startTestNode, type TestNode } from '../helpers/testNode.
  * each call here runs on both EVMs and must agree.
  */
 
-const WARP = '0x0200000000000000000000000000000000000005'
-const warp = new Interface([
-  'event SendWarpMessage(address indexed sender, bytes32 indexed messageID, bytes message)',
-  'function sendWarpMessage(bytes payload) returns (bytes32 messageID)',
-  'function getVerifiedWarpMessage(uint32 index) view returns ((bytes32 sourceChainID, address originSenderAddress, bytes payload) message, bool valid)',
-  'function getVerifiedWarpBlockHash(uint32 index) view returns ((bytes32 sourceChainID, bytes32 blockHash) warpBlockHash, bool valid)',
-  'function getBlockchainID() view returns (bytes32 blockchainID)',
-])
-const hex = (b: Uint8Array) => `0x${Buffer.from(b).toString('hex')}`
-
-/**
- * A contract that forwards its calldata to the precompile by CALL or STATICCALL and returns the
- * success word followed by the return data (hand-assembled: copy calldata, call, store, return).
- */
+/** Deploys forwarderCode(kind, 'return'); its address. */
 async function deployForwarder(node: TestNode, kind: 'call' | 'static'): Promise<string> {
-  const target = `73${WARP.slice(2)}`
-  const invoke = kind === 'call' ? `5f5f365f5f${target}5af1` : `5f5f365f${target}5afa`
-  const runtime = `365f5f37${invoke}5f523d5f60203e3d6020015ff3`
-  const length = (runtime.length / 2).toString(16).padStart(2, '0')
-  const { receipt } = await send(node, { data: `0x60${length}8060095f395ff3${runtime}`, gasLimit: 200_000n })
+  const { receipt } = await send(node, { data: forwarderCode(kind, 'return'), gasLimit: 200_000n })
   return getAddress(receipt.contractAddress)
 }
 

@@ -1,10 +1,11 @@
-import { Interface, Wallet, getAddress } from 'ethers'
+import { Wallet, getAddress } from 'ethers'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { cb58Decode, cb58Encode } from '../../src/avalanche/cb58.js'
 import { decodeSignedMessage, encodeSignedMessage } from '../../src/warp/message.js'
 import { packPredicate } from '../../src/warp/predicate.js'
 import { encodePredicateResults } from '../../src/warp/predicateResults.js'
 import { EWOQ_KEY, startTestNode, type TestNode } from '../helpers/testNode.js'
+import { WARP, bytes, forwarderCode, hex, warp } from '../helpers/warp.js'
 
 /*
  * A Warp message from the C-Chain read on the chain under test (the C-Chain itself, or an extra
@@ -14,15 +15,6 @@ import { EWOQ_KEY, startTestNode, type TestNode } from '../helpers/testNode.js'
  * is still mined and the header's predicate results carry the failure, as coreth does.
  */
 
-const WARP = '0x0200000000000000000000000000000000000005'
-const warp = new Interface([
-  'event SendWarpMessage(address indexed sender, bytes32 indexed messageID, bytes message)',
-  'function sendWarpMessage(bytes payload) returns (bytes32 messageID)',
-  'function getVerifiedWarpMessage(uint32 index) view returns ((bytes32 sourceChainID, address originSenderAddress, bytes payload) message, bool valid)',
-  'function getVerifiedWarpBlockHash(uint32 index) view returns ((bytes32 sourceChainID, bytes32 blockHash) warpBlockHash, bool valid)',
-])
-const bytes = (hex: string) => Uint8Array.from(Buffer.from(hex.slice(2), 'hex'))
-const hex = (b: Uint8Array) => `0x${Buffer.from(b).toString('hex')}`
 const ewoq = new Wallet(EWOQ_KEY)
 
 /** JSON-RPC on one chain of the node, and a signed send that waits for its receipt. */
@@ -44,14 +36,8 @@ function chainAt(url: string) {
   return { call, send }
 }
 
-/**
- * A contract that calls the precompile with its calldata and logs (success word, return data), so a
- * mined transaction shows what getVerifiedWarpMessage answered in it (hand-assembled).
- */
-const READER = (() => {
-  const runtime = `365f5f375f5f365f5f73${WARP.slice(2)}5af15f523d5f60203e3d6020015fa000`
-  return `0x60${(runtime.length / 2).toString(16).padStart(2, '0')}8060095f395ff3${runtime}`
-})()
+/** Logs what the precompile answered (forwarderCode), so a mined transaction shows it. */
+const READER = forwarderCode('call', 'log')
 
 describe('Warp predicates: a message from the C-Chain verified and read in a transaction', () => {
   let node: TestNode

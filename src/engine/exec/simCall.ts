@@ -11,7 +11,7 @@ import type { Log, Receipt } from '../chain/receipt.js'
 import type { CallRequest } from '../base/types.js'
 import { MAX_UINT64, type SimCallResult, type SimLog } from './simulateOptions.js'
 import type { TransferTracer } from './transferTracer.js'
-import { type WarpTx, warpCallOf } from './warpPrecompile.js'
+import { type WarpTx, warpCallOf, withIntrinsicGas } from './warpPrecompile.js'
 import type { WarpTxContext } from '../../warp/precompile.js'
 
 /*
@@ -101,7 +101,7 @@ export async function simCall(
   // ethereumjs refuses a nonce of 2^64-1 that geth accepts: it is set after construction.
   const fields = { nonce: 0n, gasLimit: gas, to: call.to ?? undefined, value, data, chainId: ctx.chain.chainId }
   const accessList = (call.accessList ?? []).map((i): [Uint8Array, Uint8Array[]] => [i.address, i.storageKeys])
-  const execTx = createTx({ ...fields, type: 2, maxFeePerGas: feeCap, maxPriorityFeePerGas: tip, accessList }, { common, freeze: false })
+  let execTx = createTx({ ...fields, type: 2, maxFeePerGas: feeCap, maxPriorityFeePerGas: tip, accessList }, { common, freeze: false })
   // Warp predicates, as a call's (warpCallOf): priced in the intrinsic gas, read as verified.
   let warp: WarpTx | undefined
   try {
@@ -109,10 +109,7 @@ export async function simCall(
   } catch (err) {
     fail('intrinsicGas', (err as Error).message)
   }
-  if (warp !== undefined) {
-    const withPredicates = execTx.getIntrinsicGas() + warp.gasAdjustment
-    ;(execTx as { getIntrinsicGas: () => bigint }).getIntrinsicGas = () => withPredicates
-  }
+  if (warp !== undefined) execTx = withIntrinsicGas(execTx, warp.gasAdjustment)
   const intrinsic = execTx.getIntrinsicGas()
   if (gas < intrinsic) fail('intrinsicGas', `intrinsic gas too low: have ${gas}, want ${intrinsic}`)
 

@@ -32,11 +32,10 @@ export interface WarpTx {
 
 /** The transaction's predicates parsed and verified; undefined without any. Throws PredicateError for one that does not parse (the transaction is invalid). */
 export function warpTxOf(warp: WarpChain | undefined, tx: TypedTransaction): WarpTx | undefined {
-  if (warp === undefined || !('accessList' in tx)) return undefined
-  const predicates = warpPredicates(tx.accessList)
-  if (predicates === undefined) return undefined
-  const results = predicateResults(predicates, warp.verify ?? (() => false))
-  return { context: { predicates, results }, gasAdjustment: predicateGasAdjustment(predicates) }
+  const call = 'accessList' in tx ? warpCallOf(warp, tx) : undefined
+  if (call === undefined) return undefined
+  const { predicates } = call.context
+  return { ...call, context: { predicates, results: predicateResults(predicates, warp!.verify ?? (() => false)) } }
 }
 
 /**
