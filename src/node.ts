@@ -24,11 +24,12 @@ import { keystoreMethods } from './namespaces/keystore.js'
 import { platformMethods } from './namespaces/platform.js'
 import { avmKeystoreMethods, platformKeystoreMethods } from './namespaces/xpKeystore.js'
 import { loadNodeIdentity } from './nodeIdentity.js'
+import { unixNow } from './util/unixNow.js'
 import { evmSubnetID } from './chains/blockchainID.js'
 import { nodeVerifier } from './warp/verifier.js'
 import { platformValidatorMethods } from './namespaces/platformValidators.js'
 import { PChainService } from './pchain/service.js'
-import { localPGenesisUTXOs } from './pchain/genesis.js'
+import { localPGenesisUTXOs, validatorStake } from './pchain/genesis.js'
 import { createDeprecationWarner } from './rpc/deprecation.js'
 import { METHOD_NOT_FOUND } from './rpc/errors.js'
 import { GorillaDispatcher } from './rpc/gorilla.js'
@@ -45,9 +46,6 @@ import { KeystoreStore } from './store/keystoreStore.js'
 import { XChainStore } from './store/xchainStore.js'
 import { XChainService, storedXUTXO } from './xchain/service.js'
 import { localXGenesisUTXOs } from './xchain/genesis.js'
-
-/** The node's weight as a validator: a local-genesis staker's (avalanchego genesis_local.json: 1e16 nAVAX over 5 stakers). */
-const VALIDATOR_WEIGHT = 2_000_000_000_000_000n
 
 /** An extra EVM chain as the node runs it: open, or failed at start (its paths answer 503). */
 export interface ExtraChainState {
@@ -249,7 +247,8 @@ export async function createNode(config: NodeConfig, opts: CreateNodeOptions = {
     // The node validates the Primary Network (C and X) and each extra chain's subnet, alone (docs/WARP.md).
     const subnets = new Map<string, Uint8Array[]>([[Buffer.from(new Uint8Array(32)).toString('hex'), [cb58Decode(blockchainId), net.xChainID]]])
     for (const spec of extra.chains) subnets.set(Buffer.from(extraSubnets.get(spec.id)!).toString('hex'), [cb58Decode(spec.id)])
-    const validatorView = { subnets, nodeID: identity.nodeID, publicKey: identity.signer.publicKey, weight: VALIDATOR_WEIGHT }
+    const stake = validatorStake(known?.name === 'local', unixNow())
+    const validatorView = { subnets, nodeID: identity.nodeID, publicKey: identity.signer.publicKey, proofOfPossession: identity.signer.proofOfPossession(), ...stake, hrp: net.hrp, created: pchain }
     const platform = new GorillaDispatcher(
       mergeTables(
         platformMethods({ p: pchain, networkID: config.networkId, chains, avaxAssetID: net.avaxAssetID }),

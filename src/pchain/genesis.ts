@@ -51,3 +51,34 @@ export function genesisPUTXOs(unlocks: readonly PUnlock[], avaxAssetID: Uint8Arr
 export function localPGenesisUTXOs(genesisTime = 0n): PVMUTXO[] {
   return genesisPUTXOs(LOCAL_P_UNLOCKS, NETWORKS.local.avaxAssetID, genesisTime)
 }
+
+/**
+ * The node as a validator, as avalanchego's local genesis makes staker 1 (genesis/genesis_local.json,
+ * genesis/genesis.go): 1e16 nAVAX staked over 5 stakers (2e15 each); staking from the local network's
+ * start time, which avalanchego moves forward in 9-month steps to the last one before now
+ * (genesis/config.go getRecentStartTime), for initialStakeDuration (one year); delegation fee
+ * 1,000,000 millionths (100 %); rewards to ewoq (on the local network only).
+ */
+export interface ValidatorStake {
+  readonly weight: bigint
+  readonly startTime: bigint
+  readonly endTime: bigint
+  readonly delegationShares: number
+  readonly rewardAddress?: Uint8Array
+}
+
+const NINE_MONTHS = 9n * 30n * 24n * 3600n
+const INITIAL_STAKE_DURATION = 31_536_000n
+
+/** The node's stake at `now` (unix seconds). */
+export function validatorStake(local: boolean, now: bigint): ValidatorStake {
+  let startTime = LOCAL_CONFIG_START_TIME
+  while (startTime + NINE_MONTHS <= now) startTime += NINE_MONTHS
+  return {
+    weight: 2_000_000_000_000_000n,
+    startTime,
+    endTime: startTime + INITIAL_STAKE_DURATION,
+    delegationShares: 1_000_000,
+    ...(local && { rewardAddress: EWOQ }),
+  }
+}

@@ -13,6 +13,7 @@ import type { Logger } from 'pino'
 import { utxoInputID } from '../avalanche/avax.js'
 import { AvalancheError, VerifyError } from '../avalanche/errors.js'
 import { verifyOutputOwners } from '../avalanche/verify.js'
+import type { OutputOwners } from '../avalanche/types.js'
 import { sha256 } from '../util/crypto.js'
 import type { Database } from '../store/db.js'
 import { PChainStore } from '../store/pchainStore.js'
@@ -200,6 +201,24 @@ export class PChainService {
 
   getTx(txID: Uint8Array): { signedBytes: Uint8Array; height: bigint } | undefined {
     return this.deps.store.ledger.getTx(txID)
+  }
+
+  /** The owner of a subnet a CreateSubnetTx made (its ID is the tx's), or undefined. */
+  subnetOwner(subnetID: Uint8Array): OutputOwners | undefined {
+    const tx = this.deps.store.ledger.getTx(subnetID)
+    if (tx === undefined) return undefined
+    const utx = parsePVMTx(tx.signedBytes).tx.unsignedTx
+    return utx.typeID === PVM_TYPE_ID.CreateSubnetTx ? utx.owner : undefined
+  }
+
+  /** Every subnet a CreateSubnetTx made, in ID order, with its owner. */
+  async createdSubnets(): Promise<{ id: Uint8Array; owner: OutputOwners }[]> {
+    const out: { id: Uint8Array; owner: OutputOwners }[] = []
+    for (const tx of await this.deps.store.ledger.txs()) {
+      const utx = parsePVMTx(tx.signedBytes).tx.unsignedTx
+      if (utx.typeID === PVM_TYPE_ID.CreateSubnetTx) out.push({ id: tx.id, owner: utx.owner })
+    }
+    return out
   }
 
   getUTXOs(addrs: readonly Uint8Array[], startAddr: Uint8Array, startUTXO: Uint8Array, limit: number): PUTXOListing {

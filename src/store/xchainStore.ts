@@ -179,6 +179,20 @@ export class XChainStore {
     return { height: new DataView(v.buffer, v.byteOffset, 8).getBigUint64(0), signedBytes: new Uint8Array(v.subarray(8)) }
   }
 
+  /** Every accepted tx with its ID, in ID order (for the few listings that need them all: the P-Chain's subnets). */
+  async txs(): Promise<(StoredXTx & { id: Uint8Array })[]> {
+    const out: (StoredXTx & { id: Uint8Array })[] = []
+    const it = this.db.iterator({ gte: Uint8Array.of(this.layout.tx), lt: Uint8Array.of(this.layout.tx + 1) })
+    try {
+      for (let batch = await it.nextv(1024); batch.length > 0; batch = await it.nextv(1024)) {
+        for (const [k, v] of batch) out.push({ id: new Uint8Array(k.subarray(1)), height: new DataView(v.buffer, v.byteOffset, 8).getBigUint64(0), signedBytes: new Uint8Array(v.subarray(8)) })
+      }
+    } finally {
+      await it.close()
+    }
+    return out
+  }
+
   /**
    * Accepts a tx in a block of its own at height+1: spends `spent`, adds `produced`, records the tx and
    * the height, and writes `extraOps` (shared memory) in the same synced batch; `applied` runs after.

@@ -208,6 +208,12 @@ const GORILLA_COVERAGE: Record<string, { path: string; file: string }> = {
   'platform.exportKey': { path: '/ext/bc/P', file: 'keystore.xp.test.ts' },
   'platform.listAddresses': { path: '/ext/bc/P', file: 'keystore.xp.test.ts' },
   'platform.createAddress': { path: '/ext/bc/P', file: 'keystore.xp.test.ts' },
+  'platform.validatedBy': { path: '/ext/bc/P', file: 'warp.api.test.ts' },
+  'platform.validates': { path: '/ext/bc/P', file: 'warp.api.test.ts' },
+  'platform.getValidatorsAt': { path: '/ext/bc/P', file: 'warp.api.test.ts' },
+  'platform.getCurrentValidators': { path: '/ext/bc/P', file: 'warp.api.test.ts' },
+  'platform.getSubnet': { path: '/ext/bc/P', file: 'warp.api.test.ts' },
+  'platform.getSubnets': { path: '/ext/bc/P', file: 'warp.api.test.ts' },
   'keystore.exportUser': { path: '/ext/keystore', file: 'keystore.xp.test.ts' },
   'keystore.importUser': { path: '/ext/keystore', file: 'keystore.xp.test.ts' },
 }

@@ -79,6 +79,22 @@ describe('P-Chain CreateSubnetTx with AvalancheJS', () => {
     expect(json.result.tx.id).toBe(txID)
 
     await expect(pvmApi.issueSignedTx(signed)).rejects.toThrow('duplicate transaction')
+
+    // The subnet is the tx's ID: permissioned, owned by ewoq, listed, validated by nobody.
+    expect((await gorilla('platform.getSubnet', { subnetID: txID })).result).toEqual({
+      isPermissioned: true,
+      controlKeys: [EWOQ_P],
+      threshold: '1',
+      locktime: '0',
+      subnetTransformationTxID: '11111111111111111111111111111111LpoYY',
+      conversionID: '11111111111111111111111111111111LpoYY',
+      managerChainID: '11111111111111111111111111111111LpoYY',
+      managerAddress: null,
+    })
+    expect((await gorilla('platform.getSubnets', {})).result.subnets).toContainEqual({ id: txID, controlKeys: [EWOQ_P], threshold: '1' })
+    expect((await gorilla('platform.getSubnets', { ids: [txID, txID] })).result).toEqual({ subnets: [{ id: txID, controlKeys: [EWOQ_P], threshold: '1' }] })
+    expect((await gorilla('platform.getCurrentValidators', { subnetID: txID })).result).toEqual({ validators: [] })
+    expect((await gorilla('platform.getValidatorsAt', { height: 1, subnetID: txID })).result).toEqual({})
   })
 
   it('refuses a CreateSubnetTx paying less than its fee with the shortfall in AVAX', async () => {

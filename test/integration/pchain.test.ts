@@ -102,8 +102,8 @@ describe('P-Chain with AvalancheJS', () => {
   })
 
   it("answers staking methods -32601 (out of scope, issue 7) with gorilla's missing-method text", async () => {
-    const r = await gorilla('/ext/bc/P', 'platform.getCurrentValidators', {})
-    expect(r.error).toEqual({ code: -32601, message: 'rpc: can\'t find method "platform.GetCurrentValidators"', data: null })
+    const r = await gorilla('/ext/bc/P', 'platform.getStake', {})
+    expect(r.error).toEqual({ code: -32601, message: 'rpc: can\'t find method "platform.GetStake"', data: null })
   })
 
   it("shows ewoq's genesis P balance: 20M unlocked and a StakeableLockOut whose lock has passed", async () => {

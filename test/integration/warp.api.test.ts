@@ -81,6 +81,58 @@ describe('the warp_ API', () => {
     expect((await node.api('/ext/bc/P', 'platform.validatedBy', { blockchainID: cb58Encode(new Uint8Array(32).fill(3)) })).error?.message).toMatch(/^problem retrieving blockchain ".*": not found$/)
   })
 
+  it('platform.getCurrentValidators and getSubnet(s) show the same validator: node ID, weight, BLS key and proof of possession', async () => {
+    const P = '/ext/bc/P'
+    const { nodeID, nodePOP } = (await node.api('/ext/info', 'info.getNodeID')).result
+    const [primary] = (await node.api(P, 'platform.getCurrentValidators', {})).result.validators
+    expect(primary).toMatchObject({
+      txID: '11111111111111111111111111111111LpoYY',
+      nodeID,
+      weight: '2000000000000000',
+      signer: nodePOP,
+      delegationFee: '100.0000',
+      connected: true,
+      delegatorCount: '0',
+      delegatorWeight: '0',
+      validationRewardOwner: { locktime: '0', threshold: '1', addresses: ['P-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96u'] },
+    })
+    // Staking runs a year from avalanchego's local start time, moved forward in 9-month steps to the last before now.
+    const start = BigInt(primary.startTime)
+    const now = BigInt(Math.floor(Date.now() / 1000))
+    expect((start - 1_721_016_000n) % 23_328_000n).toBe(0n)
+    expect(start <= now && now < start + 23_328_000n).toBe(true)
+    expect(BigInt(primary.endTime) - start).toBe(31_536_000n)
+    expect(primary).not.toHaveProperty('delegators')
+    // Asked by node ID: the same entry with its (empty) delegators; another node ID: none.
+    expect((await node.api(P, 'platform.getCurrentValidators', { nodeIDs: [nodeID] })).result.validators).toEqual([{ ...primary, delegators: [] }])
+    const other = 'NodeID-MFrZFVCXPv5iCn6M9K6XduxGTYp891xXZ'
+    expect((await node.api(P, 'platform.getCurrentValidators', { nodeIDs: [other] })).result.validators).toEqual([])
+    expect((await node.api(P, 'platform.getCurrentValidators', { nodeIDs: ['7Xhw2mDxuDS44j42TCB6U5579esbSt3Lg'] })).error?.message).toMatch(/^couldn't unmarshal an argument/)
+
+    // The chain's subnet: the Primary Network for the C-Chain, a permissioned subnet with the node alone for an extra chain.
+    const chainID = process.env.CCHAIN_TEST_CHAIN === 'extra' ? node.node.extraChains[0]!.spec.id : node.node.blockchainId
+    const { subnetID } = (await node.api(P, 'platform.validatedBy', { blockchainID: chainID })).result
+    const subnets = (await node.api(P, 'platform.getSubnets', {})).result.subnets
+    expect(subnets.at(-1)).toEqual({ id: '11111111111111111111111111111111LpoYY', controlKeys: [], threshold: '0' })
+    expect(subnets.map((s: { id: string }) => s.id)).toContain(subnetID)
+    expect((await node.api(P, 'platform.getSubnet', { subnetID: '11111111111111111111111111111111LpoYY' })).error?.message).toBe("the primary network isn't a subnet")
+    expect((await node.api(P, 'platform.getSubnet', { subnetID: cb58Encode(new Uint8Array(32).fill(9)) })).error?.message).toBe('not found')
+    expect((await node.api(P, 'platform.getSubnets', { ids: [cb58Encode(new Uint8Array(32).fill(9))] })).result).toEqual({ subnets: null })
+    if (process.env.CCHAIN_TEST_CHAIN !== 'extra') return
+    const [validator] = (await node.api(P, 'platform.getCurrentValidators', { subnetID })).result.validators
+    expect(validator).toEqual({ txID: primary.txID, startTime: primary.startTime, endTime: primary.endTime, weight: primary.weight, nodeID })
+    expect((await node.api(P, 'platform.getSubnet', { subnetID })).result).toEqual({
+      isPermissioned: true,
+      controlKeys: [],
+      threshold: '0',
+      locktime: '0',
+      subnetTransformationTxID: '11111111111111111111111111111111LpoYY',
+      conversionID: '11111111111111111111111111111111LpoYY',
+      managerChainID: '11111111111111111111111111111111LpoYY',
+      managerAddress: null,
+    })
+  })
+
   it("answers coreth's error for an unknown message, and an ID that is no CB58 ID is an invalid argument", async () => {
     const unknown = cb58Encode(new Uint8Array(32).fill(5))
     const answer = await node.rpc('warp_getMessage', [unknown])

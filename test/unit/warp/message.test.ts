@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { sha256 } from '@noble/hashes/sha2.js'
+import { Address, Bytes, Id, Int, pvmSerial } from '@avalabs/avalanchejs'
 import { BlsSigner, aggregateSignatures } from '../../../src/warp/bls.js'
 import { decodeSignedMessage, decodeUnsignedMessage, encodeSignedMessage, encodeUnsignedMessage, messageID } from '../../../src/warp/message.js'
 import { decodePayload, encodeAddressedCall, encodeHashPayload, MAX_PAYLOAD_SIZE } from '../../../src/warp/payload.js'
@@ -49,6 +50,17 @@ describe('Warp messages (codec v0)', () => {
     expect(hex(signed)).toBe(`${hex(unsignedBytes)}${u32(0)}${u32(1)}01${'09'.repeat(96)}`)
     expect(signed).toHaveLength(181 + PAYLOAD.length)
     expect(decodeSignedMessage(signed)).toEqual({ unsigned, signature })
+  })
+
+  it("equals AvalancheJS's WarpUnsignedMessage and AddressedCall (which leave the codec version to their manager)", () => {
+    const warp = pvmSerial.warp
+    const codec = warp.getWarpManager().getDefaultCodec()
+    const ajsCall = new warp.AddressedCallPayloads.AddressedCall(new Address(SENDER), new Bytes(PAYLOAD)).toBytes(codec)
+    expect(hex(call)).toBe(`0000${hex(ajsCall)}`)
+    const ajsMessage = new warp.WarpUnsignedMessage(new Int(12345), new Id(CHAIN), new Bytes(call)).toBytes(codec)
+    expect(hex(unsignedBytes)).toBe(`0000${hex(ajsMessage)}`)
+    const [decoded] = warp.AddressedCallPayloads.AddressedCall.fromBytes(call.subarray(2), codec)
+    expect(decoded.getSourceAddress('hex')).toBe(`0x${hex(SENDER)}`)
   })
 
   it('refuses trailing bytes, another codec version, an unknown payload or signature type, a payload over 24 KiB', () => {
