@@ -23,6 +23,7 @@ const EXTRA_CHAIN_FILES = [
     'warp.precompile',
     'warp.api',
     'warp.predicates',
+    'warp.aggregator',
   ].map((name) => `test/integration/${name}.test.ts`),
 ]
 

@@ -62,6 +62,11 @@ export const ChainConfigFile = z.strictObject({
   // coreth: relative to the working directory; here to the data dir.
   'admin-api-dir': z.string().default('').describe("Prefix of the admin API's profile folder `<admin-api-dir>_coreth_performance_<chain>`, under the data dir"),
   'allow-unprotected-txs': z.boolean().default(false).describe('Accept transactions without EIP-155 replay protection over RPC'),
+  // coreth's default lists EIP-1820's registry deployment (plugin/evm/config/default_config.go).
+  'allow-unprotected-tx-hashes': z
+    .array(z.string().regex(/^0x[0-9a-fA-F]{64}$/, 'a 32-byte 0x hash'))
+    .default(['0xfefb2da535e927b85fe68eb81cb2e4a5827c905f78381a01ef2322aa9b0aee8e'])
+    .describe('Transactions (hashes) accepted over RPC without EIP-155 replay protection all the same'),
   // coreth's default is 0; 10,000 is the public providers' figure (docs/SECURITY.md E4).
   'api-max-blocks-per-request': z.number().int().nonnegative().default(10_000).describe("Widest eth_getLogs block range (0 = no limit, coreth's default)"),
   // geth's maxAddresses (docs/SECURITY.md E4).

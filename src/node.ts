@@ -28,6 +28,7 @@ import { unixNow } from './util/unixNow.js'
 import { evmSubnetID } from './chains/blockchainID.js'
 import { nodeVerifier } from './warp/verifier.js'
 import { platformValidatorMethods } from './namespaces/platformValidators.js'
+import { type AggregatorChain, aggregateSignatures } from './namespaces/signatureAggregator.js'
 import { PChainService } from './pchain/service.js'
 import { localPGenesisUTXOs, validatorStake } from './pchain/genesis.js'
 import { createDeprecationWarner } from './rpc/deprecation.js'
@@ -260,6 +261,12 @@ export async function createNode(config: NodeConfig, opts: CreateNodeOptions = {
     )
     for (const path of apiPaths(P_API_ALIASES, P_CHAIN_ID, extra.aliases.get(P_CHAIN_ID)!)) apis.push({ path, rpc: platform })
   }
+  // icm-services' signature-aggregator API over the node's chains and the subnets the node validates (docs/ICM.md).
+  const hx = (b: Uint8Array): string => Buffer.from(b).toString('hex')
+  const aggregatorChains = new Map<string, AggregatorChain>([[hx(cb58Decode(blockchainId)), { warp: engine.warp, subnetID: new Uint8Array(32) }]])
+  for (const { spec, chain } of extraChains) if (chain !== undefined) aggregatorChains.set(hx(cb58Decode(spec.id)), { warp: chain.engine.warp, subnetID: extraSubnets.get(spec.id)! })
+  const validated = new Set([hx(new Uint8Array(32)), ...[...extraSubnets.values()].map(hx)])
+  const aggregator = (body: unknown) => aggregateSignatures({ chains: aggregatorChains, validates: (subnet) => validated.has(subnet), signer: identity.signer }, body)
   const keystoreRpc = keystore !== undefined ? new GorillaDispatcher(keystoreMethods({ keystore, deprecated }), { log: apiLog, stats }) : undefined
   const running = [cChain, ...extraChains.flatMap(({ chain }) => (chain !== undefined ? [chain] : []))]
   const metrics = createMetrics({
@@ -294,7 +301,7 @@ export async function createNode(config: NodeConfig, opts: CreateNodeOptions = {
     log: log.child({ module: 'http' }),
     chains: routes,
     roots: C_API_ALIASES,
-    node: { info, health, metrics, keystore: keystoreRpc },
+    node: { info, health, metrics, keystore: keystoreRpc, aggregator },
     apis,
     ...(explorer !== undefined && { explorer: { ...explorer, assets: loadExplorerAssets() } }),
     bodyLimit: config.httpMaxBodyBytes,

@@ -31,6 +31,7 @@ export function engineOptions(chain: ChainConfigFile, setup: EngineSetup): Engin
     evmTimeoutMs: Math.max(0, configDurationMs(chain['rpc-evm-timeout'])),
     admission: {
       allowUnprotected: chain['allow-unprotected-txs'],
+      allowUnprotectedHashes: new Set(chain['allow-unprotected-tx-hashes'].map((h) => h.toLowerCase())),
       txFeeCap: chain['rpc-tx-fee-cap'],
       minTip: BigInt(chain['tx-pool-price-limit']),
       maxSize: chain['tx-max-size'],

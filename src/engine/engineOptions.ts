@@ -53,6 +53,8 @@ export interface EngineOptions {
   admission: {
     /** Accept transactions without EIP-155 replay protection (`allow-unprotected-txs`). */
     allowUnprotected: boolean
+    /** `allow-unprotected-tx-hashes`, lower-case 0x hashes. */
+    allowUnprotectedHashes: ReadonlySet<string>
     /** Largest fee of a transaction in AVAX; 0 = no cap (`rpc-tx-fee-cap`). */
     txFeeCap: number
     /** Lowest tip in wei per gas (`tx-pool-price-limit`); also the fee oracle's floor. */

@@ -46,6 +46,8 @@ export interface ServerOptions {
     metrics?: { contentType: string; text(): Promise<string> }
     /** /ext/keystore, only when `--api-keystore-enabled`: otherwise not registered (404, as avalanchego). */
     keystore?: GorillaDispatcher
+    /** `POST /aggregate-signatures` (icm-services' signature-aggregator API): a status and a JSON body for the request's. */
+    aggregator?: (body: unknown) => { status: number; body: object }
   }
   /**
    * Further gorilla JSON-RPC endpoints, each at one exact path: the atomic API (`avax` and `native`
@@ -194,6 +196,24 @@ export function createServer(opts: ServerOptions): Server {
         }),
       )
     }
+  }
+  const aggregator = api.aggregator
+  if (aggregator !== undefined) {
+    // Go's json.Decoder reads the body whatever its content type: so does this route.
+    fastify.register(async (app) => {
+      app.removeAllContentTypeParsers()
+      app.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body))
+      app.post('/aggregate-signatures', (req, reply) => {
+        let body: unknown
+        try {
+          body = JSON.parse(req.body as string)
+        } catch {
+          body = undefined
+        }
+        const answer = aggregator(body)
+        reply.code(answer.status).header('content-type', JSON_CT).send(JSON.stringify(answer.body))
+      })
+    })
   }
   if (opts.explorer !== undefined) registerExplorer(fastify, opts.explorer)
   const metrics = api.metrics

@@ -146,6 +146,30 @@ describe('eth_sendRawTransaction and transaction lookups', () => {
       expect(r.error).toEqual({ code: -32000, message: 'only replay-protected (EIP-155) transactions allowed over RPC' })
     })
 
+    it("takes a keyless deployment (Nick's method: no chain ID, nonce 0, r == s) as coreth does, and the hashes allow-unprotected-tx-hashes lists", async () => {
+      // A contract whose creation code returns one byte of runtime code (0x00), from a sender no key holds.
+      const unsigned = Transaction.from({ type: 0, nonce: 0, gasPrice: 100n * 10n ** 9n, gasLimit: 100_000n, data: '0x600060005360016000f3', value: 0n })
+      const keyless = Transaction.from({ ...unsigned.toJSON(), signature: { r: `0x${'33'.repeat(32)}`, s: `0x${'33'.repeat(32)}`, v: 27 } })
+      await send(node, { to: keyless.from!, value: 100_000n * 100n * 10n ** 9n })
+      const r = await sendRaw(keyless.serialized)
+      expect(r.result).toBe(keyless.hash)
+      const receipt = await waitReceipt(node, keyless.hash!)
+      expect(receipt.status).toBe('0x1')
+      expect(receipt.from).toBe(keyless.from!.toLowerCase())
+      expect(await node.call('eth_getCode', [receipt.contractAddress, 'latest'])).not.toBe('0x')
+      // The same pattern at another nonce is no keyless deployment: refused.
+      const later = Transaction.from({ ...unsigned.toJSON(), nonce: 1, signature: { r: `0x${'33'.repeat(32)}`, s: `0x${'33'.repeat(32)}`, v: 27 } })
+      expect((await sendRaw(later.serialized)).error?.message).toBe('only replay-protected (EIP-155) transactions allowed over RPC')
+      // A listed hash passes.
+      const raw = await sign({ nonce: 0, to: bob, type: 0, chainId: 0n })
+      const listed = await startTestNode({ chain: { 'allow-unprotected-tx-hashes': [Transaction.from(raw).hash!] } })
+      try {
+        expect((await listed.rpc('eth_sendRawTransaction', [raw])).result).toBe(Transaction.from(raw).hash)
+      } finally {
+        await listed.close()
+      }
+    })
+
     it('a foreign chain ID is an invalid sender', async () => {
       const n = await nonceOf(node, ewoq.address)
       const typed = await sendRaw(await sign({ nonce: n, to: bob, chainId: 43114n }))

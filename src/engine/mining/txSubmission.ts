@@ -11,7 +11,7 @@ import { type AdmissionRules, checkTxState } from '../pool/txValidation.js'
 
 /** The engine's options a submission follows (src/engine/engineOptions.ts says what each means). */
 export interface SubmissionOptions {
-  admission: Pick<AdmissionRules, 'allowUnprotected' | 'txFeeCap' | 'minTip' | 'maxSize'>
+  admission: Pick<AdmissionRules, 'allowUnprotected' | 'allowUnprotectedHashes' | 'txFeeCap' | 'minTip' | 'maxSize'>
   pendingNonceGuardMs: number
   failedSendErrors: boolean
 }

@@ -17,6 +17,8 @@ export interface AdmissionRules {
   common: Common
   chainId: bigint
   allowUnprotected: boolean
+  /** `allow-unprotected-tx-hashes`: transactions (0x hashes) accepted without replay protection all the same. */
+  allowUnprotectedHashes?: ReadonlySet<string>
   /** rpc-tx-fee-cap in ether units; 0 = no cap. */
   txFeeCap: number
   blockGasLimit: bigint
@@ -59,6 +61,15 @@ function warpGas(tx: TypedTransaction, warp: boolean): bigint {
 }
 
 /**
+ * coreth's UnprotectedAllowed (eth/api_backend.go): the config's switch, its listed hashes, or Nick's
+ * method's "predictable pattern" (nonce 0, r == s), how keyless deployments such as Teleporter's are signed.
+ */
+function unprotectedAllowed(tx: TypedTransaction, rules: AdmissionRules): boolean {
+  if (rules.allowUnprotected || rules.allowUnprotectedHashes?.has(hashHex(tx))) return true
+  return tx.nonce === 0n && tx.r !== undefined && tx.r === tx.s
+}
+
+/**
  * The checks after decoding, in geth's order. `senderOf` recovers the sender and seals the
  * transaction with it (sealTx), or names it: an impersonated sender's transaction has no real
  * signature (src/dev/impersonation.ts).
@@ -67,7 +78,7 @@ export function admitTransaction(tx: TypedTransaction, rules: AdmissionRules, ar
   if (!isSupportedType(tx)) throw new TxRejectedError('transaction type not supported')
   const { feeCap, tipCap } = feeCaps(tx)
   checkTxFee(feeCap, tx.gasLimit, rules.txFeeCap)
-  if (tx.type === 0 && !isProtected(tx) && !rules.allowUnprotected) {
+  if (tx.type === 0 && !isProtected(tx) && !unprotectedAllowed(tx, rules)) {
     throw new TxRejectedError('only replay-protected (EIP-155) transactions allowed over RPC')
   }
   if (tx.to === undefined && tx.data.length > MAX_INITCODE_SIZE) {
