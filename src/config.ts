@@ -179,6 +179,20 @@ export const NodeConfig = z.strictObject({
   evmInterpreter: z.enum(['ethereumjs', 'own']).default('own'),
   /** Run what the interpreter serves on ethereumjs too, answer ethereumjs's result, and log and count every difference. */
   evmOracle: z.boolean().default(false),
+  /** The node's ICM relayer (docs/ICM.md): auto, manual or off; unset: auto on the local network, off elsewhere. */
+  icmRelayer: z.enum(['auto', 'manual', 'off']).optional(),
+  /** The messenger the relayer watches on every chain: TeleporterMessenger v1.0.0's address. */
+  icmMessengerAddress: z
+    .string()
+    .regex(/^0x[0-9a-fA-F]{40}$/, 'a 20-byte 0x address')
+    .default('0x253b2784c75e510dD0fF1da844684a1aC0aa5fcf'),
+  /** A file holding the messenger's keyless deployment transaction (hex), sent on every chain of a local network at start (docs/ICM.md). */
+  icmMessengerDeploymentTx: z.string().min(1).optional(),
+  /** The relayer account's secp256k1 key (32-byte 0x hex); unset: the node's fixed relayer key (docs/ICM.md). */
+  icmRelayerKey: z
+    .string()
+    .regex(/^0x[0-9a-fA-F]{64}$/, 'a 32-byte 0x key')
+    .optional(),
   explorerEnabled: z.boolean().optional(), // the explorer page (docs/EXPLORER.md; unset: on a loopback host only, src/server/explorerExposure.ts)
   // Keystore input sizes and online-guessing back-off (docs/SECURITY.md K2, K5, K7).
   /** Longest keystore username in UTF-8 bytes (avalanchego maxUserLen). */
@@ -271,6 +285,10 @@ export const FLAGS: Record<string, FlagDef> = {
     help: "EVM of eth_call, eth_estimateGas and blocks' transactions: own (the node's interpreter where it covers the chain's rules, else ethereumjs; docs/EVM.md) or ethereumjs",
   },
   'evm-oracle': { key: 'evmOracle', type: 'boolean', help: "run what the own interpreter serves on ethereumjs too; answer ethereumjs's result, log and count differences" },
+  'icm-relayer': { key: 'icmRelayer', type: 'string', help: "the node's ICM relayer: auto, manual (icm_deliverMessage) or off (docs/ICM.md); unset: auto on the local network" },
+  'icm-messenger-address': { key: 'icmMessengerAddress', type: 'string', help: "the Teleporter messenger the relayer watches on every chain (TeleporterMessenger v1.0.0's address)" },
+  'icm-messenger-deployment-tx': { key: 'icmMessengerDeploymentTx', type: 'string', help: "file of the messenger's keyless deployment tx, sent on each local chain (docs/ICM.md)" },
+  'icm-relayer-key': { key: 'icmRelayerKey', type: 'string', help: "the relayer account's private key (0x, 32 bytes); unset: the node's fixed relayer key (docs/ICM.md)" },
   'explorer-enabled': { key: 'explorerEnabled', type: 'boolean', help: 'serve the explorer page at / (read-only); unset: on when --http-host is loopback, true: on any host too' },
   'keystore-max-username-length': { key: 'keystoreMaxUsernameLength', type: 'number', help: 'longest keystore username in UTF-8 bytes' },
   'keystore-max-password-length': { key: 'keystoreMaxPasswordLength', type: 'number', help: 'longest keystore password in UTF-8 bytes (checked before the KDF)' },

@@ -28,7 +28,9 @@ import { unixNow } from './util/unixNow.js'
 import { evmSubnetID } from './chains/blockchainID.js'
 import { nodeVerifier } from './warp/verifier.js'
 import { platformValidatorMethods } from './namespaces/platformValidators.js'
-import { type AggregatorChain, aggregateSignatures } from './namespaces/signatureAggregator.js'
+import { icmMethods } from './namespaces/icm.js'
+import { createRelayer, deployMessenger, readMessengerDeployment } from './chains/icmRelayer.js'
+import { type AggregatorChain, aggregateSignatures } from './icm/signatureAggregator.js'
 import { PChainService } from './pchain/service.js'
 import { localPGenesisUTXOs, validatorStake } from './pchain/genesis.js'
 import { createDeprecationWarner } from './rpc/deprecation.js'
@@ -105,6 +107,8 @@ export interface CreateNodeOptions {
 /** The composition root: the only place that constructs and wires services. */
 export async function createNode(config: NodeConfig, opts: CreateNodeOptions = {}): Promise<CChainNode> {
   const log = opts.log ?? createLogger(config.logLevel, config.logFormat)
+  // Read before the database opens: a file that holds no keyless deployment stops the start.
+  const messengerDeployment = readMessengerDeployment(config)
   const { genesis, known, net, blockchainId, xChainId, extra, db } = opts.start?.plan ?? (await planNode(config, log))
   if (!NATIVE_CRYPTO.secp256k1 || !NATIVE_CRYPTO.keccak) log.warn(NATIVE_CRYPTO, 'native crypto bindings unavailable; using the slower pure-JS fallback')
   const accounts = new AccountManager(join(config.dataDir, 'keystore'), { now: opts.now })
@@ -126,7 +130,10 @@ export async function createNode(config: NodeConfig, opts: CreateNodeOptions = {
   // Warp predicates verify against the node's key, from the node's chains and the P-Chain (docs/WARP.md).
   const warpChains = [cb58Decode(blockchainId), ...extra.chains.map((spec) => cb58Decode(spec.id)), net.pChainID]
   const warpVerify = nodeVerifier(config.networkId, identity.signer.publicKey, warpChains)
-  const shared = { accounts, stats, deprecated, keystore, network, now: opts.now, signer: identity.signer, warpVerify }
+  // The node's ICM relayer over all its chains (docs/ICM.md), served as icm_ at each.
+  const relayer = createRelayer(config, known?.name === 'local', identity.signer, log)
+  const nodeMethods = relayer !== undefined ? icmMethods(relayer) : {}
+  const shared = { accounts, stats, deprecated, keystore, network, now: opts.now, signer: identity.signer, warpVerify, nodeMethods }
 
   let cChain: EvmChain
   let xchain: XChainService
@@ -198,6 +205,15 @@ export async function createNode(config: NodeConfig, opts: CreateNodeOptions = {
       chainLog.error({ err }, `chain ${spec.name} (${spec.id}) failed to start; the other chains run`)
       extraChains.push({ spec, error })
     }
+  }
+  if (relayer !== undefined) {
+    relayer.attach({ blockchainID: cb58Decode(blockchainId), engine })
+    for (const { spec, chain } of extraChains) if (chain !== undefined) relayer.attach({ blockchainID: cb58Decode(spec.id), engine: chain.engine })
+  }
+  {
+    const engines = [engine, ...extraChains.flatMap(({ chain }) => (chain !== undefined ? [chain.engine] : []))]
+    await deployMessenger(messengerDeployment, known?.name === 'local', engines, relayer, log)
+    relayer?.catchUp().catch((err: unknown) => log.warn({ err }, 'icm relayer: catching up failed'))
   }
 
   // avalanchego's node APIs: /ext/info, /ext/health, /ext/metrics, and /ext/bc/<chain>/admin when enabled.

@@ -22,6 +22,8 @@ const LAYERS: readonly (readonly string[])[] = [
   ['chains/'],
   // Tables: wire name -> schema -> handler.
   ['namespaces/'],
+  // The node's ICM relayer: reads and writes every chain's engine, signs with the node's key.
+  ['icm/'],
   // The JSON-RPC and gorilla wire: dispatch, schemas, formats, the domain errors' codes.
   ['rpc/'],
   // The development controls: snapshots of the whole node (engine, atomic, the X/P ledgers' reloads), state edits.

@@ -56,7 +56,7 @@ import { OriginUTXOMarks } from '../store/originUTXOMarks.js'
  * when their coreth service is in the chain config's `eth-apis` (src/rpc/ethApis.ts); with `origin`,
  * a fork's history is answered by its origin (src/namespaces/fork/withFork.ts).
  */
-export function buildMethodTable(ctx: RpcContext, dev?: DevServices, origin?: OriginProxy, warp?: WarpApiContext): MethodTable {
+export function buildMethodTable(ctx: RpcContext, dev?: DevServices, origin?: OriginProxy, warp?: WarpApiContext, nodeMethods: MethodTable = {}): MethodTable {
   const ethApis = ctx.config.chain['eth-apis']
   const version = clientVersion(dev !== undefined && resolveEthApis(ethApis).has('dev') ? ctx.config.devClientVersion : undefined)
   const all = mergeTables(
@@ -71,7 +71,7 @@ export function buildMethodTable(ctx: RpcContext, dev?: DevServices, origin?: Or
     dev === undefined ? {} : devMethods(dev, version),
   )
   // coreth serves warp_ apart from eth-apis, by its own key (warp-api-enabled).
-  const served = mergeTables(servedMethods(all, ethApis, ethSubscribeDisabled()), warp !== undefined && ctx.config.chain['warp-api-enabled'] ? warpMethods(warp) : {})
+  const served = mergeTables(servedMethods(all, ethApis, ethSubscribeDisabled()), warp !== undefined && ctx.config.chain['warp-api-enabled'] ? warpMethods(warp) : {}, nodeMethods)
   const table = dev === undefined ? served : withImpersonation(served, dev.impersonation, ethApis)
   return origin === undefined ? table : withFork(table, origin, ctx.engine, logLimits(ctx.config.chain))
 }
@@ -106,6 +106,8 @@ export interface EvmChainDeps {
   readonly subnetID: Uint8Array
   /** Whether a Warp predicate's signed message verifies (src/warp/verifier.ts). */
   readonly warpVerify: (message: SignedMessage) => boolean
+  /** The node's own methods served at every EVM chain's endpoint besides the chain's (the relayer's icm_). */
+  readonly nodeMethods?: MethodTable
 }
 
 /** One EVM chain: engine, atomic service, its JSON-RPC and gorilla endpoints. */
@@ -183,7 +185,10 @@ export async function openEvmChain(deps: EvmChainDeps): Promise<EvmChain> {
   log.info({ apis: chainConfig['eth-apis'] }, 'enabling apis')
   // A fork's origin answers for its history (docs/FORK.md); the chain may become a fork later (anvil_reset), so every chain has it.
   const origin = new OriginProxy(() => engine.fork, new OriginCache(db), rpcLog)
-  const rpc = new Dispatcher(buildMethodTable(ctx, dev, origin, { warp: engine.warp, signer: deps.signer, subnetID: deps.subnetID }), dispatcherOptions(chainConfig, rpcLog, deps.stats))
+  const rpc = new Dispatcher(
+    buildMethodTable(ctx, dev, origin, { warp: engine.warp, signer: deps.signer, subnetID: deps.subnetID }, deps.nodeMethods),
+    dispatcherOptions(chainConfig, rpcLog, deps.stats),
+  )
   const apiLog = log.child({ module: 'api' })
   const primary = deps.aliases[0] ?? id
   const profiler = new Profiler(profileDir(config.dataDir, chainConfig['admin-api-dir'], primary))

@@ -9,7 +9,7 @@ import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { addTxSignatures, evm } from '@avalabs/avalanchejs'
-import { Wallet } from 'ethers'
+import { Interface, Wallet } from 'ethers'
 import type { Browser, Page } from 'puppeteer-core'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { EWOQ, EWOQ_ETH, EWOQ_KEY, context, waitAtomicAccepted } from '../helpers/avalanchejs.js'
@@ -18,7 +18,8 @@ import { deploy, iface, nonceOf, poll, send, sign, waitReceipt } from '../helper
 import { EWOQ_ADDRESS, EWOQ_X, LOCAL_X, NANO } from '../helpers/constants.js'
 import { npmChromiumVersion } from '../helpers/npmChromium.js'
 import { tempDirs } from '../helpers/tempDirs.js'
-import { startTestNode, type TestNode } from '../helpers/testNode.js'
+import { contracts, startTestNode, type TestNode } from '../helpers/testNode.js'
+import { cb58Decode } from '../../src/avalanche/cb58.js'
 
 const LOCAL_GENESIS = fileURLToPath(new URL('../../config/local-genesis.json', import.meta.url))
 const SUBNET_CHAIN_ID = 7007n
@@ -33,6 +34,9 @@ const transfers: { hash: string; from: string; to: string }[] = []
 let tokenTransfer: { hash: string; to: string }
 let reverted: string
 let subnetTx: string
+let icmSend: string
+let icmDelivery: string
+const MESSENGER = '0x253b2784c75e510dD0fF1da844684a1aC0aa5fcf'
 let exportID: string
 let exportBlock: number
 
@@ -137,6 +141,31 @@ async function setup(): Promise<void> {
   const raw = await sign({ to: Wallet.createRandom().address, value: 5n * 10n ** 17n, nonce: 0, chainId: SUBNET_CHAIN_ID })
   subnetTx = await subnetCall('eth_sendRawTransaction', [raw])
   await poll(() => subnetCall('eth_getTransactionReceipt', [subnetTx]), 'the extra chain receipt')
+
+  // A Teleporter message from the C-Chain to the extra chain, delivered by the node's relayer (the repository's
+  // test messenger at Teleporter's address on both; its destination has no code, so it is received and not run).
+  const relayer = await tn.call('icm_getRelayer')
+  for (const call of [(m: string, p: unknown[]) => tn.call(m, p), subnetCall]) {
+    await call('anvil_setCode', [MESSENGER, contracts.contracts.ICMTestMessenger.deployedBytecode])
+    await call('anvil_setBalance', [relayer.address, '0x3635c9adc5dea00000'])
+  }
+  const subnetID = `0x${Buffer.from(cb58Decode(tn.node.extraChains[0]!.spec.id)).toString('hex')}`
+  const input = {
+    destinationBlockchainID: subnetID,
+    destinationAddress: Wallet.createRandom().address,
+    feeInfo: { feeTokenAddress: EWOQ_ADDRESS, amount: 0n },
+    requiredGasLimit: 50_000n,
+    allowedRelayerAddresses: [],
+    message: '0x01',
+  }
+  const messenger = new Interface(contracts.contracts.ICMTestMessenger.abi as never)
+  icmSend = (await send(tn, { to: MESSENGER, data: messenger.encodeFunctionData('sendCrossChainMessage', [input]), gasLimit: 1_000_000n })).hash
+  const received = messenger.getEvent('ReceiveCrossChainMessage')!.topicHash
+  const logs = await poll(async () => {
+    const found = await subnetCall('eth_getLogs', [{ fromBlock: '0x0', toBlock: 'latest', address: MESSENGER, topics: [received] }])
+    return found.length > 0 ? found : undefined
+  }, 'the delivery on the extra chain')
+  icmDelivery = logs[0].transactionHash
 
   // An export of 0.25 AVAX from ewoq's C-Chain account to its X-Chain address, built and signed by AvalancheJS.
   const api = new evm.EVMApi(origin)
@@ -311,6 +340,20 @@ describe('explorer in Chromium', () => {
     expect(text).toContain(`${EWOQ_X}\texported to X\t0.25 AVAX`)
     expect(text.toLowerCase()).toContain(`${EWOQ_ADDRESS.toLowerCase()}\tc-chain account`)
     await finish({ page, problems }, 'atomic')
+  })
+
+  it('transaction page: a Teleporter message sent, with its delivery on the other chain linked, and back', async () => {
+    const { page, problems } = await open(`/tx/${icmSend}`)
+    await waitText(page, '.icm-sent .icm-status', 'delivered by')
+    const sent = await mainText(page)
+    expect(sent).toContain('Interchain messages')
+    expect(sent).toContain('To chain\nsubnet')
+    expect(sent).toMatch(/Warp message\n\w+/)
+    await page.click(`main a[href="#/chain/subnet/tx/${icmDelivery}"]`)
+    await waitText(page, '.icm-received .icm-status', 'sent by')
+    expect(await mainText(page)).toContain('From chain\nC')
+    expect(await page.$(`main a[href="#/tx/${icmSend}"]`)).not.toBeNull()
+    await finish({ page, problems }, 'tx-icm')
   })
 
   it('switches to an extra EVM chain: its head, its transactions, its pages under #/chain/<name>/', async () => {

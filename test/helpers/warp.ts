@@ -1,4 +1,5 @@
-import { Interface } from 'ethers'
+import { Interface, Wallet } from 'ethers'
+import { EWOQ_KEY } from './testNode.js'
 
 /** The Warp precompile's address and its interface (coreth's IWarpMessenger). */
 export const WARP = '0x0200000000000000000000000000000000000005'
@@ -25,4 +26,23 @@ export function forwarderCode(call: 'call' | 'static', answer: 'return' | 'log')
   const end = answer === 'return' ? '5ff3' : '5fa000'
   const runtime = `365f5f37${invoke}5f523d5f60203e3d602001${end}`
   return `0x60${(runtime.length / 2).toString(16).padStart(2, '0')}8060095f395ff3${runtime}`
+}
+
+/** JSON-RPC on one chain of the node, and a signed send that waits for its receipt. */
+export function chainAt(url: string, wallet: Wallet = new Wallet(EWOQ_KEY)) {
+  let id = 0
+  const call = async (method: string, params: unknown[] = []): Promise<any> => {
+    const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: ++id, method, params }) })
+    const answer = (await res.json()) as { result?: any; error?: { message: string } }
+    if (answer.error !== undefined) throw new Error(answer.error.message)
+    return answer.result
+  }
+  const send = async (tx: { to?: string; data: string; gasLimit: bigint; accessList?: { address: string; storageKeys: string[] }[] }) => {
+    const chainId = BigInt(await call('eth_chainId'))
+    const nonce = Number(await call('eth_getTransactionCount', [wallet.address, 'pending']))
+    const raw = await wallet.signTransaction({ ...tx, type: 2, chainId, nonce, maxFeePerGas: 100_000_000_000n, maxPriorityFeePerGas: 1_000_000_000n })
+    const hash = await call('eth_sendRawTransaction', [raw])
+    return (await call('eth_getTransactionReceipt', [hash])) as any
+  }
+  return { call, send }
 }

@@ -5,7 +5,7 @@ import { decodeSignedMessage, encodeSignedMessage } from '../../src/warp/message
 import { packPredicate } from '../../src/warp/predicate.js'
 import { encodePredicateResults } from '../../src/warp/predicateResults.js'
 import { EWOQ_KEY, startTestNode, type TestNode } from '../helpers/testNode.js'
-import { WARP, bytes, forwarderCode, hex, warp } from '../helpers/warp.js'
+import { WARP, bytes, chainAt, forwarderCode, hex, warp } from '../helpers/warp.js'
 
 /*
  * A Warp message from the C-Chain read on the chain under test (the C-Chain itself, or an extra
@@ -16,26 +16,6 @@ import { WARP, bytes, forwarderCode, hex, warp } from '../helpers/warp.js'
  */
 
 const ewoq = new Wallet(EWOQ_KEY)
-
-/** JSON-RPC on one chain of the node, and a signed send that waits for its receipt. */
-function chainAt(url: string) {
-  let id = 0
-  const call = async (method: string, params: unknown[] = []): Promise<any> => {
-    const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: ++id, method, params }) })
-    const answer = (await res.json()) as { result?: any; error?: { message: string } }
-    if (answer.error !== undefined) throw new Error(answer.error.message)
-    return answer.result
-  }
-  const send = async (tx: { to?: string; data: string; gasLimit: bigint; accessList?: { address: string; storageKeys: string[] }[] }) => {
-    const chainId = BigInt(await call('eth_chainId'))
-    const nonce = Number(await call('eth_getTransactionCount', [ewoq.address, 'pending']))
-    const raw = await ewoq.signTransaction({ ...tx, type: 2, chainId, nonce, maxFeePerGas: 100_000_000_000n, maxPriorityFeePerGas: 1_000_000_000n })
-    const hash = await call('eth_sendRawTransaction', [raw])
-    return (await call('eth_getTransactionReceipt', [hash])) as any
-  }
-  return { call, send }
-}
-
 /** Logs what the precompile answered (forwarderCode), so a mined transaction shows it. */
 const READER = forwarderCode('call', 'log')
 

@@ -4,6 +4,7 @@ import { fields, h, link, mono, note, section } from '../dom.js'
 import { avaxFromWei, big, grouped, gwei, num } from '../format.js'
 import { RpcError } from '../rpc.js'
 import { decodeCall, decodeLog, decodeRevert } from '../selectors.js'
+import { icmSection } from '../icmView.js'
 
 const TX_TYPES: Record<number, string> = { 0: 'legacy', 1: 'access list (EIP-2930)', 2: 'dynamic fee (EIP-1559)', 3: 'blob (EIP-4844)', 4: 'set code (EIP-7702)' }
 
@@ -47,6 +48,7 @@ export async function txPage(ctx: Ctx, main: HTMLElement, hash: string): Promise
   const type = num(tx.type)
   const gasPrice = pending ? big(tx.gasPrice ?? tx.maxFeePerGas) : big(receipt.effectiveGasPrice)
   const logs: any[] = pending ? [] : receipt.logs
+  const interchain = await icmSection(ctx, logs)
   main.replaceChildren(
     h('h1', { tabindex: -1 }, 'Transaction'),
     fields([
@@ -111,6 +113,7 @@ export async function txPage(ctx: Ctx, main: HTMLElement, hash: string): Promise
             }),
           ),
     ),
+    ...interchain,
     ...(reason?.data !== undefined ? [section('Revert data', h('pre', { class: 'mono wrap' }, reason.data))] : []),
   )
 }
