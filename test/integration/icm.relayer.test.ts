@@ -84,6 +84,21 @@ describe('the ICM relayer, automatic', () => {
     expect((await t.node.rpc('icm_deliverMessage', [`0x${'00'.repeat(32)}`])).error?.message).toMatch(/was not sent on any chain of this node$/)
   })
 
+  it('delivers with automine off on the destination: the delivery waits in its pool for the next block', async () => {
+    await t.l1.call('evm_setAutomine', [false])
+    try {
+      const before = await read(t.l1, onL1, 'received')
+      const sent = await sendMessage(t.c, t.ids.l1, onL1, '0x4444')
+      await until(async () => (await t.l1.call('txpool_content')).pending[t.relayer.address] !== undefined, 'the delivery in the pool')
+      expect(await read(t.l1, onL1, 'received')).toBe(before)
+      await t.l1.call('evm_mine')
+      expect(await read(t.l1, onL1, 'received')).toBe(before + 1n)
+      expect(await read(t.l1, MESSENGER, 'messageReceived', messenger, [sent.id])).toBe(true)
+    } finally {
+      await t.l1.call('evm_setAutomine', [true])
+    }
+  })
+
   it('reverts on both chains take back a send and its delivery; a revert on the destination alone gets the message delivered again', async () => {
     const before = await read(t.l1, onL1, 'received')
     const snapshots = [await t.c.call('evm_snapshot'), await t.l1.call('evm_snapshot')]
