@@ -188,6 +188,8 @@ export const NodeConfig = z.strictObject({
     .default('0x253b2784c75e510dD0fF1da844684a1aC0aa5fcf'),
   /** A file holding the messenger's keyless deployment transaction (hex), sent on every chain of a local network at start (docs/ICM.md). */
   icmMessengerDeploymentTx: z.string().min(1).optional(),
+  /** A file holding TeleporterRegistry's creation code (hex); unset: TeleporterRegistry_Bytecode_v1.0.0.txt beside the deployment transaction, if there. */
+  icmRegistryBytecode: z.string().min(1).optional(),
   /** The relayer account's secp256k1 key (32-byte 0x hex); unset: the node's fixed relayer key (docs/ICM.md). */
   icmRelayerKey: z
     .string()
@@ -288,6 +290,7 @@ export const FLAGS: Record<string, FlagDef> = {
   'icm-relayer': { key: 'icmRelayer', type: 'string', help: "the node's ICM relayer: auto, manual (icm_deliverMessage) or off (docs/ICM.md); unset: auto on the local network" },
   'icm-messenger-address': { key: 'icmMessengerAddress', type: 'string', help: "the Teleporter messenger the relayer watches on every chain (TeleporterMessenger v1.0.0's address)" },
   'icm-messenger-deployment-tx': { key: 'icmMessengerDeploymentTx', type: 'string', help: "file of the messenger's keyless deployment tx, sent on each local chain (docs/ICM.md)" },
+  'icm-registry-bytecode': { key: 'icmRegistryBytecode', type: 'string', help: "file of TeleporterRegistry's creation code, deployed with the messenger (docs/ICM.md)" },
   'icm-relayer-key': { key: 'icmRelayerKey', type: 'string', help: "the relayer account's private key (0x, 32 bytes); unset: the node's fixed relayer key (docs/ICM.md)" },
   'explorer-enabled': { key: 'explorerEnabled', type: 'boolean', help: 'serve the explorer page at / (read-only); unset: on when --http-host is loopback, true: on any host too' },
   'keystore-max-username-length': { key: 'keystoreMaxUsernameLength', type: 'number', help: 'longest keystore username in UTF-8 bytes' },

@@ -1,5 +1,5 @@
 import { createFeeMarket1559Tx, createTxFromRLP, type LegacyTx } from '@ethereumjs/tx'
-import { bytesToHex, equalsBytes, generateAddress, hexToBytes, privateToAddress } from '@ethereumjs/util'
+import { bigIntToUnpaddedBytes, bytesToHex, equalsBytes, generateAddress, hexToBytes, privateToAddress } from '@ethereumjs/util'
 import type { Logger } from 'pino'
 import type { Engine } from '../engine/engine.js'
 
@@ -39,29 +39,43 @@ export function parseKeylessDeployment(text: string): KeylessDeployment {
   return { raw, sender, contract: generateAddress(sender, new Uint8Array()), cost: tx.gasLimit * tx.gasPrice }
 }
 
+/** A contract the set-up deploys from ewoq: creation code, the ABI-encoded constructor arguments appended by the caller. */
+export interface Creation {
+  readonly code: Uint8Array
+}
+
+/** Sends one transaction from ewoq (a transfer, or a creation when `to` is absent). */
+async function sendFromEwoq(engine: Engine, tx: { to?: Uint8Array; value?: bigint; data?: Uint8Array; gasLimit: bigint }): Promise<void> {
+  const tip = engine.fees.suggestTipCap()
+  const signed = createFeeMarket1559Tx(
+    { ...tx, chainId: engine.chainId, nonce: await engine.poolNonce(privateToAddress(EWOQ_KEY)), maxPriorityFeePerGas: tip, maxFeePerGas: 2n * engine.fees.nextBaseFee() + tip },
+    { common: engine.txCommon },
+  ).sign(EWOQ_KEY)
+  await engine.sendRawTransaction(signed.serialize())
+}
+
 /**
  * Puts a keyless deployment on a chain as its deployment script does: ewoq sends the sender what the
- * transaction costs, then the raw transaction is sent; ewoq also funds the relayer's account. Nothing
- * happens where the contract is already there; a chain where ewoq cannot pay is logged and left.
+ * transaction costs, then the raw transaction is sent; ewoq also funds the relayer's account. With
+ * `registry`, ewoq deploys it right after funding the deployer (so on a fresh chain from its nonce 1,
+ * at the address avalanche-cli's local network has it). Nothing happens where the contract is already there; a chain
+ * where ewoq cannot pay is logged and left.
  */
-export async function deployKeyless(engine: Engine, deployment: KeylessDeployment, relayer: Uint8Array | undefined, log: Logger): Promise<void> {
+export async function deployKeyless(engine: Engine, deployment: KeylessDeployment, relayer: Uint8Array | undefined, log: Logger, registry?: Creation): Promise<void> {
   if ((await engine.code(deployment.contract, 'latest')).length > 0) return
   if ((await engine.nonce(deployment.sender, 'latest')) !== 0n) {
     log.warn({ sender: bytesToHex(deployment.sender) }, 'icm: the deployer has sent a transaction already; its contract cannot be deployed here')
     return
   }
   const ewoq = privateToAddress(EWOQ_KEY)
-  const transfers: [Uint8Array, bigint][] = [[deployment.sender, deployment.cost]]
-  if (relayer !== undefined && !equalsBytes(relayer, ewoq) && (await engine.balance(relayer, 'latest')) === 0n) transfers.push([relayer, RELAYER_FUNDS])
   try {
-    for (const [to, value] of transfers) {
-      const tip = engine.fees.suggestTipCap()
-      const tx = createFeeMarket1559Tx(
-        { chainId: engine.chainId, nonce: await engine.poolNonce(ewoq), to, value, gasLimit: 21_000n, maxPriorityFeePerGas: tip, maxFeePerGas: 2n * engine.fees.nextBaseFee() + tip },
-        { common: engine.txCommon },
-      ).sign(EWOQ_KEY)
-      await engine.sendRawTransaction(tx.serialize())
+    await sendFromEwoq(engine, { to: deployment.sender, value: deployment.cost, gasLimit: 21_000n })
+    if (registry !== undefined) {
+      const address = generateAddress(ewoq, bigIntToUnpaddedBytes(await engine.poolNonce(ewoq)))
+      await sendFromEwoq(engine, { data: registry.code, gasLimit: 3_000_000n })
+      log.info({ registry: bytesToHex(address) }, 'icm: registry deployed')
     }
+    if (relayer !== undefined && !equalsBytes(relayer, ewoq) && (await engine.balance(relayer, 'latest')) === 0n) await sendFromEwoq(engine, { to: relayer, value: RELAYER_FUNDS, gasLimit: 21_000n })
     await engine.sendRawTransaction(deployment.raw)
     log.info({ contract: bytesToHex(deployment.contract) }, 'icm: keyless deployment sent')
   } catch (err) {

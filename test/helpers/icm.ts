@@ -86,3 +86,11 @@ export async function until(check: () => Promise<boolean>, what: string): Promis
 
 export const eventsIn = async (chain: Chain, name: string) =>
   ((await chain.call('eth_getLogs', [{ fromBlock: '0x0', toBlock: 'latest', address: MESSENGER, topics: [messenger.getEvent(name)!.topicHash] }])) as any[]).map((l) => messenger.parseLog(l)!)
+
+/** An Ava Labs build of an ICM contract as @avalanche-sdk/client ships it (its src/methods/wallet/abis/*.ts, BSD-3-Clause). */
+export type Artifact = { abi: unknown[]; bytecode: string }
+
+export async function avalancheSdkArtifact(name: 'tokenHome' | 'tokenRemote' | 'teleporterRegistry'): Promise<Artifact> {
+  const m = await import(join(process.cwd(), `node_modules/@avalanche-sdk/client/src/methods/wallet/abis/${name}.ts`))
+  return { abi: m[`${name}ABI`], bytecode: m[`${name}Bytecode`] }
+}

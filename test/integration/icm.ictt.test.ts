@@ -2,7 +2,7 @@ import { join } from 'node:path'
 import { Interface, Wallet, getAddress } from 'ethers'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { deploy } from '../helpers/chain.js'
-import { MESSENGER, type Chain, ewoq, icmNode, tempDir, until } from '../helpers/icm.js'
+import { type Artifact, MESSENGER, type Chain, avalancheSdkArtifact, ewoq, icmNode, tempDir, until } from '../helpers/icm.js'
 import { iface } from '../helpers/chain.js'
 
 /*
@@ -13,13 +13,6 @@ import { iface } from '../helpers/chain.js'
  * src/methods/wallet/abis/*.ts, BSD-3-Clause). The remote registers with its home, tokens go there
  * and come back, balances on both sides as the contracts define them.
  */
-
-type Artifact = { abi: unknown[]; bytecode: string }
-
-async function artifact(name: 'tokenHome' | 'tokenRemote' | 'teleporterRegistry'): Promise<Artifact> {
-  const m = await import(join(process.cwd(), `node_modules/@avalanche-sdk/client/src/methods/wallet/abis/${name}.ts`))
-  return { abi: m[`${name}ABI`], bytecode: m[`${name}Bytecode`] }
-}
 
 async function create(chain: Chain, a: Artifact, args: unknown[]): Promise<string> {
   const data = a.bytecode + new Interface(a.abi as never).encodeDeploy(args).slice(2)
@@ -44,7 +37,7 @@ describe('ICTT: ERC20TokenHome on the C-Chain, ERC20TokenRemote on an extra chai
 
   beforeAll(async () => {
     t = await icmNode()
-    const [homeArt, remoteArt, registryArt] = await Promise.all([artifact('tokenHome'), artifact('tokenRemote'), artifact('teleporterRegistry')])
+    const [homeArt, remoteArt, registryArt] = await Promise.all([avalancheSdkArtifact('tokenHome'), avalancheSdkArtifact('tokenRemote'), avalancheSdkArtifact('teleporterRegistry')])
     homeAbi = new Interface(homeArt.abi as never)
     remoteAbi = new Interface(remoteArt.abi as never)
     const registryC = await create(t.c, registryArt, [[[1n, MESSENGER]]])

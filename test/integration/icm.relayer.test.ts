@@ -1,8 +1,8 @@
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { Transaction, Wallet, getAddress, getCreateAddress } from 'ethers'
+import { Interface, Transaction, Wallet, getAddress, getCreateAddress } from 'ethers'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { MESSENGER, deployReceiver, eventsIn, ewoq, icmNode, messenger, read, receiverAbi, sendMessage, tempDir, until } from '../helpers/icm.js'
+import { MESSENGER, avalancheSdkArtifact, deployReceiver, eventsIn, ewoq, icmNode, messenger, read, receiverAbi, sendMessage, tempDir, until } from '../helpers/icm.js'
 import { contracts } from '../helpers/testNode.js'
 
 /*
@@ -15,6 +15,9 @@ import { contracts } from '../helpers/testNode.js'
  */
 
 afterAll(() => tempDir.removeAll())
+
+/** TeleporterRegistry on avalanche-cli's local C-Chain (docs/ICM.md): ewoq's first contract. */
+const REGISTRY = '0x17aB05351fC94a1a67Bf3f56DdbB941aE6c63E25'
 
 describe('the ICM relayer, automatic', () => {
   let t: Awaited<ReturnType<typeof icmNode>>
@@ -157,6 +160,9 @@ describe('the messenger from its keyless deployment (--icm-messenger-deployment-
     const dir = tempDir()
     const file = join(dir, 'deployment.txt')
     writeFileSync(file, `${keyless.serialized.slice(2)}\n`)
+    // TeleporterRegistry's creation code beside it, as avalanche-cli keeps it (here Ava Labs' build from @avalanche-sdk/client).
+    const registry = await avalancheSdkArtifact('teleporterRegistry')
+    writeFileSync(join(dir, 'TeleporterRegistry_Bytecode_v1.0.0.txt'), registry.bytecode)
     const config = { icmMessengerDeploymentTx: file, icmMessengerAddress: address }
     let t = await icmNode(config, dir, false)
     for (const chain of [t.c, t.l1]) {
@@ -165,6 +171,10 @@ describe('the messenger from its keyless deployment (--icm-messenger-deployment-
       expect(receipt).toMatchObject({ status: '0x1', contractAddress: address.toLowerCase(), from: keyless.from!.toLowerCase() })
       expect(await chain.call('eth_getTransactionCount', [keyless.from, 'latest'])).toBe('0x1')
       expect(BigInt(await chain.call('eth_getBalance', [t.relayer.address, 'latest']))).toBeGreaterThan(0n)
+      // The registry from ewoq's first transaction: avalanche-cli's local C-Chain address; version 1 is the messenger.
+      const registryAbi = new Interface(registry.abi as never)
+      const latest = await chain.call('eth_call', [{ to: REGISTRY, data: registryAbi.encodeFunctionData('getLatestTeleporter') }, 'latest'])
+      expect(getAddress(registryAbi.decodeFunctionResult('getLatestTeleporter', latest)[0])).toBe(address)
     }
     expect(t.relayer.messenger).toBe(address)
     const blocks = await t.c.call('eth_blockNumber')
