@@ -1,4 +1,3 @@
-import { join } from 'node:path'
 import { Interface, Wallet, getAddress } from 'ethers'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { deploy } from '../helpers/chain.js'
