@@ -175,6 +175,7 @@ export class Relayer {
     if (dest === undefined) throw new RelayerError(`destination ${cb58Encode(message.destinationBlockchainID)} is not a chain of this node`)
     const key = hexOf(sent.id)
     try {
+      if ((await dest.engine.code(this.opts.messenger, 'latest')).length === 0) throw new RelayerError(`no messenger at ${bytesToHex(this.opts.messenger)} on the destination`)
       if (await this.received(dest, sent.id)) throw new RelayerError('message already delivered')
       if (message.requiredGasLimit > dest.engine.head.header.gasLimit) throw new RelayerError(`required gas limit ${message.requiredGasLimit} exceeds the destination's block gas limit`)
       const me = bytesToHex(this.address).toLowerCase()

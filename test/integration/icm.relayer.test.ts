@@ -84,6 +84,14 @@ describe('the ICM relayer, automatic', () => {
     expect(byID[notMine.id].sourceTransactionHash).toBe(notMine.receipt.transactionHash)
     expect(byID[elsewhere.id]).toMatchObject({ status: 'unknown destination', sourceBlockchainID: t.node.node.blockchainId })
     expect((await t.node.rpc('icm_deliverMessage', [elsewhere.id])).error?.message).toMatch(/is not a chain of this node$/)
+    // A destination without the messenger: nothing is sent into the void.
+    await t.l1.call('anvil_setCode', [MESSENGER, '0x'])
+    try {
+      const noMessenger = await sendMessage(t.c, t.ids.l1, onL1, '0x03')
+      expect((await t.node.rpc('icm_deliverMessage', [noMessenger.id])).error?.message).toBe(`no messenger at ${MESSENGER.toLowerCase()} on the destination`)
+    } finally {
+      await t.l1.call('anvil_setCode', [MESSENGER, contracts.contracts.ICMTestMessenger.deployedBytecode])
+    }
     expect((await t.node.rpc('icm_deliverMessage', [`0x${'00'.repeat(32)}`])).error?.message).toMatch(/was not sent on any chain of this node$/)
   })
 
