@@ -91,6 +91,7 @@ export class Relayer {
     // A revert or reset put the chain's database back: what it had received may be missing again.
     chain.engine.headEvents.on('state', () => this.scheduleCatchUp())
     chain.engine.headEvents.on('head', (block: Block, receipts: readonly Receipt[]) => {
+      if (chain.engine.fork !== undefined) return
       for (const [i, receipt] of receipts.entries()) {
         for (const log of receipt.logs) {
           const sent = this.parse(chain, log, block.txs[i]!.hash(), block.header.number)
@@ -105,7 +106,7 @@ export class Relayer {
     if (this.opts.mode !== 'auto') return
     // No chain has the messenger: nothing was sent (the common case; reverts and resets call this often).
     let any = false
-    for (const chain of this.chains.values()) if ((await chain.engine.code(this.opts.messenger, 'latest')).length > 0) any = true
+    for (const chain of this.local()) if ((await chain.engine.code(this.opts.messenger, 'latest')).length > 0) any = true
     if (!any) return
     for (const sent of await this.sentMessages()) {
       // A message the relayer refused or whose delivery reverted waits for icm_deliverMessage.
@@ -172,7 +173,7 @@ export class Relayer {
   private async send(sent: Sent): Promise<string> {
     const { message } = sent
     const dest = this.chains.get(hexOf(message.destinationBlockchainID))
-    if (dest === undefined) throw new RelayerError(`destination ${cb58Encode(message.destinationBlockchainID)} is not a chain of this node`)
+    if (dest === undefined || dest.engine.fork !== undefined) throw new RelayerError(`destination ${cb58Encode(message.destinationBlockchainID)} is not a chain of this node`)
     const key = hexOf(sent.id)
     try {
       if ((await dest.engine.code(this.opts.messenger, 'latest')).length === 0) throw new RelayerError(`no messenger at ${bytesToHex(this.opts.messenger)} on the destination`)
@@ -227,7 +228,7 @@ export class Relayer {
   /** Every SendCrossChainMessage the messenger logged on the node's chains. */
   private async sentMessages(): Promise<Sent[]> {
     const out: Sent[] = []
-    for (const chain of this.chains.values()) {
+    for (const chain of this.local()) {
       const found = await chain.engine.getLogs({ fromBlock: 0n, toBlock: 'latest', criteria: { addresses: [this.opts.messenger], topics: [[SEND_CROSS_CHAIN_MESSAGE_TOPIC]] } })
       for (const f of found) {
         const sent = this.parse(chain, f.log, f.block.txs[f.txIndex]!.hash(), f.block.header.number)
@@ -235,6 +236,14 @@ export class Relayer {
       }
     }
     return out
+  }
+
+  /**
+   * The chains the relayer serves: not a fork, whose messenger and messages belong to the network it
+   * forks (and whose state reads would go to its origin).
+   */
+  private local(): RelayerChain[] {
+    return [...this.chains.values()].filter((c) => c.engine.fork === undefined)
   }
 
   private parse(chain: RelayerChain, log: Log, txHash: Uint8Array, blockNumber: bigint): Sent | undefined {
