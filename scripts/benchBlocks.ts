@@ -15,12 +15,9 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Interface, Wallet, getCreateAddress, hexlify, keccak256, randomBytes, toUtf8Bytes, type TransactionRequest } from 'ethers'
 import { hexToBytes } from '@ethereumjs/util'
-import { engineOptions } from '../src/chains/engineOptions.js'
-import { ChainConfigFile } from '../src/config.js'
 import { Engine } from '../src/engine/engine.js'
-import { loadGenesis } from '../src/engine/rules/genesis.js'
-import { createLogger } from '../src/log.js'
 import { openDatabase } from '../src/store/db.js'
+import { benchEngineOptions } from './benchEngine.js'
 
 const args = process.argv.slice(2)
 const TXS = args.includes('--txs') ? Number(args[args.indexOf('--txs') + 1]) : 2000
@@ -36,18 +33,7 @@ const iface = new Interface(token.abi as never)
 
 const dir = mkdtempSync(join(tmpdir(), 'bench-blocks-'))
 const db = await openDatabase(dir)
-const engine = await Engine.create(
-  db,
-  engineOptions(ChainConfigFile.parse({}), {
-    genesis: loadGenesis(),
-    log: createLogger('error'),
-    blockInterval: 3_600_000,
-    pendingNonceGuardMs: 0,
-    devChain: false,
-    failedSendErrors: false,
-    evm: { interpreter: EVM, oracle: false },
-  }),
-)
+const engine = await Engine.create(db, benchEngineOptions({}, EVM))
 
 async function mine(raws: string[]): Promise<number> {
   for (const raw of raws) await engine.sendRawTransaction(hexToBytes(raw as `0x${string}`))

@@ -231,7 +231,7 @@ export class Relayer {
     for (const chain of this.local()) {
       const found = await chain.engine.getLogs({ fromBlock: 0n, toBlock: 'latest', criteria: { addresses: [this.opts.messenger], topics: [[SEND_CROSS_CHAIN_MESSAGE_TOPIC]] } })
       for (const f of found) {
-        const sent = this.parse(chain, f.log, f.block.txs[f.txIndex]!.hash(), f.block.header.number)
+        const sent = this.parse(chain, f.log, f.txHash, f.block.header.number)
         if (sent !== undefined) out.push(sent)
       }
     }

@@ -1,7 +1,7 @@
 import { type TypedTransaction, Capability } from '@ethereumjs/tx'
 import type { Block } from '../engine/chain/block.js'
 import { type Receipt, receiptBloom } from '../engine/chain/receipt.js'
-import type { FoundLog } from '../engine/logs/logIndex.js'
+import type { FoundLog, LogBlock } from '../engine/logs/logIndex.js'
 import { feeCaps } from '../engine/pool/txPool.js'
 import { txSender } from '../engine/chain/txMemo.js'
 import { RawJson } from './rawJson.js'
@@ -203,7 +203,7 @@ const LOG_END = ascii('","removed":false}')
 export function logsJson(logs: readonly FoundLog[]): RawJson {
   if (logs.length === 0) return new RawJson('[]')
   const w = new JsonWriter(logs.length * 640)
-  let block: Block | undefined
+  let block: LogBlock | undefined
   let number = ''
   let blockTail: Uint8Array = LOG_END
   for (let i = 0; i < logs.length; i++) {
@@ -227,7 +227,7 @@ export function logsJson(logs: readonly FoundLog[]): RawJson {
     w.bytes(BLOCK_NUMBER)
     w.ascii(number)
     w.bytes(TX_HASH)
-    w.hex(block.txs[f.txIndex]!.hash())
+    w.hex(f.txHash)
     w.bytes(TX_INDEX)
     w.ascii(f.txIndex.toString(16))
     w.bytes(blockTail)
@@ -239,14 +239,14 @@ export function logsJson(logs: readonly FoundLog[]): RawJson {
 }
 
 /** geth log JSON (with 1.16's blockTimestamp). */
-export function formatLog(f: FoundLog, txHash?: string): Record<string, Json> {
+export function formatLog(f: Omit<FoundLog, 'txHash'>, txHash: string): Record<string, Json> {
   const block = f.block
   return {
     address: hex(f.log.address),
     topics: f.log.topics.map(hex),
     data: hex(f.log.data),
     blockNumber: quantity(block.header.number),
-    transactionHash: txHash ?? hex(block.txs[f.txIndex]!.hash()),
+    transactionHash: txHash,
     transactionIndex: quantity(f.txIndex),
     blockHash: hex(block.hash),
     blockTimestamp: quantity(block.header.timestamp),

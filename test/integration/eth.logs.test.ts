@@ -140,6 +140,20 @@ describe('eth_getLogs and filters', () => {
     const notLogs = await node.rpc('eth_getFilterLogs', [blocksId])
     expect(notLogs.error).toEqual({ code: -32000, message: 'filter not found' })
   })
+
+  it('answers the same logs from blocks read back after a restart (their transactions not decoded), legacy and typed', async () => {
+    const legacy = await send(node, { to: tokenAddr, data: token.encodeFunctionData('transfer', [alice, 1n]), gasLimit: 100_000n, type: 0 })
+    expect(legacy.receipt.type).toBe('0x0')
+    // Not the head: the head block is kept whole; the others are read back lightly.
+    await send(node, { to: bob, value: 1n })
+    const filter = { fromBlock: '0x0', toBlock: 'latest', address: tokenAddr }
+    const before = await logs(filter)
+    expect(before.map((l: any) => l.transactionHash)).toContain(legacy.hash)
+    const dir = node.dataDir
+    await node.stop()
+    node = await startTestNode({ dataDir: dir, chain: { 'api-max-blocks-per-request': 50 } })
+    expect(await logs(filter)).toEqual(before)
+  })
 })
 
 describe('eth_getLogs block limit', () => {

@@ -16,6 +16,7 @@ import { FlatView, type StateReader } from '../state/flatView.js'
 import { flatEntries } from '../state/stateWriter.js'
 import type { TrieNodes } from '../state/trieBatch.js'
 import { type Block, encodeBlock } from './block.js'
+import type { LogBlock } from '../logs/logIndex.js'
 import { ChainBlocks } from './chainBlocks.js'
 import { genesisBlock } from './genesisBlock.js'
 import { initGenesis } from './chainGenesis.js'
@@ -249,13 +250,21 @@ export class Chain {
     return hash === undefined ? undefined : this.blockByHash(hash)
   }
 
+  /** The canonical block's header and transactions' hashes, read lightly (ChainBlocks.logBlock). */
+  logBlockByNumber(number: bigint): { block: LogBlock; txHashes: readonly Uint8Array[] } | undefined {
+    if (number > this.head.header.number) return undefined
+    if (number === this.head.header.number) return { block: this.head, txHashes: this.head.txs.map((tx) => tx.hash()) }
+    const hash = this.store.readCanonicalHash(number)
+    return hash === undefined ? undefined : this.blocks.logBlock(hash)
+  }
+
   /** Whether the block is on the canonical chain (it always is here: there are no reorgs). */
   isCanonical(block: Block): boolean {
     const hash = this.store.readCanonicalHash(block.header.number)
     return hash !== undefined && bytesToHex(hash) === bytesToHex(block.hash) && block.header.number <= this.head.header.number
   }
 
-  receipts(block: Block): Receipt[] {
+  receipts(block: Pick<Block, 'hash'>): Receipt[] {
     return this.blocks.receipts(block)
   }
 

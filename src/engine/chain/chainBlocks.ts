@@ -1,13 +1,16 @@
 import type { Common } from '@ethereumjs/common'
-import { RLP } from '@ethereumjs/rlp'
+import { type NestedUint8Array, RLP } from '@ethereumjs/rlp'
 import { bytesToHex } from '@ethereumjs/util'
 import type { ChainStore } from '../../store/chainStore.js'
 import { BoundedCache } from '../../util/boundedCache.js'
+import { keccak256 } from '../../util/crypto.js'
+import type { LogBlock } from '../logs/logIndex.js'
 import { type Block, headerFromFields, makeBlock } from './block.js'
 import { decodeReceipts, type Receipt } from './receipt.js'
 import { txsFromBody } from './txMemo.js'
 
 const BLOCK_CACHE_SIZE = 64
+const LIGHT_CACHE_SIZE = 1024
 
 /**
  * The chain's stored blocks and receipts by hash, decoded once and cached, and where recently mined
@@ -16,6 +19,8 @@ const BLOCK_CACHE_SIZE = 64
 export class ChainBlocks {
   private readonly blockCache = new BoundedCache<string, Block>(BLOCK_CACHE_SIZE)
   private readonly receiptCache = new BoundedCache<string, Receipt[]>(BLOCK_CACHE_SIZE)
+  /** Light reads for log answers (logBlock): a header and 32 bytes a transaction, so more of them are kept. */
+  private readonly lightCache = new BoundedCache<string, { block: LogBlock; txHashes: readonly Uint8Array[] }>(LIGHT_CACHE_SIZE)
   /** Where the last 4-8k mined transactions are (~150 bytes each): clients poll for a receipt just after its block. */
   private readonly recentTxs = new BoundedCache<string, { blockHash: Uint8Array; index: number }>(8192)
 
@@ -32,12 +37,14 @@ export class ChainBlocks {
   forget(afterRevert: boolean): void {
     this.receiptCache.clear()
     this.recentTxs.clear()
+    this.lightCache.clear()
     if (!afterRevert) this.blockCache.clear()
   }
 
   /** Drops cached blocks above `number`: a revert removed them. */
   dropAbove(number: bigint): void {
     this.blockCache.deleteWhere((block) => block.header.number > number)
+    this.lightCache.deleteWhere((read) => read.block.header.number > number)
   }
 
   blockByHash(hash: Uint8Array): Block | undefined {
@@ -51,7 +58,27 @@ export class ChainBlocks {
     return block
   }
 
-  receipts(block: Block): Receipt[] {
+  /**
+   * A stored block's header and its transactions' hashes, without decoding the transactions (what a
+   * log answer needs): the whole block when it is cached, else a light read, itself kept.
+   */
+  logBlock(hash: Uint8Array): { block: LogBlock; txHashes: readonly Uint8Array[] } | undefined {
+    const key = bytesToHex(hash)
+    const cached = this.blockCache.get(key)
+    if (cached !== undefined) return { block: cached, txHashes: cached.txs.map((tx) => tx.hash()) }
+    const light = this.lightCache.get(key)
+    if (light !== undefined) return light
+    const bytes = this.store.readBlock(hash)
+    if (bytes === undefined) return undefined
+    const [headerFields, txs] = RLP.decode(bytes) as unknown as [Uint8Array[], (Uint8Array | NestedUint8Array)[]]
+    // A typed transaction is its envelope's bytes; a legacy one an RLP list, hashed as encoded.
+    const txHashes = txs.map((tx) => keccak256(tx instanceof Uint8Array ? tx : RLP.encode(tx)))
+    const read = { block: { hash, header: headerFromFields(headerFields) }, txHashes }
+    this.lightCache.set(key, read)
+    return read
+  }
+
+  receipts(block: Pick<Block, 'hash'>): Receipt[] {
     const key = bytesToHex(block.hash)
     const cached = this.receiptCache.get(key)
     if (cached !== undefined) return cached

@@ -5,13 +5,20 @@ import { LimitExceededError } from '../base/errors.js'
 import { bloomMayMatch, bloomQuery, logMatches, type LogCriteria } from './logFilter.js'
 import type { Log } from '../chain/receipt.js'
 
+/** What a log's answer names of its block (a whole Block has it). */
+export interface LogBlock {
+  readonly hash: Uint8Array
+  readonly header: { readonly number: bigint; readonly timestamp: bigint }
+}
+
 /** A log with where it was emitted. */
 export interface FoundLog {
   log: Log
-  block: Block
+  block: LogBlock
   txIndex: number
   /** Index of the log in its block. */
   logIndex: number
+  txHash: Uint8Array
 }
 
 /** Blocks whose blooms are read from LevelDB, and kept, together. */
@@ -53,9 +60,10 @@ export class LogIndex {
       if (chunk === undefined || i % CHUNK === 0) chunk = await this.chunk(Math.floor(i / CHUNK))
       const bloom = chunk[i % CHUNK]
       if (bloom !== undefined && !bloomMayMatch(query, bloom)) continue
-      const block = this.chain.blockByNumber(n)
-      if (block === undefined) continue
-      for (const found of this.inBlock(c, block)) {
+      // Only the block's header and its transactions' hashes: a block read back is not decoded whole (W7).
+      const read = this.chain.logBlockByNumber(n)
+      if (read === undefined) continue
+      for (const found of this.logsOf(c, read.block, (i) => read.txHashes[i]!)) {
         if (out.length >= limit) throw new LimitExceededError(`query returned more than ${limit} results`)
         out.push(found)
       }
@@ -65,12 +73,16 @@ export class LogIndex {
 
   /** Matching logs of one block (eth_getLogs with blockHash, filters, subscriptions). */
   inBlock(c: LogCriteria, block: Block): FoundLog[] {
+    return this.logsOf(c, block, (i) => block.txs[i]!.hash())
+  }
+
+  private logsOf(c: LogCriteria, block: LogBlock, txHash: (txIndex: number) => Uint8Array): FoundLog[] {
     const out: FoundLog[] = []
     const receipts = this.chain.receipts(block)
     let logIndex = 0
     for (let txIndex = 0; txIndex < receipts.length; txIndex++) {
       for (const log of receipts[txIndex]!.logs) {
-        if (logMatches(c, log)) out.push({ log, block, txIndex, logIndex })
+        if (logMatches(c, log)) out.push({ log, block, txIndex, logIndex, txHash: txHash(txIndex) })
         logIndex++
       }
     }

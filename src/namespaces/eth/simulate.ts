@@ -52,7 +52,7 @@ function formatSimBlock(r: SimBlockResult, fullTxs: boolean): Record<string, Jso
   out.calls = r.calls.map((c) => {
     const call: Record<string, Json> = {
       returnData: hex(c.returnData),
-      logs: c.logs.map((l) => formatLog({ log: l.log, block: r.block, txIndex: l.txIndex, logIndex: l.logIndex })),
+      logs: c.logs.map((l) => formatLog({ log: l.log, block: r.block, txIndex: l.txIndex, logIndex: l.logIndex }, hex(r.block.txs[l.txIndex]!.hash()))),
       gasUsed: quantity(c.gasUsed),
       maxUsedGas: quantity(c.maxUsedGas),
       status: quantity(c.status),
