@@ -94,6 +94,7 @@ export class Relayer {
       if (chain.engine.fork !== undefined) return
       for (const [i, receipt] of receipts.entries()) {
         for (const log of receipt.logs) {
+          if (!equalsBytes(log.address, this.opts.messenger)) continue
           const sent = this.parse(chain, log, block.txs[i]!.hash(), block.header.number)
           if (sent !== undefined) this.autoDeliver(sent)
         }
