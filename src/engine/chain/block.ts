@@ -38,6 +38,12 @@ export interface Header {
 }
 
 /** A block as the node stores and serves it; `hash` and `size` are computed once. */
+/** What a log's answer names of its block (a whole Block has it; ChainBlocks.logBlock reads just this). */
+export interface LogBlock {
+  readonly hash: Uint8Array
+  readonly header: { readonly number: bigint; readonly timestamp: bigint }
+}
+
 export interface Block {
   readonly header: Header
   readonly hash: Uint8Array

@@ -1,15 +1,9 @@
-import type { Block } from '../chain/block.js'
+import type { Block, LogBlock } from '../chain/block.js'
 import type { Chain } from '../chain/chain.js'
 import { keccak256 } from '../../util/crypto.js'
 import { LimitExceededError } from '../base/errors.js'
 import { bloomMayMatch, bloomQuery, logMatches, type LogCriteria } from './logFilter.js'
 import type { Log } from '../chain/receipt.js'
-
-/** What a log's answer names of its block (a whole Block has it). */
-export interface LogBlock {
-  readonly hash: Uint8Array
-  readonly header: { readonly number: bigint; readonly timestamp: bigint }
-}
 
 /** A log with where it was emitted. */
 export interface FoundLog {

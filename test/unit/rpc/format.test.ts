@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import type { FoundLog, LogBlock } from '../../../src/engine/logs/logIndex.js'
+import type { LogBlock } from '../../../src/engine/chain/block.js'
+import type { FoundLog } from '../../../src/engine/logs/logIndex.js'
 import { formatLog, logsJson } from '../../../src/rpc/format.js'
 
 const bytes = (n: number, seed: number) => Uint8Array.from({ length: n }, (_, i) => (seed * 31 + i * 7) & 255)
