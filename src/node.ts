@@ -33,6 +33,7 @@ import { createRelayer, deployMessenger, readMessengerDeployment } from './chain
 import { type AggregatorChain, aggregateSignatures } from './icm/signatureAggregator.js'
 import { PChainService } from './pchain/service.js'
 import { localPGenesisUTXOs, validatorStake } from './pchain/genesis.js'
+import { EMPTY_ID as PRIMARY_NETWORK } from './rpc/avalancheArgs.js'
 import { createDeprecationWarner } from './rpc/deprecation.js'
 import { METHOD_NOT_FOUND } from './rpc/errors.js'
 import { GorillaDispatcher } from './rpc/gorilla.js'
@@ -148,7 +149,7 @@ export async function createNode(config: NodeConfig, opts: CreateNodeOptions = {
       aliases: [...C_API_ALIASES, ...extra.aliases.get(blockchainId)!],
       roots: C_API_ALIASES,
       genesis,
-      subnetID: new Uint8Array(32) /* the Primary Network */,
+      subnetID: PRIMARY_NETWORK,
     })
   } catch (err) {
     accounts.close()
@@ -206,15 +207,16 @@ export async function createNode(config: NodeConfig, opts: CreateNodeOptions = {
       extraChains.push({ spec, error })
     }
   }
-  if (relayer !== undefined) {
-    relayer.attach({ blockchainID: cb58Decode(blockchainId), engine })
-    for (const { spec, chain } of extraChains) if (chain !== undefined) relayer.attach({ blockchainID: cb58Decode(spec.id), engine: chain.engine })
-  }
-  {
-    const engines = [engine, ...extraChains.flatMap(({ chain }) => (chain !== undefined ? [chain.engine] : []))]
-    await deployMessenger(messengerDeployment, known?.name === 'local', engines, relayer, log)
-    relayer?.catchUp().catch((err: unknown) => log.warn({ err }, 'icm relayer: catching up failed'))
-  }
+  const running = [cChain, ...extraChains.flatMap(({ chain }) => (chain !== undefined ? [chain] : []))]
+  for (const c of running) relayer?.attach({ blockchainID: cb58Decode(c.id), engine: c.engine })
+  await deployMessenger(
+    messengerDeployment,
+    known?.name === 'local',
+    running.map((c) => c.engine),
+    relayer,
+    log,
+  )
+  relayer?.catchUp().catch((err: unknown) => log.warn({ err }, 'icm relayer: catching up failed'))
 
   // avalanchego's node APIs: /ext/info, /ext/health, /ext/metrics, and /ext/bc/<chain>/admin when enabled.
   const info = new GorillaDispatcher(
@@ -247,6 +249,10 @@ export async function createNode(config: NodeConfig, opts: CreateNodeOptions = {
     },
   })
   const health = { rpc: new GorillaDispatcher(healthMethods(healthReporter), { log: apiLog, stats }), report: healthReporter.report.bind(healthReporter) }
+  // The node validates the Primary Network (its ID is the empty ID; C and X) and each extra chain's subnet, alone (docs/WARP.md): subnet ID (hex) -> its chains.
+  const hx = (b: Uint8Array): string => Buffer.from(b).toString('hex')
+  const subnets = new Map<string, Uint8Array[]>([[hx(PRIMARY_NETWORK), [cb58Decode(blockchainId), net.xChainID]]])
+  for (const spec of extra.chains) subnets.set(hx(extraSubnets.get(spec.id)!), [cb58Decode(spec.id)])
   const apis: { path: string; rpc: GorillaDispatcher }[] = [...cChain.apis]
   for (const { chain } of extraChains) if (chain !== undefined) apis.push(...chain.apis)
   {
@@ -261,9 +267,6 @@ export async function createNode(config: NodeConfig, opts: CreateNodeOptions = {
     })
     for (const path of apiPaths(X_API_ALIASES, xChainId, extra.aliases.get(xChainId)!)) apis.push({ path, rpc: avm })
     // The P-Chain's platform service, likewise (/ext/P, /ext/platform, /ext/bc/P, /ext/bc/platform).
-    // The node validates the Primary Network (C and X) and each extra chain's subnet, alone (docs/WARP.md).
-    const subnets = new Map<string, Uint8Array[]>([[Buffer.from(new Uint8Array(32)).toString('hex'), [cb58Decode(blockchainId), net.xChainID]]])
-    for (const spec of extra.chains) subnets.set(Buffer.from(extraSubnets.get(spec.id)!).toString('hex'), [cb58Decode(spec.id)])
     const stake = validatorStake(known?.name === 'local', unixNow())
     const validatorView = { subnets, nodeID: identity.nodeID, publicKey: identity.signer.publicKey, proofOfPossession: identity.signer.proofOfPossession(), ...stake, hrp: net.hrp, created: pchain }
     const platform = new GorillaDispatcher(
@@ -278,13 +281,9 @@ export async function createNode(config: NodeConfig, opts: CreateNodeOptions = {
     for (const path of apiPaths(P_API_ALIASES, P_CHAIN_ID, extra.aliases.get(P_CHAIN_ID)!)) apis.push({ path, rpc: platform })
   }
   // icm-services' signature-aggregator API over the node's chains and the subnets the node validates (docs/ICM.md).
-  const hx = (b: Uint8Array): string => Buffer.from(b).toString('hex')
-  const aggregatorChains = new Map<string, AggregatorChain>([[hx(cb58Decode(blockchainId)), { warp: engine.warp, subnetID: new Uint8Array(32) }]])
-  for (const { spec, chain } of extraChains) if (chain !== undefined) aggregatorChains.set(hx(cb58Decode(spec.id)), { warp: chain.engine.warp, subnetID: extraSubnets.get(spec.id)! })
-  const validated = new Set([hx(new Uint8Array(32)), ...[...extraSubnets.values()].map(hx)])
-  const aggregator = (body: unknown) => aggregateSignatures({ chains: aggregatorChains, validates: (subnet) => validated.has(subnet), signer: identity.signer }, body)
+  const aggregatorChains = new Map<string, AggregatorChain>(running.map((c) => [hx(cb58Decode(c.id)), { warp: c.engine.warp, subnetID: extraSubnets.get(c.id) ?? PRIMARY_NETWORK }]))
+  const aggregator = (body: unknown) => aggregateSignatures({ chains: aggregatorChains, validates: (subnet) => subnets.has(subnet), signer: identity.signer }, body)
   const keystoreRpc = keystore !== undefined ? new GorillaDispatcher(keystoreMethods({ keystore, deprecated }), { log: apiLog, stats }) : undefined
-  const running = [cChain, ...extraChains.flatMap(({ chain }) => (chain !== undefined ? [chain] : []))]
   const metrics = createMetrics({
     stats,
     headHeight: () => engine.head.header.number,

@@ -5,7 +5,7 @@ import { AbiCoder, keccak256 } from 'ethers'
 import type { Logger } from 'pino'
 import type { NodeConfig } from '../config.js'
 import type { Engine } from '../engine/engine.js'
-import { type Creation, type KeylessDeployment, deployKeyless, parseKeylessDeployment } from '../icm/bootstrap.js'
+import { type KeylessDeployment, deployKeyless, parseKeylessDeployment } from '../icm/bootstrap.js'
 import { Relayer } from '../icm/relayer.js'
 import type { BlsSigner } from '../warp/bls.js'
 
@@ -36,7 +36,8 @@ const REGISTRY_FILE = 'TeleporterRegistry_Bytecode_v1.0.0.txt'
 /** What the set-up deploys: the messenger's keyless deployment and, where its creation code is at hand, a registry naming it. */
 export interface MessengerSetUp {
   readonly deployment: KeylessDeployment
-  readonly registry?: Creation
+  /** Its creation code with the constructor's arguments. */
+  readonly registry?: Uint8Array
 }
 
 /**
@@ -59,7 +60,7 @@ export function readMessengerDeployment(config: NodeConfig): MessengerSetUp | un
   if (!/^(0x)?([0-9a-fA-F]{2})+$/.test(code)) throw new Error(`--icm-registry-bytecode ${registryFile}: creation code is hex`)
   // constructor(ProtocolRegistryEntry[] initialEntries): version 1 is the messenger.
   const entries = AbiCoder.defaultAbiCoder().encode(['tuple(uint256 version, address protocolAddress)[]'], [[[1n, bytesToHex(deployment.contract)]]])
-  return { deployment, registry: { code: hexToBytes(`0x${code.replace(/^0x/i, '')}${entries.slice(2)}`) } }
+  return { deployment, registry: hexToBytes(`0x${code.replace(/^0x/i, '')}${entries.slice(2)}`) }
 }
 
 /**

@@ -1,4 +1,6 @@
 import { equalsBytes } from '@ethereumjs/util'
+import { encodeUnsignedMessage, messageID, type UnsignedMessage } from '../warp/message.js'
+import { decodePayload, type WarpPayload } from '../warp/payload.js'
 import type { WarpChain } from '../warp/precompile.js'
 import type { Chain } from './chain/chain.js'
 
@@ -26,5 +28,22 @@ export class EngineWarp {
     const block = this.chain.blockByHash(hash)
     const canonical = block === undefined ? undefined : this.chain.blockByNumber(block.header.number)
     return canonical !== undefined && equalsBytes(canonical.hash, hash)
+  }
+
+  /**
+   * Whether the chain's validators (the node) sign this message, as coreth's verifier backend decides:
+   * one of the chain's own, and either a message its accepted blocks sent or the Hash of an accepted block.
+   */
+  wouldSign(unsigned: UnsignedMessage): boolean {
+    const identity = this.identity
+    if (identity === undefined || identity.networkID !== unsigned.networkID || !equalsBytes(identity.blockchainID, unsigned.sourceChainID)) return false
+    let payload: WarpPayload
+    try {
+      payload = decodePayload(unsigned.payload)
+    } catch {
+      return false
+    }
+    if (payload.kind === 'hash') return this.accepted(payload.hash)
+    return this.message(messageID(encodeUnsignedMessage(unsigned))) !== undefined
   }
 }

@@ -1,7 +1,8 @@
-import { createFeeMarket1559Tx, createTxFromRLP, type LegacyTx } from '@ethereumjs/tx'
+import { createTxFromRLP, type LegacyTx } from '@ethereumjs/tx'
 import { bigIntToUnpaddedBytes, bytesToHex, equalsBytes, generateAddress, hexToBytes, privateToAddress } from '@ethereumjs/util'
 import type { Logger } from 'pino'
 import type { Engine } from '../engine/engine.js'
+import { sendSigned } from './sendSigned.js'
 
 /** The local network's funded key (ewoq: avalanchego's local genesis allocation), which pays for the set-up. */
 const EWOQ_KEY = hexToBytes('0x56289e99c94b6912bfc12adc093c9b51124f0dc54ac7a766b2bc5ccf558d8027')
@@ -39,21 +40,6 @@ export function parseKeylessDeployment(text: string): KeylessDeployment {
   return { raw, sender, contract: generateAddress(sender, new Uint8Array()), cost: tx.gasLimit * tx.gasPrice }
 }
 
-/** A contract the set-up deploys from ewoq: creation code, the ABI-encoded constructor arguments appended by the caller. */
-export interface Creation {
-  readonly code: Uint8Array
-}
-
-/** Sends one transaction from ewoq (a transfer, or a creation when `to` is absent). */
-async function sendFromEwoq(engine: Engine, tx: { to?: Uint8Array; value?: bigint; data?: Uint8Array; gasLimit: bigint }): Promise<void> {
-  const tip = engine.fees.suggestTipCap()
-  const signed = createFeeMarket1559Tx(
-    { ...tx, chainId: engine.chainId, nonce: await engine.poolNonce(privateToAddress(EWOQ_KEY)), maxPriorityFeePerGas: tip, maxFeePerGas: 2n * engine.fees.nextBaseFee() + tip },
-    { common: engine.txCommon },
-  ).sign(EWOQ_KEY)
-  await engine.sendRawTransaction(signed.serialize())
-}
-
 /**
  * Puts a keyless deployment on a chain as its deployment script does: ewoq sends the sender what the
  * transaction costs, then the raw transaction is sent; ewoq also funds the relayer's account. With
@@ -61,7 +47,7 @@ async function sendFromEwoq(engine: Engine, tx: { to?: Uint8Array; value?: bigin
  * at the address avalanche-cli's local network has it). Nothing happens where the contract is already there; a chain
  * where ewoq cannot pay is logged and left.
  */
-export async function deployKeyless(engine: Engine, deployment: KeylessDeployment, relayer: Uint8Array | undefined, log: Logger, registry?: Creation): Promise<void> {
+export async function deployKeyless(engine: Engine, deployment: KeylessDeployment, relayer: Uint8Array | undefined, log: Logger, registry?: Uint8Array): Promise<void> {
   if ((await engine.code(deployment.contract, 'latest')).length > 0) return
   if ((await engine.nonce(deployment.sender, 'latest')) !== 0n) {
     log.warn({ sender: bytesToHex(deployment.sender) }, 'icm: the deployer has sent a transaction already; its contract cannot be deployed here')
@@ -69,13 +55,14 @@ export async function deployKeyless(engine: Engine, deployment: KeylessDeploymen
   }
   const ewoq = privateToAddress(EWOQ_KEY)
   try {
-    await sendFromEwoq(engine, { to: deployment.sender, value: deployment.cost, gasLimit: 21_000n })
+    await sendSigned(engine, EWOQ_KEY, { to: deployment.sender, value: deployment.cost, gas: 21_000n })
     if (registry !== undefined) {
       const address = generateAddress(ewoq, bigIntToUnpaddedBytes(await engine.poolNonce(ewoq)))
-      await sendFromEwoq(engine, { data: registry.code, gasLimit: 3_000_000n })
+      await sendSigned(engine, EWOQ_KEY, { input: registry, gas: 3_000_000n })
       log.info({ registry: bytesToHex(address) }, 'icm: registry deployed')
     }
-    if (relayer !== undefined && !equalsBytes(relayer, ewoq) && (await engine.balance(relayer, 'latest')) === 0n) await sendFromEwoq(engine, { to: relayer, value: RELAYER_FUNDS, gasLimit: 21_000n })
+    if (relayer !== undefined && !equalsBytes(relayer, ewoq) && (await engine.balance(relayer, 'latest')) === 0n)
+      await sendSigned(engine, EWOQ_KEY, { to: relayer, value: RELAYER_FUNDS, gas: 21_000n })
     await engine.sendRawTransaction(deployment.raw)
     log.info({ contract: bytesToHex(deployment.contract) }, 'icm: keyless deployment sent')
   } catch (err) {

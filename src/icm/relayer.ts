@@ -1,5 +1,4 @@
-import { createFeeMarket1559Tx } from '@ethereumjs/tx'
-import { bytesToHex, bytesToUnprefixedHex, equalsBytes, privateToAddress } from '@ethereumjs/util'
+import { bytesToHex, bytesToUnprefixedHex, equalsBytes, hexToBytes, privateToAddress } from '@ethereumjs/util'
 import { getBytes } from 'ethers'
 import type { Logger } from 'pino'
 import { cb58Encode } from '../avalanche/cb58.js'
@@ -8,10 +7,11 @@ import type { Engine } from '../engine/engine.js'
 import type { Block } from '../engine/chain/block.js'
 import type { Log, Receipt } from '../engine/chain/receipt.js'
 import type { BlsSigner } from '../warp/bls.js'
-import { decodeUnsignedMessage, encodeSignedMessage, encodeUnsignedMessage, messageID } from '../warp/message.js'
 import { encodeAddressedCall } from '../warp/payload.js'
 import { packPredicate } from '../warp/predicate.js'
+import { signAsSoleValidator } from '../warp/signature.js'
 import { WARP_ADDRESS_BYTES } from '../warp/warpConstants.js'
+import { sendSigned } from './sendSigned.js'
 import { SEND_CROSS_CHAIN_MESSAGE_TOPIC, type TeleporterMessage, decodeSendCrossChainMessage, deliveryGasLimit, encodeTeleporterMessage, teleporter } from './teleporter.js'
 
 /** auto: deliver as messages are accepted; manual: only when asked (icm_deliverMessage); off: no relayer. */
@@ -107,12 +107,13 @@ export class Relayer {
     if (this.opts.mode !== 'auto') return
     // No chain has the messenger: nothing was sent (the common case; reverts and resets call this often).
     let any = false
-    for (const chain of this.local()) if ((await chain.engine.code(this.opts.messenger, 'latest')).length > 0) any = true
+    for (const chain of this.local()) if (!any) any = (await chain.engine.code(this.opts.messenger, 'latest')).length > 0
     if (!any) return
     for (const sent of await this.sentMessages()) {
       // A message the relayer refused or whose delivery reverted waits for icm_deliverMessage.
       if (this.attempts.has(hexOf(sent.id))) continue
-      if (this.chains.has(hexOf(sent.message.destinationBlockchainID)) && !(await this.received(this.chains.get(hexOf(sent.message.destinationBlockchainID))!, sent.id))) this.autoDeliver(sent)
+      const dest = this.chains.get(hexOf(sent.message.destinationBlockchainID))
+      if (dest !== undefined && !(await this.received(dest, sent.id))) this.autoDeliver(sent)
     }
   }
 
@@ -184,31 +185,21 @@ export class Relayer {
       if (message.allowedRelayerAddresses.length > 0 && !message.allowedRelayerAddresses.some((a) => a.toLowerCase() === me))
         throw new RelayerError('the relayer is not an allowed relayer of this message')
       const payload = encodeTeleporterMessage(message)
-      const unsigned = encodeUnsignedMessage({ networkID: this.opts.networkID, sourceChainID: sent.source.blockchainID, payload: encodeAddressedCall(this.opts.messenger, payload) })
+      const unsigned = { networkID: this.opts.networkID, sourceChainID: sent.source.blockchainID, payload: encodeAddressedCall(this.opts.messenger, payload) }
       // The node signs only what its chains accepted, as a validator does.
-      if (sent.source.engine.warp.message(messageID(unsigned)) === undefined) throw new RelayerError("the Warp message is not among the source chain's accepted messages")
-      const signed = encodeSignedMessage({ unsigned: decodeUnsignedMessage(unsigned), signature: { signers: Uint8Array.of(1), signature: this.opts.signer.sign(unsigned) } })
-      const chunks = packPredicate(signed)
+      if (!sent.source.engine.warp.wouldSign(unsigned)) throw new RelayerError("the Warp message is not among the source chain's accepted messages")
+      const chunks = packPredicate(signAsSoleValidator(this.opts.signer, unsigned))
       const engine = dest.engine
-      const tip = engine.fees.suggestTipCap()
-      const tx = createFeeMarket1559Tx(
-        {
-          chainId: engine.chainId,
-          nonce: await engine.poolNonce(this.address),
-          maxPriorityFeePerGas: tip,
-          maxFeePerGas: 2n * engine.fees.nextBaseFee() + tip,
-          gasLimit: deliveryGasLimit(message, chunks.length, payload.length, 1),
-          to: this.opts.messenger,
-          data: teleporter.encodeFunctionData('receiveCrossChainMessage', [0, bytesToHex(this.address)]) as `0x${string}`,
-          accessList: [{ address: bytesToHex(WARP_ADDRESS_BYTES), storageKeys: chunks.map((c) => bytesToHex(c)) }],
-        },
-        { common: engine.txCommon },
-      ).sign(this.opts.key)
-      const hash = await engine.sendRawTransaction(tx.serialize())
+      const hash = await sendSigned(engine, this.opts.key, {
+        to: this.opts.messenger,
+        input: getBytes(teleporter.encodeFunctionData('receiveCrossChainMessage', [0, bytesToHex(this.address)])),
+        gas: deliveryGasLimit(message, chunks.length, payload.length, 1),
+        accessList: [{ address: WARP_ADDRESS_BYTES, storageKeys: chunks }],
+      })
       this.attempts.delete(key)
       this.opts.log.info({ messageID: bytesToHex(sent.id), transaction: hash }, 'icm relayer: delivery sent')
       // A delivery that reverted is listed as failed; asking again retries it.
-      const mined = engine.transaction(tx.hash())
+      const mined = engine.transaction(hexToBytes(hash as `0x${string}`))
       if (mined !== undefined && 'mined' in mined && mined.mined.receipt.status === 0) {
         this.attempts.set(key, { transactionHash: hash, error: 'delivery transaction reverted' })
         this.opts.log.warn({ messageID: bytesToHex(sent.id), transaction: hash }, 'icm relayer: delivery transaction reverted')

@@ -1,9 +1,9 @@
-import { bytesToUnprefixedHex, equalsBytes } from '@ethereumjs/util'
+import { bytesToUnprefixedHex } from '@ethereumjs/util'
 import { cb58DecodeID } from '../avalanche/cb58.js'
 import type { EngineWarp } from '../engine/engineWarp.js'
 import type { BlsSigner } from '../warp/bls.js'
-import { decodeSignedMessage, decodeUnsignedMessage, encodeSignedMessage, encodeUnsignedMessage, messageID, type UnsignedMessage } from '../warp/message.js'
-import { decodePayload } from '../warp/payload.js'
+import { decodeSignedMessage, decodeUnsignedMessage, type UnsignedMessage } from '../warp/message.js'
+import { signAsSoleValidator } from '../warp/signature.js'
 
 /** A chain of the node as the aggregator sees it: what it accepted, and its subnet. */
 export interface AggregatorChain {
@@ -64,21 +64,6 @@ function subnetIDOf(text: string): Uint8Array | undefined {
   }
 }
 
-/** Whether the source chain's validators (the node) would sign it: a message its accepted blocks sent, or an accepted block's hash. */
-function signable(chain: AggregatorChain, message: UnsignedMessage, bytes: Uint8Array): boolean {
-  const identity = chain.warp.identity
-  if (identity === undefined || identity.networkID !== message.networkID) return false
-  let payload: ReturnType<typeof decodePayload>
-  try {
-    payload = decodePayload(message.payload)
-  } catch {
-    return false
-  }
-  if (payload.kind === 'hash') return chain.warp.accepted(payload.hash)
-  const stored = chain.warp.message(messageID(bytes))
-  return stored !== undefined && equalsBytes(stored, bytes)
-}
-
 /**
  * `POST /aggregate-signatures` of icm-services' signature-aggregator (signature-aggregator/api/api.go),
  * its request fields, statuses and error texts, for the node's chains: the node is the one validator of
@@ -109,10 +94,8 @@ export function aggregateSignatures(ctx: AggregatorContext, body: unknown): Aggr
   const chain = ctx.chains.get(bytesToUnprefixedHex(message.sourceChainID))
   // The source chain's subnet cannot be found: the aggregator's generic failure.
   if (chain === undefined) return failed(FAILED)
-  const unsignedBytes = encodeUnsignedMessage(message)
   const subnet = signingSubnet ?? chain.subnetID
-  if (!ctx.validates(bytesToUnprefixedHex(subnet)) || !signable(chain, message, unsignedBytes)) return failed(NOT_ENOUGH_SIGNATURES)
+  if (!ctx.validates(bytesToUnprefixedHex(subnet)) || !chain.warp.wouldSign(message)) return failed(NOT_ENOUGH_SIGNATURES)
   // One validator holds all the weight: any quorum up to 100 % (0 = the default, 67 %) is met.
-  const signed = encodeSignedMessage({ unsigned: message, signature: { signers: Uint8Array.of(1), signature: ctx.signer.sign(unsignedBytes) } })
-  return { status: 200, body: { 'signed-message': bytesToUnprefixedHex(signed) } }
+  return { status: 200, body: { 'signed-message': bytesToUnprefixedHex(signAsSoleValidator(ctx.signer, message)) } }
 }

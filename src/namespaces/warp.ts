@@ -5,8 +5,9 @@ import { EngineError } from '../engine/base/errors.js'
 import type { EngineWarp } from '../engine/engineWarp.js'
 import { type MethodTable, method } from '../rpc/types.js'
 import type { BlsSigner } from '../warp/bls.js'
-import { decodeUnsignedMessage, encodeSignedMessage, encodeUnsignedMessage, type UnsignedMessage } from '../warp/message.js'
+import { decodeUnsignedMessage, encodeUnsignedMessage, type UnsignedMessage } from '../warp/message.js'
 import { encodeHashPayload } from '../warp/payload.js'
+import { signAsSoleValidator } from '../warp/signature.js'
 
 /** The warp_ API's view of the node: the chain, the node's key, the subnet the node validates for it. */
 export interface WarpApiContext {
@@ -59,8 +60,7 @@ export function warpMethods(ctx: WarpApiContext): MethodTable {
   const aggregate = (unsigned: UnsignedMessage, quorumNum: number, subnet: string): string => {
     if (subnet !== '' && Buffer.compare(cb58DecodeID(subnet), ctx.subnetID) !== 0) throw new EngineError('cannot aggregate signatures from subnet with no validators')
     if (quorumNum > QUORUM_DENOMINATOR) throw new EngineError(`signature weight is insufficient: ${quorumNum}*1 > ${QUORUM_DENOMINATOR}*1`)
-    const signature = ctx.signer.sign(encodeUnsignedMessage(unsigned))
-    return hex(encodeSignedMessage({ unsigned, signature: { signers: Uint8Array.of(1), signature } }))
+    return hex(signAsSoleValidator(ctx.signer, unsigned))
   }
   return {
     /** Handler for `warp_getMessage`: the unsigned message's bytes. */

@@ -206,17 +206,15 @@ export class PChainService {
   /** The owner of a subnet a CreateSubnetTx made (its ID is the tx's), or undefined. */
   subnetOwner(subnetID: Uint8Array): OutputOwners | undefined {
     const tx = this.deps.store.ledger.getTx(subnetID)
-    if (tx === undefined) return undefined
-    const utx = parsePVMTx(tx.signedBytes).tx.unsignedTx
-    return utx.typeID === PVM_TYPE_ID.CreateSubnetTx ? utx.owner : undefined
+    return tx === undefined ? undefined : createdSubnetOwner(tx.signedBytes)
   }
 
   /** Every subnet a CreateSubnetTx made, in ID order, with its owner. */
   async createdSubnets(): Promise<{ id: Uint8Array; owner: OutputOwners }[]> {
     const out: { id: Uint8Array; owner: OutputOwners }[] = []
     for (const tx of await this.deps.store.ledger.txs()) {
-      const utx = parsePVMTx(tx.signedBytes).tx.unsignedTx
-      if (utx.typeID === PVM_TYPE_ID.CreateSubnetTx) out.push({ id: tx.id, owner: utx.owner })
+      const owner = createdSubnetOwner(tx.signedBytes)
+      if (owner !== undefined) out.push({ id: tx.id, owner })
     }
     return out
   }
@@ -236,4 +234,10 @@ export class PChainService {
   utxosOf(addr: Uint8Array): PVMUTXO[] {
     return this.deps.store.ledger.utxosOf(addr).map((u) => decodePVMUTXO(u.bytes))
   }
+}
+
+/** A CreateSubnetTx's owner; undefined for any other tx. */
+function createdSubnetOwner(signedBytes: Uint8Array): OutputOwners | undefined {
+  const utx = parsePVMTx(signedBytes).tx.unsignedTx
+  return utx.typeID === PVM_TYPE_ID.CreateSubnetTx ? utx.owner : undefined
 }

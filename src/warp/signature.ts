@@ -1,6 +1,6 @@
 import { compareBytes } from '../avalanche/compare.js'
-import { aggregatePublicKeys, isSignature, uncompressedPublicKey, verifyBls } from './bls.js'
-import { encodeUnsignedMessage, type SignedMessage } from './message.js'
+import { aggregatePublicKeys, type BlsSigner, isSignature, uncompressedPublicKey, verifyBls } from './bls.js'
+import { encodeSignedMessage, encodeUnsignedMessage, type SignedMessage, type UnsignedMessage } from './message.js'
 
 /*
  * Verifying a BitSetSignature against a validator set, as avalanchego's warp.Signature.Verify does:
@@ -69,4 +69,12 @@ export function verifyWarpMessage(message: SignedMessage, networkID: number, set
   if (signers.length === 0) throw new WarpVerifyError('signature is invalid')
   const key = aggregatePublicKeys(signers.map((v) => v.publicKey))
   if (!verifyBls(key, message.signature.signature, encodeUnsignedMessage(message.unsigned))) throw new WarpVerifyError('signature is invalid')
+}
+
+/**
+ * The signed message of a validator set the node is alone in (every subnet it serves, docs/WARP.md):
+ * its own signature under the bitset 0x01, which meets any quorum.
+ */
+export function signAsSoleValidator(signer: BlsSigner, unsigned: UnsignedMessage): Uint8Array {
+  return encodeSignedMessage({ unsigned, signature: { signers: Uint8Array.of(1), signature: signer.sign(encodeUnsignedMessage(unsigned)) } })
 }
