@@ -11,6 +11,8 @@ export interface EvmRules {
   readonly common: Common
   readonly chainId: bigint
   readonly gas: EvmGas
+  /** A transaction keeps min(refund counter, gasUsed / this) of its gas: EIP-3529's 5, or coreth's "none" (src/engine/rules/chainCommon.ts) */
+  readonly refundQuotient: bigint
   readonly ops: Op[]
   /** by address (hex without 0x) */
   readonly precompiles: Map<string, PrecompileFunc>
@@ -58,5 +60,5 @@ function resolve(common: Common): EvmRules | undefined {
   const gas = readGas(c)
   const ops = opcodeTable(gas)
   if (ops === undefined) return undefined
-  return { common: c, chainId: c.chainId(), gas, ops, precompiles: getActivePrecompiles(c), precompileEvm: { _bn254: new NobleBN254() }, pool: [] }
+  return { common: c, chainId: c.chainId(), gas, refundQuotient: c.param('maxRefundQuotient'), ops, precompiles: getActivePrecompiles(c), precompileEvm: { _bn254: new NobleBN254() }, pool: [] }
 }

@@ -7,9 +7,9 @@ import type { EvmBlock, EvmHost, EvmLog, EvmMessage, EvmResult, EvmState, EvmSta
 
 /*
  * A whole transaction around runMessage, as @ethereumjs/vm's runTx does it on a Cancun chain: the
- * checks that reject it, the gas bought up front, the message, the EIP-3529 refund cap, the sender's
- * refund of unused gas, the priority fee to the coinbase and the removal of touched empty accounts
- * (EIP-161). Nothing is written: the caller applies `changes` to its state.
+ * checks that reject it, the gas bought up front, the message, the refund cap (EIP-3529's, or none
+ * under coreth's rules: EvmRules.refundQuotient), the sender's refund of unused gas, the priority fee
+ * to the coinbase and the removal of touched empty accounts (EIP-161). Nothing is written: the caller applies `changes` to its state.
  */
 
 /** A signed transaction's fields (the sender already recovered), in the block it runs in. */
@@ -73,7 +73,6 @@ interface TxParams {
   accessListStorageKeyGas: bigint
   initCodeWordGas: bigint
   maxInitCodeSize: bigint
-  maxRefundQuotient: bigint
   blobGasPerBlob: bigint
   maxBlobGasPerBlock: bigint
 }
@@ -95,7 +94,6 @@ function txParams(common: Common): TxParams {
     accessListStorageKeyGas: 0,
     initCodeWordGas: 0,
     maxInitCodeSize: 0,
-    maxRefundQuotient: 0,
     blobGasPerBlob: 0,
     maxBlobGasPerBlock: 0,
   } satisfies Record<keyof TxParams, 0>) as (keyof TxParams)[]
@@ -188,7 +186,7 @@ export async function runTransaction(rules: EvmRules, state: EvmState, host: Evm
   })
 
   let gasUsed = intrinsic + message.executionGasUsed
-  const cap = gasUsed / p.maxRefundQuotient
+  const cap = gasUsed / rules.refundQuotient
   const gasRefund = message.gasRefund < cap ? message.gasRefund : cap
   gasUsed -= gasRefund
 

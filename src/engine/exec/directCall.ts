@@ -6,7 +6,7 @@ import type { RunTxResult } from '@ethereumjs/vm'
 import { type Address, bytesToUnprefixedHex } from '@ethereumjs/util'
 import { ExecutionFailedError } from '../base/errors.js'
 
-/** What a call's callers read of its result (estimateGas the refund, createAccessList the list). */
+/** What a call's callers read of its result (estimateGas the refund granted, createAccessList the list). */
 export type CallResult = Pick<RunTxResult, 'execResult' | 'totalGasSpent' | 'gasRefund' | 'accessList' | 'createdAddress'>
 
 /**
@@ -103,11 +103,11 @@ export async function runDirectCall(evm: EVMInterface, tx: CallMessage, caller: 
   const reported = reportAccessList ? accessListOf(journal.accessList) : undefined
   delete journal.accessList
   let totalGasSpent = execResult.executionGasUsed + intrinsic
-  const gasRefund = execResult.gasRefund ?? 0n
-  if (gasRefund !== 0n) {
-    const maxRefund = totalGasSpent / common.param('maxRefundQuotient')
-    totalGasSpent -= gasRefund < maxRefund ? gasRefund : maxRefund
-  }
+  // The refund the transaction keeps (geth's ExecutionResult.RefundedGas): none under coreth's rules.
+  const counted = execResult.gasRefund ?? 0n
+  const cap = totalGasSpent / common.param('maxRefundQuotient')
+  const gasRefund = counted < cap ? counted : cap
+  totalGasSpent -= gasRefund
   return { execResult, totalGasSpent, gasRefund, accessList: reported, createdAddress }
 }
 

@@ -61,7 +61,8 @@ export async function estimateGas(ex: CallRunner, block: Block, req: CallRequest
       throw new ExecutionFailedError(`gas required exceeds allowance (${hi})`)
     }
     let lo = top.gasUsed - 1n
-    const refundAndStipend = (top.result.execResult.gasRefund ?? 0n) + 2300n
+    // geth's (UsedGas + RefundedGas + CallStipend) * 64/63: RefundedGas is what the transaction kept (none under coreth's rules).
+    const refundAndStipend = (top.result.gasRefund ?? 0n) + 2300n
     const optimistic = ((top.gasUsed + refundAndStipend) * 64n) / 63n
     if (optimistic < hi) {
       const r = await probeSafe(probe, optimistic)

@@ -21,9 +21,6 @@ export interface OwnEvmOptions {
   oracle: boolean
 }
 
-/** EIP-3529's cap on refunds, a fifth of the gas used: the rule of every fork the interpreter covers (evmRules). */
-const MAX_REFUND_QUOTIENT = 5n
-
 /** Differences and failures kept for recent. */
 const RECENT = 5
 
@@ -131,10 +128,9 @@ export class OwnEvm {
     })
     this.counts.served++
     let totalGasSpent = evm.executionGasUsed + intrinsic
-    if (evm.gasRefund !== 0n) {
-      const maxRefund = totalGasSpent / MAX_REFUND_QUOTIENT
-      totalGasSpent -= evm.gasRefund < maxRefund ? evm.gasRefund : maxRefund
-    }
+    const cap = totalGasSpent / this.rules.refundQuotient
+    const gasRefund = evm.gasRefund < cap ? evm.gasRefund : cap
+    totalGasSpent -= gasRefund
     const execResult = {
       returnValue: evm.returnData,
       executionGasUsed: evm.executionGasUsed,
@@ -142,7 +138,7 @@ export class OwnEvm {
       logs: evm.logs.map((l) => [l.address, l.topics, l.data]),
       exceptionError: evm.error === undefined ? undefined : { error: evm.error, errorType: 'EVMError' },
     } as unknown as RunTxResult['execResult']
-    return { result: { execResult, totalGasSpent, gasRefund: evm.gasRefund }, evm }
+    return { result: { execResult, totalGasSpent, gasRefund }, evm }
   }
 
   /**

@@ -10,7 +10,23 @@ import { customCrypto } from '../../util/crypto.js'
  */
 const GRANITE_EIPS = [7951]
 
-/** The EVM rules of a chain with EVM chain ID `chainId`: Cancun with Granite's additions, the native crypto bindings. */
+/**
+ * No gas refunds: coreth's StateTransition.refundGas applies the refund counter only before Apricot
+ * Phase 1 (core/state_transition.go), and every chain here is past it from genesis (docs/EVM.md,
+ * "The C-Chain's rules"). The EVM still counts refunds (traces show the counter); the transaction
+ * keeps none of it. Both EVMs cap a refund at gasUsed / maxRefundQuotient: with 2^64 as the
+ * quotient the cap is 0 for any gas a transaction can use (a uint64).
+ */
+export const NO_REFUND_QUOTIENT = 2n ** 64n
+
+/**
+ * The EVM rules of a chain with EVM chain ID `chainId`: Cancun with Granite's additions and coreth's
+ * refund rule, the native crypto bindings. The refund rule is a hardfork-scoped parameter: ethereumjs
+ * merges it after the EIPs of every hardfork up to Cancun, so the VM's and the EVM's own parameter
+ * sets (merged into every copy when a VM is made) do not put EIP-3529's quotient back.
+ */
 export function chainCommon(chainId: bigint): Common {
-  return createCustomCommon({ chainId: Number(chainId), name: `avalanche-${chainId}` }, Mainnet, { hardfork: 'cancun', eips: GRANITE_EIPS, customCrypto })
+  const common = createCustomCommon({ chainId: Number(chainId), name: `avalanche-${chainId}` }, Mainnet, { hardfork: 'cancun', eips: GRANITE_EIPS, customCrypto })
+  common.updateParams({ cancun: { maxRefundQuotient: `0x${NO_REFUND_QUOTIENT.toString(16)}` } })
+  return common
 }

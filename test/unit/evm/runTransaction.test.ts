@@ -1,8 +1,10 @@
+import type { Common } from '@ethereumjs/common'
 import { type TypedTransaction, createTx } from '@ethereumjs/tx'
 import { bytesToHex, hexToBytes, privateToAddress } from '@ethereumjs/util'
 import { createVM, runTx } from '@ethereumjs/vm'
 import { describe, expect, it } from 'vitest'
-import { evmRules } from '../../../src/evm/evmRules.js'
+import { chainCommon } from '../../../src/engine/rules/chainCommon.js'
+import { type EvmRules, evmRules } from '../../../src/evm/evmRules.js'
 import { InvalidTransactionError, intrinsicGas, runTransaction } from '../../../src/evm/runTransaction.js'
 import { type PreAccount, buildPreState, cancunCommon, envBlock, evmBlock, fillerBlockHash } from '../../../scripts/stateTests/fixture.js'
 import { applyChanges, evmTransaction } from '../../../scripts/stateTests/interpreter.js'
@@ -33,18 +35,18 @@ function signed(fields: TxFields): TypedTransaction {
   return createTx({ nonce: 0n, gasLimit: 100_000n, ...fields }, { common }).sign(KEY)
 }
 
-/** The same transaction on both engines: what each leaves, or why each rejected it. */
-async function both(tx: TypedTransaction) {
-  const block = envBlock(ENV, common)
-  const theirs = await buildPreState(PRE, common)
-  const vm = await createVM({ common, stateManager: theirs })
+/** The same transaction on both engines (under `c`'s rules): what each leaves, or why each rejected it. */
+async function both(tx: TypedTransaction, c: Common = common, r: EvmRules = rules) {
+  const block = envBlock(ENV, c)
+  const theirs = await buildPreState(PRE, c)
+  const vm = await createVM({ common: c, stateManager: theirs })
   const ejs = await runTx(vm, { tx, block }).then(
     (r) => ({ gasUsed: r.totalGasSpent, refund: r.gasRefund, logs: r.execResult.logs?.length ?? 0 }),
     (e: Error) => ({ rejected: e.message }),
   )
-  const ours = await buildPreState(PRE, common)
+  const ours = await buildPreState(PRE, c)
   const host = { blockHash: async (n: bigint) => fillerBlockHash(n) }
-  const mine = await runTransaction(rules, ours, host, evmTransaction(tx, evmBlock(block))).then(
+  const mine = await runTransaction(r, ours, host, evmTransaction(tx, evmBlock(block))).then(
     async (r) => {
       await applyChanges(ours, r.changes)
       return { gasUsed: r.gasUsed, refund: r.gasRefund, logs: r.logs.length }
@@ -110,5 +112,23 @@ describe('runTransaction', () => {
     const tx = createTx({ to: undefined, data: new Uint8Array(49153), gasLimit: 10_000_000n, gasPrice: 10n }, { common, allowUnlimitedInitCodeSize: true }).sign(KEY)
     const { mine } = await both(tx)
     expect(mine).toMatchObject({ rejected: expect.stringContaining('EIP-3860') })
+  })
+})
+
+describe("runTransaction under coreth's rules", () => {
+  // coreth applies the refund counter only before Apricot Phase 1 (core/state_transition.go refundGas);
+  // every chain here is past it: the clearing SSTORE's 4800 stays spent, on both engines.
+  const coreth = chainCommon(1n)
+  const corethRules = evmRules(coreth)!
+
+  it('keeps no refund: the gas used is the gas spent, the state root the same on both engines', async () => {
+    const tx = signed({ to: CONTRACT, value: 5n, gasPrice: 12n })
+    const mainnet = await both(tx)
+    const { ejs, mine, roots } = await both(tx, coreth, corethRules)
+    expect(mainnet.mine).toMatchObject({ refund: 4800n })
+    expect(mine).toMatchObject({ refund: 0n, gasUsed: (mainnet.mine as { gasUsed: bigint }).gasUsed + 4800n })
+    expect((ejs as { gasUsed: bigint }).gasUsed).toBe((mine as { gasUsed: bigint }).gasUsed)
+    expect(roots[1]).toBe(roots[0])
+    expect(roots[0]).not.toBe(mainnet.roots[0])
   })
 })
