@@ -132,7 +132,7 @@ async function script(node: TestNode, restart: () => Promise<TestNode>): Promise
   for (const w of senders) await r.send(ewoq, { to: w.address, value: 1_000n * 10n ** 18n })
   await r.mine(senders.length)
 
-  const tokenTx = await r.send(ewoq, { data: bytecode('TestToken'), gasLimit: 3_000_000n })
+  const tokenTx = await r.send(ewoq, { data: bytecode('TestToken') + token.encodeDeploy([10n ** 27n]).slice(2), gasLimit: 3_000_000n })
   const probeTx = await r.send(ewoq, { data: bytecode('Probe'), gasLimit: 3_000_000n })
   const clearerTx = await r.send(ewoq, { data: CLEARER, gasLimit: 100_000n })
   await r.mine(3)
