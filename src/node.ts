@@ -43,7 +43,8 @@ import { mergeTables } from './rpc/types.js'
 import { type ChainRoute, createServer } from './server/server.js'
 import { loadExplorerAssets } from './server/explorerAssets.js'
 import { explorerOn } from './server/explorerExposure.js'
-import { type Database, databaseSize, openDatabase } from './store/db.js'
+import { type Database, databaseSize } from './store/db.js'
+import { openChainDatabase } from './startup/openChainDatabase.js'
 import { planNode } from './startup/nodePlan.js'
 import type { NodeStart } from './startup/startListening.js'
 import { KeystoreStore } from './store/keystoreStore.js'
@@ -111,7 +112,7 @@ export async function createNode(config: NodeConfig, opts: CreateNodeOptions = {
   // Read before the database opens: a file that holds no keyless deployment stops the start.
   const messengerDeployment = readMessengerDeployment(config)
   const { genesis, known, net, blockchainId, xChainId, extra, db } = opts.start?.plan ?? (await planNode(config, log))
-  if (!NATIVE_CRYPTO.secp256k1 || !NATIVE_CRYPTO.keccak) log.warn(NATIVE_CRYPTO, 'native crypto bindings unavailable; using the slower pure-JS fallback')
+  if (!NATIVE_CRYPTO.secp256k1) log.warn(NATIVE_CRYPTO, 'native secp256k1 binding unavailable; using the slower pure-JS fallback')
   const accounts = new AccountManager(join(config.dataDir, 'keystore'), { now: opts.now })
   const stats = opts.start?.stats ?? new RpcStats()
   const apiLog = log.child({ module: 'api' })
@@ -187,7 +188,7 @@ export async function createNode(config: NodeConfig, opts: CreateNodeOptions = {
     const chainLog = log.child({ chain: spec.name })
     let chainDb: Database | undefined
     try {
-      chainDb = await openDatabase(join(config.dataDir, 'chains', spec.id))
+      chainDb = await openChainDatabase(join(config.dataDir, 'chains', spec.id), config, chainLog)
       const chain = await openEvmChain({
         ...shared,
         config: { ...config, chain: spec.chain },

@@ -107,7 +107,7 @@ export class DevControls {
 
   /** After a revert (the keys it put back: `restored`), or a reset (undefined). */
   private async reload(restored?: readonly Uint8Array[]): Promise<void> {
-    await this.engine.dev.reload(restored !== undefined)
+    await this.engine.dev.reload(restored)
     await this.atomic.reload(restored)
     for (const reload of this.reloaders) await reload(restored)
   }

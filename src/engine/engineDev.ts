@@ -57,7 +57,7 @@ export class EngineDev {
 
   /**
    * Edits the head's state as anvil_setBalance and the like do: `edit` writes on an overlay of the
-   * head's state, and its changes land in one synced batch with the new root (Chain.stateRootOf reads it).
+   * head's state, and its changes land in one atomic write with the new root (Chain.stateRootOf reads it).
    * Call it inside exclusive().
    */
   async editHeadState(edit: (state: OverlayState) => Promise<void>): Promise<void> {
@@ -116,9 +116,10 @@ export class EngineDev {
     chain.forkState = new ForkState(fork, chain.trieDb, chain.opts.log)
   }
 
-  /** The database was put back (a revert, or a reset): read the chain again; the pool starts empty. Call it inside exclusive(). */
-  async reload(afterRevert = false): Promise<void> {
-    await this.chain.load(afterRevert)
+  /** The database was put back (a revert: the keys it put back, `restored`; or a reset): read the chain again; the pool starts empty. Call it inside exclusive(). */
+  async reload(restored?: readonly Uint8Array[]): Promise<void> {
+    if (restored === undefined) await this.chain.load()
+    else await this.chain.afterRevert(restored)
     this.pool.clear()
     this.builder.settleAll()
     this.chain.events.emit('state')

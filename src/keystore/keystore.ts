@@ -135,7 +135,7 @@ export class Keystore {
   /**
    * keystore.importUser: an avalanchego export becomes user `username` (any name), in avalanchego's order:
    * `user already exists`, the codec's errors, then the password against the export's hash. Its values
-   * must open under the password (encdb) and are sealed anew under a fresh record; one synced batch.
+   * must open under the password (encdb) and are sealed anew under a fresh record; one atomic write.
    */
   async importUser(username: string, password: string, bytes: Uint8Array, caller: KeystoreCaller = {}): Promise<void> {
     checkUsername(username, this.maxUsername)

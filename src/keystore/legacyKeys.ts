@@ -2,7 +2,7 @@
  * Keys stored by versions of this node before the per-chain key sets: one set for every chain, in entries
  * 'c' ‖ n (u32 BE, insertion order), each sealed with its entry key as associated data. They could only be
  * added with avax.importKey, so on the user's next unlock they join the C-Chain's set (after the keys it
- * already holds, in their order) and the old entries go, in one synced batch.
+ * already holds, in their order) and the old entries go, in one atomic write.
  */
 import type { KeystoreStore } from '../store/keystoreStore.js'
 import { type KeySpace, addressKey, addressListKey, addressOf, encodeAddresses } from './chainKeys.js'

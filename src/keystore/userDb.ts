@@ -34,7 +34,7 @@ export function newPrivateKey(): Uint8Array {
   }
 }
 
-/** The user's entries seen through the seal key; writes are one synced batch each. */
+/** The user's entries seen through the seal key; writes are one atomic write each. */
 export class UserDb {
   constructor(
     private readonly store: KeystoreStore,

@@ -2,7 +2,7 @@
  * The P-Chain as far as AVAX transfers need it (avalanchego vms/platformvm: txs/executor standard_tx_executor.go
  * BaseTx/ImportTx/ExportTx/CreateSubnetTx, utxo/verifier.go, txs/fee dynamic_calculator.go): verifies an issued BaseTx,
  * ImportTx, ExportTx or CreateSubnetTx (the subnet's ID is the tx's ID) against the Etna dynamic fee and accepts it at once into a block of its own, its UTXO changes,
- * shared-memory effects and the new fee state in one synced batch. Accepted txs are `Committed`.
+ * shared-memory effects and the new fee state in one atomic write. Accepted txs are `Committed`.
  *
  * Fee state (kept simple, documented): before each tx the state advances by the whole seconds since the last
  * accepted tx (capacity refills at maxPerSecond up to maxCapacity, excess drains at targetPerSecond), the price is

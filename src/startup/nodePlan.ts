@@ -7,7 +7,8 @@ import { type NodeConfig, checkEthApis, checkKeystoreExposure } from '../config.
 import { checkDevControlsExposure } from '../dev/exposure.js'
 import { type Genesis, readGenesisFile } from '../engine/rules/genesis.js'
 import { P_CHAIN_ID } from '../namespaces/info.js'
-import { type Database, openDatabase } from '../store/db.js'
+import type { Database } from '../store/db.js'
+import { openChainDatabase } from './openChainDatabase.js'
 
 /**
  * What a node is before anything heavy loads: its config checked, its chains' genesis files and IDs
@@ -55,6 +56,6 @@ export async function planNode(config: NodeConfig, log: Logger): Promise<NodePla
     }
   }
   checkEthApis(config.chain['eth-apis'])
-  const db = await openDatabase(config.dataDir)
+  const db = await openChainDatabase(config.dataDir, config, log)
   return { genesis, genesisJson, known, net, blockchainId, xChainId, extra, db }
 }

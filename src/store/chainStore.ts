@@ -7,7 +7,7 @@ export interface TxLocation {
   index: number
 }
 
-/** Everything one block adds, written in one synced batch together with the new head pointer. */
+/** Everything one block adds, written in one atomic write together with the new head pointer. */
 export interface BlockWrite {
   hash: Uint8Array
   number: bigint
@@ -122,7 +122,7 @@ export class ChainStore {
     return { type: 'put', key: metaKey(META_HEAD_STATE), value }
   }
 
-  /** Writes an edit of the head's state (its trie and flat ops) with the root it leads to, in one synced batch. */
+  /** Writes an edit of the head's state (its trie and flat ops) with the root it leads to, in one atomic write. */
   async writeHeadState(headHash: Uint8Array, root: Uint8Array, ops: readonly BatchOp[]): Promise<void> {
     await writeSynced(this.db, [...ops, this.headStateOp(headHash, root)])
   }

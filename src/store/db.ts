@@ -1,10 +1,10 @@
-import { ClassicLevel } from 'classic-level'
 import { mkdirSync } from 'node:fs'
 import { readdir, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import { SnapshotJournal } from './snapshotJournal.js'
 import { finishInterruptedReset } from './resetDatabase.js'
-import { type BatchOp, type Database, writeBatch } from './writeBatch.js'
+import { Database, type DatabaseOptions } from './database.js'
+import { type BatchOp, writeBatch } from './writeBatch.js'
 
 export type { BatchOp, Database } from './writeBatch.js'
 
@@ -13,14 +13,17 @@ export class DataDirLockedError extends Error {
   override name = 'DataDirLockedError'
 }
 
-/** Opens (creating) `<dataDir>/chain`; a second process on the same dir fails fast with a clear message. */
-export async function openDatabase(dataDir: string): Promise<Database> {
+/**
+ * Opens (creating) `<dataDir>/chain` and its write-ahead log `<dataDir>/chain-wal`, replaying what a
+ * crash left in the log only; a second process on the same dir fails fast with a clear message.
+ */
+export async function openDatabase(dataDir: string, opts: DatabaseOptions = { syncWrites: false }): Promise<Database> {
   const location = join(dataDir, 'chain')
   // Owner-only: the database holds the keystore's sealed keys too (docs/SECURITY.md, theft of the data directory).
   mkdirSync(location, { recursive: true, mode: 0o700 })
-  const db: Database = new ClassicLevel(location, { keyEncoding: 'view', valueEncoding: 'view' })
+  let db: Database
   try {
-    await db.open()
+    db = await Database.open(location, join(dataDir, 'chain-wal'), opts)
   } catch (err) {
     const cause = (err as { cause?: { code?: string } }).cause
     if ((err as { code?: string }).code === 'LEVEL_LOCKED' || cause?.code === 'LEVEL_LOCKED') {
@@ -34,7 +37,7 @@ export async function openDatabase(dataDir: string): Promise<Database> {
 
 /**
  * Writes a batch durably: every block and head move goes through here (docs/SECURITY.md, D-a), as
- * one atomic synced write (writeBatch.ts).
+ * one atomic write in the write-ahead log before it returns (writeBatch.ts).
  */
 export async function writeSynced(db: Database, ops: BatchOp[], pause?: () => Promise<void>): Promise<void> {
   // With development controls on, the batch also carries what it overwrites while a snapshot is live.

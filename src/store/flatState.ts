@@ -257,7 +257,21 @@ export class FlatState {
     }
   }
 
-  /** The head moved without a flat change of its own (start-up, a revert): only the head is answerable. */
+  /**
+   * A revert put back `restored` (store/snapshotJournal.ts) and the head is block `number`: the keys
+   * it put back are read again, undo layers of blocks above the head go. What was only read since the
+   * snapshot is as it was, so the rest of what is kept stays.
+   */
+  afterRevert(number: bigint, restored: readonly Uint8Array[]): void {
+    for (const key of restored) {
+      if (key[0] === PREFIX.flatAccount) this.accounts.delete(hexOf(key))
+      else if (key[0] === PREFIX.flatStorage) this.slots.delete(hexOf(key))
+    }
+    while (this.layers.length > 0 && this.layers[this.layers.length - 1]!.number > number) this.undoEntries -= this.layers.pop()!.before.size
+    this.number = number
+  }
+
+  /** The head moved without a flat change of its own (start-up): only the head is answerable. */
   openAt(number: bigint): void {
     this.accounts.clear()
     this.slots.clear()
@@ -281,6 +295,11 @@ function flatKey(prefix: number, hex: string): Uint8Array {
   out[0] = prefix
   Buffer.from(out.buffer, out.byteOffset + 1).write(hex, 'hex')
   return out
+}
+
+/** A flat key's cache key: the hex after its prefix. */
+function hexOf(key: Uint8Array): string {
+  return Buffer.from(key.buffer, key.byteOffset + 1, key.byteLength - 1).toString('hex')
 }
 
 function concat(prefix: number, ...parts: Uint8Array[]): Uint8Array {

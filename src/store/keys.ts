@@ -63,7 +63,7 @@ export const PREFIX = {
   /** 'F' + keccak(address)(32) + keccak(slot)(32) -> the head's slot value, leading zeros stripped: the flat state */
   flatStorage: 0x46,
   /**
-   * 'j' + seq(u64 BE) -> RLP list of [key] (absent before) or [key, value]: what one synced batch overwrote
+   * 'j' + seq(u64 BE) -> RLP list of [key] (absent before) or [key, value]: what one atomic write overwrote
    * while a snapshot was live, so evm_revert can write it back (src/store/snapshotJournal.ts)
    */
   snapshotJournal: 0x6a,
@@ -89,6 +89,11 @@ export const PREFIX = {
    * chain's accepted blocks sent (src/store/warpMessageStore.ts), written in the block's batch (a revert takes them back)
    */
   warpMessage: 0x57,
+  /**
+   * 'w' -> the sequence number (u64 BE) of the last write-ahead-log record LevelDB holds, written with every flush
+   * (src/store/database.ts): at open, the log's later records are replayed, and a gap stops the replay
+   */
+  wal: 0x77,
 } as const
 
 export const META_HEAD = 'head'
@@ -135,6 +140,9 @@ export function u64(n: bigint | number): Uint8Array {
   new DataView(out.buffer).setBigUint64(0, BigInt(n))
   return out
 }
+
+/** The one key of PREFIX.wal. */
+export const WAL_SEQ_KEY = Uint8Array.of(PREFIX.wal)
 
 export function canonicalKey(number: bigint): Uint8Array {
   return prefixed(PREFIX.canonical, u64(number))

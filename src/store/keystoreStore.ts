@@ -1,4 +1,4 @@
-import { type BatchOp, type Database, writeSynced } from './db.js'
+import type { BatchOp, Database } from './db.js'
 import { PREFIX } from './keys.js'
 
 /** One stored (still sealed) entry of a user: its key inside the user's space and the sealed value. */
@@ -45,10 +45,15 @@ function prefixEnd(prefix: Uint8Array): Uint8Array {
 /**
  * The keystore's records (src/store/keys.ts `keystoreUser`, `keystoreData`). Values arrive sealed or
  * as verifier records: this repository never sees a password or a plaintext key. Every write is one
- * synced batch (docs/SECURITY.md, D-d).
+ * atomic, fdatasync'd write (docs/SECURITY.md, D-d).
  */
 export class KeystoreStore {
   constructor(private readonly deps: { db: Database }) {}
+
+  /** One atomic write, fdatasync'd before it returns: a user's keys outlive a power loss too. Snapshots never undo the keystore, so no journal. */
+  private write(ops: BatchOp[]): Promise<void> {
+    return this.deps.db.write(ops, { sync: true })
+  }
 
   /** The user's record, or undefined when there is no such user. */
   async getUser(username: string): Promise<Uint8Array | undefined> {
@@ -72,12 +77,12 @@ export class KeystoreStore {
     return out
   }
 
-  /** Writes a whole user (record and entries) in one synced batch: a crash leaves all of it or none. */
+  /** Writes a whole user (record and entries) in one atomic write: a crash leaves all of it or none. */
   async putUser(username: string, record: Uint8Array, entries: readonly KeystoreEntry[]): Promise<void> {
     const data = userPrefix(PREFIX.keystoreData, username)
     const ops: BatchOp[] = entries.map((e) => ({ type: 'put', key: concat(data, e.key), value: e.value }))
     ops.push({ type: 'put', key: userPrefix(PREFIX.keystoreUser, username), value: record })
-    await writeSynced(this.deps.db, ops)
+    await this.write(ops)
   }
 
   /** One entry of the user's, or undefined. */
@@ -85,19 +90,19 @@ export class KeystoreStore {
     return this.deps.db.get(concat(userPrefix(PREFIX.keystoreData, username), key))
   }
 
-  /** Adds or replaces entries of an existing user and removes `deleted` (one synced batch). */
+  /** Adds or replaces entries of an existing user and removes `deleted` (one atomic write). */
   async putEntries(username: string, entries: readonly KeystoreEntry[], deleted: readonly Uint8Array[] = []): Promise<void> {
     const data = userPrefix(PREFIX.keystoreData, username)
     const ops: BatchOp[] = entries.map((e) => ({ type: 'put', key: concat(data, e.key), value: e.value }))
     for (const key of deleted) ops.push({ type: 'del', key: concat(data, key) })
-    await writeSynced(this.deps.db, ops)
+    await this.write(ops)
   }
 
-  /** Removes the user's record and every entry in one synced batch. */
+  /** Removes the user's record and every entry in one atomic write. */
   async deleteUser(username: string): Promise<void> {
     const data = userPrefix(PREFIX.keystoreData, username)
     const ops: BatchOp[] = [{ type: 'del', key: userPrefix(PREFIX.keystoreUser, username) }]
     for await (const key of this.deps.db.keys({ gte: data, lt: prefixEnd(data) })) ops.push({ type: 'del', key })
-    await writeSynced(this.deps.db, ops)
+    await this.write(ops)
   }
 }

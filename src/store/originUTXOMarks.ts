@@ -4,7 +4,7 @@ import type { SharedMemoryWrite } from './sharedMemory.js'
 
 /**
  * Which (source chain, address) pairs a fork has fetched its origin's atomic UTXOs for (docs/FORK.md,
- * the atomic side). A mark is written in the one synced batch that puts the fetched UTXOs into shared
+ * the atomic side). A mark is written in the one atomic write that puts the fetched UTXOs into shared
  * memory, so the two never part: a snapshot's revert or a reset drops both, and the next query fetches again.
  */
 export class OriginUTXOMarks {
@@ -15,7 +15,7 @@ export class OriginUTXOMarks {
     return this.db.getSync(markKey(sourceChain, address)) !== undefined
   }
 
-  /** Writes the shared-memory puts and the marks of `addresses` in one synced batch, then updates shared memory's index. */
+  /** Writes the shared-memory puts and the marks of `addresses` in one atomic write, then updates shared memory's index. */
   async commit(write: SharedMemoryWrite, sourceChain: Uint8Array, addresses: readonly Uint8Array[]): Promise<void> {
     const marks = addresses.map((a) => ({ type: 'put' as const, key: markKey(sourceChain, a), value: new Uint8Array(0) }))
     await writeSynced(this.db, [...write.ops, ...marks])

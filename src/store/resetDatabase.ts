@@ -4,8 +4,8 @@ import { PREFIX, metaKey } from './keys.js'
 /** Marks a reset under way: a node that stops in the middle finishes it when it opens the database again. */
 const RESETTING = metaKey('resetting')
 
-/** Prefixes a reset keeps: the keystore's users and keys are not chain state. */
-const KEPT = [PREFIX.keystoreData, PREFIX.keystoreUser]
+/** Prefixes a reset keeps: the keystore's users and keys are not chain state; the log's sequence number is the database's own. */
+const KEPT = [PREFIX.keystoreData, PREFIX.keystoreUser, PREFIX.wal]
 /**
  * A fork's reset also keeps the trie's nodes and code (content-addressed, they include the origin's,
  * fetched once) and the origin's cached answers (keyed by the fork point: true whatever it forks next).

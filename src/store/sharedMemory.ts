@@ -344,7 +344,7 @@ export class SharedMemory {
     return this.prepare([{ ...pair, puts: fresh }])
   }
 
-  /** Applies requests on their own, durably (one synced batch). */
+  /** Applies requests on their own, durably (one atomic write). */
   async apply(requests: readonly SharedRequests[]): Promise<void> {
     const write = this.prepare(requests)
     await writeSynced(this.db, write.ops)

@@ -18,17 +18,23 @@ const SNAPSHOTS_KEY = metaKey(META_SNAPSHOTS)
 
 const journals = new WeakMap<Database, SnapshotJournal>()
 
+/** One undo record: each key a batch wrote, with the value it held before ([key] when it was absent). */
+type UndoRecord = Uint8Array[][]
+
 /**
  * Undo records for snapshots of everything on one database (evm_snapshot / evm_revert). While a
- * snapshot is live, every synced batch (store/db.ts writeSynced) also writes, in the same batch,
- * the values its keys held before it ('j' + seq). Reverting writes those values back, newest
- * first, and drops the records and every later snapshot, in one synced batch: a crash leaves the
- * database either as it was or as of the snapshot, never half-reverted. Blocks, state (trie and
+ * snapshot is live, every batch written through store/db.ts writeSynced also writes, in the same
+ * atomic write, the values its keys held before it ('j' + seq). Reverting writes those values back,
+ * newest first, and drops the records and every later snapshot, in one atomic write: a crash leaves
+ * the database either as it was or as of the snapshot, never half-reverted. Blocks, state (trie and
  * flat), receipts, atomic txs, shared memory and the X/P ledgers are all on this database, so one
- * snapshot covers the node; in-memory views reload from disk after a revert (their owners do that).
+ * snapshot covers the node; in-memory views read back the keys a revert put back (their owners do
+ * that). The records stay in memory too (read from disk once, at open): a revert costs what changed
+ * since its snapshot, not a scan of the database.
  */
 export class SnapshotJournal {
   private snapshots: SnapshotRecord[] = []
+  private readonly records = new Map<bigint, UndoRecord>()
   private nextId = 0n
   private nextSeq = 0n
   /** Journaled writes one at a time: a record's "before" must be read after the previous batch landed. */
@@ -41,8 +47,8 @@ export class SnapshotJournal {
     let j = journals.get(db)
     if (j === undefined) {
       j = new SnapshotJournal(db)
-      j.load()
       journals.set(db, j)
+      await j.load()
     }
     return j
   }
@@ -52,13 +58,17 @@ export class SnapshotJournal {
     return journals.get(db)
   }
 
-  private load(): void {
+  private async load(): Promise<void> {
     const raw = this.db.getSync(SNAPSHOTS_KEY)
     if (raw === undefined || raw === null) return
     const [next, seq, list] = RLP.decode(raw) as unknown as [Uint8Array, Uint8Array, Uint8Array[][]]
     this.nextId = bytesToBigInt(next)
     this.nextSeq = bytesToBigInt(seq)
     this.snapshots = list.map(([id, s, extra]) => ({ id: bytesToBigInt(id!), seq: bytesToBigInt(s!), extra: extra! }))
+    if (this.snapshots.length === 0) return
+    for await (const [key, value] of this.db.iterator({ gte: recordKey(this.snapshots[0]!.seq), lt: Uint8Array.of(PREFIX.snapshotJournal + 1) })) {
+      this.records.set(new DataView(key.buffer, key.byteOffset + 1, 8).getBigUint64(0), RLP.decode(value) as unknown as UndoRecord)
+    }
   }
 
   private tableOp(): BatchOp {
@@ -77,10 +87,13 @@ export class SnapshotJournal {
       const keys = this.snapshots.length === 0 ? [] : uniqueKeys(ops)
       if (keys.length === 0) return writeBatch(this.db, ops, pause)
       // Synchronous reads: a block's 20 to 30 keys in about 0.1 ms, where one getMany's round trip through the thread pool took 0.45 ms.
-      const before = keys.map((k) => this.db.getSync(k) ?? undefined)
-      const record = RLP.encode(keys.map((k, i) => (before[i] === undefined ? [k] : [k, before[i]!])))
+      const items: UndoRecord = keys.map((k) => {
+        const before = this.db.getSync(k)
+        return before === undefined ? [k] : [k, before]
+      })
       const seq = this.nextSeq++
-      await writeBatch(this.db, [...ops, { type: 'put', key: recordKey(seq), value: record }, this.tableOp()], pause)
+      await writeBatch(this.db, [...ops, { type: 'put', key: recordKey(seq), value: RLP.encode(items) }, this.tableOp()], pause)
+      this.records.set(seq, items)
     })
     this.tail = run.catch(() => {})
     return run
@@ -91,7 +104,7 @@ export class SnapshotJournal {
     const run = this.tail.then(async () => {
       const id = this.nextId++
       this.snapshots.push({ id, seq: this.nextSeq, extra })
-      await this.db.batch([this.tableOp()], { sync: true })
+      await writeBatch(this.db, [this.tableOp()])
       return id
     })
     this.tail = run.catch(() => {})
@@ -111,13 +124,14 @@ export class SnapshotJournal {
       // Oldest record last wins: the value a key held when the snapshot was taken.
       const restore = new Map<string, BatchOp>()
       const ops: BatchOp[] = []
-      const records = await this.db.iterator({ gte: recordKey(snap.seq), lt: Uint8Array.of(PREFIX.snapshotJournal + 1) }).all()
-      for (let r = records.length - 1; r >= 0; r--) {
-        const [key, value] = records[r]!
-        ops.push({ type: 'del', key })
-        for (const item of RLP.decode(value) as unknown as Uint8Array[][]) {
+      for (let seq = this.nextSeq - 1n; seq >= snap.seq; seq--) {
+        const items = this.records.get(seq)
+        if (items === undefined) continue
+        this.records.delete(seq)
+        ops.push({ type: 'del', key: recordKey(seq) })
+        for (const item of items) {
           const k = item[0]!
-          restore.set(Buffer.from(k).toString('hex'), item.length === 1 ? { type: 'del', key: k } : { type: 'put', key: k, value: item[1]! })
+          restore.set(Buffer.from(k.buffer, k.byteOffset, k.byteLength).toString('latin1'), item.length === 1 ? { type: 'del', key: k } : { type: 'put', key: k, value: item[1]! })
         }
       }
       this.snapshots = this.snapshots.slice(0, at)
@@ -136,6 +150,7 @@ export class SnapshotJournal {
     const run = this.tail.then(async () => {
       await wipe()
       this.snapshots = []
+      this.records.clear()
       this.nextId = 0n
       this.nextSeq = 0n
     })

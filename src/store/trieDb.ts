@@ -121,7 +121,7 @@ export class TrieDB implements DB<string, string | Uint8Array> {
   }
 
   /**
-   * Deletes every stored node and code entry that `isLive` rejects, in one synced batch
+   * Deletes every stored node and code entry that `isLive` rejects, in one atomic write
    * (state garbage collection). Call only while no block is being built: a node a pending
    * block still needs must be live or pending. Returns how many entries stayed and went.
    */

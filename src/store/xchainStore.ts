@@ -1,7 +1,7 @@
 /**
  * The X-Chain's ledger on the node's LevelDB (avalanchego vms/avm/state, vms/components/avax utxo_state.go):
  * unspent UTXOs by input ID (deleted when spent), accepted txs with their height, and the last accepted
- * height. The per-address index is kept in memory and rebuilt at open. Every accept is one synced batch,
+ * height. The per-address index is kept in memory and rebuilt at open. Every accept is one atomic write,
  * shared-memory effects included.
  */
 import { type BatchOp, type Database, writeSynced } from './db.js'
@@ -68,7 +68,7 @@ export class XChainStore {
     private readonly genesis: readonly StoredXUTXO[],
   ) {}
 
-  /** Opens the ledger; the first open writes the genesis UTXOs at height 0 (one synced batch). */
+  /** Opens the ledger; the first open writes the genesis UTXOs at height 0 (one atomic write). */
   static async open(db: Database, genesis: readonly StoredXUTXO[], layout: LedgerLayout = X_LEDGER): Promise<XChainStore> {
     const store = new XChainStore(db, layout, genesis)
     await store.load()
@@ -195,7 +195,7 @@ export class XChainStore {
 
   /**
    * Accepts a tx in a block of its own at height+1: spends `spent`, adds `produced`, records the tx and
-   * the height, and writes `extraOps` (shared memory) in the same synced batch; `applied` runs after.
+   * the height, and writes `extraOps` (shared memory) in the same atomic write; `applied` runs after.
    */
   async accept(txID: Uint8Array, signedBytes: Uint8Array, spent: readonly Uint8Array[], produced: readonly StoredXUTXO[], extra: { ops: BatchOp[]; applied(): void }): Promise<bigint> {
     const height = this._height + 1n

@@ -1,7 +1,7 @@
 /**
  * The X-Chain as far as AVAX transfers need it (avalanchego vms/avm: txs/executor syntactic_verifier.go,
  * semantic_verifier.go, executor.go; vms/components/avax): verifies an issued BaseTx/ImportTx/ExportTx and
- * accepts it at once into a block of its own, its UTXO changes and shared-memory effects in one synced batch.
+ * accepts it at once into a block of its own, its UTXO changes and shared-memory effects in one atomic write.
  * Imports consume what C or P exported to X; exports put UTXOs into shared memory for C or P.
  */
 import type { Logger } from 'pino'

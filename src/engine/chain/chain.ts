@@ -121,14 +121,10 @@ export class Chain {
     return chain
   }
 
-  /**
-   * Reads the chain back from the database: on open, and after evm_revert or anvil_reset put it back
-   * (store/snapshotJournal.ts). A revert removes only blocks above its head: cached blocks up to it stay, and trie nodes (named by their content).
-   */
-  async load(afterRevert = false): Promise<void> {
-    this.blocks.forget(afterRevert)
-    if (afterRevert) this.trieDb.forgetPending()
-    else this.trieDb.forget()
+  /** Reads the chain back from the database: on open, and after anvil_reset emptied it (store/resetDatabase.ts). */
+  async load(): Promise<void> {
+    this.blocks.forget()
+    this.trieDb.forget()
     const storedGenesis = this.store.readGenesisHash()
     const { fork } = this.opts
     if (fork !== undefined) {
@@ -136,15 +132,29 @@ export class Chain {
       if (storedGenesis === undefined) await writeForkBase(this.db, fork)
       this.flat.partial = true
       this.genesisBlock = this.blockByHash(fork.hash)!
-      // A revert keeps the genesis on disk: the one checked at open stands, its state is not rebuilt.
     } else if (storedGenesis === undefined || this.genesisBlock === undefined || !equalsBytes(storedGenesis, this.genesisBlock.hash)) {
       this.genesisBlock = await initGenesis(this.store, this.trieDb, await genesisBlock(this.opts.genesis, this.newStateManager()), storedGenesis)
     }
     this.genesisBlock = this.blockByHash(this.genesisBlock.hash)!
     this.head = await this.recoverHead()
-    if (afterRevert) this.blocks.dropAbove(this.head.header.number)
     this.headStateRoot = this.store.readHeadState(this.head.hash) ?? this.head.header.stateRoot
     await this.openFlat()
+  }
+
+  /**
+   * evm_revert put back `restored` (store/snapshotJournal.ts): the head and what the chain keeps in
+   * memory follow those keys only (blocks above the new head go, the flat state reads the keys put
+   * back again), so a revert costs what changed since its snapshot. Trie nodes are named by their
+   * content and stay; the genesis is the one checked at open.
+   */
+  async afterRevert(restored: readonly Uint8Array[]): Promise<void> {
+    this.trieDb.forgetPending()
+    this.head = await this.recoverHead()
+    this.blocks.dropAbove(this.head.header.number)
+    this.headStateRoot = this.store.readHeadState(this.head.hash) ?? this.head.header.stateRoot
+    const stored = this.flat.storedRoot()
+    if (stored !== undefined && equalsBytes(stored, this.headStateRoot)) this.flat.afterRevert(this.head.header.number, restored)
+    else await this.openFlat()
   }
 
   /** Uses the stored flat state if it holds the head's root, else rebuilds it from the trie. */
@@ -295,7 +305,7 @@ export class Chain {
   }
 
   /**
-   * Appends a block: one synced batch with its state, receipts, indexes, the head pointer and
+   * Appends a block: one atomic write with its state, receipts, indexes, the head pointer and
    * `extraOps` (what its atomic txs change: shared memory, the accepted-tx repository). `pause`
    * (the block builder's pacer) lets requests run while a big block is encoded and its batch built.
    */

@@ -21,7 +21,7 @@ export class ChainBlocks {
   /** Light reads for log answers (logBlock): a header and 32 bytes a transaction, so more of them are kept. */
   private readonly lightCache = new BoundedCache<string, { block: LogBlock; txHashes: readonly Uint8Array[] }>(LIGHT_CACHE_SIZE)
   /** Where the last 4-8k mined transactions are (~150 bytes each): clients poll for a receipt just after its block. */
-  private readonly recentTxs = new BoundedCache<string, { blockHash: Uint8Array; index: number }>(8192)
+  private readonly recentTxs = new BoundedCache<string, { blockHash: Uint8Array; number: bigint; index: number }>(8192)
 
   constructor(
     private readonly store: ChainStore,
@@ -29,21 +29,20 @@ export class ChainBlocks {
     private readonly txCommon: Common,
   ) {}
 
-  /**
-   * Forgets the receipts and recent transactions when the chain is read back (Chain.load); the
-   * blocks too unless after a revert, which removes only blocks above its head (then dropAbove).
-   */
-  forget(afterRevert: boolean): void {
+  /** Forgets everything when the chain is read back after a reset (Chain.load). */
+  forget(): void {
     this.receiptCache.clear()
     this.recentTxs.clear()
     this.lightCache.clear()
-    if (!afterRevert) this.blockCache.clear()
+    this.blockCache.clear()
   }
 
-  /** Drops cached blocks above `number`: a revert removed them. */
+  /** Drops what is kept of blocks above `number`: a revert removed them (blocks are named by their hash: the others stay true). */
   dropAbove(number: bigint): void {
     this.blockCache.deleteWhere((block) => block.header.number > number)
     this.lightCache.deleteWhere((read) => read.block.header.number > number)
+    this.recentTxs.deleteWhere((tx) => tx.number > number)
+    this.receiptCache.clear()
   }
 
   blockByHash(hash: Uint8Array): Block | undefined {
@@ -95,7 +94,7 @@ export class ChainBlocks {
 
   /** Records a committed block (Chain.commit): its transactions' places, the block and its receipts. */
   record(block: Block, receipts: Receipt[]): void {
-    for (let index = 0; index < block.txs.length; index++) this.recentTxs.set(hexKey(block.txs[index]!.hash()), { blockHash: block.hash, index })
+    for (let index = 0; index < block.txs.length; index++) this.recentTxs.set(hexKey(block.txs[index]!.hash()), { blockHash: block.hash, number: block.header.number, index })
     const key = bytesToHex(block.hash)
     this.remember(key, block)
     // Bounded here too: every committed block passes through, so an unbounded set kept every receipt (soak).

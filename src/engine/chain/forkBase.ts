@@ -70,7 +70,7 @@ async function provenRoot(origin: OriginClient, header: Header): Promise<Uint8Ar
 
 /**
  * Writes the origin's block N as the chain's first block (the genesis of this database) with the
- * fork record, in one synced batch; the flat state starts empty at N's state root (it holds only
+ * fork record, in one atomic write; the flat state starts empty at N's state root (it holds only
  * what the fork reads or writes). Needs no origin: a reset writes it again from the record.
  */
 export async function writeForkBase(db: Database, record: ForkRecord): Promise<void> {

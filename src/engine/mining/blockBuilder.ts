@@ -23,7 +23,7 @@ const BUSY_MS = 20
  * How long a busy builder gathers transactions before the next block at most: it stops once as
  * many wait as the last block answered (their senders send next). Sends are answered with their
  * block, so a block holds at most one transaction per sender in flight; waiting for them all
- * shares the block's cost (state root, synced write) among more (docs/PERFORMANCE.md).
+ * shares the block's cost (state root, the write) among more (docs/PERFORMANCE.md).
  */
 const GATHER_MS = 10
 /** Node's longest timer. */
@@ -183,7 +183,7 @@ export class BlockBuilder {
       this.again = false
       // Under a stream of transactions from several senders (the last block is only just built
       // and carried more than one), wait a moment so the next block carries what is arriving:
-      // bigger blocks pay the per-block cost (state root, synced write) fewer times. With sends
+      // bigger blocks pay the per-block cost (state root, the write) fewer times. With sends
       // answered once their block is committed, the senders the last block answered send next:
       // the wait ends as soon as as many more wait. An idle chain, or one sender waiting for each
       // receipt (newHeads latency, W8), builds at once.

@@ -30,7 +30,7 @@ export interface PruneResult {
 /**
  * Garbage collection of state on a pruning node: a mark-and-sweep over the 's' prefix. It marks
  * every trie node reachable from the kept state roots (account trie, each account's storage
- * trie, its code by hash) and deletes every other node in one synced batch.
+ * trie, its code by hash) and deletes every other node in one atomic write.
  *
  * Nodes are content-addressed and a new block writes every node on its modified paths again, so
  * a node that a later block re-creates is written by that block; the only hazard is a node a

@@ -271,7 +271,7 @@ describe('Keystore export/import (avalanchego v1.12.1 format)', () => {
     expect(await ks.listUsers()).not.toContain(moved)
   })
 
-  it('imports in one synced batch: the user record and its entries appear together', async () => {
+  it('imports in one atomic write: the user record and its entries appear together', async () => {
     const ks = fresh()
     const u = uniq()
     await ks.createUser(u, PW)

@@ -4,7 +4,7 @@ import { keccak_256 } from '@noble/hashes/sha3.js'
 import { describe, expect, it } from 'vitest'
 import { keccak256 } from '../../../src/util/crypto.js'
 
-/* keccak256 reuses one native sponge for every hash: each must still be the hash of its own input. */
+/* keccak256 reuses one WebAssembly sponge for every hash: each must still be the hash of its own input. */
 
 describe('keccak256', () => {
   it('matches the reference for empty, short, block-sized and multi-block inputs, one after another', () => {
