@@ -97,6 +97,14 @@ export const ChainConfigFile = z.strictObject({
     .default(43_200)
     .describe('On an archival node, eth_getProof refuses blocks more than this far behind the last accepted one (0 = any block)'),
   'state-history': z.number().int().positive().default(32).describe('With pruning, the number of recent blocks whose state is kept'),
+  // coreth's keys and defaults (MB): what the node keeps in memory of the state; past them cold state is read back from LevelDB.
+  'snapshot-cache': z
+    .number()
+    .int()
+    .positive()
+    .default(256)
+    .describe("MiB of the head's accounts and storage slots kept in memory (the flat state, coreth's snapshot); colder ones are read from LevelDB"),
+  'trie-clean-cache': z.number().int().positive().default(512).describe('MiB of state trie nodes kept in memory; colder ones are read from LevelDB'),
   'tx-pool-price-limit': z.number().int().nonnegative().default(1).describe('Lowest tip (wei per gas) the transaction pool accepts'),
   'tx-pool-price-bump': z.number().int().nonnegative().default(10).describe('Percent a replacement transaction must raise the fees by'),
   'tx-pool-account-slots': z.number().int().positive().default(16).describe('Executable transactions guaranteed per account'),

@@ -5,6 +5,8 @@ import type { EngineOptions } from '../engine/engineOptions.js'
 import type { Genesis } from '../engine/rules/genesis.js'
 import { configDurationMs } from '../util/goDuration.js'
 
+const MIB = 1024 * 1024
+
 /** What the engine takes besides the chain config: the node-wide settings. */
 export interface EngineSetup {
   genesis: Genesis
@@ -53,6 +55,7 @@ export function engineOptions(chain: ChainConfigFile, setup: EngineSetup): Engin
     gasTarget: chain['gas-target'],
     minDelayTarget: chain['min-delay-target'],
     stateHistory: chain['pruning-enabled'] ? BigInt(chain['state-history']) : undefined,
+    stateCache: { flat: chain['snapshot-cache'] * MIB, trie: chain['trie-clean-cache'] * MIB },
     proofWindow: BigInt(chain['historical-proof-query-window']),
     fork: forkOptions(chain, setup.log),
   }

@@ -95,7 +95,7 @@ export class Engine {
   static async create(db: Database, opts: EngineOptions): Promise<Engine> {
     const { log, stateHistory, gasTarget, minDelayTarget } = opts
     const fork = await openForkRecord(db, opts.fork)
-    const chain = await Chain.open(db, { genesis: forkGenesis(opts.genesis, fork), log, stateHistory, gasTarget, minDelayTarget, fork, warp: opts.warp })
+    const chain = await Chain.open(db, { genesis: forkGenesis(opts.genesis, fork), log, stateHistory, stateCache: opts.stateCache, gasTarget, minDelayTarget, fork, warp: opts.warp })
     if (fork !== undefined) chain.forkState = new ForkState({ origin: opts.fork!.origin, point: fork }, chain.trieDb, log)
     const sm = new OverlayState(chain.headView(), chain.codeSource)
     const vm = await chainVM(chain, sm, { sharedCommon: true })

@@ -6,6 +6,7 @@ import type { Genesis } from './rules/genesis.js'
 import type { OwnEvmOptions } from './exec/ownEvm.js'
 import type { TxPoolOptions } from './pool/txPool.js'
 import type { WarpChain } from '../warp/precompile.js'
+import type { ChainOptions } from './chain/chain.js'
 
 /**
  * Everything the engine is configured with, typed and in its own units. Built where chains are
@@ -75,6 +76,8 @@ export interface EngineOptions {
   gasTarget: number | undefined
   /** ACP-226 minimum block delay in ms the chain starts at and steers toward. */
   minDelayTarget: number
+  /** Bytes of state kept in memory at most (`snapshot-cache`, `trie-clean-cache`): the flat state's accounts and slots, the trie's nodes. */
+  stateCache: NonNullable<ChainOptions['stateCache']>
   /** Recent blocks whose state is kept (state garbage collection); undefined = archival, every state kept. */
   stateHistory: bigint | undefined
   /** On an archival node, eth_getProof refuses blocks further than this behind the head; 0 = any. */

@@ -96,7 +96,9 @@ export class Database {
   getSync(key: Uint8Array): Uint8Array | undefined {
     if (this.overlay.size > 0) {
       const pending = this.overlay.get(mapKey(key))
-      if (pending !== undefined) return pending.value
+      // A copy (a Buffer's slice() would be a view): the logged value is a view of its whole write's
+      // record, which a reader's cache would keep alive, and a reader must not change it.
+      if (pending !== undefined) return pending.value === undefined ? undefined : new Uint8Array(pending.value)
     }
     return this.level.getSync(key) ?? undefined
   }

@@ -29,9 +29,15 @@ export interface StagedFlat {
   number: bigint
 }
 
-/** Entries kept in memory: about 150 bytes each, so the caches stay near 30 MiB at most. */
-const CACHED_ACCOUNTS = 50_000
-const CACHED_SLOTS = 150_000
+/**
+ * What one kept entry costs in memory, key string, value and map slot (measured here with
+ * scripts/bigState.ts): the budget (`snapshot-cache`, half for accounts, half for slots) is turned
+ * into entry counts with these.
+ */
+const ACCOUNT_BYTES = 300
+const SLOT_BYTES = 350
+/** coreth's `snapshot-cache` default, 256 MiB. */
+const DEFAULT_BUDGET = 256 * 1024 * 1024
 /** Blocks whose undo layers are kept, and the most entries all layers hold together. */
 const UNDO_BLOCKS = 128
 const UNDO_ENTRIES = 100_000
@@ -46,8 +52,8 @@ interface UndoLayer {
 }
 
 export class FlatState {
-  private readonly accounts = new BoundedCache<string, Uint8Array | null>(CACHED_ACCOUNTS)
-  private readonly slots = new BoundedCache<string, Uint8Array>(CACHED_SLOTS)
+  private readonly accounts: BoundedCache<string, Uint8Array | null>
+  private readonly slots: BoundedCache<string, Uint8Array>
   private layers: UndoLayer[] = []
   private undoEntries = 0
   /** The block whose state the flat keys hold. */
@@ -58,7 +64,14 @@ export class FlatState {
    */
   partial = false
 
-  constructor(private readonly db: Database) {}
+  /** `budget`: bytes of accounts and slots kept in memory at most; colder ones are read from LevelDB again. */
+  constructor(
+    private readonly db: Database,
+    budget = DEFAULT_BUDGET,
+  ) {
+    this.accounts = new BoundedCache(Math.max(1024, Math.floor(budget / 2 / ACCOUNT_BYTES)))
+    this.slots = new BoundedCache(Math.max(1024, Math.floor(budget / 2 / SLOT_BYTES)))
+  }
 
   /** The root the stored flat state belongs to, if any. */
   storedRoot(): Uint8Array | undefined {

@@ -14,6 +14,14 @@ export interface SnapshotRecord {
 
 /** Keys no snapshot undoes: the keystore's users and keys are secrets, not chain state; the journal and its table are its own. */
 const UNJOURNALED = new Set<number>([PREFIX.keystoreUser, PREFIX.keystoreData, PREFIX.snapshotJournal])
+/**
+ * Keys named by their content (a trie node or code by its hash, a preimage by its keccak): a put
+ * never changes what such a key holds, so it has nothing to undo (a revert leaves the new entries
+ * as unreferenced garbage, as a pruned trie's are); their deletes (state pruning) are journaled.
+ * Most of a block's keys are trie nodes: not reading their values before each write nor writing them
+ * back on revert is most of a snapshot's cost.
+ */
+const CONTENT_ADDRESSED = new Set<number>([PREFIX.state, PREFIX.preimage])
 const SNAPSHOTS_KEY = metaKey(META_SNAPSHOTS)
 
 const journals = new WeakMap<Database, SnapshotJournal>()
@@ -167,8 +175,9 @@ function uniqueKeys(ops: readonly BatchOp[]): Uint8Array[] {
   const seen = new Set<string>()
   const out: Uint8Array[] = []
   for (const op of ops) {
-    if (UNJOURNALED.has(op.key[0]!) || (op.key[0] === PREFIX.meta && equalsBytes(op.key, SNAPSHOTS_KEY))) continue
-    const hex = Buffer.from(op.key).toString('hex')
+    const prefix = op.key[0]!
+    if (UNJOURNALED.has(prefix) || (op.type === 'put' && CONTENT_ADDRESSED.has(prefix)) || (prefix === PREFIX.meta && equalsBytes(op.key, SNAPSHOTS_KEY))) continue
+    const hex = Buffer.from(op.key.buffer, op.key.byteOffset, op.key.byteLength).toString('latin1')
     if (seen.has(hex)) continue
     seen.add(hex)
     out.push(op.key)

@@ -9,8 +9,10 @@ import { BoundedCache } from '../util/boundedCache.js'
  * state without its block or a head without its state. Nodes are content-addressed, so readers
  * of older roots are never disturbed by pending writes.
  */
-/** Nodes kept in memory after a read (about 100 bytes each on average). */
-const RECENT_NODES = 50_000
+/** What one kept node costs in memory, key string, bytes and map slot, on average (measured here with scripts/bigState.ts). */
+const NODE_BYTES = 400
+/** coreth's `trie-clean-cache` default, 512 MiB. */
+const DEFAULT_BUDGET = 512 * 1024 * 1024
 /** ethereumjs keeps contract code in the trie's database under 'c' ‖ code hash: its TrieDB key (unprefixed hex). */
 export function codeKey(codeHashHex: string): string {
   return `63${codeHashHex}`
@@ -24,9 +26,15 @@ export class TrieDB implements DB<string, string | Uint8Array> {
    * Recently read nodes. Keys are content hashes, so an entry can never go stale; this sits below
    * every state manager, where an eth_call's reverted checkpoint cannot throw it away.
    */
-  private readonly recent = new BoundedCache<string, Uint8Array>(RECENT_NODES)
+  private readonly recent: BoundedCache<string, Uint8Array>
 
-  constructor(private readonly db: Database) {}
+  /** `budget`: bytes of nodes kept in memory at most; colder ones are read from LevelDB again. */
+  constructor(
+    private readonly db: Database,
+    budget = DEFAULT_BUDGET,
+  ) {
+    this.recent = new BoundedCache(Math.max(1024, Math.floor(budget / NODE_BYTES)))
+  }
 
   async get(key: string): Promise<Uint8Array | undefined> {
     return this.getSync(key)

@@ -84,6 +84,7 @@ describe('cchain-node --help', () => {
       'http-host': '127.0.0.1',
       'http-port': '9650',
       'data-dir': join(homedir(), '.cchain-node'),
+      'sync-writes': 'false',
       'network-id': '12345',
       'log-level': 'info',
       'chain-config-file': '(none)',

@@ -41,6 +41,8 @@ const _ZERO32 = new Uint8Array(32)
 export interface ChainOptions {
   genesis: Genesis
   log: Logger
+  /** Bytes kept in memory at most of the flat state's accounts and slots and of trie nodes; coreth's defaults when absent. */
+  stateCache?: { flat: number; trie: number }
   /** Recent blocks whose state is kept; undefined = archival (EngineOptions.stateHistory). */
   stateHistory: bigint | undefined
   /** ACP-176 gas target the genesis fee state starts at; undefined = the default. */
@@ -104,8 +106,8 @@ export class Chain {
     this.headerCommon = sharedCommon(this.common, paramsBlock)
     this.store = new ChainStore(db)
     this.blocks = new ChainBlocks(this.store, this.txCommon)
-    this.trieDb = new TrieDB(db)
-    this.flat = new FlatState(db)
+    this.trieDb = new TrieDB(db, opts.stateCache?.trie)
+    this.flat = new FlatState(db, opts.stateCache?.flat)
     this.warpMessages = new WarpMessageStore(db)
     this.events.setMaxListeners(0)
     if (opts.stateHistory !== undefined) {

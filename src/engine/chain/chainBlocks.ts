@@ -8,7 +8,7 @@ import { type Block, type LogBlock, headerFromFields, makeBlock } from './block.
 import { decodeReceipts, type Receipt } from './receipt.js'
 import { txsFromBody } from './txMemo.js'
 
-const BLOCK_CACHE_SIZE = 64
+const BLOCK_CACHE_SIZE = 1024
 const LIGHT_CACHE_SIZE = 1024
 
 /**

@@ -213,7 +213,7 @@ class Batch {
 
   rootHash(node: Node): Uint8Array {
     const raw = this.raw(node)
-    return this.store(raw, rlpEncode(raw))
+    return this.store(node, rlpEncode(raw))
   }
 
   /** A child's reference in its parent: its hash (stored), or the node itself when its RLP is under 32 bytes. */
@@ -221,23 +221,47 @@ class Batch {
     if (child.t === 'hash') return child.hash
     const raw = this.raw(child)
     const bytes = rlpEncode(raw)
-    return bytes.length < 32 ? raw : this.store(raw, bytes)
+    return bytes.length < 32 ? raw : this.store(child, bytes)
   }
 
-  /** Stores a new node under its hash, and its decoded form for the next block's walk (it is new: no cache has it). */
-  private store(raw: RawNode, bytes: Uint8Array): Uint8Array {
+  /**
+   * Stores a new node under its hash, and the node itself, now in its stored form (raw() turned its
+   * hashed children into references), for the next block's walk: it is new, no cache has it.
+   */
+  private store(node: Node, bytes: Uint8Array): Uint8Array {
     const hash = keccak256(bytes)
     const key = nodeKey(hash)
     this.nodes.put(key, bytes)
-    decoded.set(key, decodeNode(raw))
+    decoded.set(key, node)
     return hash
   }
 
+  /**
+   * The node's RLP structure, its children referenced (hashed and stored when 32 bytes or more). A
+   * child that was hashed is replaced in the node by its reference, so the node is the form a decode
+   * of its bytes would give (only nodes this batch built change: a stored node's children are already
+   * references or embedded nodes, which stay).
+   */
   private raw(node: Node): RawNode {
     if (node.t === 'leaf') return [hexPrefix(node.path, true), node.value]
-    if (node.t === 'ext') return [hexPrefix(node.path, false), this.ref(node.child)]
-    const raw: (RawNode | Uint8Array)[] = node.children.map((c) => (c === null ? EMPTY : this.ref(c)))
-    raw.push(node.value ?? EMPTY)
+    if (node.t === 'ext') {
+      const ref = this.ref(node.child)
+      if (node.child.t !== 'hash' && ref instanceof Uint8Array) node.child = { t: 'hash', hash: ref }
+      return [hexPrefix(node.path, false), ref]
+    }
+    const raw: (RawNode | Uint8Array)[] = new Array(17)
+    const { children } = node
+    for (let i = 0; i < 16; i++) {
+      const c = children[i]!
+      if (c === null) {
+        raw[i] = EMPTY
+        continue
+      }
+      const ref = this.ref(c)
+      if (c.t !== 'hash' && ref instanceof Uint8Array) children[i] = { t: 'hash', hash: ref }
+      raw[i] = ref
+    }
+    raw[16] = node.value ?? EMPTY
     return raw
   }
 }
