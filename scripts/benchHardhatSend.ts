@@ -17,9 +17,9 @@ import { type ChildProcess, spawn } from 'node:child_process'
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
-import { Interface, Wallet } from 'ethers'
-import contracts from '../test/fixtures/contracts.json' with { type: 'json' }
+import { Wallet } from 'ethers'
 import { freePort } from './proc.js'
+import { deployVault, iface, tokenDeployment } from './vaultSetup.js'
 
 const args = process.argv.slice(2)
 const opt = (name: string): string | undefined => {
@@ -32,7 +32,6 @@ const REVERT_EVERY = Number(opt('--revert-every') ?? 8)
 /** Flags for the node this script starts (`--node-arg --chain-config-file --node-arg c.json`). */
 const NODE_ARGS = args.flatMap((a, i) => (args[i - 1] === '--node-arg' ? [a] : []))
 const EWOQ_KEY = '0x56289e99c94b6912bfc12adc093c9b51124f0dc54ac7a766b2bc5ccf558d8027'
-const iface = (name: 'TestToken' | 'Vault') => new Interface(contracts.contracts[name].abi as never)
 
 /** The node's CPU so far, all its threads, in nanoseconds (schedstat's time on CPU). */
 function cpuNs(pid: number): number {
@@ -130,28 +129,12 @@ async function main(): Promise<void> {
       if (receipt?.status !== '0x1') throw new Error(`transaction ${hash} failed or is missing: ${JSON.stringify(receipt)}`)
       return receipt
     }
-    const token = (
-      await send({
-        data:
-          contracts.contracts.TestToken.bytecode +
-          iface('TestToken')
-            .encodeDeploy([10n ** 24n])
-            .slice(2),
-      })
-    ).contractAddress as string
-    const vault = (await send({ data: contracts.contracts.Vault.bytecode + iface('Vault').encodeDeploy([token]).slice(2) })).contractAddress as string
-    await send({ to: token, data: iface('TestToken').encodeFunctionData('approve', [vault, 10n ** 24n]) })
+    const { token, vault } = await deployVault(send)
     const kinds = [
       () => ({ to: token, data: iface('TestToken').encodeFunctionData('transfer', [Wallet.createRandom().address, 5n]) }),
       () => ({ to: vault, data: iface('Vault').encodeFunctionData('deposit', [7n]) }),
       () => ({ to: vault, data: iface('Vault').encodeFunctionData('record', [3n]) }),
-      () => ({
-        data:
-          contracts.contracts.TestToken.bytecode +
-          iface('TestToken')
-            .encodeDeploy([10n ** 20n])
-            .slice(2),
-      }),
+      () => ({ data: tokenDeployment(10n ** 20n) }),
     ]
     let snapshot = REVERT_EVERY > 0 ? await rpc('evm_snapshot') : undefined
     let cpuStart = 0

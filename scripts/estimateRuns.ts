@@ -8,14 +8,13 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { Interface, Wallet } from 'ethers'
+import { Wallet } from 'ethers'
 import pino from 'pino'
 import { parseNodeConfig } from '../src/config.js'
 import { createNode } from '../src/node.js'
-import contracts from '../test/fixtures/contracts.json' with { type: 'json' }
+import { deployVault, iface, tokenDeployment } from './vaultSetup.js'
 
 const EWOQ = new Wallet('0x56289e99c94b6912bfc12adc093c9b51124f0dc54ac7a766b2bc5ccf558d8027')
-const iface = (name: 'TestToken' | 'Vault') => new Interface(contracts.contracts[name].abi as never)
 const dataDir = mkdtempSync(join(tmpdir(), 'estimate-runs-'))
 const node = await createNode(parseNodeConfig({ httpHost: '127.0.0.1', httpPort: 0, dataDir, logLevel: 'silent', evmInterpreter: 'own', evmOracle: false }), { log: pino({ level: 'silent' }) })
 const { port } = await node.listen()
@@ -34,17 +33,7 @@ async function send(tx: { to?: string; data?: string; value?: bigint }): Promise
 }
 
 try {
-  const token = (
-    await send({
-      data:
-        contracts.contracts.TestToken.bytecode +
-        iface('TestToken')
-          .encodeDeploy([10n ** 24n])
-          .slice(2),
-    })
-  ).contractAddress as string
-  const vault = (await send({ data: contracts.contracts.Vault.bytecode + iface('Vault').encodeDeploy([token]).slice(2) })).contractAddress as string
-  await send({ to: token, data: iface('TestToken').encodeFunctionData('approve', [vault, 10n ** 24n]) })
+  const { token, vault } = await deployVault(send)
   await send({ to: vault, data: iface('Vault').encodeFunctionData('deposit', [1000n]) })
   const holder = Wallet.createRandom().address
   const from = EWOQ.address
@@ -52,17 +41,7 @@ try {
     ['plain transfer', { from, to: holder, value: '0x1' }],
     ['ERC-20 transfer', { from, to: token, data: iface('TestToken').encodeFunctionData('transfer', [holder, 5n]) }],
     ['ERC-20 approve', { from, to: token, data: iface('TestToken').encodeFunctionData('approve', [holder, 5n]) }],
-    [
-      'deployment (TestToken)',
-      {
-        from,
-        data:
-          contracts.contracts.TestToken.bytecode +
-          iface('TestToken')
-            .encodeDeploy([10n ** 20n])
-            .slice(2),
-      },
-    ],
+    ['deployment (TestToken)', { from, data: tokenDeployment(10n ** 20n) }],
     ['nonReentrant, storage only', { from, to: vault, data: iface('Vault').encodeFunctionData('record', [3n]) }],
     ['nonReentrant + token.transferFrom', { from, to: vault, data: iface('Vault').encodeFunctionData('deposit', [10n]) }],
     ['nonReentrant + token.transfer', { from, to: vault, data: iface('Vault').encodeFunctionData('withdraw', [10n]) }],
