@@ -6,12 +6,13 @@
  * automatic gas price), eth_getTransactionCount (`pending`), eth_sendRawTransaction signed with
  * Hardhat's fees (the next base fee x 81/64, the tip), eth_getTransactionByHash, the receipt. The
  * transactions rotate: an ERC-20 transfer, a nonReentrant deposit that calls the token, a
- * nonReentrant store, a deployment; every `--revert-every` sends, evm_revert and evm_snapshot, as
+ * nonReentrant store, a deployment; `--fixture-sends` of them first (a chain longer than the 40 blocks
+ * eth_maxPriorityFeePerGas reads), then every `--revert-every` sends evm_revert and evm_snapshot, as
  * loadFixture does between tests. Per method: calls, wall time and the node's CPU (all its threads,
  * /proc/<pid>/task/<tid>/schedstat, nanoseconds), each request on its own, one at a time.
  *
  *   npm run build && node dist/scripts/benchHardhatSend.js [--sends 400] [--warmup 40] [--revert-every 8]
- *     [--node <a build's dist/src/main.js>] [--node-arg <flag> ...] [--url <rpc> --pid <pid> --key <funded key>] [--json out.json]
+ *     [--fixture-sends 60] [--node <a build's dist/src/main.js>] [--node-arg <flag> ...] [--url <rpc> --pid <pid> --key <funded key>] [--json out.json]
  */
 import { type ChildProcess, spawn } from 'node:child_process'
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
@@ -29,6 +30,8 @@ const opt = (name: string): string | undefined => {
 const SENDS = Number(opt('--sends') ?? 400)
 const WARMUP = Number(opt('--warmup') ?? 40)
 const REVERT_EVERY = Number(opt('--revert-every') ?? 8)
+/** Sends before the snapshot the reverts go back to, as a suite's earlier fixtures leave a chain of blocks under the next one. */
+const FIXTURE = Number(opt('--fixture-sends') ?? 60)
 /** Flags for the node this script starts (`--node-arg --chain-config-file --node-arg c.json`). */
 const NODE_ARGS = args.flatMap((a, i) => (args[i - 1] === '--node-arg' ? [a] : []))
 const EWOQ_KEY = '0x56289e99c94b6912bfc12adc093c9b51124f0dc54ac7a766b2bc5ccf558d8027'
@@ -136,6 +139,7 @@ async function main(): Promise<void> {
       () => ({ to: vault, data: iface('Vault').encodeFunctionData('record', [3n]) }),
       () => ({ data: tokenDeployment(10n ** 20n) }),
     ]
+    for (let i = 0; i < FIXTURE; i++) await send(kinds[i % kinds.length]!())
     let snapshot = REVERT_EVERY > 0 ? await rpc('evm_snapshot') : undefined
     let cpuStart = 0
     const t0 = { wall: 0 }
@@ -158,12 +162,13 @@ async function main(): Promise<void> {
       return { method, calls: s.calls, wallMeanUs: s.wallUs.reduce((a, b) => a + b, 0) / s.calls, wallP50Us: sorted[sorted.length >> 1]!, cpuUs: s.cpuNs / s.calls / 1000, cpuTotalMs: s.cpuNs / 1e6 }
     })
     console.log(
-      `${SENDS} sends after ${WARMUP} unrecorded, evm_revert every ${REVERT_EVERY}: ${(totalWall / 1000).toFixed(2)} s, node CPU ${(totalCpu / 1e6).toFixed(0)} ms (${(totalCpu / SENDS / 1000).toFixed(0)} µs a send)`,
+      `${SENDS} sends after ${FIXTURE} + ${WARMUP} unrecorded, evm_revert every ${REVERT_EVERY}: ${(totalWall / 1000).toFixed(2)} s, node CPU ${(totalCpu / 1e6).toFixed(0)} ms (${(totalCpu / SENDS / 1000).toFixed(0)} µs a send)`,
     )
     console.log('| method | calls | wall mean µs | wall p50 µs | node CPU µs a call | node CPU total ms |\n|---|---:|---:|---:|---:|---:|')
     for (const r of rows) console.log(`| ${r.method} | ${r.calls} | ${r.wallMeanUs.toFixed(0)} | ${r.wallP50Us.toFixed(0)} | ${r.cpuUs.toFixed(0)} | ${r.cpuTotalMs.toFixed(1)} |`)
     const json = opt('--json')
-    if (json !== undefined) writeFileSync(json, JSON.stringify({ sends: SENDS, warmup: WARMUP, revertEvery: REVERT_EVERY, totalWallMs: totalWall, totalCpuMs: totalCpu / 1e6, rows }, null, 1))
+    if (json !== undefined)
+      writeFileSync(json, JSON.stringify({ sends: SENDS, fixture: FIXTURE, warmup: WARMUP, revertEvery: REVERT_EVERY, totalWallMs: totalWall, totalCpuMs: totalCpu / 1e6, rows }, null, 1))
   } finally {
     await node.stop()
   }
