@@ -7,6 +7,7 @@ const EXTRA_CHAIN_FILES = [
     'eth.blocks',
     'eth.call',
     'eth.chain',
+    'eth.estimate',
     'eth.fees',
     'eth.logs',
     'eth.proof',

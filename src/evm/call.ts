@@ -35,15 +35,17 @@ export async function executeCall(ctx: Ctx, msg: Msg): Promise<MsgResult> {
     if (error !== undefined) return { error, returnData: EMPTY_BYTES, gasUsed: 0 }
     const r = own.run({ caller: unprefixedHexToBytes(msg.caller), data: msg.data.slice(), gas: BigInt(msg.gas), isStatic: msg.isStatic })
     if (r.error === undefined) for (const log of r.logs) ctx.logs.push(log)
-    return { error: r.error, returnData: r.returnData, gasUsed: Number(r.gasUsed) }
+    // A precompile's price depends on its input only: it needs what it used.
+    return { error: r.error, returnData: r.returnData, gasUsed: Number(r.gasUsed), need: Number(r.gasUsed) }
   }
   const precompile = ctx.precompiles.get(codeAddress)
   if (precompile !== undefined) {
     if (error !== undefined) return { error, returnData: EMPTY_BYTES, gasUsed: 0 }
-    return runPrecompile(precompile, msg.data, msg.gas, ctx.common, ctx.precompileEvm)
+    const r = await runPrecompile(precompile, msg.data, msg.gas, ctx.common, ctx.precompileEvm)
+    return { ...r, need: r.gasUsed }
   }
   await j.needCode(codeAddress)
   const code = j.code(codeAddress)
-  if (code.length === 0 || error !== undefined) return { error, returnData: EMPTY_BYTES, gasUsed: 0 }
+  if (code.length === 0 || error !== undefined) return { error, returnData: EMPTY_BYTES, gasUsed: 0, need: 0 }
   return runCode(ctx, analyze(code, j.account(codeAddress)!.codeHex), msg, to)
 }

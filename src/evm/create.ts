@@ -41,7 +41,7 @@ export async function executeCreate(ctx: Ctx, msg: Msg): Promise<MsgResult> {
   const balance = created.balance + msg.value
   if (balance > MAX_UINT256) error = ERR.VALUE_OVERFLOW
   else j.putAccount(addr, withBalance(created, balance))
-  if (code.length === 0 || error !== undefined) return { error, returnData: EMPTY_BYTES, gasUsed: 0, createdAddress: addr }
+  if (code.length === 0 || error !== undefined) return { error, returnData: EMPTY_BYTES, gasUsed: 0, createdAddress: addr, need: 0 }
   let res = await runCode(ctx, analyze(code), msg, addr)
   const out = res.returnData
   let total = res.gasUsed
@@ -49,7 +49,12 @@ export async function executeCreate(ctx: Ctx, msg: Msg): Promise<MsgResult> {
   const sizeOk = res.error !== undefined || out.length <= g.maxCodeSize
   if (total <= msg.gas && sizeOk) {
     if (out[0] === 0xef) res = { error: ERR.INVALID_BYTECODE_RESULT, returnData: EMPTY_BYTES, gasUsed: msg.gas }
-    else res = { ...res, gasUsed: total }
+    else {
+      // The code deposit's check: the creation needs what it used and the deposit.
+      const need = res.need === undefined ? undefined : Math.max(res.need, total)
+      if (ctx.ledger !== undefined && msg.depth === 0 && need! > res.need!) ctx.ledger.marks.push({ at: need!, child: false })
+      res = { ...res, gasUsed: total, need }
+    }
   } else {
     res = { error: sizeOk ? ERR.OUT_OF_GAS : ERR.CODESIZE_EXCEEDS_MAXIMUM, returnData: EMPTY_BYTES, gasUsed: msg.gas }
   }

@@ -2,6 +2,7 @@ import type { Common } from '@ethereumjs/common'
 import type { PrecompileFunc } from '@ethereumjs/evm'
 import type { CodeAnalysis } from './codeAnalysis.js'
 import type { EvmGas } from './gasParams.js'
+import type { GasLedger } from './gasLedger.js'
 import type { Journal } from './journal.js'
 import { Memory } from './memory.js'
 import type { ChainPrecompile, EvmBlock, EvmHost, EvmLog } from './types.js'
@@ -25,6 +26,8 @@ export interface MsgResult {
   returnData: Uint8Array
   gasUsed: number
   createdAddress?: string
+  /** With a gas ledger: the least gas the message runs the same way with (gasLedger.ts). */
+  need?: number
 }
 
 /** A message (top-level or an opcode's), ethereumjs's Message. */
@@ -69,6 +72,8 @@ export interface Ctx {
   blockHashes: Map<bigint, bigint>
   /** EvmMessage.onJumpdest: the host's bound on a run's time */
   onJumpdest: (() => Promise<void> | undefined) | undefined
+  /** EvmMessage.gasLedger: what the run shows of the limits it would run the same way under */
+  ledger: GasLedger | undefined
   /** runs a child message (src/evm/message.ts runMsg), so that the frame loop needs no import of it */
   runMsg: (msg: Msg) => Promise<MsgResult>
 }
@@ -96,6 +101,10 @@ export class Frame {
   readonly mem: Memory
   readonly addressBig: bigint
   readonly callerBig: bigint
+  /** The gas the frame started with. */
+  readonly budget: number
+  /** With a gas ledger: the least budget the frame has run the same way with so far (gasLedger.ts). */
+  need = 0
 
   constructor(
     readonly ctx: Ctx,
@@ -122,7 +131,18 @@ export class Frame {
     this.mem = mem
     this.addressBig = BigInt(`0x${address}`)
     this.callerBig = BigInt(`0x${caller}`)
+    this.budget = gas
   }
+}
+
+/**
+ * With a gas ledger: the frame keeps its course only with a budget of at least `at`; the top frame's
+ * thresholds are kept in order (`child`: the check is a call's below it).
+ */
+export function needs(f: Frame, at: number, child: boolean): void {
+  if (at <= f.need) return
+  f.need = at
+  if (f.depth === 0) f.ctx.ledger!.marks.push({ at, child })
 }
 
 export const EMPTY_BYTES = new Uint8Array(0)

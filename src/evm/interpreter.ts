@@ -1,5 +1,5 @@
 import type { CodeAnalysis } from './codeAnalysis.js'
-import { CALL, type Ctx, DONE, EMPTY_BYTES, Frame, type Msg, type MsgResult, REVERTED, RUNNING, WAIT } from './frame.js'
+import { CALL, type Ctx, DONE, EMPTY_BYTES, Frame, type Msg, type MsgResult, REVERTED, RUNNING, WAIT, needs } from './frame.js'
 
 /**
  * Runs a frame to its end: the opcodes run synchronously, and the loop leaves only to await a state
@@ -35,7 +35,10 @@ export async function runCode(ctx: Ctx, code: CodeAnalysis, msg: Msg, address: s
   } finally {
     f.mem.release()
   }
-  if (f.status === DONE) return { error: undefined, returnData: f.out, gasUsed: msg.gas - f.gas }
-  if (f.status === REVERTED) return { error: 'revert', returnData: f.out, gasUsed: msg.gas - f.gas }
+  const ended = f.status === DONE || f.status === REVERTED
+  if (ended && ctx.ledger !== undefined) needs(f, f.budget - f.gas, false)
+  const need = ctx.ledger === undefined ? undefined : f.need
+  if (f.status === DONE) return { error: undefined, returnData: f.out, gasUsed: msg.gas - f.gas, need }
+  if (f.status === REVERTED) return { error: 'revert', returnData: f.out, gasUsed: msg.gas - f.gas, need }
   return { error: f.error, returnData: EMPTY_BYTES, gasUsed: msg.gas }
 }

@@ -45,6 +45,7 @@ export async function runMessage(rules: EvmRules, state: EvmState, host: EvmHost
     mems: pooled.mems,
     blockHashes: new Map(),
     onJumpdest: msg.onJumpdest,
+    ledger: msg.gasLedger,
     runMsg: (m) => runMsg(ctx, m),
   }
   try {
@@ -64,7 +65,14 @@ export async function runMessage(rules: EvmRules, state: EvmState, host: EvmHost
       j.putAccount(caller, withNonce(acc, acc.nonce + 1n))
     }
     const top: Msg = { caller, to, codeAddress: undefined, value: msg.value, data: msg.data, gas: Number(msg.gasLimit), depth: 0, isStatic: false, delegatecall: false, salt: undefined }
+    const ledger = msg.gasLedger
+    if (ledger !== undefined) {
+      ledger.ran = true
+      ledger.budget = top.gas
+    }
     const r = await runMsg(ctx, top)
+    // A top-level message to a precompile or an account without code: what it needed, at the top.
+    if (ledger !== undefined && r.need !== undefined && r.need > (ledger.marks.at(-1)?.at ?? 0)) ledger.marks.push({ at: r.need, child: false })
     if (r.error === undefined) {
       for (const addr of j.selfdestructs) {
         if (!j.created.has(addr)) continue

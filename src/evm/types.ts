@@ -1,4 +1,5 @@
 import type { Account, Address } from '@ethereumjs/util'
+import type { GasLedger } from './gasLedger.js'
 
 /*
  * The interpreter's boundary: what it reads, what it is asked to run, what it answers. Nothing in
@@ -66,6 +67,8 @@ export interface EvmMessage {
    * returns is awaited (the event loop gets in) and the JUMPDEST runs again; what it throws ends the
    * message with that error (the engine's EvmGuard: a timeout, a cancelled request).
    */
+  /** Kept when given: what the run shows of the gas limits it would run the same way under (gasLedger.ts). */
+  gasLedger?: GasLedger
   onJumpdest?: () => Promise<void> | undefined
 }
 

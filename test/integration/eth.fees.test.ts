@@ -1,7 +1,7 @@
 import { Wallet } from 'ethers'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { FEE_CAP, send } from '../helpers/chain.js'
-import { startTestNode, type TestNode } from '../helpers/testNode.js'
+import { FEE_CAP, ewoq, nonceOf, send, sign } from '../helpers/chain.js'
+import { contracts, startTestNode, type TestNode } from '../helpers/testNode.js'
 
 const GWEI = 10n ** 9n
 const hexq = (n: bigint) => '0x' + n.toString(16)
@@ -119,5 +119,120 @@ describe('eth_feeHistory limits (fee-history-max-blocks, fee-history-max-percent
     expect(h.gasUsedRatio).toHaveLength(2)
     const many = await node.rpc('eth_feeHistory', ['0x1', 'latest', [10, 50, 90]])
     expect(many.error).toEqual({ code: -32000, message: 'invalid reward percentile: over the query limit 2' })
+  })
+})
+
+/** geth's processBlock (eth/gasprice/feehistory.go): tips in order, weighed by each transaction's gas, against the block's gas used. */
+async function gethRewards(node: TestNode, number: string, percentiles: number[]): Promise<string[]> {
+  const block = await node.call('eth_getBlockByNumber', [number, true])
+  if (block.transactions.length === 0) return percentiles.map(() => '0x0')
+  const baseFee = BigInt(block.baseFeePerGas)
+  const items = await Promise.all(
+    block.transactions.map(async (tx: any) => {
+      const feeCap = BigInt(tx.maxFeePerGas ?? tx.gasPrice)
+      const tipCap = BigInt(tx.maxPriorityFeePerGas ?? tx.gasPrice)
+      const room = feeCap - baseFee
+      const receipt = await node.call('eth_getTransactionReceipt', [tx.hash])
+      return { tip: room < tipCap ? room : tipCap, gas: BigInt(receipt.gasUsed) }
+    }),
+  )
+  items.sort((a, b) => (a.tip < b.tip ? -1 : a.tip > b.tip ? 1 : 0))
+  let i = 0
+  let sum = items[0]!.gas
+  return percentiles.map((p) => {
+    const threshold = BigInt(Math.floor((Number(BigInt(block.gasUsed)) * p) / 100))
+    while (sum < threshold && i < items.length - 1) sum += items[++i]!.gas
+    return hexq(items[i]!.tip)
+  })
+}
+
+/** coreth's suggestion (eth/gasprice/gasprice.go), from the blocks over RPC: every block of the last 40 is recent here. */
+async function corethTip(node: TestNode): Promise<string> {
+  const head = Number(await node.call('eth_blockNumber'))
+  const tips: bigint[] = []
+  for (let n = head; n > Math.max(0, head - 40); n--) {
+    const block = await node.call('eth_getBlockByNumber', [hexq(BigInt(n)), true])
+    for (const tx of block.transactions) {
+      const room = BigInt(tx.maxFeePerGas ?? tx.gasPrice) - BigInt(block.baseFeePerGas)
+      const tipCap = BigInt(tx.maxPriorityFeePerGas ?? tx.gasPrice)
+      tips.push(room < tipCap ? room : tipCap)
+    }
+  }
+  tips.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
+  const tip = tips.length === 0 ? 1n : tips[Math.floor(((tips.length - 1) * 40) / 100)]!
+  return hexq(tip < 1n ? 1n : tip)
+}
+
+describe("eth_feeHistory rewards as geth computes them: zero tips, several transactions, empty blocks, evm_revert (what Hardhat's automatic fees read)", () => {
+  let node: TestNode
+  beforeAll(async () => {
+    node = await startTestNode()
+  })
+  afterAll(() => node.close())
+
+  it('a transaction priced as Hardhat prices it at a 1 wei base fee (fee cap 81/64 of it, 1 wei) pays no tip: the reward is 0, so Hardhat asks eth_maxPriorityFeePerGas', async () => {
+    await send(node, { to: Wallet.createRandom().address, value: 1n })
+    const next = BigInt(await node.call('eth_baseFee'))
+    expect(next).toBe(1n)
+    const feeCap = (next * 81n) / 64n
+    await send(node, { to: Wallet.createRandom().address, value: 1n, maxFeePerGas: feeCap, maxPriorityFeePerGas: 1n })
+    const h = await node.call('eth_feeHistory', ['0x1', 'latest', [50]])
+    expect(h.reward).toEqual([['0x0']])
+    expect(h.reward).toEqual([await gethRewards(node, 'latest', [50])])
+    expect(await node.call('eth_maxPriorityFeePerGas')).toBe(await corethTip(node))
+  })
+
+  it('a block of several transactions: each percentile is the tip at which the gas, in tip order, passes it', async () => {
+    await node.call('evm_setAutomine', [false])
+    const token = contracts.contracts.TestToken.bytecode
+    const from = await nonceOf(node, ewoq.address)
+    const txs = [
+      { to: Wallet.createRandom().address, value: 1n, maxPriorityFeePerGas: 7n * GWEI },
+      { data: token, gasLimit: 2_000_000n, maxPriorityFeePerGas: 2n * GWEI },
+      { to: Wallet.createRandom().address, value: 1n, maxPriorityFeePerGas: 1n },
+      { to: Wallet.createRandom().address, value: 1n, maxPriorityFeePerGas: 5n * GWEI },
+    ]
+    try {
+      for (const [i, tx] of txs.entries()) await node.call('eth_sendRawTransaction', [await sign({ ...tx, nonce: from + i })])
+      await node.call('evm_mine')
+    } finally {
+      await node.call('evm_setAutomine', [true])
+    }
+    const block = await node.call('eth_getBlockByNumber', ['latest', false])
+    expect(block.transactions).toHaveLength(4)
+    const percentiles = [0, 10, 25, 50, 75, 90, 100]
+    const h = await node.call('eth_feeHistory', ['0x1', 'latest', percentiles])
+    expect(h.reward).toEqual([await gethRewards(node, 'latest', percentiles)])
+    // Tips 1 wei, 2, 5 and 7 gwei; the deployment (2 gwei) uses most of the block's gas.
+    expect(h.reward[0]).toEqual([hexq(1n), hexq(1n), hexq(2n * GWEI), hexq(2n * GWEI), hexq(5n * GWEI), hexq(7n * GWEI), hexq(7n * GWEI)])
+    expect(await node.call('eth_maxPriorityFeePerGas')).toBe(await corethTip(node))
+  })
+
+  it('an empty latest block (evm_mine) rewards 0; the suggestion still reads the blocks before it', async () => {
+    await node.call('evm_mine')
+    expect((await node.call('eth_feeHistory', ['0x1', 'latest', [50]])).reward).toEqual([['0x0']])
+    const two = await node.call('eth_feeHistory', ['0x2', 'latest', [0, 100]])
+    expect(two.reward).toEqual([await gethRewards(node, hexq(BigInt(two.oldestBlock)), [0, 100]), ['0x0', '0x0']])
+    expect(await node.call('eth_maxPriorityFeePerGas')).toBe(await corethTip(node))
+  })
+
+  it('after evm_revert: the blocks kept answer as before, the reverted ones are gone, new ones count', async () => {
+    const before = await node.call('eth_feeHistory', ['0x4', 'latest', [25, 75]])
+    const tipBefore = await node.call('eth_maxPriorityFeePerGas')
+    const id = await node.call('evm_snapshot')
+    for (const tip of [9n, 9n, 9n]) await send(node, { to: Wallet.createRandom().address, value: 1n, maxPriorityFeePerGas: tip * GWEI })
+    expect(await node.call('eth_maxPriorityFeePerGas')).toBe(await corethTip(node))
+    expect(await node.call('evm_revert', [id])).toBe(true)
+    expect(await node.call('eth_feeHistory', ['0x4', 'latest', [25, 75]])).toEqual({ ...before, baseFeePerGas: [...before.baseFeePerGas.slice(0, -1), await node.call('eth_baseFee')] })
+    expect(await node.call('eth_maxPriorityFeePerGas')).toBe(tipBefore)
+    await send(node, { to: Wallet.createRandom().address, value: 1n, maxPriorityFeePerGas: 3n * GWEI })
+    expect((await node.call('eth_feeHistory', ['0x1', 'latest', [50]])).reward).toEqual([[hexq(3n * GWEI)]])
+    expect(await node.call('eth_maxPriorityFeePerGas')).toBe(await corethTip(node))
+  })
+
+  it('more than 40 blocks: only the last 40 count', async () => {
+    for (let i = 0; i < 42; i++) await send(node, { to: Wallet.createRandom().address, value: 1n, maxPriorityFeePerGas: BigInt(100 + i) })
+    expect(await node.call('eth_maxPriorityFeePerGas')).toBe(await corethTip(node))
+    expect(await node.call('eth_maxPriorityFeePerGas')).toBe(hexq(BigInt(100 + 2 + 15)))
   })
 })

@@ -6,6 +6,7 @@ import type { Block } from '../chain/block.js'
 import { type CallMessage, type CallResult, directCallSupported, messageCall, runDirectCall } from './directCall.js'
 import { type OwnEvm, chainHost, describeCall } from './ownEvm.js'
 import type { ChainPrecompile, EvmHost } from '../../evm/types.js'
+import type { GasLedger } from '../../evm/gasLedger.js'
 import { chainPrecompiles, setWarpTx, type WarpTx, warpCallOf, withIntrinsicGas } from './warpPrecompile.js'
 import { EvmGuard, type RunLimit } from './evmGuard.js'
 import { chainVM } from './chainVm.js'
@@ -21,6 +22,7 @@ import { OverlayState } from '../state/overlayState.js'
 import type { AccessListItem, CallRequest, StateOverride } from '../base/types.js'
 
 const ZERO_ADDRESS = new Address(new Uint8Array(20))
+type Precompiles = ReadonlyMap<string, ChainPrecompile>
 const MAX_UINT256 = (1n << 256n) - 1n
 const EMPTY = new Uint8Array(0)
 
@@ -39,6 +41,8 @@ export interface CallOutcome {
   gasUsed: bigint
   reverted: boolean
   error?: string
+  /** The gas ledger asked for, when the node's interpreter ran the message and kept it whole (evm/gasLedger.ts). */
+  ledger?: GasLedger
 }
 
 /** What one run of an executor is for: a block and its state, named by `key` (the block and its state's generation). */
@@ -49,7 +53,7 @@ export interface ExecTarget {
 }
 
 /** What estimates, access lists and calls need of an executor: its block, its state, its queue and a run. */
-export type CallRunner = Pick<Executor, 'block' | 'sm' | 'exclusive' | 'run'>
+export type CallRunner = Pick<Executor, 'block' | 'sm' | 'exclusive' | 'run' | 'oracle'>
 
 /**
  * Runs calls against the state of a block. Executions on one state manager are serialised
@@ -86,7 +90,13 @@ export class Executor {
       sm: this.sm,
       exclusive: (limit, fn) => this.exclusive(limit, fn, target),
       run: (...args) => this.run(...args),
+      oracle: this.oracle,
     }
+  }
+
+  /** The interpreter when ethereumjs checks it (`--evm-oracle`): what an estimate proved without a run is checked by a run too. */
+  get oracle(): OwnEvm | undefined {
+    return this.own?.oracle === true ? this.own : undefined
   }
 
   /** The EVM, for tracers to subscribe to its events (debug_traceCall runs on its own executor). */
@@ -127,8 +137,9 @@ export class Executor {
   /**
    * Executes one call as geth's DoCall does (no nonce check, base fee 0 when no fee is given).
    * `beforeRun` sees the transaction once overrides are applied, just before it runs (tracers).
+   * `ledger`: kept by the node's interpreter where it runs the message (estimates read it).
    */
-  async run(req: CallRequest, gas: bigint, overrides?: StateOverride, accessListReport = false, beforeRun?: (tx: TypedTransaction) => Promise<void>): Promise<CallOutcome> {
+  async run(req: CallRequest, gas: bigint, overrides?: StateOverride, accessListReport = false, beforeRun?: (tx: TypedTransaction) => Promise<void>, ledger?: GasLedger): Promise<CallOutcome> {
     const from = new Address(req.from ?? ZERO_ADDRESS.bytes)
     if (overrides !== undefined) await this.applyOverrides(overrides)
     const noFees = req.gasPrice === undefined && req.maxFeePerGas === undefined && req.maxPriorityFeePerGas === undefined
@@ -151,7 +162,7 @@ export class Executor {
     let result: CallResult
     try {
       result = direct
-        ? await this.runMessage(tx ?? messageCall(this.chain.txCommon, new Address(req.to!), gas, req.value ?? 0n, req.input ?? EMPTY), from, env, accessListReport)
+        ? await this.runMessage(tx ?? messageCall(this.chain.txCommon, new Address(req.to!), gas, req.value ?? 0n, req.input ?? EMPTY), from, env, accessListReport, ledger)
         : // geth skips EIP-3607 for calls (SkipAccountChecks): a contract may be the sender and still run its code.
           await runTxFromContract(
             this.vm,
@@ -172,7 +183,8 @@ export class Executor {
     this.guard.check()
     const exec = result.execResult
     const errName = exec.exceptionError?.error
-    return { result, returnData: exec.returnValue, gasUsed: result.totalGasSpent, reverted: errName === 'revert', error: errName }
+    const kept = ledger?.ran && !ledger.opaque ? ledger : undefined
+    return { result, returnData: exec.returnValue, gasUsed: result.totalGasSpent, reverted: errName === 'revert', error: errName, ledger: kept }
   }
 
   /**
@@ -180,7 +192,7 @@ export class Executor {
    * counts; decided before it runs), else on ethereumjs's message entry (directCall.ts). With the
    * oracle on, ethereumjs runs it too, its writes are undone, and its answer is the one given.
    */
-  private async runMessage(msg: CallMessage, from: Address, env: EnvBlock, accessListReport: boolean): Promise<CallResult> {
+  private async runMessage(msg: CallMessage, from: Address, env: EnvBlock, accessListReport: boolean, ledger: GasLedger | undefined): Promise<CallResult> {
     let warpTx: WarpTx | undefined
     try {
       warpTx = warpCallOf(this.chain.warp, msg)
@@ -188,24 +200,25 @@ export class Executor {
       // coreth: the intrinsic gas of a predicate that does not parse cannot be computed.
       throw new ExecutionFailedError((err as Error).message)
     }
-    if (warpTx === undefined) return this.runOn(msg, from, env, accessListReport, undefined)
+    if (warpTx === undefined) return this.runOn(msg, from, env, accessListReport, undefined, ledger)
     setWarpTx(this.vm, warpTx.context)
     try {
-      return await this.runOn(withIntrinsicGas(msg, warpTx.gasAdjustment), from, env, accessListReport, chainPrecompiles(this.chain.warp, warpTx.context))
+      return await this.runOn(withIntrinsicGas(msg, warpTx.gasAdjustment), from, env, accessListReport, chainPrecompiles(this.chain.warp, warpTx.context), ledger)
     } finally {
       setWarpTx(this.vm, undefined)
     }
   }
 
   /** runMessage with the call's precompiles settled (its Warp predicates' when it has some). */
-  private async runOn(msg: CallMessage, from: Address, env: EnvBlock, accessListReport: boolean, precompiles: ReadonlyMap<string, ChainPrecompile> | undefined): Promise<CallResult> {
+  private async runOn(msg: CallMessage, from: Address, env: EnvBlock, accessListReport: boolean, precompiles: Precompiles | undefined, ledger: GasLedger | undefined): Promise<CallResult> {
     const own = this.own
     if (own === undefined || accessListReport || !own.serves(msg)) return runDirectCall(this.vm.evm, msg, from, env, accessListReport)
     let ours: Awaited<ReturnType<OwnEvm['call']>>
     try {
-      ours = await own.call(this.sm, this.host, msg, from, env, this.pulse, precompiles)
+      ours = await own.call(this.sm, this.host, msg, from, env, this.pulse, precompiles, ledger)
     } catch (err) {
       // A refusal in geth's words, or a state the node cannot read, is the answer; anything else is the interpreter's fault: ethereumjs answers, and it is counted.
+      if (ledger !== undefined) ledger.opaque = true
       if (err instanceof EngineError || err instanceof ForkError) throw err
       own.failed(err, () => describeCall(msg, from))
       return runDirectCall(this.vm.evm, msg, from, env, false)

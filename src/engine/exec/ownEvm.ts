@@ -9,6 +9,7 @@ import { type EvmTransactionResult, runTransaction } from '../../evm/runTransact
 import { TransactionType, type TypedTransaction } from '@ethereumjs/tx'
 import { isImpersonatedTx } from './impersonatedTx.js'
 import type { ChainPrecompile, EvmBlock, EvmHost, EvmResult, EvmState, EvmStateChanges } from '../../evm/types.js'
+import type { GasLedger } from '../../evm/gasLedger.js'
 import { chainPrecompiles } from './warpPrecompile.js'
 import { ExecutionFailedError } from '../base/errors.js'
 import type { Chain } from '../chain/chain.js'
@@ -109,6 +110,8 @@ export class OwnEvm {
     onJumpdest?: () => Promise<void> | undefined,
     /** The chain's precompiles for this call (a call with Warp predicates reads them); the chain's own when absent. */
     precompiles?: ReadonlyMap<string, ChainPrecompile>,
+    /** Kept when given (evm/gasLedger.ts). */
+    gasLedger?: GasLedger,
   ): Promise<{ result: CallResult; evm: EvmResult }> {
     const intrinsic = tx.getIntrinsicGas()
     // runDirectCall's check, in its words (geth's), its figures printed as Numbers as runTx does.
@@ -125,6 +128,7 @@ export class OwnEvm {
       skipNonceIncrement: tx.to !== undefined,
       chainPrecompiles: precompiles ?? this.precompiles,
       onJumpdest,
+      gasLedger,
     })
     this.counts.served++
     let totalGasSpent = evm.executionGasUsed + intrinsic

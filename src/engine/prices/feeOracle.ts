@@ -5,7 +5,8 @@ import type { Chain } from '../chain/chain.js'
 import { EngineError } from '../base/errors.js'
 import { goFixed6 } from '../../util/goFloat.js'
 import { feeStateBeforeBlock, gasPrice, maxCapacity, type FeeState } from '../rules/feeState.js'
-import { feeCaps } from '../pool/txPool.js'
+import { BlockFeesCache } from './blockFees.js'
+import { TipWindow } from './tipWindow.js'
 
 /** coreth eth/gasprice defaults (ethconfig/config.go). */
 const TIP_BLOCKS = 40n
@@ -34,6 +35,8 @@ export interface FeeOracleOptions {
 export class FeeOracle {
   private tipCache: { head: Block; tip: bigint } | undefined
   private lastTip: bigint
+  private readonly blockFees: BlockFeesCache
+  private readonly window = new TipWindow(TIP_BLOCKS)
 
   constructor(
     private readonly chain: Chain,
@@ -42,6 +45,7 @@ export class FeeOracle {
     private readonly opts: FeeOracleOptions,
   ) {
     this.lastTip = opts.minTip
+    this.blockFees = new BlockFeesCache(chain)
   }
 
   private nextCache: { head: Block; ms: bigint; state: FeeState; baseFee: bigint; gasLimit: bigint } | undefined
@@ -68,25 +72,17 @@ export class FeeOracle {
     return this.nextBlock.overrides.gasLimit ?? this.next().gasLimit
   }
 
-  /** eth_maxPriorityFeePerGas: 40th percentile of recent tips, clamped to [tx-pool-price-limit, 150 gwei]. */
+  /**
+   * eth_maxPriorityFeePerGas: the 40th percentile of the effective tips of the last 40 blocks, back to
+   * the first one over 80 s old, clamped to [tx-pool-price-limit, 150 gwei]; the last answer when
+   * they hold none (coreth eth/gasprice/gasprice.go). Worked out once per head, from the tip window.
+   */
   suggestTipCap(): bigint {
     const head = this.chain.head
     if (this.tipCache?.head === head) return this.tipCache.tip
-    const minPrice = this.opts.minTip
-    const tips: bigint[] = []
-    const now = this.nextBlock.clock.nowSeconds()
-    const lower = head.header.number > TIP_BLOCKS ? head.header.number - TIP_BLOCKS : 0n
-    // Parent links through the block cache (no canonical-index read per block), each block's tips worked out once.
-    for (let block: Block | undefined = head; block !== undefined && block.header.number > lower; block = this.chain.blockByHash(block.header.parentHash)) {
-      if (block.header.timestamp + TIP_MAX_AGE_SECONDS < now) break
-      tips.push(...blockTips(block))
-    }
-    let tip = this.lastTip
-    if (tips.length > 0) {
-      tips.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
-      tip = tips[Number(((BigInt(tips.length) - 1n) * TIP_PERCENTILE) / 100n)]!
-    }
-    if (tip < minPrice) tip = minPrice
+    this.window.moveTo(this.blockFees.of(head), (b) => this.blockFees.parentOf(b))
+    let tip = this.window.percentile(TIP_PERCENTILE, this.nextBlock.clock.nowSeconds(), TIP_MAX_AGE_SECONDS) ?? this.lastTip
+    if (tip < this.opts.minTip) tip = this.opts.minTip
     if (tip > MAX_TIP) tip = MAX_TIP
     this.lastTip = tip
     this.tipCache = { head, tip }
@@ -131,11 +127,10 @@ export class FeeOracle {
     return out
   }
 
+  /** geth's processBlock rewards: the tip at which the block's gas, in tip order, passes each percentile of its gas used. */
   private blockRewards(block: Block, percentiles: number[]): bigint[] {
     if (block.txs.length === 0) return percentiles.map(() => 0n)
-    const receipts = this.chain.receipts(block)
-    const items = blockTips(block).map((tip, i) => ({ tip, gas: receipts[i]?.gasUsed ?? 0n }))
-    items.sort((a, b) => (a.tip < b.tip ? -1 : a.tip > b.tip ? 1 : 0))
+    const items = this.blockFees.byTip(block)
     const out: bigint[] = []
     let idx = 0
     let sum = items[0]!.gas
@@ -159,20 +154,4 @@ function checkPercentiles(percentiles: number[], max: number): void {
     const prev = percentiles[i - 1]
     if (prev !== undefined && p <= prev) throw new EngineError(`invalid reward percentile: #${i - 1}:${goFixed6(prev)} >= #${i}:${goFixed6(p)}`)
   })
-}
-
-const tipsOf = new WeakMap<Block, bigint[]>()
-
-/** The effective tip of each of a block's txs (its fee cap above the base fee, at most its tip cap). */
-function blockTips(block: Block): bigint[] {
-  let tips = tipsOf.get(block)
-  if (tips === undefined) {
-    tips = block.txs.map((tx) => {
-      const { feeCap, tipCap } = feeCaps(tx)
-      const room = feeCap - block.header.baseFee
-      return room < tipCap ? room : tipCap
-    })
-    tipsOf.set(block, tips)
-  }
-  return tips
 }

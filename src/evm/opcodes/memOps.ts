@@ -5,6 +5,9 @@ import { type Frame, type Op, WAIT, fail } from '../frame.js'
 import { oog, underflow } from './arith.js'
 import { push, words } from './env.js'
 
+/** CALL, CALLCODE, DELEGATECALL, STATICCALL: the opcodes whose first argument is gas. */
+const CALLS = new Set([0xf1, 0xf2, 0xf4, 0xfa])
+
 // Memory, copy, jump and stack-shape opcodes. Memory offsets are paid before they are used, and a
 // paid offset is below 2^31 (Memory.expand), so Number() of it is exact.
 
@@ -134,7 +137,12 @@ export function memOps(t: Op[], g: EvmGas): void {
   t[0x58] = (f) => push(f, fee[0x58]!, BigInt(f.pc))
   t[0x59] = (f) => push(f, fee[0x59]!, BigInt(f.mem.words * 32))
   const fGas = fee[0x5a]!
-  t[0x5a] = (f) => push(f, fGas, BigInt(f.gas - fGas))
+  t[0x5a] = (f) => {
+    // The gas left is a call's gas argument only when the call takes it at once (what solc emits for a call); anything else may steer the run.
+    const ledger = f.ctx.ledger
+    if (ledger !== undefined && !CALLS.has(f.code.padded[f.pc + 1]!)) ledger.opaque = true
+    push(f, fGas, BigInt(f.gas - fGas))
+  }
   const fJumpdest = fee[0x5b]!
   t[0x5b] = (f) => {
     const hook = f.ctx.onJumpdest

@@ -1,6 +1,6 @@
 import { unprefixedHexToBytes } from '@ethereumjs/util'
 import type { EvmGas } from '../gasParams.js'
-import { type Frame, type Op, fail, slotHex, wait } from '../frame.js'
+import { type Frame, type Op, fail, needs, slotHex, wait } from '../frame.js'
 import { oog, underflow } from './arith.js'
 import { words } from './env.js'
 
@@ -71,6 +71,7 @@ export function storageOps(t: Op[], g: EvmGas): void {
     const current = j.storage(f.address, slot)
     const original = j.originalStorage(f.address, slot)
     if (f.gas <= g.sstoreSentry) return oog(f)
+    if (f.ctx.ledger !== undefined) needs(f, f.budget - f.gas + g.sstoreSentry + 1, false)
     const cost = sstoreGas(f, g, j.isWarmSlot(f.address, slot), original, current, value)
     if (cost < 0) return fail(f, 'refund exhausted')
     const gas = fSstore + cost + (j.touchSlot(f.address, slot) ? g.coldSload : 0)

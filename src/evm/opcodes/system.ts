@@ -1,7 +1,8 @@
 import { bigIntToBytes, generateAddress, generateAddress2, unprefixedHexToBytes } from '@ethereumjs/util'
 import { NEW_ACC, isEmptyAcc, withNonce } from '../account.js'
 import type { EvmGas } from '../gasParams.js'
-import { CALL, DONE, EMPTY_BYTES, type Frame, type MsgResult, type Op, REVERTED, addressHex, fail, wait } from '../frame.js'
+import { availFor } from '../gasLedger.js'
+import { CALL, DONE, EMPTY_BYTES, type Frame, type MsgResult, type Op, REVERTED, addressHex, fail, needs, wait } from '../frame.js'
 import { oog, underflow } from './arith.js'
 import { accessCost, isEof, words } from './env.js'
 import { word32 } from './storage.js'
@@ -110,6 +111,8 @@ function callOp(g: EvmGas, op: number): Op {
     const avail = f.gas - gas
     const allowed = avail - Math.floor(avail / 64)
     let childGas = gasWanted < BigInt(allowed) ? Number(gasWanted) : allowed
+    const ledger = f.ctx.ledger
+    if (ledger !== undefined) needs(f, f.budget - avail, false)
     f.gas -= gas
     f.sp -= n
     f.pc++
@@ -141,6 +144,7 @@ function callOp(g: EvmGas, op: number): Op {
       },
       resume: (fr: Frame, r: MsgResult | undefined) => {
         r = r!
+        if (ledger !== undefined) childNeeds(fr, r, avail, hasValue && value !== 0n ? g.callStipend : 0)
         fr.gas -= r.gasUsed
         if (r.error === undefined || r.error === 'revert') fr.returnData = r.returnData
         const rd = fr.returnData
@@ -172,6 +176,8 @@ function createOp(g: EvmGas, salted: boolean): Op {
     if (gas > f.gas) return oog(f)
     const avail = f.gas - gas
     const childGas = avail - Math.floor(avail / 64)
+    const ledger = f.ctx.ledger
+    if (ledger !== undefined) needs(f, f.budget - avail, false)
     f.gas -= gas
     f.sp -= n
     f.pc++
@@ -203,6 +209,7 @@ function createOp(g: EvmGas, salted: boolean): Op {
       },
       resume: (fr: Frame, r: MsgResult | undefined) => {
         r = r!
+        if (ledger !== undefined) childNeeds(fr, r, avail, 0)
         fr.gas -= r.gasUsed
         if (r.error === 'revert') fr.returnData = r.returnData
         fr.stack[fr.sp++] = r.error === undefined && r.createdAddress !== undefined ? BigInt(`0x${r.createdAddress}`) : 0n
@@ -210,6 +217,19 @@ function createOp(g: EvmGas, salted: boolean): Op {
     }
     f.status = CALL
   }
+}
+
+/**
+ * With a gas ledger: what a child needed, in its caller's terms: the caller must have had
+ * `avail` (what was left after the call's own cost) at least as large as what forwards the child's
+ * need less the stipend. A child that failed exceptionally took all it was given: opaque.
+ */
+function childNeeds(f: Frame, r: MsgResult, avail: number, stipend: number): void {
+  if ((r.error !== undefined && r.error !== 'revert') || r.need === undefined) {
+    f.ctx.ledger!.opaque = true
+    return
+  }
+  needs(f, f.budget - avail + availFor(r.need - stipend), true)
 }
 
 /** CREATE's and CREATE2's new address (ethereumjs evm.js _generateAddress: the sender's nonce before its bump). */
