@@ -106,7 +106,7 @@ export function renderConfigDoc(): string {
     "- **Aliases** from `--chain-aliases-file` (avalanchego's format) work in paths and in",
     '  `info.getBlockchainID` for every chain, C, X and P included; an alias used twice stops start-up.',
     '- **Data** lives in `<data-dir>/chains/<blockchain ID>/`, a LevelDB of its own written with the same',
-    '  one-synced-batch-per-block rule as the C-Chain.',
+    '  one-atomic-write-per-block rule as the C-Chain (its write-ahead log beside it).',
     '- **Refused at start**, with one line naming the chains: two chains with the same EVM chain ID (a',
     '  transaction would be valid on both), two chains with the same genesis, a bad genesis or config.',
     '- Node-wide settings (`--block-interval`, `--pending-nonce-guard`, `--evm-network-id`, the C-Chain',

@@ -25,6 +25,12 @@ export interface DatabaseOptions {
   onError?: (err: unknown) => void
 }
 
+/**
+ * How long writes gather before LevelDB gets them: several blocks' writes in one LevelDB batch (a
+ * key written by each, the head pointer, once), and the flush's work lands between requests less
+ * often. Range reads and close() flush at once.
+ */
+const FLUSH_DELAY_MS = 10
 /** Ops put into LevelDB's batch between two yields to the event loop while a big flush is built. */
 const OPS_PER_SLICE = 1024
 
@@ -44,7 +50,8 @@ export class Database {
   private sealed: number[] = []
   private flushedSeq: bigint
   private flushing: Promise<void> | undefined
-  private scheduled = false
+  /** The flush waiting to start: its timer, or `now` when it starts at the next turn of the event loop. */
+  private scheduled: NodeJS.Timeout | 'now' | undefined
   private closed = false
 
   private constructor(
@@ -156,7 +163,7 @@ export class Database {
   async flushed(): Promise<void> {
     const target = this.seq
     while (this.flushedSeq < target) {
-      this.scheduleFlush()
+      this.scheduleFlush(true)
       await (this.flushing ?? new Promise<void>((resolve) => setImmediate(resolve)))
     }
   }
@@ -170,16 +177,24 @@ export class Database {
     await this.level.close()
   }
 
-  private scheduleFlush(): void {
-    if (this.flushing !== undefined || this.scheduled || this.queue.length === 0) return
-    this.scheduled = true
-    setImmediate(() => {
-      this.scheduled = false
+  /** Starts a flush of the queued writes after FLUSH_DELAY_MS, or at the next turn (`now`); one at a time. */
+  private scheduleFlush(now = false): void {
+    if (this.flushing !== undefined || this.queue.length === 0 || this.scheduled === 'now') return
+    if (this.scheduled !== undefined) {
+      if (!now) return
+      clearTimeout(this.scheduled)
+    }
+    const start = () => {
+      this.scheduled = undefined
       this.flushing = this.flushLoop().finally(() => {
         this.flushing = undefined
         this.scheduleFlush()
       })
-    })
+    }
+    if (now) {
+      this.scheduled = 'now'
+      setImmediate(start)
+    } else this.scheduled = setTimeout(start, FLUSH_DELAY_MS)
   }
 
   /** Moves the queued writes into LevelDB, in order, one LevelDB batch per round; new writes go to a new log segment meanwhile. */
@@ -188,7 +203,8 @@ export class Database {
       const entries = this.queue
       this.queue = []
       const upTo = this.seq
-      this.sealed.push(this.wal.rotate())
+      const sealed = this.wal.rotate()
+      if (sealed !== undefined) this.sealed.push(sealed)
       // The last write of each key is the one LevelDB needs.
       const last = new Map<string, Pending>()
       for (const p of entries) last.set(p.k, p)

@@ -3,6 +3,12 @@ import { join } from 'node:path'
 import { crc32 } from 'node:zlib'
 import type { BatchOp } from './batchOp.js'
 
+/**
+ * A segment is sealed (a new one started) once it holds this much: a segment may hold writes LevelDB
+ * has already (the open skips them by sequence number), so there is no need to start one per flush,
+ * which cost an open, a close and an unlink each time.
+ */
+const SEGMENT_BYTES = 4 * 1024 * 1024
 /** A record's header: payload length (u32), CRC-32 of the payload (u32), sequence number (u64). */
 const HEADER = 16
 const PUT = 1
@@ -21,14 +27,16 @@ export interface LoggedWrite {
  * (src/store/database.ts). With `sync`, each append is also fdatasync'd: a power loss keeps it too.
  *
  * The log is a folder of segment files named by a counter. Writes go to the newest; a flush to
- * LevelDB seals it and opens the next (rotate), and once LevelDB holds a flush the segments it
- * sealed are deleted (drop). Each record carries its length, a CRC-32 and its sequence number: a
+ * LevelDB seals it once it is big enough and opens the next (rotate), and once LevelDB holds a
+ * flush the segments it sealed are deleted (drop). Each record carries its length, a CRC-32 and its sequence number: a
  * record torn by a crash in the middle of its append is recognised and dropped with everything after
  * it (it was never answered: a write is answered only once its append returned).
  */
 export class WriteAheadLog {
   private fd: number
   private segment: number
+  /** Bytes in the current segment. */
+  private bytes = 0
 
   private constructor(
     private readonly dir: string,
@@ -60,15 +68,21 @@ export class WriteAheadLog {
     const { record, views } = encodeRecord(seq, ops)
     let at = 0
     while (at < record.length) at += writeSync(this.fd, record, at, record.length - at)
+    this.bytes += record.length
     if (sync) fdatasyncSync(this.fd)
     return views
   }
 
-  /** Seals the current segment (its writes are about to go to LevelDB) and starts the next; returns the sealed one. */
-  rotate(): number {
+  /**
+   * At the start of a flush (every write so far is about to go to LevelDB): seals the current segment
+   * and starts the next when it is big enough; returns the sealed one, or undefined.
+   */
+  rotate(): number | undefined {
+    if (this.bytes < SEGMENT_BYTES) return undefined
     const sealed = this.segment
     closeSync(this.fd)
     this.segment++
+    this.bytes = 0
     this.fd = openSync(this.path(this.segment), 'a', 0o600)
     return sealed
   }

@@ -160,9 +160,13 @@ export function parentFeeState(parentExtra: Uint8Array, parentNumber: bigint): F
   return parentNumber === 0n ? { ...ZERO_FEE_STATE } : decodeFeeState(parentExtra)
 }
 
+/** targetPerSecond's last answer: a chain's target excess moves rarely, and the fake exponential's series was a tenth of a send's work. */
+let lastTarget: { excess: bigint; target: bigint } | undefined
+
 /** T = P · e^(targetExcess / D) gas per second (acp176.go Target). */
 export function targetPerSecond(targetExcess: bigint): bigint {
-  return calculatePrice(MIN_TARGET_PER_SECOND, targetExcess, TARGET_CONVERSION)
+  if (lastTarget?.excess !== targetExcess) lastTarget = { excess: targetExcess, target: calculatePrice(MIN_TARGET_PER_SECOND, targetExcess, TARGET_CONVERSION) }
+  return lastTarget.target
 }
 
 /** C = 10 · T, saturating (acp176.go MaxCapacity). */
