@@ -8,7 +8,8 @@ import { type Block, type LogBlock, headerFromFields, makeBlock } from './block.
 import { decodeReceipts, type Receipt } from './receipt.js'
 import { txsFromBody } from './txMemo.js'
 
-const BLOCK_CACHE_SIZE = 1024
+/** Blocks and blocks' receipts kept decoded: a test suite reads back its recent blocks, receipts and logs from memory. */
+export const BLOCK_CACHE_SIZE = 1024
 const LIGHT_CACHE_SIZE = 1024
 
 /**
