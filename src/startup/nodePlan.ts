@@ -6,7 +6,6 @@ import { type EvmChainSpec, resolveExtraChains } from '../chains/extraChains.js'
 import { type NodeConfig, checkEthApis, checkKeystoreExposure } from '../config.js'
 import { checkDevControlsExposure } from '../dev/exposure.js'
 import { type Genesis, readGenesisFile } from '../engine/rules/genesis.js'
-import { P_CHAIN_ID } from '../namespaces/info.js'
 import { type Database, openDatabase } from '../store/db.js'
 
 /**
@@ -46,7 +45,7 @@ export async function planNode(config: NodeConfig, log: Logger): Promise<NodePla
   const extra = resolveExtraChains(config, [
     { name: 'C', id: blockchainId, evmChainId: chainId },
     { name: 'X', id: xChainId },
-    { name: 'P', id: P_CHAIN_ID },
+    { name: 'P', id: cb58Encode(net.pChainID) },
   ])
   for (const { name, genesis: g } of [{ name: 'C', genesis }, ...extra.chains]) {
     const id = g.config.chainId
