@@ -6,7 +6,6 @@ import { ForkError } from './fork/errors.js'
 import { configFromArgs } from './configFromArgs.js'
 import { createLogger } from './log.js'
 import { startListening } from './startup/startListening.js'
-import { DataDirLockedError } from './store/db.js'
 
 /**
  * CLI: read flags, start the node, print its URLs, stop cleanly on SIGINT/SIGTERM. It listens as soon
@@ -75,7 +74,9 @@ async function main(argv: string[]): Promise<void> {
   process.on('SIGTERM', () => stop('SIGTERM'))
 }
 
-main(process.argv.slice(2)).catch((err: unknown) => {
+main(process.argv.slice(2)).catch(async (err: unknown) => {
+  // The store loads after the node listens (src/startup/): here only when something failed.
+  const { DataDirLockedError } = await import('./store/db.js')
   // One line for what the user can fix: the config, a locked data directory, a fork's origin (docs/FORK.md).
   if (err instanceof ConfigError || err instanceof DataDirLockedError || err instanceof ForkError) {
     process.stderr.write(`cchain-node: ${err.message}\n`)

@@ -6,14 +6,20 @@ import { type EvmChainSpec, resolveExtraChains } from '../chains/extraChains.js'
 import { type NodeConfig, checkEthApis, checkKeystoreExposure } from '../config.js'
 import { checkDevControlsExposure } from '../dev/exposure.js'
 import { type Genesis, readGenesisFile } from '../engine/rules/genesis.js'
-import { type Database, openDatabase } from '../store/db.js'
+import type { Database } from '../store/db.js'
 
 /**
  * What a node is before anything heavy loads: its config checked, its chains' genesis files and IDs
- * read, and its C-Chain database open (and locked). Cheap by design: the CLI makes it, listens, and
- * only then loads the engine (docs/PERFORMANCE.md, "Start-up").
+ * read (ChainsPlan), and its C-Chain database open (and locked). Cheap by design: the CLI makes the
+ * first part, listens, opens the database and only then loads the engine (docs/PERFORMANCE.md, "Start-up").
  */
-export interface NodePlan {
+export interface NodePlan extends ChainsPlan {
+  /** The C-Chain's database, open; the node that takes the plan closes it. */
+  readonly db: Database
+}
+
+/** A node's plan before its database opens: what the CLI's early listener needs. */
+export interface ChainsPlan {
   readonly genesis: Genesis
   /** The C-Chain genesis as written (a blockchain ID off the known networks is derived from it). */
   readonly genesisJson: unknown
@@ -26,12 +32,25 @@ export interface NodePlan {
   readonly xChainId: string
   /** The extra EVM chains (--chain-config-dir) and every chain's extra aliases. */
   readonly extra: { chains: EvmChainSpec[]; aliases: Map<string, string[]> }
-  /** The C-Chain's database, open; the node that takes the plan closes it. */
-  readonly db: Database
 }
 
 /** Checks the config and the chains' files, then opens the C-Chain database (a locked data dir throws here). */
 export async function planNode(config: NodeConfig, log: Logger): Promise<NodePlan> {
+  const chains = planChains(config, log)
+  return { ...chains, db: await openNodeDatabase(config.dataDir) }
+}
+
+/**
+ * Opens and locks the C-Chain database (a locked data dir throws DataDirLockedError). The store and
+ * LevelDB load here, not with this file: the CLI listens before it opens the database.
+ */
+export async function openNodeDatabase(dataDir: string): Promise<Database> {
+  const { openDatabase } = await import('../store/db.js')
+  return openDatabase(dataDir)
+}
+
+/** Checks the config and the chains' files: what planNode does before the database. */
+export function planChains(config: NodeConfig, log: Logger): ChainsPlan {
   checkKeystoreExposure(config)
   checkDevControlsExposure(config)
   const { genesis, json: genesisJson } = readGenesisFile(config.genesisFile)
@@ -54,6 +73,5 @@ export async function planNode(config: NodeConfig, log: Logger): Promise<NodePla
     }
   }
   checkEthApis(config.chain['eth-apis'])
-  const db = await openDatabase(config.dataDir)
-  return { genesis, genesisJson, known, net, blockchainId, xChainId, extra, db }
+  return { genesis, genesisJson, known, net, blockchainId, xChainId, extra }
 }
