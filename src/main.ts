@@ -4,7 +4,7 @@ import { setFlagsFromString } from 'node:v8'
 import { ConfigError } from './config.js'
 import { ForkError } from './fork/errors.js'
 import { configFromArgs } from './configFromArgs.js'
-import { createLogger } from './log.js'
+import { deferredLogger } from './log.js'
 import { startListening } from './startup/startListening.js'
 
 /**
@@ -22,11 +22,11 @@ async function main(argv: string[]): Promise<void> {
     return
   }
   const config = configFromArgs(argv)
-  const log = createLogger(config.logLevel, config.logFormat)
+  const { log, root } = deferredLogger(config.logLevel, config.logFormat)
   // A host name (`localhost`) is left to Fastify, which binds every address it resolves to.
   const start = isIP(config.httpHost) !== 0 ? await startListening(config, log) : undefined
   const { createNode } = await import('./node.js')
-  const node = await createNode(config, { log, start }).catch(async (err: unknown) => {
+  const node = await createNode(config, { log: root(), start }).catch(async (err: unknown) => {
     await start?.listener.close()
     throw err
   })
