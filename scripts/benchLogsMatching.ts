@@ -3,8 +3,8 @@
  * make ERC-20 transfers, 30 to a block (the builder's blocks under the harness), then the engine is
  * closed and opened again (nothing of the chain in memory) and every Transfer log of the chain is
  * asked for and written as eth_getLogs' JSON answer, eight times: the first query reads every block
- * back from LevelDB; the later ones find what the engine kept of them (its bounded caches of decoded
- * blocks), which the figures say apart.
+ * back from LevelDB; the later ones find what the engine kept of them (the log index's blocks' logs,
+ * src/engine/logs/logIndex.ts, and each log's JSON text, src/rpc/format.ts), which the figures say apart.
  *
  *   npm run build && node dist/scripts/benchLogsMatching.js [--transfers 6000]
  */

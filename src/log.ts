@@ -1,14 +1,52 @@
-import pino from 'pino'
-import type { DestinationStream, Logger } from 'pino'
+import { createRequire } from 'node:module'
+import type { Bindings, ChildLoggerOptions, DestinationStream, Logger } from 'pino'
+
+// pino (a CommonJS package) is required when the first logger is made, not with this file: the CLI
+// listens before anything logs (deferredLogger; docs/PERFORMANCE.md, "Start-up").
+const require = createRequire(import.meta.url)
+const loadPino = (): typeof import('pino').default => require('pino')
 
 /** `--log-format`: `auto` = pretty when stderr is a terminal, JSON lines otherwise. */
 export type LogFormat = 'auto' | 'json' | 'pretty'
 
 /** The root logger on stderr; modules take `log.child({ module })`. */
 export function createLogger(level: string, format: LogFormat = 'json'): Logger {
+  const pino = loadPino()
   const pretty = format === 'pretty' || (format === 'auto' && process.stderr.isTTY === true)
   const dest = pino.destination({ fd: 2, sync: true })
   return pino({ level, base: undefined }, pretty ? prettyStream(dest, process.stderr.isTTY === true) : dest)
+}
+
+/** pino's level values; `silent` logs nothing. */
+const LEVEL_VALUES: Record<string, number> = { trace: 10, debug: 20, info: 30, warn: 40, error: 50, fatal: 60, silent: Number.POSITIVE_INFINITY }
+
+/**
+ * createLogger's logger, made (and pino loaded) only when something first logs through `log` or
+ * `root()` is called: the CLI's early listener (src/startup/) takes `log` and its children, which
+ * answer `isLevelEnabled` from the level alone until then. `root()` is the logger itself, for the
+ * node, so that what logs on every request does not go through `log`'s proxy.
+ */
+export function deferredLogger(level: string, format: LogFormat = 'json'): { log: Logger; root: () => Logger } {
+  let made: Logger | undefined
+  const root = (): Logger => (made ??= createLogger(level, format))
+  return { log: deferred(root, level), root }
+}
+
+function deferred(make: () => Logger, level: string): Logger {
+  let target: Logger | undefined
+  const real = (): Logger => (target ??= make())
+  return new Proxy({} as Logger, {
+    get(_, prop) {
+      if (target === undefined && prop === 'child') {
+        return (bindings: Bindings, options?: ChildLoggerOptions) => (options === undefined ? deferred(() => real().child(bindings), level) : real().child(bindings, options))
+      }
+      if (target === undefined && prop === 'isLevelEnabled') return (name: string) => (LEVEL_VALUES[name] ?? Number.POSITIVE_INFINITY) >= LEVEL_VALUES[level]!
+      const logger = real()
+      const value: unknown = Reflect.get(logger, prop, logger)
+      return typeof value === 'function' ? value.bind(logger) : value
+    },
+    set: (_, prop, value) => Reflect.set(real(), prop, value),
+  })
 }
 
 /**

@@ -4,9 +4,8 @@ import { setFlagsFromString } from 'node:v8'
 import { ConfigError } from './config.js'
 import { ForkError } from './fork/errors.js'
 import { configFromArgs } from './configFromArgs.js'
-import { createLogger } from './log.js'
+import { deferredLogger } from './log.js'
 import { startListening } from './startup/startListening.js'
-import { DataDirLockedError } from './store/db.js'
 
 /**
  * CLI: read flags, start the node, print its URLs, stop cleanly on SIGINT/SIGTERM. It listens as soon
@@ -23,11 +22,11 @@ async function main(argv: string[]): Promise<void> {
     return
   }
   const config = configFromArgs(argv)
-  const log = createLogger(config.logLevel, config.logFormat)
+  const { log, root } = deferredLogger(config.logLevel, config.logFormat)
   // A host name (`localhost`) is left to Fastify, which binds every address it resolves to.
   const start = isIP(config.httpHost) !== 0 ? await startListening(config, log) : undefined
   const { createNode } = await import('./node.js')
-  const node = await createNode(config, { log, start }).catch(async (err: unknown) => {
+  const node = await createNode(config, { log: root(), start }).catch(async (err: unknown) => {
     await start?.listener.close()
     throw err
   })
@@ -75,7 +74,9 @@ async function main(argv: string[]): Promise<void> {
   process.on('SIGTERM', () => stop('SIGTERM'))
 }
 
-main(process.argv.slice(2)).catch((err: unknown) => {
+main(process.argv.slice(2)).catch(async (err: unknown) => {
+  // The store loads after the node listens (src/startup/): here only when something failed.
+  const { DataDirLockedError } = await import('./store/db.js')
   // One line for what the user can fix: the config, a locked data directory, a fork's origin (docs/FORK.md).
   if (err instanceof ConfigError || err instanceof DataDirLockedError || err instanceof ForkError) {
     process.stderr.write(`cchain-node: ${err.message}\n`)

@@ -1,9 +1,9 @@
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs'
-import { Session } from 'node:inspector/promises'
+import type { Session } from 'node:inspector/promises'
 import { join, resolve } from 'node:path'
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks'
 import { setTimeout as sleep } from 'node:timers/promises'
-import { cpuProfileToPprof, eventLoopToPprof, heapProfileToPprof, type HeapSamplingProfile } from './util/pprof.js'
+import type { HeapSamplingProfile } from './util/pprof.js'
 
 /** File names in the profile directory, avalanchego's (utils/profiler/profiler.go); each a gzipped pprof profile. */
 export const CPU_PROFILE_FILE = 'cpu.profile'
@@ -16,6 +16,11 @@ const DELAY_RESOLUTION_MS = 10
 export const CPU_SAMPLING_INTERVAL_US = 1000
 /** V8's heap sampling interval (bytes): its default, Go's MemProfileRate. */
 export const HEAP_SAMPLING_INTERVAL = 512 * 1024
+
+// The inspector and the pprof writer load with the first profile, not with the node: the CLI's start-up
+// path imports this file for ProfilerError (src/rpc/errors.ts) before it listens (docs/PERFORMANCE.md, "Start-up").
+const inspector = () => import('node:inspector/promises')
+const pprof = () => import('./util/pprof.js')
 
 /** A profiler request that cannot be served now; the message is coreth's (utils/profiler/profiler.go). */
 export class ProfilerError extends Error {
@@ -63,6 +68,7 @@ export class Profiler {
   }
 
   async startCPUProfiler(): Promise<void> {
+    const { Session } = await inspector()
     if (this.session !== undefined) throw new ProfilerError('cpu profiler already running')
     this.ensureDir()
     const session = new Session()
@@ -88,7 +94,7 @@ export class Profiler {
     try {
       const { profile } = await session.post('Profiler.stop')
       this.ensureDir()
-      return this.write(CPU_PROFILE_FILE, cpuProfileToPprof(profile, CPU_SAMPLING_INTERVAL_US, this.cpuStarted))
+      return this.write(CPU_PROFILE_FILE, (await pprof()).cpuProfileToPprof(profile, CPU_SAMPLING_INTERVAL_US, this.cpuStarted))
     } finally {
       session.disconnect()
     }
@@ -97,7 +103,7 @@ export class Profiler {
   /** Starts V8's sampling heap profiler (once): what memoryProfile writes is sampled from then on. */
   startHeapSampling(): Promise<Session> {
     this.heap ??= (async () => {
-      const session = new Session()
+      const session = new (await inspector()).Session()
       session.connect()
       await session.post('HeapProfiler.startSampling', { samplingInterval: HEAP_SAMPLING_INTERVAL })
       return session
@@ -111,7 +117,7 @@ export class Profiler {
     this.ensureDir()
     await session.post('HeapProfiler.collectGarbage')
     const { profile } = await session.post('HeapProfiler.getSamplingProfile')
-    return this.write(MEM_PROFILE_FILE, heapProfileToPprof(profile as HeapSamplingProfile, HEAP_SAMPLING_INTERVAL, new Date()))
+    return this.write(MEM_PROFILE_FILE, (await pprof()).heapProfileToPprof(profile as HeapSamplingProfile, HEAP_SAMPLING_INTERVAL, new Date()))
   }
 
   /**
@@ -135,7 +141,7 @@ export class Profiler {
       `window ${windowMs} ms; delay samples ${histogram.count}; min ${ms(late(histogram.min))} ms, mean ${ms(late(histogram.mean))} ms, p50 ${ms(late(histogram.percentile(50)))} ms, p99 ${ms(late(histogram.percentile(99)))} ms, max ${ms(late(histogram.max))} ms`,
       `event loop utilization ${elu.utilization.toFixed(6)} (active ${elu.active.toFixed(3)} ms, idle ${elu.idle.toFixed(3)} ms)`,
     ]
-    const bytes = eventLoopToPprof({ count: histogram.count, totalNanos: histogram.count * late(histogram.mean), windowNanos: windowMs * 1e6, start: started, comments })
+    const bytes = (await pprof()).eventLoopToPprof({ count: histogram.count, totalNanos: histogram.count * late(histogram.mean), windowNanos: windowMs * 1e6, start: started, comments })
     return this.write(LOCK_PROFILE_FILE, bytes)
   }
 

@@ -183,8 +183,7 @@ export function formatReceipt(block: Block, receipts: readonly Receipt[], index:
   }
 }
 
-const FIRST_LOG = ascii('[{"address":"')
-const NEXT_LOG = ascii(',{"address":"')
+const ADDRESS = ascii('{"address":"')
 const TOPICS = ascii('","topics":[')
 const FIRST_TOPIC = ascii('"')
 const NEXT_TOPIC = ascii('","')
@@ -196,46 +195,70 @@ const TX_INDEX = ascii('","transactionIndex":"0x')
 const LOG_END = ascii('","removed":false}')
 
 /**
- * eth_getLogs' result: the JSON text of formatLog for every log, written directly into one buffer
- * (src/rpc/jsonWriter.ts). What a block fixes is encoded once per block (W7: thousands of logs in
- * a few hundred blocks).
+ * Each log's JSON text, by the block object its FoundLog names and its index in that block: a log's
+ * answer never changes once its block is on the chain, and the engine hands out the same object for
+ * a block while it keeps it (src/engine/logs/logIndex.ts), so a block's logs asked for again (W7 asks
+ * for thousands, five times) are written once. The texts go with the object.
+ */
+const logTexts = new WeakMap<LogBlock, string[]>()
+const writer = new JsonWriter()
+
+/**
+ * eth_getLogs' result: the JSON text of formatLog for every log, each log's written directly
+ * (src/rpc/jsonWriter.ts) once and kept with its block (logTexts).
  */
 export function logsJson(logs: readonly FoundLog[]): RawJson {
   if (logs.length === 0) return new RawJson('[]')
-  const w = new JsonWriter(logs.length * 640)
+  // Concatenated, not joined: V8 keeps a concatenation as a tree of the parts, and the server's write
+  // flattens the whole answer once (with the dispatcher's envelope); a join would copy it once more.
+  let out = '['
   let block: LogBlock | undefined
-  let number = ''
-  let blockTail: Uint8Array = LOG_END
+  let texts: string[] = []
+  let blockTail: Uint8Array | undefined
   for (let i = 0; i < logs.length; i++) {
     const f = logs[i]!
     if (f.block !== block) {
       block = f.block
-      number = block.header.number.toString(16)
-      blockTail = ascii('","blockHash":"' + hex(block.hash) + '","blockTimestamp":"' + quantity(block.header.timestamp) + '","logIndex":"0x')
+      const kept = logTexts.get(block)
+      if (kept === undefined) logTexts.set(block, (texts = []))
+      else texts = kept
+      blockTail = undefined
     }
-    const log = f.log
-    w.bytes(i === 0 ? FIRST_LOG : NEXT_LOG)
-    w.hex(log.address)
-    w.bytes(TOPICS)
-    const topics = log.topics
-    for (let t = 0; t < topics.length; t++) {
-      w.bytes(t === 0 ? FIRST_TOPIC : NEXT_TOPIC)
-      w.hex(topics[t]!)
+    let text = texts[f.logIndex]
+    if (text === undefined) {
+      blockTail ??= ascii('","blockHash":"' + hex(block.hash) + '","blockTimestamp":"' + quantity(block.header.timestamp) + '","logIndex":"0x')
+      texts[f.logIndex] = text = logText(f, blockTail)
     }
-    w.bytes(topics.length === 0 ? NO_TOPICS_DATA : DATA)
-    w.hex(log.data)
-    w.bytes(BLOCK_NUMBER)
-    w.ascii(number)
-    w.bytes(TX_HASH)
-    w.hex(f.txHash)
-    w.bytes(TX_INDEX)
-    w.ascii(f.txIndex.toString(16))
-    w.bytes(blockTail)
-    w.ascii(f.logIndex.toString(16))
-    w.bytes(LOG_END)
+    out += i === 0 ? text : ',' + text
   }
-  w.ascii(']')
-  return new RawJson(w.text())
+  return new RawJson(out + ']')
+}
+
+/** One log's formatLog JSON; `blockTail` is what its block fixes from blockHash to logIndex's "0x". */
+function logText(f: FoundLog, blockTail: Uint8Array): string {
+  const w = writer
+  w.reset()
+  const log = f.log
+  w.bytes(ADDRESS)
+  w.hex(log.address)
+  w.bytes(TOPICS)
+  const topics = log.topics
+  for (let t = 0; t < topics.length; t++) {
+    w.bytes(t === 0 ? FIRST_TOPIC : NEXT_TOPIC)
+    w.hex(topics[t]!)
+  }
+  w.bytes(topics.length === 0 ? NO_TOPICS_DATA : DATA)
+  w.hex(log.data)
+  w.bytes(BLOCK_NUMBER)
+  w.ascii(f.block.header.number.toString(16))
+  w.bytes(TX_HASH)
+  w.hex(f.txHash)
+  w.bytes(TX_INDEX)
+  w.ascii(f.txIndex.toString(16))
+  w.bytes(blockTail)
+  w.ascii(f.logIndex.toString(16))
+  w.bytes(LOG_END)
+  return w.text()
 }
 
 /** geth log JSON (with 1.16's blockTimestamp). */

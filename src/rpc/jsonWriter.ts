@@ -57,6 +57,12 @@ export class JsonWriter {
   text(): string {
     return this.buf.toString('latin1', 0, this.at)
   }
+
+  /** Starts over on the same buffer (a writer reused for many small texts); one grown past `keep` bytes is let go. */
+  reset(keep = 65_536): void {
+    this.at = 0
+    if (this.buf.length > keep) this.buf = Buffer.allocUnsafe(keep)
+  }
 }
 
 /** A fixed ASCII piece for JsonWriter.bytes. */

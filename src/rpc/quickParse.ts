@@ -1,5 +1,4 @@
 import type { z } from 'zod'
-import { Address, BlockRef, CallRequest, Data, Hash32, Quantity, Uint64 } from './schemas.js'
 import type { CallRequest as CallRequestValue } from '../engine/base/types.js'
 
 /*
@@ -84,15 +83,23 @@ const callRequest: Quick = (v) => {
   return out
 }
 
-const QUICK = new Map<z.ZodType, Quick>([
-  [Address, address],
-  [Hash32, bytes(32)],
-  [Data, input],
-  [Quantity, u256],
-  [Uint64, u64],
-  [BlockRef, blockTag],
-  [CallRequest, callRequest],
-])
+/** The shared params schemas' quick parses, by schema: src/rpc/schemas.ts hands them over when it loads (registerQuickParses). */
+const QUICK = new Map<z.ZodType, Quick>()
+
+/**
+ * Gives the shared schemas their quick parses. The schemas hand themselves over, rather than this
+ * file importing them, so the dispatcher loads without them: building them is most of what zod
+ * costs at start, and the CLI's early listener (src/startup/) needs none (docs/PERFORMANCE.md, "Start-up").
+ */
+export function registerQuickParses(s: Record<'Address' | 'Hash32' | 'Data' | 'Quantity' | 'Uint64' | 'BlockRef' | 'CallRequest', z.ZodType>): void {
+  QUICK.set(s.Address, address)
+  QUICK.set(s.Hash32, bytes(32))
+  QUICK.set(s.Data, input)
+  QUICK.set(s.Quantity, u256)
+  QUICK.set(s.Uint64, u64)
+  QUICK.set(s.BlockRef, blockTag)
+  QUICK.set(s.CallRequest, callRequest)
+}
 
 /**
  * The quick parse of a z.tuple params schema without a rest element, when each item's schema

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import type { BlockRef as BlockRefValue, CallRequest as CallRequestValue, StateOverride as StateOverrideValue } from '../engine/base/types.js'
 import { AFTER_DECODE } from './errors.js'
+import { registerQuickParses } from './quickParse.js'
 
 /*
  * Shared params schemas. Each parses wire hex into bigint/Uint8Array once, with geth's hexutil
@@ -394,3 +395,5 @@ export const GoUint64Number = z.unknown().transform((v, ctx): bigint => {
   if (!Number.isInteger(v) || v < 0 || v >= 2 ** 64) return fail(ctx, v, `json: cannot unmarshal number ${v} into Go value of type uint64`)
   return BigInt(v)
 })
+
+registerQuickParses({ Address, Hash32, Data, Quantity, Uint64, BlockRef, CallRequest })

@@ -6,16 +6,20 @@ import { type EvmChainSpec, resolveExtraChains } from '../chains/extraChains.js'
 import { type NodeConfig, checkEthApis, checkKeystoreExposure } from '../config.js'
 import { checkDevControlsExposure } from '../dev/exposure.js'
 import { type Genesis, readGenesisFile } from '../engine/rules/genesis.js'
-import { P_CHAIN_ID } from '../namespaces/info.js'
 import type { Database } from '../store/db.js'
-import { openChainDatabase } from './openChainDatabase.js'
 
 /**
  * What a node is before anything heavy loads: its config checked, its chains' genesis files and IDs
- * read, and its C-Chain database open (and locked). Cheap by design: the CLI makes it, listens, and
- * only then loads the engine (docs/PERFORMANCE.md, "Start-up").
+ * read (ChainsPlan), and its C-Chain database open (and locked). Cheap by design: the CLI makes the
+ * first part, listens, opens the database and only then loads the engine (docs/PERFORMANCE.md, "Start-up").
  */
-export interface NodePlan {
+export interface NodePlan extends ChainsPlan {
+  /** The C-Chain's database, open; the node that takes the plan closes it. */
+  readonly db: Database
+}
+
+/** A node's plan before its database opens: what the CLI's early listener needs. */
+export interface ChainsPlan {
   readonly genesis: Genesis
   /** The C-Chain genesis as written (a blockchain ID off the known networks is derived from it). */
   readonly genesisJson: unknown
@@ -28,12 +32,26 @@ export interface NodePlan {
   readonly xChainId: string
   /** The extra EVM chains (--chain-config-dir) and every chain's extra aliases. */
   readonly extra: { chains: EvmChainSpec[]; aliases: Map<string, string[]> }
-  /** The C-Chain's database, open; the node that takes the plan closes it. */
-  readonly db: Database
 }
 
 /** Checks the config and the chains' files, then opens the C-Chain database (a locked data dir throws here). */
 export async function planNode(config: NodeConfig, log: Logger): Promise<NodePlan> {
+  const chains = planChains(config, log)
+  return { ...chains, db: await openNodeDatabase(config, log) }
+}
+
+/**
+ * Opens and locks the C-Chain database (a locked data dir throws DataDirLockedError), replaying what
+ * its write-ahead log holds. The store and LevelDB load here, not with this file: the CLI listens
+ * before it opens the database.
+ */
+export async function openNodeDatabase(config: Pick<NodeConfig, 'dataDir' | 'syncWrites'>, log: Logger): Promise<Database> {
+  const { openChainDatabase } = await import('./openChainDatabase.js')
+  return openChainDatabase(config.dataDir, config, log)
+}
+
+/** Checks the config and the chains' files: what planNode does before the database. */
+export function planChains(config: NodeConfig, log: Logger): ChainsPlan {
   checkKeystoreExposure(config)
   checkDevControlsExposure(config)
   const { genesis, json: genesisJson } = readGenesisFile(config.genesisFile)
@@ -47,7 +65,7 @@ export async function planNode(config: NodeConfig, log: Logger): Promise<NodePla
   const extra = resolveExtraChains(config, [
     { name: 'C', id: blockchainId, evmChainId: chainId },
     { name: 'X', id: xChainId },
-    { name: 'P', id: P_CHAIN_ID },
+    { name: 'P', id: cb58Encode(net.pChainID) },
   ])
   for (const { name, genesis: g } of [{ name: 'C', genesis }, ...extra.chains]) {
     const id = g.config.chainId
@@ -56,6 +74,5 @@ export async function planNode(config: NodeConfig, log: Logger): Promise<NodePla
     }
   }
   checkEthApis(config.chain['eth-apis'])
-  const db = await openChainDatabase(config.dataDir, config, log)
-  return { genesis, genesisJson, known, net, blockchainId, xChainId, extra, db }
+  return { genesis, genesisJson, known, net, blockchainId, xChainId, extra }
 }

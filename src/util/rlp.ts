@@ -73,3 +73,44 @@ export function rlpUint(n: bigint): Uint8Array {
   const hex = n.toString(16)
   return Buffer.from(hex.length % 2 === 0 ? hex : `0${hex}`, 'hex')
 }
+
+/**
+ * Reads RLP in place: item() decodes the header of the item at an offset and leaves its payload's
+ * bounds in `start`/`end`, so a reader walks to the fields it wants and takes them as views, with
+ * no array built for the fields it skips (a block's receipts read for their logs alone).
+ */
+export class RlpReader {
+  /** Payload of the item last read: bytes[start, end). */
+  start = 0
+  end = 0
+  /** Whether that item is a list. */
+  list = false
+
+  constructor(readonly bytes: Uint8Array) {}
+
+  /** Reads the header of the item at `at`; returns the offset just after the item. */
+  item(at: number): number {
+    const b = this.bytes
+    if (at >= b.length) throw new RangeError('RLP: read past the end')
+    const first = b[at]!
+    let start: number
+    let length: number
+    if (first < 0x80) {
+      start = at
+      length = 1
+    } else if (first < 0xb8 || (first >= 0xc0 && first < 0xf8)) {
+      start = at + 1
+      length = first - (first < 0xc0 ? 0x80 : 0xc0)
+    } else {
+      const count = first - (first < 0xc0 ? 0xb7 : 0xf7)
+      start = at + 1 + count
+      length = 0
+      for (let i = at + 1; i < start; i++) length = length * 256 + b[i]!
+    }
+    if (start + length > b.length) throw new RangeError('RLP: item runs past the end')
+    this.start = start
+    this.end = start + length
+    this.list = first >= 0xc0
+    return this.end
+  }
+}

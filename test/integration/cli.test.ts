@@ -193,12 +193,16 @@ describe('cchain-node on --http-port 0', () => {
     expect(await rpc(url, 'eth_chainId')).toBe('0xa868')
     expect(await rpc(`http://127.0.0.1:${port}/ext/bc/${LOCAL_C}/rpc`, 'eth_chainId')).toBe('0xa868')
 
-    const second = run(['--http-port', '0', '--data-dir', dataDir, '--log-level', 'error'])
-    expect(await exitWithin(second)).toEqual({ code: 1, signal: null })
-    const errLines = second.err().trimEnd().split('\n')
-    expect(errLines).toHaveLength(1)
-    expect(errLines[0]).toContain(`data directory ${dataDir}`)
-    expect(errLines[0]).toContain('in use')
+    // Another port, or the same one (which it cannot listen on): either way it names the data directory.
+    for (const secondPort of ['0', String(port)]) {
+      const second = run(['--http-port', secondPort, '--data-dir', dataDir, '--log-level', 'error'])
+      expect(await exitWithin(second)).toEqual({ code: 1, signal: null })
+      const errLines = second.err().trimEnd().split('\n')
+      expect(errLines).toHaveLength(1)
+      expect(errLines[0]).toContain(`data directory ${dataDir}`)
+      expect(errLines[0]).toContain('in use')
+      expect(second.out()).toBe('')
+    }
     // The first one is unaffected.
     expect(await rpc(url, 'eth_blockNumber')).toBe('0x0')
 

@@ -156,6 +156,66 @@ describe('eth_getLogs and filters', () => {
   })
 })
 
+describe('eth_getLogs over blocks it keeps, reads back and mines again', () => {
+  let node: TestNode
+  let tokenAddr: string
+  const alice = Wallet.createRandom().address
+  const bob = Wallet.createRandom().address
+  const logs = (filter: object) => node.call('eth_getLogs', [filter])
+  const transfer = (to: string, amount: bigint, nonce: number) => sign({ to: tokenAddr, data: token.encodeFunctionData('transfer', [to, amount]), gasLimit: 100_000n, nonce })
+
+  beforeAll(async () => {
+    node = await startTestNode()
+    tokenAddr = (await deploy(node, 'TestToken', [1000n])).address
+  })
+  afterAll(() => node.close())
+
+  it("a block of several transactions: each log's transaction, index and hash agree with its receipt, kept or read back after a restart", async () => {
+    await node.call('evm_setAutomine', [false])
+    const hashes: string[] = []
+    try {
+      const nonce = await nonceOf(node, ewoq.address)
+      for (let i = 0; i < 3; i++) hashes.push(await node.call('eth_sendRawTransaction', [await transfer(i === 1 ? bob : alice, BigInt(i + 1), nonce + i)]))
+      await node.call('evm_mine', [])
+    } finally {
+      await node.call('evm_setAutomine', [true])
+    }
+    const receipts = await Promise.all(hashes.map((h) => node.call('eth_getTransactionReceipt', [h])))
+    expect(new Set(receipts.map((r: any) => r.blockNumber)).size).toBe(1)
+    const block = receipts[0].blockNumber
+    const inBlock = { fromBlock: block, toBlock: block, address: tokenAddr }
+    const expected = receipts.flatMap((r: any) => r.logs)
+    expect(expected.map((l: any) => [l.transactionIndex, l.logIndex])).toEqual([
+      ['0x0', '0x0'],
+      ['0x1', '0x1'],
+      ['0x2', '0x2'],
+    ])
+    expect(await logs(inBlock)).toEqual(expected)
+    expect(await logs({ ...inBlock, topics: [TRANSFER, null, topicOf(bob)] })).toEqual([expected[1]])
+    const dir = node.dataDir
+    await node.stop()
+    node = await startTestNode({ dataDir: dir })
+    expect(await logs(inBlock)).toEqual(expected)
+    expect(await logs({ ...inBlock, topics: [TRANSFER, null, topicOf(bob)] })).toEqual([expected[1]])
+  })
+
+  it('after evm_revert, the blocks mined again at the same numbers answer their own logs', async () => {
+    const all = { fromBlock: '0x0', toBlock: 'latest', address: tokenAddr }
+    const id = await node.call('evm_snapshot', [])
+    const first = await send(node, { to: tokenAddr, data: token.encodeFunctionData('transfer', [alice, 7n]), gasLimit: 100_000n })
+    const before = await logs(all)
+    expect(before.at(-1).transactionHash).toBe(first.hash)
+    expect(await node.call('evm_revert', [id])).toBe(true)
+    const again = await send(node, { to: tokenAddr, data: token.encodeFunctionData('transfer', [bob, 8n]), gasLimit: 100_000n })
+    expect(again.receipt.blockNumber).toBe(first.receipt.blockNumber)
+    const after = await logs(all)
+    expect(after).toHaveLength(before.length)
+    expect(after.at(-1)).toEqual(again.receipt.logs[0])
+    expect(after.at(-1).topics[2]).toBe(topicOf(bob))
+    expect(after.slice(0, -1)).toEqual(before.slice(0, -1))
+  })
+})
+
 describe('eth_getLogs block limit', () => {
   it("answers coreth's error past api-max-blocks-per-request", async () => {
     const node = await startTestNode({ chain: { 'api-max-blocks-per-request': 2 } })

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { pinoLevel, prettyLine } from '../../src/log.js'
+import { deferredLogger, pinoLevel, prettyLine } from '../../src/log.js'
 
 describe('log', () => {
   it('prettyLine: time, level, module, message, then the fields', () => {
@@ -25,5 +25,22 @@ describe('log', () => {
       'fatal',
     ])
     expect(pinoLevel('verbo')).toBeUndefined()
+  })
+
+  it('deferredLogger: answers isLevelEnabled as pino does before pino is made, then is one logger with root()', () => {
+    const names = ['trace', 'debug', 'info', 'warn', 'error', 'fatal']
+    for (const level of [...names, 'silent']) {
+      const { log, root } = deferredLogger(level)
+      const child = log.child({ module: 'rpc' })
+      const early = names.map((n) => [log.isLevelEnabled(n), child.isLevelEnabled(n)])
+      const made = root()
+      expect(early).toEqual(names.map((n) => [made.isLevelEnabled(n), made.isLevelEnabled(n)]))
+      expect(root()).toBe(made)
+      // Once used, a child is the root's child: its bindings and level are pino's own.
+      expect(child.bindings()).toEqual({ module: 'rpc' })
+      expect(child.level).toBe(level)
+      log.level = 'error'
+      expect(made.level).toBe('error')
+    }
   })
 })

@@ -1,16 +1,16 @@
 import type { Common } from '@ethereumjs/common'
-import { type NestedUint8Array, RLP } from '@ethereumjs/rlp'
-import { bytesToHex } from '@ethereumjs/util'
+import { RLP } from '@ethereumjs/rlp'
+import { bytesToBigInt, bytesToHex } from '@ethereumjs/util'
 import type { ChainStore } from '../../store/chainStore.js'
 import { BoundedCache } from '../../util/boundedCache.js'
 import { keccak256 } from '../../util/crypto.js'
+import { RlpReader } from '../../util/rlp.js'
 import { type Block, type LogBlock, headerFromFields, makeBlock } from './block.js'
 import { decodeReceipts, type Receipt } from './receipt.js'
 import { txsFromBody } from './txMemo.js'
 
 /** Blocks and blocks' receipts kept decoded: a test suite reads back its recent blocks, receipts and logs from memory. */
 export const BLOCK_CACHE_SIZE = 1024
-const LIGHT_CACHE_SIZE = 1024
 
 /**
  * The chain's stored blocks and receipts by hash, decoded once and cached, and where recently mined
@@ -19,8 +19,6 @@ const LIGHT_CACHE_SIZE = 1024
 export class ChainBlocks {
   private readonly blockCache = new BoundedCache<string, Block>(BLOCK_CACHE_SIZE)
   private readonly receiptCache = new BoundedCache<string, Receipt[]>(BLOCK_CACHE_SIZE)
-  /** Light reads for log answers (logBlock): a header and 32 bytes a transaction, so more of them are kept. */
-  private readonly lightCache = new BoundedCache<string, { block: LogBlock; txHashes: readonly Uint8Array[] }>(LIGHT_CACHE_SIZE)
   /** Where the last 4-8k mined transactions are (~150 bytes each): clients poll for a receipt just after its block. */
   private readonly recentTxs = new BoundedCache<string, { blockHash: Uint8Array; number: bigint; index: number }>(8192)
 
@@ -34,14 +32,12 @@ export class ChainBlocks {
   forget(): void {
     this.receiptCache.clear()
     this.recentTxs.clear()
-    this.lightCache.clear()
     this.blockCache.clear()
   }
 
   /** Drops what is kept of blocks above `number`: a revert removed them (blocks are named by their hash: the others stay true). */
   dropAbove(number: bigint): void {
     this.blockCache.deleteWhere((block) => block.header.number > number)
-    this.lightCache.deleteWhere((read) => read.block.header.number > number)
     this.recentTxs.deleteWhere((tx) => tx.number > number)
     this.receiptCache.clear()
   }
@@ -58,23 +54,35 @@ export class ChainBlocks {
   }
 
   /**
-   * A stored block's header and its transactions' hashes, without decoding the transactions (what a
-   * log answer needs): the whole block when it is cached, else a light read, itself kept.
+   * A stored block's hash, number, time and its transactions' hashes, without decoding the
+   * transactions (what a log answer needs): from the whole block when it is cached, else read
+   * lightly. Not kept here: the log index keeps what it read (src/engine/logs/logIndex.ts).
    */
   logBlock(hash: Uint8Array): { block: LogBlock; txHashes: readonly Uint8Array[] } | undefined {
-    const key = bytesToHex(hash)
-    const cached = this.blockCache.get(key)
+    const cached = this.blockCache.get(bytesToHex(hash))
     if (cached !== undefined) return { block: cached, txHashes: cached.txs.map((tx) => tx.hash()) }
-    const light = this.lightCache.get(key)
-    if (light !== undefined) return light
     const bytes = this.store.readBlock(hash)
     if (bytes === undefined) return undefined
-    const [headerFields, txs] = RLP.decode(bytes) as unknown as [Uint8Array[], (Uint8Array | NestedUint8Array)[]]
-    // A typed transaction is its envelope's bytes; a legacy one an RLP list, hashed as encoded.
-    const txHashes = txs.map((tx) => keccak256(tx instanceof Uint8Array ? tx : RLP.encode(tx)))
-    const read = { block: { hash, header: headerFromFields(headerFields) }, txHashes }
-    this.lightCache.set(key, read)
-    return read
+    // Walked in place: the header's number (field 8) and time (field 11), and each transaction's bytes.
+    const r = new RlpReader(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength))
+    r.item(0)
+    const body = r.item(r.start)
+    let field = r.start
+    for (let i = 0; i < 8; i++) field = r.item(field)
+    field = r.item(field)
+    const number = bytesToBigInt(r.bytes.subarray(r.start, r.end))
+    for (let i = 9; i < 11; i++) field = r.item(field)
+    r.item(field)
+    const timestamp = bytesToBigInt(r.bytes.subarray(r.start, r.end))
+    r.item(body)
+    const txHashes: Uint8Array[] = []
+    for (let at = r.start, end = r.end; at < end; ) {
+      const start = at
+      at = r.item(at)
+      // A typed transaction is its envelope's bytes (an RLP string's payload); a legacy one an RLP list, hashed as encoded.
+      txHashes.push(keccak256(r.list ? r.bytes.subarray(start, at) : r.bytes.subarray(r.start, r.end)))
+    }
+    return { block: { hash, header: { number, timestamp } }, txHashes }
   }
 
   receipts(block: Pick<Block, 'hash'>): Receipt[] {

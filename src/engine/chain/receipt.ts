@@ -1,7 +1,7 @@
 import { RLP } from '@ethereumjs/rlp'
 import { bytesToBigInt } from '@ethereumjs/util'
 import { keccak256 } from '../../util/crypto.js'
-import { rlpEncode, rlpUint } from '../../util/rlp.js'
+import { RlpReader, rlpEncode, rlpUint } from '../../util/rlp.js'
 
 /** A log as the EVM emitted it. */
 export interface Log {
@@ -49,6 +49,42 @@ export function decodeReceipts(bytes: Uint8Array): Receipt[] {
     contractAddress: f[5]!.length === 0 ? undefined : f[5]!,
     logs: (f[6] as unknown as Uint8Array[][]).map((l) => ({ address: l[0]!, topics: l[1] as unknown as Uint8Array[], data: l[2]! })),
   }))
+}
+
+/**
+ * The logs of a block's stored receipts (encodeReceipts' bytes) and, for each, the index of its
+ * transaction: what a log query reads, without the receipts' other fields (decodeReceipts makes
+ * bigints of them). The logs' byte strings are views of `bytes`.
+ */
+export function decodeReceiptLogs(bytes: Uint8Array): { logs: Log[]; txIndexes: number[] } {
+  // Views of a plain Uint8Array: subarray of a Buffer (what LevelDB returns) makes a Buffer, which costs more.
+  const r = new RlpReader(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength))
+  const logs: Log[] = []
+  const txIndexes: number[] = []
+  r.item(0)
+  for (let at = r.start, end = r.end, txIndex = 0; at < end; txIndex++) {
+    at = r.item(at)
+    let field = r.start
+    // Type, status, cumulative gas, gas used, effective gas price, contract address; then the logs.
+    for (let i = 0; i < 6; i++) field = r.item(field)
+    r.item(field)
+    for (let l = r.start, logsEnd = r.end; l < logsEnd; ) {
+      l = r.item(l)
+      let f = r.start
+      f = r.item(f)
+      const address = r.bytes.subarray(r.start, r.end)
+      f = r.item(f)
+      const topics: Uint8Array[] = []
+      for (let t = r.start, topicsEnd = r.end; t < topicsEnd; ) {
+        t = r.item(t)
+        topics.push(r.bytes.subarray(r.start, r.end))
+      }
+      r.item(f)
+      logs.push({ address, topics, data: r.bytes.subarray(r.start, r.end) })
+      txIndexes.push(txIndex)
+    }
+  }
+  return { logs, txIndexes }
 }
 
 /** Consensus encoding (EIP-2718): type ‖ rlp([status, cumulativeGasUsed, bloom, logs]). */

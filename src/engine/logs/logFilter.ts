@@ -17,16 +17,21 @@ function equal(a: Uint8Array, b: Uint8Array): boolean {
   return true
 }
 
-/** Whether a log matches (geth filters.filterLogs). */
+/** Whether a log matches (geth filters.filterLogs). Loops, not closures: a range query tests thousands of logs. */
 export function logMatches(c: LogCriteria, log: Log): boolean {
-  if (c.addresses.length > 0 && !c.addresses.some((a) => equal(a, log.address))) return false
+  if (c.addresses.length > 0 && !anyEqual(c.addresses, log.address)) return false
   if (c.topics.length > log.topics.length) return false
   for (let i = 0; i < c.topics.length; i++) {
     const alternatives = c.topics[i]
     if (alternatives === null || alternatives === undefined || alternatives.length === 0) continue
-    if (!alternatives.some((t) => equal(t, log.topics[i]!))) return false
+    if (!anyEqual(alternatives, log.topics[i]!)) return false
   }
   return true
+}
+
+function anyEqual(alternatives: readonly Uint8Array[], value: Uint8Array): boolean {
+  for (let i = 0; i < alternatives.length; i++) if (equal(alternatives[i]!, value)) return true
+  return false
 }
 
 /** Precomputed bloom bit positions of a criteria, for cheap per-block tests. */

@@ -25,4 +25,24 @@ describe('logsJson', () => {
     expect(logsJson(found).text).toBe(JSON.stringify(found.map((f) => formatLog(f, hex(f.txHash)))))
     expect(logsJson([]).text).toBe('[]')
   })
+
+  it("writes a block's log once and gives the same text when the block object is asked for again, whatever else is selected", () => {
+    const a = block(0x20n)
+    const log = (logIndex: number, txIndex: number): FoundLog => ({
+      block: a,
+      txIndex,
+      logIndex,
+      txHash: txHash(a, txIndex),
+      log: { address: bytes(20, logIndex), topics: [bytes(32, logIndex + 1)], data: bytes(64, logIndex + 2) },
+    })
+    const all = [log(0, 0), log(1, 0), log(2, 3)]
+    const expected = (found: FoundLog[]) => JSON.stringify(found.map((f) => formatLog(f, hex(f.txHash))))
+    expect(logsJson([all[2]!]).text).toBe(expected([all[2]!]))
+    expect(logsJson(all).text).toBe(expected(all))
+    expect(logsJson([all[1]!, all[2]!]).text).toBe(expected([all[1]!, all[2]!]))
+    // Another object for another block with the same log places is another block's text.
+    const b = block(0x21n)
+    const other = { ...all[0]!, block: b, txHash: txHash(b, 0) }
+    expect(logsJson([other]).text).toBe(expected([other]))
+  })
 })

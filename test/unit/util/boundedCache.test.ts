@@ -35,4 +35,17 @@ describe('BoundedCache', () => {
     cache.clear()
     expect(cache.size).toBe(0)
   })
+
+  it('with a weight, bounds the total weight: a few heavy entries turn the generations over as many light ones do', () => {
+    const cache = new BoundedCache<number, number[]>(100, (v) => v.length)
+    for (let i = 0; i < 1000; i++) {
+      cache.set(i, new Array(i % 2 === 0 ? 1 : 40).fill(i))
+      let total = 0
+      for (let k = 0; k <= i; k++) total += cache.has(k) ? (k % 2 === 0 ? 1 : 40) : 0
+      // Each generation turns over once it weighs half the bound; the last entry may overshoot it.
+      expect(total).toBeLessThanOrEqual(100 + 40)
+    }
+    expect(cache.get(999)).toHaveLength(40)
+    expect(cache.get(0)).toBeUndefined()
+  })
 })
