@@ -30,7 +30,7 @@ export async function startChild(dataDir: string, extraArgs: string[] = []): Pro
 }
 
 /** Waits up to `timeoutMs` for the start banner on a node process's stdout; fails if the process exits first. */
-export async function readStart(proc: ChildProcess, timeoutMs = 15_000): Promise<Omit<ChildNode, 'proc'>> {
+export async function readStart(proc: ChildProcess, timeoutMs = 60_000): Promise<Omit<ChildNode, 'proc'>> {
   let out = ''
   let err = ''
   proc.stdout!.on('data', (d: Buffer) => {

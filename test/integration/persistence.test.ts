@@ -89,7 +89,7 @@ describe('kill -9 in the middle of a stream of transactions', () => {
         }
       }
     })()
-    const deadline = Date.now() + 20_000
+    const deadline = Date.now() + 90_000
     for (let i = 0; !killed && Date.now() < deadline; ) {
       const hash = hashes[i]
       const receipt = hash === undefined ? null : await rpcAt(first.url, 'eth_getTransactionReceipt', [hash]).catch(() => null)
@@ -143,5 +143,6 @@ describe('kill -9 in the middle of a stream of transactions', () => {
     const hash = await rpcAt(second.url, 'eth_sendRawTransaction', [raws[mined]])
     const receipt = await poll(() => rpcAt(second.url, 'eth_getTransactionReceipt', [hash]), 'receipt after restart')
     expect(Number(receipt.blockNumber)).toBe(head + 1)
-  })
+    // Bounds on the test's time (the stream's 60 receipts, two starts), which a loaded machine stretches.
+  }, 180_000)
 })
