@@ -1,0 +1,227 @@
+import { type Server, STATUS_CODES } from 'node:http'
+import type { Socket } from 'node:net'
+import type { HeaderPairs } from './cors.js'
+import { NOT_PLAIN, readPlainRequest } from './plainRequest.js'
+import { answerBody, fastDispatcher, type RpcFastPathOptions } from './rpcFastPath.js'
+
+/** Node's margin over keepAliveTimeout before it closes an idle connection (lib/_http_server.js HTTP_SERVER_KEEP_ALIVE_TIMEOUT_BUFFER). */
+const KEEP_ALIVE_MARGIN_MS = 1000
+/** How often timeouts are checked, as node:http's connectionsCheckingInterval here (server.ts). */
+const SWEEP_MS = 1000
+const noop = (): void => {}
+
+/** What every connection of one server shares. */
+interface Room {
+  readonly server: Server
+  readonly route: () => RpcFastPathOptions | undefined
+  /** node:http's own connection listener: a socket handed to it is node:http's from then on. */
+  readonly toNode: (socket: Socket) => void
+  readonly sockets: Set<RpcSocket>
+  /** The Date header's value and until when it holds: made once a second, as node:http does (lib/_http_outgoing.js utcDate). */
+  readonly date: { text: string; until: number }
+}
+
+/**
+ * The EVM JSON-RPC over HTTP/1.1 keep-alive connections without node:http (docs/PERFORMANCE.md, "The
+ * request path"): a connection is read here as long as each request is a plain POST the fast path
+ * serves (src/server/plainRequest.ts, `fastDispatcher`), whole in what has arrived, and answered with
+ * the bytes node:http writes for the fast path. The first request that is anything else (another
+ * method or path, a partial or chunked body, an upgrade, `Connection: close`, a refused Host, a
+ * closing server) hands the connection, from that request's first byte on, to node:http, which owns it
+ * from then: every fault keeps its one code path. node:http's timeouts hold here too (docs/SECURITY.md,
+ * L9, L10): a connection silent since it opened gets the 408 node:http's headers timeout gives, an idle
+ * one is closed after the keep-alive timeout; a request that arrives in pieces is node:http's, with its
+ * clocks. `route` says how requests are served now (undefined: node:http takes every new request).
+ */
+export function attachRpcSockets(server: Server, route: () => RpcFastPathOptions | undefined): void {
+  const listeners = server.listeners('connection')
+  if (listeners.length !== 1) throw new Error('attachRpcSockets: the server must have only node:http connection listener')
+  const toNode = listeners[0] as (socket: Socket) => void
+  const room: Room = { server, route, toNode, sockets: new Set(), date: { text: '', until: 0 } }
+  server.removeListener('connection', toNode)
+  server.on('connection', (socket: Socket) => {
+    // A per-socket inactivity timeout or a request cap is node:http's to keep.
+    if (server.timeout > 0 || (server.maxRequestsPerSocket ?? 0) > 0 || route() === undefined) toNode.call(server, socket)
+    else room.sockets.add(new RpcSocket(socket, room))
+  })
+  const sweep = setInterval(() => {
+    const now = Date.now()
+    for (const s of room.sockets) s.checkTimeouts(now)
+  }, SWEEP_MS).unref()
+  server.once('close', () => clearInterval(sweep))
+  // server.close() closes node:http's idle connections through this method (Fastify's close too): the ones read here as well.
+  const closeIdle = server.closeIdleConnections
+  server.closeIdleConnections = function (this: Server) {
+    closeIdle.call(this)
+    for (const s of room.sockets) if (s.idle()) s.socket.destroy()
+  }
+  const closeAll = server.closeAllConnections
+  server.closeAllConnections = function (this: Server) {
+    closeAll.call(this)
+    for (const s of room.sockets) s.socket.destroy()
+  }
+}
+
+/** One connection read here: its answers in request order, its timeouts, its hand-over to node:http. */
+class RpcSocket {
+  /** Answers not written yet, in request order; a slot's text is set once its answer is made. */
+  private readonly queue: { text: string | undefined }[] = []
+  /** When the connection opened, or its last answer was written. */
+  private since = Date.now()
+  /** No request yet: node:http's headers timeout runs from the connection's start. */
+  private fresh = true
+  /** Inside onData: answers made meanwhile are written in one go at its end. */
+  private reading = false
+  private pendingText = ''
+  /** Set once a request is not plain: what node:http reads once the answers before it are written. */
+  private rest: Buffer | undefined
+  private readonly onData = (chunk: Buffer): void => this.read(chunk)
+  private readonly onEnd = (): void => {
+    // As node:http (httpAllowHalfOpen false): the client's end ends the connection, answers still pending included.
+    this.socket.end()
+  }
+  private readonly onClose = (): void => {
+    this.room.sockets.delete(this)
+  }
+  private readonly onError = (err: Error): void => {
+    // As node:http's socketOnError: the server's clientError listener (Fastify's) decides, else the socket goes.
+    const socket = this.socket
+    socket.removeListener('error', this.onError)
+    if (socket.listenerCount('error') === 0) socket.on('error', noop)
+    if (!this.room.server.emit('clientError', err, socket)) socket.destroy(err)
+  }
+
+  constructor(
+    readonly socket: Socket,
+    private readonly room: Room,
+  ) {
+    socket.on('data', this.onData)
+    socket.on('end', this.onEnd)
+    socket.on('close', this.onClose)
+    socket.on('error', this.onError)
+  }
+
+  /** Served at least one request and has no answer pending (node:http's idle connection). */
+  idle(): boolean {
+    return !this.fresh && this.queue.length === 0 && this.rest === undefined
+  }
+
+  /** node:http's headers timeout for a connection silent since it opened; its keep-alive timeout for an idle one. */
+  checkTimeouts(now: number): void {
+    const server = this.room.server
+    if (this.fresh) {
+      const limit = server.headersTimeout > 0 ? server.headersTimeout : server.requestTimeout
+      if (limit <= 0 || now - this.since < limit) return
+      // Once, as node:http drops an expired connection from its checks; then it counts as idle.
+      this.fresh = false
+      this.since = now
+      this.onError(Object.assign(new Error('Request timeout'), { code: 'ERR_HTTP_REQUEST_TIMEOUT' }))
+    } else if (this.idle() && server.keepAliveTimeout > 0 && now - this.since >= server.keepAliveTimeout + KEEP_ALIVE_MARGIN_MS) {
+      if (!server.emit('timeout', this.socket)) this.socket.destroy()
+    }
+  }
+
+  private read(chunk: Buffer): void {
+    if (this.rest !== undefined) {
+      this.rest = Buffer.concat([this.rest, chunk])
+      return
+    }
+    const opts = this.room.route()
+    this.reading = true
+    let at = 0
+    while (at < chunk.length) {
+      const req = opts === undefined ? NOT_PLAIN : readPlainRequest(chunk, at)
+      const rpc = typeof req === 'number' ? undefined : fastDispatcher(opts!, req.url, req.contentType, req.contentLength, req.host)
+      if (rpc === undefined || typeof req === 'number') {
+        this.handOver(chunk.subarray(at))
+        break
+      }
+      this.fresh = false
+      const cors = req.origin === undefined ? '' : headerText(opts!.cors.actual(req.origin, 'POST'))
+      const slot: { text: string | undefined } = { text: undefined }
+      this.queue.push(slot)
+      at = req.bodyStart + req.contentLength
+      answerBody(rpc, chunk.toString('utf8', req.bodyStart, at), opts!.log, (status, type, text) => {
+        slot.text = this.response(status, type, text, cors)
+        this.flush()
+      })
+    }
+    this.reading = false
+    this.flush()
+  }
+
+  /** Writes the answers ready at the head of the queue (all of one read together); then node:http takes over, if it is to. */
+  private flush(): void {
+    const queue = this.queue
+    while (queue.length > 0 && queue[0]!.text !== undefined) this.pendingText += queue.shift()!.text
+    if (this.reading) return
+    if (this.pendingText !== '') {
+      const socket = this.socket
+      // A client that does not read its answers stops being read, as node:http pauses it.
+      if (socket.writable && !socket.write(this.pendingText) && this.rest === undefined) {
+        socket.pause()
+        socket.once('drain', () => {
+          if (this.rest === undefined) socket.resume()
+        })
+      }
+      this.pendingText = ''
+      this.since = Date.now()
+    }
+    if (queue.length === 0 && this.rest !== undefined) this.toNode()
+  }
+
+  /** From the request at the start of `rest` on, the connection is node:http's, once every answer before it is written. */
+  private handOver(rest: Buffer): void {
+    this.socket.pause()
+    this.rest = rest
+  }
+
+  private toNode(): void {
+    const { socket, room } = this
+    room.sockets.delete(this)
+    socket.removeListener('data', this.onData)
+    socket.removeListener('end', this.onEnd)
+    socket.removeListener('close', this.onClose)
+    socket.removeListener('error', this.onError)
+    if (this.rest!.length > 0) socket.unshift(this.rest!)
+    room.toNode.call(room.server, socket)
+    socket.resume()
+  }
+
+  /** The bytes node:http writes for the fast path's writeHead and end (src/server/rpcFastPath.ts send). */
+  private response(status: number, type: string, text: string, cors: string): string {
+    const keepAlive = this.room.server.keepAliveTimeout
+    return (
+      'HTTP/1.1 ' +
+      status +
+      ' ' +
+      STATUS_CODES[status] +
+      '\r\n' +
+      cors +
+      'content-type: ' +
+      type +
+      '\r\ncontent-length: ' +
+      Buffer.byteLength(text) +
+      '\r\nDate: ' +
+      this.utcDate() +
+      (keepAlive > 0 ? '\r\nConnection: keep-alive\r\nKeep-Alive: timeout=' + Math.floor(keepAlive / 1000) + '\r\n\r\n' : '\r\nConnection: keep-alive\r\n\r\n') +
+      text
+    )
+  }
+
+  private utcDate(): string {
+    const date = this.room.date
+    const now = Date.now()
+    if (now >= date.until) {
+      date.text = new Date(now).toUTCString()
+      date.until = now - (now % 1000) + 1000
+    }
+    return date.text
+  }
+}
+
+function headerText(pairs: HeaderPairs): string {
+  let out = ''
+  for (const [name, value] of pairs) out += name + ': ' + value + '\r\n'
+  return out
+}
