@@ -2,7 +2,7 @@ import type { z } from 'zod'
 import type { Logger } from 'pino'
 import { type Connection, MessageCall } from './connection.js'
 import type { MethodDef, MethodTable } from './types.js'
-import { RawJson } from './rawJson.js'
+import { resultJson } from './rawJson.js'
 import { batchNeedsRawIds, needsRawId, rawIds } from './rawIds.js'
 import { batchTooLargeText } from './batchTooLarge.js'
 import { RpcStats, type MethodStats } from './stats.js'
@@ -253,8 +253,12 @@ export class Dispatcher {
 
   /** A batch's answers as one array text, under the response size limit; undefined when all were notifications. */
   private joinBatch(done: (string | undefined)[], items: unknown[], raws: (string | undefined)[]): string | undefined {
+    const limit = this.batchResponseMaxSize
     let out = ''
-    let size = 0
+    let count = 0
+    // UTF-8 takes at most 3 bytes per UTF-16 unit: the answers are counted in bytes only once 3 bytes a unit could pass the limit.
+    let units = 0
+    let size = -1
     let tooLarge = false
     for (let i = 0; i < done.length; i++) {
       let text = done[i]
@@ -264,10 +268,12 @@ export class Dispatcher {
         const idText = item !== null && typeof item === 'object' ? idToText((item as Obj).id, raws[i]) : null
         text = HEAD + (idText ?? 'null') + ',"error":' + TOO_LARGE_JSON + '}'
       }
-      size += Buffer.byteLength(text)
+      if (size !== -1) size += Buffer.byteLength(text)
+      else if ((units += text.length) * 3 > limit) size = Buffer.byteLength(out) - count + Buffer.byteLength(text)
       // geth handleBatch: the answer that crosses the limit is kept, every later one gets -32003.
-      if (size > this.batchResponseMaxSize) tooLarge = true
+      if (size > limit) tooLarge = true
       out += out === '' ? '[' + text : ',' + text
+      count++
     }
     return out === '' ? undefined : out + ']'
   }
@@ -363,7 +369,7 @@ export class Dispatcher {
     if (idText === undefined) return undefined
     let json: string | undefined
     try {
-      json = value instanceof RawJson ? value.text : JSON.stringify(value)
+      json = resultJson(value)
     } catch (err) {
       return this.reply(idText, err)
     }
