@@ -188,25 +188,8 @@ class RpcSocket {
     socket.resume()
   }
 
-  /** The bytes node:http writes for the fast path's writeHead and end (src/server/rpcFastPath.ts send). */
   private response(status: number, type: string, text: string, cors: string): string {
-    const keepAlive = this.room.server.keepAliveTimeout
-    return (
-      'HTTP/1.1 ' +
-      status +
-      ' ' +
-      STATUS_CODES[status] +
-      '\r\n' +
-      cors +
-      'content-type: ' +
-      type +
-      '\r\ncontent-length: ' +
-      Buffer.byteLength(text) +
-      '\r\nDate: ' +
-      this.utcDate() +
-      (keepAlive > 0 ? '\r\nConnection: keep-alive\r\nKeep-Alive: timeout=' + Math.floor(keepAlive / 1000) + '\r\n\r\n' : '\r\nConnection: keep-alive\r\n\r\n') +
-      text
-    )
+    return httpResponse(status, type, text, cors, this.room.server.keepAliveTimeout, this.utcDate())
   }
 
   private utcDate(): string {
@@ -220,7 +203,31 @@ class RpcSocket {
   }
 }
 
-function headerText(pairs: HeaderPairs): string {
+/**
+ * The bytes node:http writes for the fast path's writeHead and end (src/server/rpcFastPath.ts send):
+ * status line, the CORS lines, content type and length, then the Date and keep-alive lines it adds.
+ */
+export function httpResponse(status: number, type: string, text: string, cors: string, keepAliveMs: number, date: string): string {
+  return (
+    'HTTP/1.1 ' +
+    status +
+    ' ' +
+    STATUS_CODES[status] +
+    '\r\n' +
+    cors +
+    'content-type: ' +
+    type +
+    '\r\ncontent-length: ' +
+    Buffer.byteLength(text) +
+    '\r\nDate: ' +
+    date +
+    (keepAliveMs > 0 ? '\r\nConnection: keep-alive\r\nKeep-Alive: timeout=' + Math.floor(keepAliveMs / 1000) + '\r\n\r\n' : '\r\nConnection: keep-alive\r\n\r\n') +
+    text
+  )
+}
+
+/** CORS header pairs as header lines. */
+export function headerText(pairs: HeaderPairs): string {
   let out = ''
   for (const [name, value] of pairs) out += name + ': ' + value + '\r\n'
   return out
