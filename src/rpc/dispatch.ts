@@ -9,6 +9,7 @@ import { batchNeedsRawIds, needsRawId, rawIds } from './rawIds.js'
 import { batchTooLargeText } from './batchTooLarge.js'
 import { RpcStats, type MethodStats } from './stats.js'
 import { depthExceeds, isThenable } from './depthExceeds.js'
+import { type Cancel, answerWithin, batchWithin } from './deadline.js'
 import { SLOW, quickTuple } from './quickParse.js'
 import {
   PARSE_ERROR,
@@ -67,8 +68,6 @@ interface Entry {
 type Obj = Record<string, unknown>
 /** A response text, or its promise when a call answers asynchronously. */
 export type Answer = string | undefined | Promise<string | undefined>
-/** The cancellation handed to handlers; the dispatcher sets `aborted` when the deadline passes. */
-type Cancel = { aborted: boolean }
 
 const HEAD = '{"jsonrpc":"2.0","id":'
 const errorText = (idText: string, err: JsonRpcErrorObject): string => HEAD + idText + ',"error":' + JSON.stringify(err) + '}'
@@ -117,6 +116,9 @@ export class Dispatcher {
   private readonly stats: RpcStats
   /** Inside a batch's loop: when the last call's clock read was, the next call's start (one read a call, not two). */
   private clock: number | undefined
+  /** The method asked last: clients ask the same few methods over and over, and a name fresh from JSON.parse is hashed anew for the map. */
+  private lastName = ''
+  private lastEntry: Entry | undefined
 
   constructor(table: MethodTable, opts: DispatcherOptions) {
     this.stats = opts.stats ?? new RpcStats()
@@ -171,67 +173,9 @@ export class Dispatcher {
     const answer = this.call(msg as Obj, raw, deep, debug, scope, cancel)
     if (typeof answer === 'string' || answer === undefined || cancel === undefined) return answer
     const idText = idToText((msg as Obj).id, raw)
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => {
-        cancel.aborted = true
-        this.stats.error(REQUEST_TIMED_OUT)
-        resolve(idText == null ? undefined : HEAD + idText + ',"error":' + TIMED_OUT_JSON + '}')
-      }, this.requestTimeoutMs)
-      answer.then(
-        (text) => {
-          clearTimeout(timer)
-          resolve(text)
-        },
-        (err: unknown) => {
-          clearTimeout(timer)
-          reject(err)
-        },
-      )
-    })
-  }
-
-  /**
-   * Waits for a batch's answers until the request's deadline; then sets `cancel.aborted` (running
-   * EVM work stops at its next check) and answers every call still running with -32002, keeping
-   * the answers already made (geth rpc/handler.go batchCallBuffer.timeout; notifications get nothing).
-   * A single request is answered so in answer().
-   */
-  private withDeadline(answers: Answer[], cancel: Cancel, items: unknown[], raws: (string | undefined)[]): Promise<(string | undefined)[]> {
-    const out: (string | undefined)[] = new Array(answers.length)
-    const settled: boolean[] = new Array(answers.length).fill(false)
-    let pending = 0
-    return new Promise((resolve, reject) => {
-      let timer: NodeJS.Timeout | undefined
-      const finish = (): void => {
-        if (timer !== undefined) clearTimeout(timer)
-        resolve(out)
-      }
-      for (let i = 0; i < answers.length; i++) {
-        const a = answers[i]
-        if (typeof a === 'string' || a === undefined) {
-          out[i] = a
-          settled[i] = true
-          continue
-        }
-        pending++
-        a.then((text) => {
-          if (cancel.aborted) return
-          out[i] = text
-          settled[i] = true
-          if (--pending === 0) finish()
-        }, reject)
-      }
-      if (pending === 0) return finish()
-      timer = setTimeout(() => {
-        cancel.aborted = true
-        for (let i = 0; i < answers.length; i++) {
-          if (settled[i]) continue
-          const idText = idToText((items[i] as Obj).id, raws[i])
-          this.stats.error(REQUEST_TIMED_OUT)
-          out[i] = idText === undefined ? undefined : HEAD + (idText ?? 'null') + ',"error":' + TIMED_OUT_JSON + '}'
-        }
-        resolve(out)
-      }, this.requestTimeoutMs)
+    return answerWithin(answer, this.requestTimeoutMs, cancel, () => {
+      this.stats.error(REQUEST_TIMED_OUT)
+      return idText == null ? undefined : HEAD + idText + ',"error":' + TIMED_OUT_JSON + '}'
     })
   }
 
@@ -254,7 +198,14 @@ export class Dispatcher {
     this.clock = outer
     // Every call answered at once (eth_blockNumber and the like): no promise to wait for.
     if (sync) return this.joinBatch(answers as (string | undefined)[], items, raws)
-    const done = cancel === undefined ? Promise.all(answers) : this.withDeadline(answers, cancel, items, raws)
+    const done =
+      cancel === undefined
+        ? Promise.all(answers)
+        : batchWithin(answers, this.requestTimeoutMs, cancel, (i) => {
+            const idText = idToText((items[i] as Obj).id, raws[i])
+            this.stats.error(REQUEST_TIMED_OUT)
+            return idText === undefined ? undefined : HEAD + (idText ?? 'null') + ',"error":' + TIMED_OUT_JSON + '}'
+          })
     return done.then((texts) => this.joinBatch(texts, items, raws))
   }
 
@@ -309,8 +260,13 @@ export class Dispatcher {
 
   private run(name: string, params: unknown, idText: string | undefined, deep: boolean, scope: MessageCall | undefined, cancel: Cancel | undefined): Answer {
     if (name.length > this.maxMethodNameLength) return this.reply(idText, methodNameTooLong())
-    const entry = this.methods.get(name)
-    if (entry === undefined) return this.reply(idText, methodNotFound(name))
+    let entry = name === this.lastName ? this.lastEntry : undefined
+    if (entry === undefined) {
+      entry = this.methods.get(name)
+      if (entry === undefined) return this.reply(idText, methodNotFound(name))
+      this.lastName = name
+      this.lastEntry = entry
+    }
     const inBatch = this.clock !== undefined
     const t0 = inBatch ? this.clock! : performance.now()
     const answer = this.invoke(entry, params, idText, deep, scope, cancel)
