@@ -132,3 +132,29 @@ export function readPlainRequest(buf: Buffer, start: number): PlainRequest | typ
   if (buf.length - bodyStart < contentLength) return INCOMPLETE
   return { url, host, origin, contentType, contentLength, bodyStart }
 }
+
+/**
+ * readPlainRequest for one connection, remembering the last head it read: a client sends the same
+ * head request after request (only a new body length changes it), and the same bytes read the same,
+ * so a head equal to the last one is compared, not read again.
+ */
+export class PlainRequestReader {
+  private head: Buffer | undefined
+  private last: PlainRequest | undefined
+
+  read(buf: Buffer, start: number): PlainRequest | typeof INCOMPLETE | typeof NOT_PLAIN {
+    const head = this.head
+    if (head !== undefined && buf.length - start >= head.length && buf.compare(head, 0, head.length, start, start + head.length) === 0) {
+      const last = this.last!
+      const bodyStart = start + head.length
+      if (buf.length - bodyStart < last.contentLength) return INCOMPLETE
+      return { url: last.url, host: last.host, origin: last.origin, contentType: last.contentType, contentLength: last.contentLength, bodyStart }
+    }
+    const req = readPlainRequest(buf, start)
+    if (typeof req === 'object') {
+      this.head = Buffer.from(buf.subarray(start, req.bodyStart))
+      this.last = req
+    }
+    return req
+  }
+}

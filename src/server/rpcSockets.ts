@@ -1,7 +1,7 @@
 import { type Server, STATUS_CODES } from 'node:http'
 import type { Socket } from 'node:net'
 import type { HeaderPairs } from './cors.js'
-import { NOT_PLAIN, readPlainRequest } from './plainRequest.js'
+import { NOT_PLAIN, PlainRequestReader } from './plainRequest.js'
 import { answerBody, fastDispatcher, type RpcFastPathOptions } from './rpcFastPath.js'
 
 /** Node's margin over keepAliveTimeout before it closes an idle connection (lib/_http_server.js HTTP_SERVER_KEEP_ALIVE_TIMEOUT_BUFFER). */
@@ -75,6 +75,7 @@ class RpcSocket {
   private pendingText = ''
   /** Set once a request is not plain: what node:http reads once the answers before it are written. */
   private rest: Buffer | undefined
+  private readonly reader = new PlainRequestReader()
   private readonly onData = (chunk: Buffer): void => this.read(chunk)
   private readonly onEnd = (): void => {
     // As node:http (httpAllowHalfOpen false): the client's end ends the connection, answers still pending included.
@@ -130,7 +131,7 @@ class RpcSocket {
     this.reading = true
     let at = 0
     while (at < chunk.length) {
-      const req = opts === undefined ? NOT_PLAIN : readPlainRequest(chunk, at)
+      const req = opts === undefined ? NOT_PLAIN : this.reader.read(chunk, at)
       const rpc = typeof req === 'number' ? undefined : fastDispatcher(opts!, req.url, req.contentType, req.contentLength, req.host)
       if (rpc === undefined || typeof req === 'number') {
         this.handOver(chunk.subarray(at))

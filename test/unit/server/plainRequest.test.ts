@@ -2,7 +2,7 @@ import { once } from 'node:events'
 import { type IncomingMessage, createServer } from 'node:http'
 import { connect } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { INCOMPLETE, NOT_PLAIN, readPlainRequest } from '../../../src/server/plainRequest.js'
+import { INCOMPLETE, NOT_PLAIN, PlainRequestReader, readPlainRequest } from '../../../src/server/plainRequest.js'
 
 /*
  * The socket path's reader takes a request only when node:http (llhttp) would read it to the same url
@@ -117,5 +117,21 @@ describe('readPlainRequest', () => {
         contentLength: String(Number(theirs.contentLength)),
       })
     }
+  })
+})
+
+describe('PlainRequestReader', () => {
+  it('reads a head equal to the last one as readPlainRequest does, and any other head anew', () => {
+    const reader = new PlainRequestReader()
+    const one = plain(['Origin: http://localhost:3000'])
+    const other = plain(['Origin: http://localhost:3000'], BODY + ' ')
+    const buf = Buffer.from(one + one + other + one.slice(0, -1), 'latin1')
+    const ends = [0, one.length, 2 * one.length, 2 * one.length + other.length]
+    for (const at of ends.slice(0, 3)) expect(reader.read(buf, at)).toEqual(readPlainRequest(buf, at))
+    expect(reader.read(buf, ends[3]!)).toBe(INCOMPLETE)
+    expect(reader.read(buf, 0)).toEqual(readPlainRequest(buf, 0))
+    // The same head again, its body not all there yet.
+    expect(reader.read(buf, ends[3]!)).toBe(INCOMPLETE)
+    expect(reader.read(Buffer.from(one.replace('POST', 'GET'), 'latin1'), 0)).toBe(NOT_PLAIN)
   })
 })
