@@ -5,11 +5,11 @@ export interface PlainRequest {
   readonly origin: string | undefined
   readonly contentType: string | undefined
   readonly contentLength: number
-  /** Offset of the body in the buffer read; it ends at bodyStart + contentLength. */
+  /** Offset of the body in the buffer read; it ends at bodyStart + contentLength, which may be past the buffer's end. */
   readonly bodyStart: number
 }
 
-/** The buffer ends before the request does. */
+/** The buffer ends before the request's head does. */
 export const INCOMPLETE = 0
 /** Anything else: a method, version, header or form this reader does not take (node:http parses it). */
 export const NOT_PLAIN = 1
@@ -53,11 +53,11 @@ function nameIs(buf: Buffer, at: number, name: string): boolean {
   return true
 }
 
-/** Whether `bytes` are at buf[at]. */
-function bytesAt(buf: Buffer, at: number, bytes: Buffer): boolean {
-  if (at + bytes.length > buf.length) return false
-  for (let i = 0; i < bytes.length; i++) if (buf[at + i] !== bytes[i]) return false
-  return true
+/** Whether `bytes` are at buf[at] (1), may still be once more bytes arrive past `limit` (0), or are not (-1). */
+function bytesAt(buf: Buffer, at: number, bytes: Buffer, limit: number): -1 | 0 | 1 {
+  const n = Math.min(bytes.length, limit - at)
+  for (let i = 0; i < n; i++) if (buf[at + i] !== bytes[i]) return -1
+  return n === bytes.length ? 1 : 0
 }
 
 /** Which header the name at buf[at, end) is (0: one that changes nothing here). */
@@ -72,34 +72,46 @@ function headerKind(buf: Buffer, at: number, end: number): number {
  * Reads the request at `start` of `buf` when it is a plain one: `POST <url> HTTP/1.1`, header lines
  * of token names and printable ASCII values, one Host, at most one Origin, Content-Type and
  * Content-Length (digits) each, Connection absent or `keep-alive`, no Transfer-Encoding, Upgrade,
- * Expect or Proxy-Connection, and its whole body in the buffer. It only recognises: whatever it
+ * Expect or Proxy-Connection (its body may not all be in the buffer yet). It only recognises: whatever it
  * refuses node:http reads instead, so a request it takes is one llhttp parses to the same method, url
- * and header values.
+ * and header values. A head not all there yet is INCOMPLETE only while what has arrived begins a plain
+ * one: node:http answers bad bytes as they come, so they are its at once.
  */
 export function readPlainRequest(buf: Buffer, start: number): PlainRequest | typeof INCOMPLETE | typeof NOT_PLAIN {
   const end = buf.indexOf(HEAD_END, start)
-  if (end === -1) return buf.length - start > MAX_HEAD ? NOT_PLAIN : INCOMPLETE
-  if (end - start > MAX_HEAD || !bytesAt(buf, start, REQUEST_LINE)) return NOT_PLAIN
+  const whole = end !== -1
+  if ((whole ? end : buf.length) - start > MAX_HEAD) return NOT_PLAIN
+  // Read up to the last header line's CRLF, or up to what has arrived.
+  const limit = whole ? end + 2 : buf.length
+  const method = bytesAt(buf, start, REQUEST_LINE, limit)
+  if (method !== 1) return method === 0 ? INCOMPLETE : NOT_PLAIN
   let i = start + REQUEST_LINE.length
-  while (i < end && buf[i]! > 0x20 && buf[i]! < 0x7f) i++
-  if (!bytesAt(buf, i, VERSION)) return NOT_PLAIN
-  const url = buf.toString('latin1', start + REQUEST_LINE.length - 1, i)
+  while (i < limit && buf[i]! > 0x20 && buf[i]! < 0x7f) i++
+  const version = bytesAt(buf, i, VERSION, limit)
+  if (version !== 1) return version === 0 ? INCOMPLETE : NOT_PLAIN
+  const urlEnd = i
   let host: string | undefined
   let origin: string | undefined
   let contentType: string | undefined
   let contentLength = -1
   let count = 0
-  // Each header line, up to and including the one ending at `end`.
-  for (i += VERSION.length; i < end + 2; ) {
+  for (i += VERSION.length; i < limit; ) {
     if (++count > MAX_HEADERS) return NOT_PLAIN
     const nameStart = i
-    while (TOKEN[buf[i]!] === 1) i++
+    while (i < limit && TOKEN[buf[i]!] === 1) i++
+    if (i === limit) return INCOMPLETE
+    if (i === nameStart && buf[i] === 0x0d) return i + 1 === limit ? INCOMPLETE : NOT_PLAIN
     if (i === nameStart || buf[i] !== 0x3a) return NOT_PLAIN
     const kind = headerKind(buf, nameStart, i)
+    if (kind === REFUSED) return NOT_PLAIN
     i++
-    while (buf[i] === 0x20 || buf[i] === 0x09) i++
+    while (i < limit && (buf[i] === 0x20 || buf[i] === 0x09)) i++
     const valueStart = i
-    for (let c = buf[i]!; c !== 0x0d; c = buf[++i]!) if ((c < 0x20 && c !== 0x09) || c >= 0x7f) return NOT_PLAIN
+    for (; i < limit && buf[i] !== 0x0d; i++) {
+      const c = buf[i]!
+      if ((c < 0x20 && c !== 0x09) || c >= 0x7f) return NOT_PLAIN
+    }
+    if (i + 1 >= limit) return INCOMPLETE
     // Trailing whitespace is not part of a value; such a line goes to node:http rather than trimmed here.
     if (buf[i + 1] !== 0x0a || (i > valueStart && (buf[i - 1] === 0x20 || buf[i - 1] === 0x09))) return NOT_PLAIN
     if (kind === HOST) {
@@ -121,16 +133,13 @@ export function readPlainRequest(buf: Buffer, start: number): PlainRequest | typ
       }
     } else if (kind === CONNECTION) {
       if (i - valueStart !== KEEP_ALIVE.length || !nameIs(buf, valueStart, KEEP_ALIVE)) return NOT_PLAIN
-    } else if (kind === REFUSED) {
-      return NOT_PLAIN
     }
     i += 2
   }
+  if (!whole) return INCOMPLETE
   // HTTP/1.1 without Host is node:http's 400 (requireHostHeader).
   if (host === undefined || contentLength === -1) return NOT_PLAIN
-  const bodyStart = end + 4
-  if (buf.length - bodyStart < contentLength) return INCOMPLETE
-  return { url, host, origin, contentType, contentLength, bodyStart }
+  return { url: buf.toString('latin1', start + REQUEST_LINE.length - 1, urlEnd), host, origin, contentType, contentLength, bodyStart: end + 4 }
 }
 
 /**
@@ -146,9 +155,7 @@ export class PlainRequestReader {
     const head = this.head
     if (head !== undefined && buf.length - start >= head.length && buf.compare(head, 0, head.length, start, start + head.length) === 0) {
       const last = this.last!
-      const bodyStart = start + head.length
-      if (buf.length - bodyStart < last.contentLength) return INCOMPLETE
-      return { url: last.url, host: last.host, origin: last.origin, contentType: last.contentType, contentLength: last.contentLength, bodyStart }
+      return { url: last.url, host: last.host, origin: last.origin, contentType: last.contentType, contentLength: last.contentLength, bodyStart: start + head.length }
     }
     const req = readPlainRequest(buf, start)
     if (typeof req === 'object') {

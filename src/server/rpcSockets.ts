@@ -1,7 +1,7 @@
 import { type Server, STATUS_CODES } from 'node:http'
 import type { Socket } from 'node:net'
 import type { HeaderPairs } from './cors.js'
-import { NOT_PLAIN, PlainRequestReader } from './plainRequest.js'
+import { INCOMPLETE, NOT_PLAIN, PlainRequestReader } from './plainRequest.js'
 import { answerBody, fastDispatcher, type RpcFastPathOptions } from './rpcFastPath.js'
 
 /** Node's margin over keepAliveTimeout before it closes an idle connection (lib/_http_server.js HTTP_SERVER_KEEP_ALIVE_TIMEOUT_BUFFER). */
@@ -24,14 +24,15 @@ interface Room {
 /**
  * The EVM JSON-RPC over HTTP/1.1 keep-alive connections without node:http (docs/PERFORMANCE.md, "The
  * request path"): a connection is read here as long as each request is a plain POST the fast path
- * serves (src/server/plainRequest.ts, `fastDispatcher`), whole in what has arrived, and answered with
- * the bytes node:http writes for the fast path. The first request that is anything else (another
- * method or path, a partial or chunked body, an upgrade, `Connection: close`, a refused Host, a
- * closing server) hands the connection, from that request's first byte on, to node:http, which owns it
- * from then: every fault keeps its one code path. node:http's timeouts hold here too (docs/SECURITY.md,
- * L9, L10): a connection silent since it opened gets the 408 node:http's headers timeout gives, an idle
- * one is closed after the keep-alive timeout; a request that arrives in pieces is node:http's, with its
- * clocks. `route` says how requests are served now (undefined: node:http takes every new request).
+ * serves (src/server/plainRequest.ts, `fastDispatcher`), answered in order with the bytes node:http
+ * writes for the fast path. The first request that is anything else (another method or path, a chunked
+ * body, an upgrade, `Connection: close`, a refused Host, a closing server) hands the connection, from
+ * that request's first byte on, to node:http, which owns it from then: every fault keeps its one code
+ * path. A request that arrives in pieces waits here until it is whole, under node:http's clocks
+ * (docs/SECURITY.md, L9, L10): its head must be whole within the headers timeout and all of it within
+ * the request timeout, counted as node:http counts (from the connection's start for its first request),
+ * else 408; an idle connection is closed after the keep-alive timeout. `route` says how requests are
+ * served now (undefined: node:http takes every new request).
  */
 export function attachRpcSockets(server: Server, route: () => RpcFastPathOptions | undefined): void {
   const listeners = server.listeners('connection')
@@ -62,14 +63,25 @@ export function attachRpcSockets(server: Server, route: () => RpcFastPathOptions
   }
 }
 
-/** One connection read here: its answers in request order, its timeouts, its hand-over to node:http. */
+/** node:http's errors for what it would find itself (lib/_http_server.js onRequestTimeout, socketOnEnd's parser.finish()): its clientError listener answers them. */
+const timedOut = (): Error => Object.assign(new Error('Request timeout'), { code: 'ERR_HTTP_REQUEST_TIMEOUT' })
+const endedEarly = (): Error => Object.assign(new Error('Parse Error: Invalid EOF state'), { code: 'HPE_INVALID_EOF_STATE' })
+
+/** One connection read here: its answers in request order, node:http's clocks, its hand-over to node:http. */
 class RpcSocket {
   /** Answers not written yet, in request order; a slot's text is set once its answer is made. */
   private readonly queue: { text: string | undefined }[] = []
-  /** When the connection opened, or its last answer was written. */
+  /** When the last answer was written (the keep-alive clock). */
   private since = Date.now()
-  /** No request yet: node:http's headers timeout runs from the connection's start. */
-  private fresh = true
+  /**
+   * When the request not yet whole began, as node:http's clocks count it: its first byte (llhttp's
+   * message begin), or the connection's start while nothing has arrived; undefined between requests.
+   */
+  private started: number | undefined = this.since
+  /** The bytes of a request not yet whole, and how many make it whole (0: its head is not whole yet). */
+  private parts: Buffer[] | undefined
+  private partsLength = 0
+  private need = 0
   /** Inside onData: answers made meanwhile are written in one go at its end. */
   private reading = false
   private pendingText = ''
@@ -78,8 +90,10 @@ class RpcSocket {
   private readonly reader = new PlainRequestReader()
   private readonly onData = (chunk: Buffer): void => this.read(chunk)
   private readonly onEnd = (): void => {
-    // As node:http (httpAllowHalfOpen false): the client's end ends the connection, answers still pending included.
-    this.socket.end()
+    // As node:http (httpAllowHalfOpen false): the client's end ends the connection, answers still pending
+    // included; with a request cut short, the parse error node:http's clientError listener answers.
+    if (this.parts !== undefined) this.onError(endedEarly())
+    else this.socket.end()
   }
   private readonly onClose = (): void => {
     this.room.sockets.delete(this)
@@ -102,21 +116,26 @@ class RpcSocket {
     socket.on('error', this.onError)
   }
 
-  /** Served at least one request and has no answer pending (node:http's idle connection). */
+  /** No request under way and no answer pending (node:http's idle connection). */
   idle(): boolean {
-    return !this.fresh && this.queue.length === 0 && this.rest === undefined
+    return this.started === undefined && this.queue.length === 0 && this.rest === undefined
   }
 
-  /** node:http's headers timeout for a connection silent since it opened; its keep-alive timeout for an idle one. */
+  /**
+   * node:http's checks (lib/_http_server.js checkConnections): a request whose head is not whole
+   * within the headers timeout, or not whole within the request timeout, gets its 408; an idle
+   * connection is closed after the keep-alive timeout.
+   */
   checkTimeouts(now: number): void {
     const server = this.room.server
-    if (this.fresh) {
-      const limit = server.headersTimeout > 0 ? server.headersTimeout : server.requestTimeout
-      if (limit <= 0 || now - this.since < limit) return
-      // Once, as node:http drops an expired connection from its checks; then it counts as idle.
-      this.fresh = false
-      this.since = now
-      this.onError(Object.assign(new Error('Request timeout'), { code: 'ERR_HTTP_REQUEST_TIMEOUT' }))
+    const started = this.started
+    if (started !== undefined) {
+      const { headersTimeout, requestTimeout } = server
+      if ((this.need === 0 && headersTimeout > 0 && now - started >= headersTimeout) || (requestTimeout > 0 && now - started >= requestTimeout)) {
+        // Once, as node:http drops an expired connection from its checks.
+        this.started = undefined
+        this.onError(timedOut())
+      }
     } else if (this.idle() && server.keepAliveTimeout > 0 && now - this.since >= server.keepAliveTimeout + KEEP_ALIVE_MARGIN_MS) {
       if (!server.emit('timeout', this.socket)) this.socket.destroy()
     }
@@ -127,28 +146,56 @@ class RpcSocket {
       this.rest = Buffer.concat([this.rest, chunk])
       return
     }
+    // The request at the chunk's start continues one that waits here, or begins now.
+    let continued = this.parts !== undefined
+    if (this.parts !== undefined) {
+      this.parts.push(chunk)
+      this.partsLength += chunk.length
+      if (this.partsLength < this.need) return
+      chunk = Buffer.concat(this.parts, this.partsLength)
+      this.parts = undefined
+    }
     const opts = this.room.route()
     this.reading = true
     let at = 0
     while (at < chunk.length) {
+      if (!continued) this.started = undefined
+      continued = false
       const req = opts === undefined ? NOT_PLAIN : this.reader.read(chunk, at)
-      const rpc = typeof req === 'number' ? undefined : fastDispatcher(opts!, req.url, req.contentType, req.contentLength, req.host)
-      if (rpc === undefined || typeof req === 'number') {
+      if (req === INCOMPLETE) {
+        this.wait(chunk.subarray(at), 0)
+        break
+      }
+      const rpc = req === NOT_PLAIN ? undefined : fastDispatcher(opts!, req.url, req.contentType, req.contentLength, req.host)
+      if (rpc === undefined || req === NOT_PLAIN) {
         this.handOver(chunk.subarray(at))
         break
       }
-      this.fresh = false
+      const end = req.bodyStart + req.contentLength
+      if (end > chunk.length) {
+        this.wait(chunk.subarray(at), end - at)
+        break
+      }
+      this.started = undefined
       const cors = req.origin === undefined ? '' : headerText(opts!.cors.actual(req.origin, 'POST'))
       const slot: { text: string | undefined } = { text: undefined }
       this.queue.push(slot)
-      at = req.bodyStart + req.contentLength
-      answerBody(rpc, chunk.toString('utf8', req.bodyStart, at), opts!.log, (status, type, text) => {
+      answerBody(rpc, chunk.toString('utf8', req.bodyStart, end), opts!.log, (status, type, text) => {
         slot.text = this.response(status, type, text, cors)
         this.flush()
       })
+      at = end
     }
     this.reading = false
     this.flush()
+  }
+
+  /** A request not yet whole waits here for the rest of its bytes (`need` of them; 0 until its head is whole), node:http's clocks running. */
+  private wait(bytes: Buffer, need: number): void {
+    this.parts = [bytes]
+    this.partsLength = bytes.length
+    this.need = need
+    this.started ??= Date.now()
   }
 
   /** Writes the answers ready at the head of the queue (all of one read together); then node:http takes over, if it is to. */
@@ -175,6 +222,8 @@ class RpcSocket {
   private handOver(rest: Buffer): void {
     this.socket.pause()
     this.rest = rest
+    // node:http's clocks start again on these bytes once it has them.
+    this.started = undefined
   }
 
   private toNode(): void {

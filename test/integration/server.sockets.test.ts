@@ -29,7 +29,7 @@ const rpc = new Dispatcher(
 const CALL = '{"jsonrpc":"2.0","id":1,"method":"eth_chainId","params":[]}'
 const ANSWER = '{"jsonrpc":"2.0","id":1,"result":"0xa868"}'
 
-function start(http: { headersTimeoutMs?: number; keepAliveTimeoutMs?: number } = {}): Promise<{ server: Server; port: number }> {
+function start(http: { headersTimeoutMs?: number; requestTimeoutMs?: number; keepAliveTimeoutMs?: number } = {}): Promise<{ server: Server; port: number }> {
   const server = createServer({ host: '127.0.0.1', port: 0, bodyLimit: 1024, log, chains: new Map([['C', { rpc }]]), http })
   return server.listen().then(({ port }) => ({ server, port }))
 }
@@ -127,15 +127,27 @@ describe('keep-alive connections read without node:http', () => {
     client.socket.destroy()
   })
 
-  it('hand a request that arrives in pieces to node:http, which answers it and the ones after', async () => {
+  it('answer a request that arrives in pieces once it is whole, and the ones after', async () => {
     const client = new Client(port)
     expect(await client.chainId()).toBe(true)
     const whole = request(CALL)
-    client.socket.write(whole.slice(0, 40))
-    await sleep(50)
-    expect(await client.chainId(whole.slice(40))).toBe(true)
+    for (const cut of [40, whole.length - 10]) {
+      client.socket.write(whole.slice(0, cut))
+      await sleep(50)
+      expect(await client.chainId(whole.slice(cut))).toBe(true)
+    }
     expect(await client.chainId()).toBe(true)
     client.socket.destroy()
+  })
+
+  it("answer a client that ends its side in the middle of a request with node:http's parse error (Fastify's 400)", async () => {
+    for (const cut of [40, request(CALL).length - 10]) {
+      const client = new Client(port)
+      expect(await client.chainId()).toBe(true)
+      client.socket.end(request(CALL).slice(0, cut))
+      expect(await client.answer()).toBe('HTTP/1.1 400 Bad Request\r\nContent-Length: 65\r\nContent-Type: application/json\r\n\r\n{"error":"Bad Request","message":"Client Error","statusCode":400}')
+      expect(await client.closedWithin(2000)).toBe(true)
+    }
   })
 
   it('end the connection when the client ends its side, after answering what it sent', async () => {
@@ -145,15 +157,47 @@ describe('keep-alive connections read without node:http', () => {
     expect(await client.closedWithin(2000)).toBe(true)
   })
 
-  it("give a connection silent since it opened node:http's 408 once the headers timeout passed", async () => {
-    const { server, port } = await start({ headersTimeoutMs: 1000 })
+  it("give node:http's 408 to a connection silent for the headers timeout, or to a request whose head is not whole within it from its first byte", async () => {
+    const { server, port } = await start({ headersTimeoutMs: 1500 })
+    const TIMEOUT = 'HTTP/1.1 408 Request Timeout\r\nContent-Length: 71\r\nContent-Type: application/json\r\n\r\n{"error":"Request Timeout","message":"Client Timeout","statusCode":408}'
     try {
-      const t0 = Date.now()
+      // Silent; silent a while, then a head dripped; a head dripped after a first request.
+      for (const [first, wait] of [
+        [false, undefined],
+        [false, 1000],
+        [true, 1000],
+      ] as const) {
+        let from = Date.now()
+        const client = new Client(port)
+        let drip: NodeJS.Timeout | undefined
+        if (first) expect(await client.chainId()).toBe(true)
+        if (wait !== undefined) {
+          await sleep(wait)
+          from = Date.now()
+          client.socket.write('POST /ext/bc/C/rpc HTTP/1.1\r\nHost: 127.0.0.1\r\n')
+          drip = setInterval(() => client.socket.write('X-Slow: 1\r\n'), 200)
+        }
+        expect(await client.closedWithin(6000)).toBe(true)
+        clearInterval(drip)
+        expect(await client.answer()).toBe(TIMEOUT)
+        // Checked once a second, as node:http checks.
+        expect(Date.now() - from).toBeGreaterThanOrEqual(1500 - 50)
+        expect(Date.now() - from).toBeLessThan(1500 + 1500)
+      }
+    } finally {
+      await server.close()
+    }
+  })
+
+  it("give node:http's 408 to a request whose body is not whole within the request timeout", async () => {
+    const { server, port } = await start({ headersTimeoutMs: 1000, requestTimeoutMs: 2000 })
+    try {
       const client = new Client(port)
-      expect(await client.closedWithin(5000)).toBe(true)
-      expect(Date.now() - t0).toBeGreaterThanOrEqual(1000)
-      const text = await client.answer()
-      expect(text?.split('\r\n')[0] ?? client.toString()).toBe('HTTP/1.1 408 Request Timeout')
+      const t0 = Date.now()
+      client.socket.write(request(CALL).slice(0, -5))
+      expect(await client.closedWithin(6000)).toBe(true)
+      expect(await client.answer()).toContain('HTTP/1.1 408 Request Timeout')
+      expect(Date.now() - t0).toBeGreaterThanOrEqual(2000 - 50)
     } finally {
       await server.close()
     }

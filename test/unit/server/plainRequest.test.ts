@@ -51,12 +51,32 @@ describe('readPlainRequest', () => {
     })
   })
 
-  it('reads a second request from where the first ends, and says when the buffer ends before a request does', () => {
+  it("reads a second request from where the first ends, and says when the buffer ends before a request's head does", () => {
     const one = plain()
     const r = read(one + one, one.length)
     expect(r).toMatchObject({ bodyStart: 2 * one.length - BODY.length })
     expect(read(one.slice(0, 20))).toBe(INCOMPLETE)
-    expect(read(one.slice(0, -1))).toBe(INCOMPLETE)
+    expect(read(one.slice(0, one.length - BODY.length - 1))).toBe(INCOMPLETE)
+    // A whole head: read, its body not all there yet.
+    expect(read(one.slice(0, -1))).toMatchObject({ contentLength: BODY.length, bodyStart: one.length - BODY.length })
+  })
+
+  it('says INCOMPLETE for a head cut short only while what arrived begins a plain one', () => {
+    const whole = plain(['Origin: http://localhost:3000'])
+    const headEnd = whole.length - BODY.length
+    for (let cut = 1; cut < headEnd; cut++) expect(read(whole.slice(0, cut)), JSON.stringify(whole.slice(0, cut))).toBe(INCOMPLETE)
+    for (const cut of [
+      'XX',
+      'POST  ',
+      'POST /a HTTP/1.0',
+      'POST /a HTTP/1.1\r\nX A',
+      'POST /a HTTP/1.1\r\nX-A: \x01',
+      'POST /a HTTP/1.1\r\nX-A: 1\rX',
+      'POST /a HTTP/1.1\r\nUpgrade:',
+      'POST /a HTTP/1.1\r\n\rX',
+    ]) {
+      expect(read(cut), JSON.stringify(cut)).toBe(NOT_PLAIN)
+    }
   })
 
   it('takes names in any case, optional whitespace before a value, Connection: keep-alive in any case, an empty Origin', () => {
@@ -125,13 +145,14 @@ describe('PlainRequestReader', () => {
     const reader = new PlainRequestReader()
     const one = plain(['Origin: http://localhost:3000'])
     const other = plain(['Origin: http://localhost:3000'], BODY + ' ')
-    const buf = Buffer.from(one + one + other + one.slice(0, -1), 'latin1')
+    const buf = Buffer.from(one + one + other + one.slice(0, 30), 'latin1')
     const ends = [0, one.length, 2 * one.length, 2 * one.length + other.length]
     for (const at of ends.slice(0, 3)) expect(reader.read(buf, at)).toEqual(readPlainRequest(buf, at))
     expect(reader.read(buf, ends[3]!)).toBe(INCOMPLETE)
     expect(reader.read(buf, 0)).toEqual(readPlainRequest(buf, 0))
     // The same head again, its body not all there yet.
-    expect(reader.read(buf, ends[3]!)).toBe(INCOMPLETE)
+    const cut = Buffer.from(one.slice(0, -1), 'latin1')
+    expect(reader.read(cut, 0)).toEqual(readPlainRequest(cut, 0))
     expect(reader.read(Buffer.from(one.replace('POST', 'GET'), 'latin1'), 0)).toBe(NOT_PLAIN)
   })
 })
