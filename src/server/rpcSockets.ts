@@ -45,11 +45,20 @@ export function attachRpcSockets(server: Server, route: () => RpcFastPathOptions
     if (server.timeout > 0 || (server.maxRequestsPerSocket ?? 0) > 0 || route() === undefined) toNode.call(server, socket)
     else room.sockets.add(new RpcSocket(socket, room))
   })
-  const sweep = setInterval(() => {
-    const now = Date.now()
-    for (const s of room.sockets) s.checkTimeouts(now)
-  }, SWEEP_MS).unref()
-  server.once('close', () => clearInterval(sweep))
+  // While the server listens, as node:http runs its own checks (lib/_http_server.js setupConnectionsTracking).
+  let sweep: NodeJS.Timeout | undefined
+  const startSweep = (): void => {
+    sweep ??= setInterval(() => {
+      const now = Date.now()
+      for (const s of room.sockets) s.checkTimeouts(now)
+    }, SWEEP_MS).unref()
+  }
+  if (server.listening) startSweep()
+  server.on('listening', startSweep)
+  server.on('close', () => {
+    clearInterval(sweep)
+    sweep = undefined
+  })
   // server.close() closes node:http's idle connections through this method (Fastify's close too): the ones read here as well.
   const closeIdle = server.closeIdleConnections
   server.closeIdleConnections = function (this: Server) {
