@@ -17,9 +17,15 @@ export function freePort(): Promise<number> {
 /** Clock ticks per second of /proc/<pid>/stat's times (USER_HZ: 100 on Linux). */
 const CLK_TCK = 100
 
-/** The process's CPU time so far (utime + stime of /proc/<pid>/stat), µs; 10 ms resolution. */
-export function cpuUsOf(pid: number): number {
+/** The process's CPU time so far in user and kernel mode (utime, stime of /proc/<pid>/stat), µs; 10 ms resolution. */
+export function cpuTimesOf(pid: number): { user: number; system: number } {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
-  return ((Number(fields[11]) + Number(fields[12])) * 1e6) / CLK_TCK
+  return { user: (Number(fields[11]) * 1e6) / CLK_TCK, system: (Number(fields[12]) * 1e6) / CLK_TCK }
+}
+
+/** The process's CPU time so far (utime + stime), µs. */
+export function cpuUsOf(pid: number): number {
+  const { user, system } = cpuTimesOf(pid)
+  return user + system
 }

@@ -350,7 +350,7 @@ export async function createNode(config: NodeConfig, opts: CreateNodeOptions = {
       const listener = opts.start?.listener
       if (listener === undefined) return server.listen()
       await server.fastify.ready()
-      listener.takeOver({ server: server.fastify.server, rpc: cChain.endpoints.rpc })
+      listener.takeOver({ server: server.fastify.server, rpc: cChain.endpoints.rpc, rpcPath: server.rpcPath })
       return listener.address()
     },
     async close() {

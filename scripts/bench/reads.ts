@@ -4,10 +4,10 @@ import type { RpcClient } from './rpc.js'
 import { type CpuClock, type LoadRun, type Options, type ReadBench, median } from './types.js'
 
 /** What one read benchmark sends: one identical body, or a new body for every request. */
-type Body = string | (() => string)
+export type Body = string | (() => string)
 
 /** One autocannon run; `cpu` reads the node's CPU time before and after. */
-async function cannon(url: string, body: Body, seconds: number, connections: number, expected: string, onMismatch: (b: string) => void, cpu: CpuClock): Promise<LoadRun> {
+export async function cannon(url: string, body: Body, seconds: number, connections: number, expected: string, onMismatch: (b: string) => void, cpu: CpuClock): Promise<LoadRun> {
   const cpu0 = cpu()
   const r = await autocannon({
     url,
@@ -71,7 +71,7 @@ export async function benchRead(rpc: RpcClient, url: string, cpu: CpuClock, spec
 }
 
 /** Addresses never asked before: a random 32-bit prefix, then a counter (no address repeats, warm-ups included). */
-function newAddresses(): () => string {
+export function newAddresses(): () => string {
   const prefix = Math.floor(Math.random() * 2 ** 32)
     .toString(16)
     .padStart(8, '0')

@@ -1,12 +1,15 @@
+// The global `performance` is a getter in Node 20: each read of it is a call.
+import { performance } from 'node:perf_hooks'
 import type { z } from 'zod'
 import type { Logger } from 'pino'
 import { type Connection, MessageCall } from './connection.js'
 import type { MethodDef, MethodTable } from './types.js'
-import { RawJson } from './rawJson.js'
+import { resultJson } from './rawJson.js'
 import { batchNeedsRawIds, needsRawId, rawIds } from './rawIds.js'
 import { batchTooLargeText } from './batchTooLarge.js'
 import { RpcStats, type MethodStats } from './stats.js'
 import { depthExceeds, isThenable } from './depthExceeds.js'
+import { type Cancel, answerWithin, batchWithin } from './deadline.js'
 import { SLOW, quickTuple } from './quickParse.js'
 import {
   PARSE_ERROR,
@@ -65,8 +68,6 @@ interface Entry {
 type Obj = Record<string, unknown>
 /** A response text, or its promise when a call answers asynchronously. */
 export type Answer = string | undefined | Promise<string | undefined>
-/** The cancellation handed to handlers; the dispatcher sets `aborted` when the deadline passes. */
-type Cancel = { aborted: boolean }
 
 const HEAD = '{"jsonrpc":"2.0","id":'
 const errorText = (idText: string, err: JsonRpcErrorObject): string => HEAD + idText + ',"error":' + JSON.stringify(err) + '}'
@@ -113,6 +114,11 @@ export class Dispatcher {
   private readonly depthCheckMinBody: number
   private readonly log: Logger
   private readonly stats: RpcStats
+  /** Inside a batch's loop: when the last call's clock read was, the next call's start (one read a call, not two). */
+  private clock: number | undefined
+  /** The method asked last: clients ask the same few methods over and over, and a name fresh from JSON.parse is hashed anew for the map. */
+  private lastName = ''
+  private lastEntry: Entry | undefined
 
   constructor(table: MethodTable, opts: DispatcherOptions) {
     this.stats = opts.stats ?? new RpcStats()
@@ -167,67 +173,9 @@ export class Dispatcher {
     const answer = this.call(msg as Obj, raw, deep, debug, scope, cancel)
     if (typeof answer === 'string' || answer === undefined || cancel === undefined) return answer
     const idText = idToText((msg as Obj).id, raw)
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => {
-        cancel.aborted = true
-        this.stats.error(REQUEST_TIMED_OUT)
-        resolve(idText == null ? undefined : HEAD + idText + ',"error":' + TIMED_OUT_JSON + '}')
-      }, this.requestTimeoutMs)
-      answer.then(
-        (text) => {
-          clearTimeout(timer)
-          resolve(text)
-        },
-        (err: unknown) => {
-          clearTimeout(timer)
-          reject(err)
-        },
-      )
-    })
-  }
-
-  /**
-   * Waits for a batch's answers until the request's deadline; then sets `cancel.aborted` (running
-   * EVM work stops at its next check) and answers every call still running with -32002, keeping
-   * the answers already made (geth rpc/handler.go batchCallBuffer.timeout; notifications get nothing).
-   * A single request is answered so in answer().
-   */
-  private withDeadline(answers: Answer[], cancel: Cancel, items: unknown[], raws: (string | undefined)[]): Promise<(string | undefined)[]> {
-    const out: (string | undefined)[] = new Array(answers.length)
-    const settled: boolean[] = new Array(answers.length).fill(false)
-    let pending = 0
-    return new Promise((resolve, reject) => {
-      let timer: NodeJS.Timeout | undefined
-      const finish = (): void => {
-        if (timer !== undefined) clearTimeout(timer)
-        resolve(out)
-      }
-      for (let i = 0; i < answers.length; i++) {
-        const a = answers[i]
-        if (typeof a === 'string' || a === undefined) {
-          out[i] = a
-          settled[i] = true
-          continue
-        }
-        pending++
-        a.then((text) => {
-          if (cancel.aborted) return
-          out[i] = text
-          settled[i] = true
-          if (--pending === 0) finish()
-        }, reject)
-      }
-      if (pending === 0) return finish()
-      timer = setTimeout(() => {
-        cancel.aborted = true
-        for (let i = 0; i < answers.length; i++) {
-          if (settled[i]) continue
-          const idText = idToText((items[i] as Obj).id, raws[i])
-          this.stats.error(REQUEST_TIMED_OUT)
-          out[i] = idText === undefined ? undefined : HEAD + (idText ?? 'null') + ',"error":' + TIMED_OUT_JSON + '}'
-        }
-        resolve(out)
-      }, this.requestTimeoutMs)
+    return answerWithin(answer, this.requestTimeoutMs, cancel, () => {
+      this.stats.error(REQUEST_TIMED_OUT)
+      return idText == null ? undefined : HEAD + idText + ',"error":' + TIMED_OUT_JSON + '}'
     })
   }
 
@@ -238,6 +186,8 @@ export class Dispatcher {
     const answers: Answer[] = new Array(items.length)
     const cancel: Cancel | undefined = this.requestTimeoutMs > 0 ? { aborted: false } : undefined
     let sync = true
+    const outer = this.clock
+    this.clock = performance.now()
     for (let i = 0; i < items.length; i++) {
       const item = items[i]
       // A nested batch or a non-object is an invalid request (one error per such item, as geth).
@@ -245,16 +195,28 @@ export class Dispatcher {
       if (typeof a === 'object') sync = false
       answers[i] = a
     }
+    this.clock = outer
     // Every call answered at once (eth_blockNumber and the like): no promise to wait for.
     if (sync) return this.joinBatch(answers as (string | undefined)[], items, raws)
-    const done = cancel === undefined ? Promise.all(answers) : this.withDeadline(answers, cancel, items, raws)
+    const done =
+      cancel === undefined
+        ? Promise.all(answers)
+        : batchWithin(answers, this.requestTimeoutMs, cancel, (i) => {
+            const idText = idToText((items[i] as Obj).id, raws[i])
+            this.stats.error(REQUEST_TIMED_OUT)
+            return idText === undefined ? undefined : HEAD + (idText ?? 'null') + ',"error":' + TIMED_OUT_JSON + '}'
+          })
     return done.then((texts) => this.joinBatch(texts, items, raws))
   }
 
   /** A batch's answers as one array text, under the response size limit; undefined when all were notifications. */
   private joinBatch(done: (string | undefined)[], items: unknown[], raws: (string | undefined)[]): string | undefined {
+    const limit = this.batchResponseMaxSize
     let out = ''
-    let size = 0
+    let count = 0
+    // UTF-8 takes at most 3 bytes per UTF-16 unit: the answers are counted in bytes only once 3 bytes a unit could pass the limit.
+    let units = 0
+    let size = -1
     let tooLarge = false
     for (let i = 0; i < done.length; i++) {
       let text = done[i]
@@ -264,10 +226,12 @@ export class Dispatcher {
         const idText = item !== null && typeof item === 'object' ? idToText((item as Obj).id, raws[i]) : null
         text = HEAD + (idText ?? 'null') + ',"error":' + TOO_LARGE_JSON + '}'
       }
-      size += Buffer.byteLength(text)
+      if (size !== -1) size += Buffer.byteLength(text)
+      else if ((units += text.length) * 3 > limit) size = Buffer.byteLength(out) - count + Buffer.byteLength(text)
       // geth handleBatch: the answer that crosses the limit is kept, every later one gets -32003.
-      if (size > this.batchResponseMaxSize) tooLarge = true
+      if (size > limit) tooLarge = true
       out += out === '' ? '[' + text : ',' + text
+      count++
     }
     return out === '' ? undefined : out + ']'
   }
@@ -296,15 +260,24 @@ export class Dispatcher {
 
   private run(name: string, params: unknown, idText: string | undefined, deep: boolean, scope: MessageCall | undefined, cancel: Cancel | undefined): Answer {
     if (name.length > this.maxMethodNameLength) return this.reply(idText, methodNameTooLong())
-    const entry = this.methods.get(name)
-    if (entry === undefined) return this.reply(idText, methodNotFound(name))
-    const t0 = performance.now()
+    let entry = name === this.lastName ? this.lastEntry : undefined
+    if (entry === undefined) {
+      entry = this.methods.get(name)
+      if (entry === undefined) return this.reply(idText, methodNotFound(name))
+      this.lastName = name
+      this.lastEntry = entry
+    }
+    const inBatch = this.clock !== undefined
+    const t0 = inBatch ? this.clock! : performance.now()
     const answer = this.invoke(entry, params, idText, deep, scope, cancel)
     const stats = entry.stats
     if (typeof answer === 'string' || answer === undefined) {
-      stats.observe(performance.now() - t0)
+      const t1 = performance.now()
+      stats.observe(t1 - t0)
+      if (inBatch) this.clock = t1
       return answer
     }
+    if (inBatch) this.clock = performance.now()
     return answer.then((text) => {
       stats.observe(performance.now() - t0)
       return text
@@ -363,7 +336,7 @@ export class Dispatcher {
     if (idText === undefined) return undefined
     let json: string | undefined
     try {
-      json = value instanceof RawJson ? value.text : JSON.stringify(value)
+      json = resultJson(value)
     } catch (err) {
       return this.reply(idText, err)
     }

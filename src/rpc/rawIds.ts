@@ -86,12 +86,28 @@ export function rawIds(body: string): (string | undefined)[] {
   return out
 }
 
-/** A numeric id written other than as JS prints it back: `1e3`, `1.0`, `-0` (docs/SECURITY.md, L5: echo byte for byte). */
-const NON_CANONICAL_ID = /"id"\s*:\s*-?[0-9]+[.eE]/
+/**
+ * Whether the body has an `"id"` member whose number has a fraction or an exponent (`1e3`, `1.0`): JS
+ * prints it back otherwise (docs/SECURITY.md, L5: echo byte for byte). What /"id"\s*:\s*-?[0-9]+[.eE]/
+ * finds in JSON that parsed: between tokens only JSON's whitespace, and `"id"` inside a string ends it.
+ */
+function nonCanonicalId(body: string): boolean {
+  for (let at = body.indexOf('"id"'); at !== -1; at = body.indexOf('"id"', at + 4)) {
+    let i = skipWs(body, at + 4)
+    if (body.charCodeAt(i) !== 0x3a) continue
+    i = skipWs(body, i + 1)
+    if (body.charCodeAt(i) === 0x2d) i++
+    const digits = i
+    for (let c = body.charCodeAt(i); c >= 0x30 && c <= 0x39; c = body.charCodeAt(++i));
+    const c = body.charCodeAt(i)
+    if (i > digits && (c === 0x2e || c === 0x65 || c === 0x45)) return true
+  }
+  return false
+}
 /** A number JSON.parse made of an id that cannot print back as it was written, whatever the text. */
 const inexact = (id: number): boolean => !Number.isSafeInteger(id) || Object.is(id, -0)
 /** Whether the raw `id` token must be read from the body: the number JSON.parse made of it prints differently. */
-export const needsRawId = (id: unknown, body: string): boolean => typeof id === 'number' && (inexact(id) || NON_CANONICAL_ID.test(body))
+export const needsRawId = (id: unknown, body: string): boolean => typeof id === 'number' && (inexact(id) || nonCanonicalId(body))
 
 /** needsRawId for a batch's items, scanning the body once, not once per item (W4: batches of 40). */
 export function batchNeedsRawIds(items: unknown[], body: string): boolean {
@@ -102,5 +118,5 @@ export function batchNeedsRawIds(items: unknown[], body: string): boolean {
     if (inexact(id)) return true
     numeric = true
   }
-  return numeric && NON_CANONICAL_ID.test(body)
+  return numeric && nonCanonicalId(body)
 }

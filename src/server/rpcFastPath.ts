@@ -50,48 +50,66 @@ function chainOf(url: string, roots: ReadonlySet<string> | undefined): string | 
 }
 
 /**
+ * The dispatcher answering a plain POST to `url` on the fast path: a served chain, a JSON content type,
+ * a length within the body limit, an allowed Host, the server not closing. Undefined: Fastify answers it.
+ */
+export function fastDispatcher(opts: RpcFastPathOptions, url: string, contentType: string | undefined, length: number, host: string | undefined): Pick<Dispatcher, 'respond'> | undefined {
+  const chain = chainOf(url, opts.roots)
+  if (chain === undefined || contentType === undefined || !FAST_TYPES.has(contentType) || length > opts.bodyLimit || !opts.hostAllowed(host) || opts.closing()) return undefined
+  return opts.dispatcher(chain)
+}
+
+/** What a fast-path answer is written with: the status, content type and text of the Fastify route's. */
+export type FastReply = (status: number, type: string, text: string) => void
+
+/** The answer to a body: 200 with the dispatcher's text, or 500 `internal error` when it throws (logged). */
+export function answerBody(rpc: Pick<Dispatcher, 'respond'>, body: string, log: Logger, reply: FastReply): void {
+  let answer: Answer
+  try {
+    answer = rpc.respond(body)
+  } catch (err) {
+    failed(log, reply, err)
+    return
+  }
+  if (typeof answer === 'object')
+    answer.then(
+      (out) => reply(200, JSON_CT, out ?? ''),
+      (err: unknown) => failed(log, reply, err),
+    )
+  else reply(200, JSON_CT, answer ?? '')
+}
+
+function failed(log: Logger, reply: FastReply, err: unknown): void {
+  log.error({ err }, 'dispatcher failed')
+  reply(500, TEXT_CT, 'internal error\n')
+}
+
+/**
  * The EVM JSON-RPC POST on node:http directly, before Fastify routes it: a plain request (POST to
  * `/ext/bc/<served chain>/rpc`, a JSON content type, a Content-Length within the body limit, an allowed
  * Host) is answered here with the bytes the Fastify route sends (docs/PERFORMANCE.md: Fastify's request
  * and reply objects cost more than the dispatch of a cheap method). Returns false, having touched
  * nothing, for any other request: Fastify then answers it, so every fault keeps its one code path.
+ * Connections the socket path (src/server/rpcSockets.ts) keeps never come here.
  */
 export function createRpcFastPath(opts: RpcFastPathOptions): (req: IncomingMessage, res: ServerResponse) => boolean {
-  const { bodyLimit, log } = opts
+  const { log } = opts
   return (req, res) => {
     if (req.method !== 'POST') return false
-    const chain = chainOf(req.url!, opts.roots)
-    if (chain === undefined) return false
-    const rpc = opts.dispatcher(chain)
-    if (rpc === undefined) return false
     const headers = req.headers
-    const type = headers['content-type']
     const length = headers['content-length']
-    if (type === undefined || !FAST_TYPES.has(type) || length === undefined || headers['transfer-encoding'] !== undefined || headers.upgrade !== undefined) return false
-    if (Number(length) > bodyLimit || !opts.hostAllowed(headers.host) || opts.closing()) return false
+    if (length === undefined || headers['transfer-encoding'] !== undefined || headers.upgrade !== undefined) return false
+    const rpc = fastDispatcher(opts, req.url!, headers['content-type'], Number(length), headers.host)
+    if (rpc === undefined) return false
     const cors = opts.cors.actual(headers.origin, 'POST')
+    const reply: FastReply = (status, type, text) => send(res, status, type, text, cors)
     const chunks: Buffer[] = []
     req.on('data', (chunk: Buffer) => chunks.push(chunk))
     req.on('error', (err: Error) => {
       // The client went away mid-body; Fastify's body reader answers 400 with the error's text.
-      if (!res.headersSent) send(res, 400, TEXT_CT, err.message + '\n', cors)
+      if (!res.headersSent) reply(400, TEXT_CT, err.message + '\n')
     })
-    req.on('end', () => {
-      const body = chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8')
-      const failed = (err: unknown): void => {
-        log.error({ err }, 'dispatcher failed')
-        send(res, 500, TEXT_CT, 'internal error\n', cors)
-      }
-      let answer: Answer
-      try {
-        answer = rpc.respond(body)
-      } catch (err) {
-        failed(err)
-        return
-      }
-      if (typeof answer === 'object') answer.then((out) => send(res, 200, JSON_CT, out ?? '', cors), failed)
-      else send(res, 200, JSON_CT, answer ?? '', cors)
-    })
+    req.on('end', () => answerBody(rpc, chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8'), log, reply))
     return true
   }
 }

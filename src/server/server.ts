@@ -8,7 +8,8 @@ import type { GorillaDispatcher } from '../rpc/gorilla.js'
 import type { HealthKind, HealthReply } from '../healthReporter.js'
 import { createHostCheck, createOriginCheck } from './hostCheck.js'
 import { serveWsConnection } from './wsConnection.js'
-import { createRpcFastPath } from './rpcFastPath.js'
+import { createRpcFastPath, type RpcFastPathOptions } from './rpcFastPath.js'
+import { attachRpcSockets } from './rpcSockets.js'
 import { createCors } from './cors.js'
 import { corsHook, preflightOr } from './corsHooks.js'
 import { chainBases, chainFault, rpcRoutes, type ChainRoute } from './chainRoutes.js'
@@ -83,6 +84,8 @@ export interface Server {
   readonly wsConnections: number
   close(): Promise<void>
   fastify: FastifyInstance
+  /** How the fast path serves (src/server/rpcFastPath.ts): the early listener reads its sockets so once it hands over (src/startup/earlyListener.ts). */
+  readonly rpcPath: RpcFastPathOptions
 }
 
 /** Fastify app for the chain endpoints (/ext/bc/:chain/rpc, /ws and the root aliases'), the gorilla APIs and the node APIs (docs/SECURITY.md, N, L, W). */
@@ -98,7 +101,8 @@ export function createServer(opts: ServerOptions): Server {
   const cors = createCors(opts.allowedOrigins)
   const roots = opts.roots ?? []
   let closing = false
-  const fastPath = createRpcFastPath({ dispatcher: (chain) => chains.get(chain)?.rpc, bodyLimit, log, hostAllowed, cors, roots: new Set(roots), closing: () => closing })
+  const rpcPath: RpcFastPathOptions = { dispatcher: (chain) => chains.get(chain)?.rpc, bodyLimit, log, hostAllowed, cors, roots: new Set(roots), closing: () => closing }
+  const fastPath = createRpcFastPath(rpcPath)
   const requestTimeout = opts.http?.requestTimeoutMs ?? 30_000
   const keepAliveTimeout = opts.http?.keepAliveTimeoutMs ?? 72_000
   const fastify = Fastify({
@@ -118,6 +122,7 @@ export function createServer(opts: ServerOptions): Server {
       server.keepAliveTimeout = keepAliveTimeout
       server.requestTimeout = requestTimeout
       server.setTimeout(0)
+      attachRpcSockets(server, () => rpcPath)
       return server
     },
   })
@@ -277,6 +282,7 @@ export function createServer(opts: ServerOptions): Server {
 
   return {
     fastify,
+    rpcPath,
     get wsConnections() {
       return wsCount
     },

@@ -7,7 +7,8 @@ import { type Answer, Dispatcher, type DispatcherOptions } from '../rpc/dispatch
 import type { MethodTable } from '../rpc/types.js'
 import { createCors } from '../server/cors.js'
 import { createHostCheck } from '../server/hostCheck.js'
-import { createRpcFastPath } from '../server/rpcFastPath.js'
+import { createRpcFastPath, type RpcFastPathOptions } from '../server/rpcFastPath.js'
+import { attachRpcSockets } from '../server/rpcSockets.js'
 
 const ignore = (): void => {}
 
@@ -17,6 +18,8 @@ export interface Takeover {
   readonly server: EventEmitter
   /** The chain's dispatcher, for a request whose body was read here before the takeover. */
   readonly rpc: Pick<Dispatcher, 'respond'>
+  /** How Fastify's server serves the fast path (src/server/server.ts rpcPath); without it node:http reads every request after the takeover. */
+  readonly rpcPath?: RpcFastPathOptions
 }
 
 export interface EarlyListenerOptions {
@@ -59,7 +62,7 @@ export class EarlyListener {
     this.early = new Dispatcher(opts.early.table, opts.early.options)
     const chains = new Set(opts.chainKeys)
     const responder = { respond: (body: string) => this.respond(body) }
-    this.fastPath = createRpcFastPath({
+    const rpcPath: RpcFastPathOptions = {
       dispatcher: (chain) => (chains.has(chain) ? responder : undefined),
       bodyLimit: opts.bodyLimit,
       log: opts.log,
@@ -67,7 +70,8 @@ export class EarlyListener {
       cors: createCors(opts.allowedOrigins),
       roots: new Set(opts.roots),
       closing: () => false,
-    })
+    }
+    this.fastPath = createRpcFastPath(rpcPath)
     // As src/server/server.ts sets up the server Fastify runs on.
     const server = createServer({ connectionsCheckingInterval: 1000 })
     server.keepAliveTimeout = opts.http.keepAliveTimeoutMs
@@ -75,6 +79,7 @@ export class EarlyListener {
     server.headersTimeout = opts.http.headersTimeoutMs
     server.maxConnections = opts.http.maxConnections
     server.setTimeout(0)
+    attachRpcSockets(server, () => (this.takeover === undefined ? rpcPath : this.takeover.rpcPath))
     server.on('request', (req: IncomingMessage, res: ServerResponse) => {
       if (this.takeover !== undefined || !this.fastPath(req, res)) this.forward('request', [req, res])
     })

@@ -17,9 +17,16 @@ export function ethBlockMethods(ctx: Pick<RpcContext, 'engine'>): MethodTable {
   const txAt = (block: Block | undefined, index: bigint) => (block === undefined || index >= BigInt(block.txs.length) ? null : formatTx(block.txs[Number(index)]!, { block, index: Number(index) }))
   // geth newRPCRawTransactionFromBlockIndex: a nil hexutil.Bytes, "0x", for a block or index that does not exist.
   const rawTxAt = (block: Block | undefined, index: bigint) => (block === undefined || index >= BigInt(block.txs.length) ? '0x' : hex(block.txs[Number(index)]!.serialize()))
+  // The head's number as text, made again only when the head moves (batches of eth_blockNumber ask it dozens of times).
+  let head = engine.head.header
+  let headNumber = quantity(head.number)
   return inService('internal-blockchain', {
     /** Handler for `eth_blockNumber`. */
-    eth_blockNumber: method(z.tuple([]), () => quantity(engine.head.header.number)),
+    eth_blockNumber: method(z.tuple([]), () => {
+      const now = engine.head.header
+      if (now !== head) headNumber = quantity((head = now).number)
+      return headNumber
+    }),
     /** Handler for `eth_getBlockByNumber`. */
     eth_getBlockByNumber: method(z.tuple([BlockTag, Bool]), ([ref, full]) => atNumber(ref, (block, pending) => (block === undefined ? null : pendingNulls(formatBlock(block, full), pending)))),
     /** Handler for `eth_getBlockByHash`. */

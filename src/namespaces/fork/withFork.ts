@@ -83,10 +83,10 @@ export function withFork(served: MethodTable, proxy: OriginProxy, engine: Engine
     const def = served[name]
     if (def === undefined) return
     const local = def.handler
-    const handler: Handler = (...args) => {
+    // Named arguments, not a rest array: a chain that is not a fork pays one call here (every state read and block getter comes through).
+    const handler: Handler = (params, call, origin, cancel, raw) => {
       const fork = proxy.current()
-      const raw = args[4]
-      return fork === undefined || !Array.isArray(raw) ? local(...args) : route(fork, raw, args, local)
+      return fork === undefined || !Array.isArray(raw) ? local(params, call, origin, cancel, raw) : route(fork, raw, [params, call, origin, cancel, raw], local)
     }
     out[name] = { ...def, handler }
   }

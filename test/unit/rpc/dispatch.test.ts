@@ -224,6 +224,15 @@ describe('Dispatcher batches', () => {
     expect(res[2]).toEqual({ jsonrpc: '2.0', id: 3, error: { code: -32003, message: 'response too large' } })
     expect(res[3].error.code).toBe(-32003)
   })
+
+  it('counts the response in UTF-8 bytes, not characters: the answer that crosses the limit is the last one kept', async () => {
+    // Each answer: 337 characters, 637 bytes (300 two-byte é); five are 3,185 bytes and 1,685 characters.
+    const small = dispatcher({ batchResponseMaxSize: 3000 })
+    const items = [1, 2, 3, 4, 5, 6, 7, 8].map((id) => ({ jsonrpc: '2.0', id, method: 'named', params: { address: 'é'.repeat(300) } }))
+    const res = await call(JSON.stringify(items), small)
+    expect(res.slice(0, 5).map((r: { result: string }) => r.result.length)).toEqual([300, 300, 300, 300, 300])
+    expect(res.slice(5).map((r: { error: { code: number } }) => r.error.code)).toEqual([-32003, -32003, -32003])
+  })
 })
 
 describe('request deadline (api-max-duration)', () => {

@@ -1,4 +1,5 @@
 import { request } from 'node:http'
+import { connect } from 'node:net'
 import pino from 'pino'
 import { afterEach, describe, expect, it } from 'vitest'
 import WebSocket from 'ws'
@@ -119,6 +120,31 @@ describe('EarlyListener', () => {
     // An empty GET is geth's health check (server/gethHttp.ts): 200, empty.
     expect(await get).toMatchObject({ status: 200, body: '' })
     expect((await unknownPath).status).toBe(404)
+  })
+
+  it("reads a keep-alive connection itself before the takeover and after it with the server's fast path; node:http's after a takeover without it", async () => {
+    for (const withPath of [true, false]) {
+      const listener = await listen()
+      const socket = connect(listener.address().port, '127.0.0.1')
+      let received = ''
+      socket.on('data', (d: Buffer) => {
+        received += d.toString()
+      })
+      const answerTo = async (body: string): Promise<string> => {
+        received = ''
+        socket.write(`POST /ext/bc/C/rpc HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`)
+        while (!received.endsWith('}')) await new Promise((r) => setTimeout(r, 5))
+        return received.slice(received.indexOf('\r\n\r\n') + 4)
+      }
+      expect(await answerTo(call('eth_chainId'))).toBe('{"jsonrpc":"2.0","id":1,"result":"0xa868"}')
+      const server = await fastify()
+      let nodeRequests = 0
+      server.fastify.server.on('request', () => nodeRequests++)
+      listener.takeOver({ server: server.fastify.server, rpc: new Dispatcher(full, options), ...(withPath && { rpcPath: server.rpcPath }) })
+      expect(await answerTo(call('eth_blockNumber'))).toBe('{"jsonrpc":"2.0","id":1,"result":"0x7"}')
+      expect(nodeRequests).toBe(withPath ? 0 : 1)
+      socket.destroy()
+    }
   })
 
   it('refuses a host the node refuses, through Fastify once it runs', async () => {
