@@ -78,8 +78,11 @@ function details(runs: Reported[]): string[] {
   return out
 }
 
-/** A test's identity across runs: its file and title, with the random addresses some titles carry (hex, base58, big numbers) generalised. */
-const testKey = (t: MochaTest) => `${t.file?.replace(/.*\/test\//, 'test/') ?? ''} ${t.fullTitle.replace(/0x[0-9a-fA-F]{40}|[1-9A-HJ-NP-Za-km-z]{32,44}|\d{12,}/g, '…')}`
+/**
+ * A test's identity across runs: its file and title, with the random addresses some titles carry (hex, base58, big numbers) generalised.
+ * Big numbers first: a random decimal whose first 32 digits hold no 0 also reads as base58 (then as two pieces).
+ */
+const testKey = (t: MochaTest) => `${t.file?.replace(/.*\/test\//, 'test/') ?? ''} ${t.fullTitle.replace(/0x[0-9a-fA-F]{40}|\d{12,}|[1-9A-HJ-NP-Za-km-z]{32,44}/g, '…')}`
 
 /** Tests by identity; tests of the same identity (a loop's cases) in run order. */
 function byKey(tests: MochaTest[]): Map<string, MochaTest[]> {
