@@ -106,7 +106,7 @@ export const META_X_HEIGHT = 'x-height'
 export const META_P_HEIGHT = 'p-height'
 /** The P-Chain's Etna fee state after its last accepted tx: capacity(u64 BE) ‖ excess(u64 BE) ‖ unix seconds(u64 BE). */
 export const META_P_FEE_STATE = 'p-fee-state'
-/** Live snapshots: RLP [next id, next journal seq, [[id, first seq, owner's extra]...]] (src/store/snapshotJournal.ts). */
+/** Live snapshots: RLP [next id, next journal seq]; each snapshot under this key ‖ 0x00 ‖ u64 id: RLP [id, first seq, owner's extra] (src/store/snapshotJournal.ts). */
 export const META_SNAPSHOTS = 'snapshots'
 /**
  * A forked chain's fork point (docs/FORK.md): RLP [number, hash, state root, chain ID, the origin's block N as JSON

@@ -1,5 +1,5 @@
 import { RLP } from '@ethereumjs/rlp'
-import { bytesToBigInt, equalsBytes } from '@ethereumjs/util'
+import { bytesToBigInt, concatBytes, equalsBytes } from '@ethereumjs/util'
 import { type BatchOp, type Database, writeBatch } from './writeBatch.js'
 import { META_SNAPSHOTS, PREFIX, metaKey, prefixed, u64 } from './keys.js'
 
@@ -23,6 +23,8 @@ const UNJOURNALED = new Set<number>([PREFIX.keystoreUser, PREFIX.keystoreData, P
  */
 const CONTENT_ADDRESSED = new Set<number>([PREFIX.state, PREFIX.preimage])
 const SNAPSHOTS_KEY = metaKey(META_SNAPSHOTS)
+/** One live snapshot's own key: the table's key, 0x00, its id; the table holds only the counters. */
+const ENTRY_RANGE = { gte: concatBytes(SNAPSHOTS_KEY, Uint8Array.of(0)), lt: concatBytes(SNAPSHOTS_KEY, Uint8Array.of(1)) }
 
 const journals = new WeakMap<Database, SnapshotJournal>()
 
@@ -69,19 +71,37 @@ export class SnapshotJournal {
   private async load(): Promise<void> {
     const raw = this.db.getSync(SNAPSHOTS_KEY)
     if (raw === undefined || raw === null) return
-    const [next, seq, list] = RLP.decode(raw) as unknown as [Uint8Array, Uint8Array, Uint8Array[][]]
+    const [next, seq, list] = RLP.decode(raw) as unknown as [Uint8Array, Uint8Array, Uint8Array[][] | undefined]
     this.nextId = bytesToBigInt(next)
     this.nextSeq = bytesToBigInt(seq)
-    this.snapshots = list.map(([id, s, extra]) => ({ id: bytesToBigInt(id!), seq: bytesToBigInt(s!), extra: extra! }))
+    if (list !== undefined) {
+      // A data dir from before each snapshot had its own key: the table held them all; move them out.
+      this.snapshots = list.map(([id, s, extra]) => ({ id: bytesToBigInt(id!), seq: bytesToBigInt(s!), extra: extra! }))
+      await writeBatch(this.db, [...this.snapshots.map((snap) => this.entryOp(snap)), this.tableOp()])
+    } else {
+      for await (const [, value] of this.db.iterator(ENTRY_RANGE)) {
+        const [id, s, extra] = RLP.decode(value) as unknown as Uint8Array[]
+        this.snapshots.push({ id: bytesToBigInt(id!), seq: bytesToBigInt(s!), extra: extra! })
+      }
+    }
     if (this.snapshots.length === 0) return
     for await (const [key, value] of this.db.iterator({ gte: recordKey(this.snapshots[0]!.seq), lt: Uint8Array.of(PREFIX.snapshotJournal + 1) })) {
       this.records.set(new DataView(key.buffer, key.byteOffset + 1, 8).getBigUint64(0), RLP.decode(value) as unknown as UndoRecord)
     }
   }
 
+  /**
+   * The counters, written with every journaled batch; each snapshot is under its own key (entryOp), so
+   * what a send, a snapshot or a revert writes does not grow with the snapshots left live (a suite's
+   * loadFixture leaves one per fixture: hundreds by its end).
+   */
   private tableOp(): BatchOp {
-    const value = RLP.encode([this.nextId, this.nextSeq, this.snapshots.map((s) => [s.id, s.seq, s.extra])])
-    return { type: 'put', key: SNAPSHOTS_KEY, value }
+    return { type: 'put', key: SNAPSHOTS_KEY, value: RLP.encode([this.nextId, this.nextSeq]) }
+  }
+
+  private entryOp(snap: SnapshotRecord, del = false): BatchOp {
+    const key = concatBytes(ENTRY_RANGE.gte, u64(snap.id))
+    return del ? { type: 'del', key } : { type: 'put', key, value: RLP.encode([snap.id, snap.seq, snap.extra]) }
   }
 
   /** Live snapshots, oldest first. */
@@ -111,8 +131,9 @@ export class SnapshotJournal {
   take(extra: Uint8Array): Promise<bigint> {
     const run = this.tail.then(async () => {
       const id = this.nextId++
-      this.snapshots.push({ id, seq: this.nextSeq, extra })
-      await writeBatch(this.db, [this.tableOp()])
+      const snap = { id, seq: this.nextSeq, extra }
+      this.snapshots.push(snap)
+      await writeBatch(this.db, [this.entryOp(snap), this.tableOp()])
       return id
     })
     this.tail = run.catch(() => {})
@@ -142,6 +163,7 @@ export class SnapshotJournal {
           restore.set(Buffer.from(k.buffer, k.byteOffset, k.byteLength).toString('latin1'), item.length === 1 ? { type: 'del', key: k } : { type: 'put', key: k, value: item[1]! })
         }
       }
+      for (const gone of this.snapshots.slice(at)) ops.push(this.entryOp(gone, true))
       this.snapshots = this.snapshots.slice(0, at)
       if (this.snapshots.length === 0) this.nextSeq = 0n
       else this.nextSeq = snap.seq
