@@ -1,3 +1,5 @@
+import { RLP } from '@ethereumjs/rlp'
+import { KECCAK256_RLP, equalsBytes } from '@ethereumjs/util'
 import { type BatchOp, type Database, writeSynced } from './db.js'
 import { META_FLAT_ROOT, PREFIX, metaKey } from './keys.js'
 import { BoundedCache } from '../util/boundedCache.js'
@@ -160,6 +162,8 @@ export class FlatState {
     const ops: BatchOp[] = []
     const before = new Map<string, Uint8Array | null>()
     for (const addrHash of changes.cleared) {
+      // A new contract clears its address's storage: skip the range read (it waits for LevelDB to have every write) where no slot can be.
+      if (!this.partial && !mayHoldSlots(this.account(addrHash))) continue
       for await (const key of this.db.keys(storageRange(addrHash))) {
         const slotKey = Buffer.from(key.buffer, key.byteOffset + 1, key.byteLength - 1).toString('hex')
         if (!changes.storage.has(slotKey)) {
@@ -327,6 +331,18 @@ function concat(prefix: number, ...parts: Uint8Array[]): Uint8Array {
 }
 
 /** The keys of one account's slots: keccak(address) followed by every 32-byte slot hash. */
+/**
+ * Whether an account (RLP; null = absent) can have slots in the flat state: slots are written with
+ * their account's storage root and deleted with it (a deleted or cleared account's range is
+ * emptied here), so an absent account or one with the empty root has none.
+ */
+function mayHoldSlots(rlp: Uint8Array | null | undefined): boolean {
+  if (rlp === null) return false
+  if (rlp === undefined) return true
+  const storageRoot = (RLP.decode(rlp) as Uint8Array[])[2]
+  return storageRoot === undefined || !equalsBytes(storageRoot, KECCAK256_RLP)
+}
+
 function storageRange(addrHash: string): { gte: Uint8Array; lte: Uint8Array } {
   return { gte: flatKey(PREFIX.flatStorage, addrHash), lte: flatKey(PREFIX.flatStorage, addrHash + 'ff'.repeat(32)) }
 }
