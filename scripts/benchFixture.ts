@@ -5,11 +5,12 @@
  * transfer, its receipt) and a call. Against any node already running, by URL:
  *
  *   npm run build && node dist/scripts/benchFixture.js --url http://127.0.0.1:9650/ext/bc/C/rpc [--pid PID]
- *                                                      [--tests 300] [--key 0x...] [--fixture-txs 50]
+ *                                                      [--tests 300] [--key 0x...] [--fixture-txs 50] [--live 0]
  *
  * Prints the wall time per method (median and mean, ms) and, with `--pid`, the node's CPU per test.
  * The fixture deploys TestToken (test/fixtures/contracts.json) and makes `--fixture-txs` transfers, so
- * a revert undoes one test's block on a chain with some history.
+ * a revert undoes one test's block on a chain with some history. `--live N` first takes N snapshots
+ * that stay live, as the fixtures of a suite's earlier files do (loadFixture leaves one per fixture).
  */
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -25,6 +26,7 @@ const URL_ = value('--url') ?? 'http://127.0.0.1:9650/ext/bc/C/rpc'
 const PID = value('--pid') === undefined ? undefined : Number(value('--pid'))
 const TESTS = Number(value('--tests') ?? 300)
 const FIXTURE_TXS = Number(value('--fixture-txs') ?? 50)
+const LIVE = Number(value('--live') ?? 0)
 const KEY = value('--key') ?? '0x56289e99c94b6912bfc12adc093c9b51124f0dc54ac7a766b2bc5ccf558d8027'
 const WARMUP = 20
 
@@ -57,6 +59,7 @@ async function main(): Promise<void> {
     const raw = await wallet.signTransaction({ type: 2, chainId, value: 0n, maxFeePerGas: fee, maxPriorityFeePerGas: 10n ** 9n, ...tx })
     return (method === 'eth_sendRawTransaction' ? timed : rpc)('eth_sendRawTransaction', [raw]) as Promise<string>
   }
+  for (let i = 0; i < LIVE; i++) await rpc('evm_snapshot')
   let nonce = Number((await rpc('eth_getTransactionCount', [wallet.address, 'pending'])) as string)
   const address = getCreateAddress({ from: wallet.address, nonce })
   await send({ data: artifacts.contracts.TestToken!.bytecode + token.encodeDeploy([10n ** 27n]).slice(2), gasLimit: 3_000_000n, nonce: nonce++ }, 'setup')
