@@ -15,6 +15,7 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { Interface, Wallet, getCreateAddress } from 'ethers'
+import { jsonRpc } from './jsonRpc.js'
 import { cpuUsOf } from './proc.js'
 
 const args = process.argv.slice(2)
@@ -33,13 +34,7 @@ const WARMUP = 20
 const artifacts = JSON.parse(readFileSync(join(process.cwd(), 'test/fixtures/contracts.json'), 'utf8')) as { contracts: Record<string, { abi: unknown[]; bytecode: string }> }
 const token = new Interface(artifacts.contracts.TestToken!.abi as never)
 
-let id = 0
-async function rpc(method: string, params: unknown[] = []): Promise<unknown> {
-  const res = await fetch(URL_, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: ++id, method, params }) })
-  const body = (await res.json()) as { result?: unknown; error?: { message: string } }
-  if (body.error !== undefined) throw new Error(`${method}: ${body.error.message}`)
-  return body.result
-}
+const rpc: (method: string, params?: unknown[]) => Promise<unknown> = jsonRpc(URL_)
 
 const times = new Map<string, number[]>()
 async function timed(method: string, params: unknown[] = []): Promise<unknown> {

@@ -12,6 +12,7 @@ import { Wallet } from 'ethers'
 import pino from 'pino'
 import { parseNodeConfig } from '../src/config.js'
 import { createNode } from '../src/node.js'
+import { jsonRpc } from './jsonRpc.js'
 import { deployVault, iface, tokenDeployment } from './vaultSetup.js'
 
 const EWOQ = new Wallet('0x56289e99c94b6912bfc12adc093c9b51124f0dc54ac7a766b2bc5ccf558d8027')
@@ -19,13 +20,7 @@ const dataDir = mkdtempSync(join(tmpdir(), 'estimate-runs-'))
 const node = await createNode(parseNodeConfig({ httpHost: '127.0.0.1', httpPort: 0, dataDir, logLevel: 'silent', evmInterpreter: 'own', evmOracle: false }), { log: pino({ level: 'silent' }) })
 const { port } = await node.listen()
 const url = `http://127.0.0.1:${port}/ext/bc/C/rpc`
-let id = 0
-async function rpc(method: string, params: unknown[] = []): Promise<any> {
-  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: ++id, method, params }) })
-  const body = (await res.json()) as { result?: unknown; error?: { message: string } }
-  if (body.error !== undefined) throw new Error(`${method}: ${body.error.message}`)
-  return body.result
-}
+const rpc = jsonRpc(url)
 async function send(tx: { to?: string; data?: string; value?: bigint }): Promise<any> {
   const nonce = Number(await rpc('eth_getTransactionCount', [EWOQ.address, 'pending']))
   const raw = await EWOQ.signTransaction({ type: 2, chainId: 43112n, nonce, gasLimit: 5_000_000n, maxFeePerGas: 10n ** 11n, maxPriorityFeePerGas: 1n, ...tx })

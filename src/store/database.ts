@@ -1,5 +1,5 @@
 import { ClassicLevel } from 'classic-level'
-import { WAL_SEQ_KEY, u64 } from './keys.js'
+import { WAL_SEQ_KEY, keyString, u64 } from './keys.js'
 import type { BatchOp } from './batchOp.js'
 import { WriteAheadLog } from './writeAheadLog.js'
 
@@ -102,7 +102,7 @@ export class Database {
   /** A key's value: the latest write's, whether LevelDB holds it yet or not. */
   getSync(key: Uint8Array): Uint8Array | undefined {
     if (this.overlay.size > 0) {
-      const pending = this.overlay.get(mapKey(key))
+      const pending = this.overlay.get(keyString(key))
       // A copy (a Buffer's slice() would be a view): the logged value is a view of its whole write's
       // record, which a reader's cache would keep alive, and a reader must not change it.
       if (pending !== undefined) return pending.value === undefined ? undefined : new Uint8Array(pending.value)
@@ -125,7 +125,7 @@ export class Database {
     const seq = ++this.seq
     const views = this.wal.append(seq, ops, opts.sync === true || this.opts.syncWrites)
     for (const op of views) {
-      const pending: Pending = { key: op.key, value: op.type === 'put' ? op.value : undefined, k: mapKey(op.key) }
+      const pending: Pending = { key: op.key, value: op.type === 'put' ? op.value : undefined, k: keyString(op.key) }
       this.overlay.set(pending.k, pending)
       this.queue.push(pending)
     }
@@ -247,9 +247,6 @@ async function writeLevel(level: Level, ops: readonly BatchOp[], seq: bigint, sy
 }
 
 /** A key as a map key: one character per byte. */
-function mapKey(key: Uint8Array): string {
-  return Buffer.from(key.buffer, key.byteOffset, key.byteLength).toString('latin1')
-}
 
 interface LevelRange<T> {
   next(): Promise<T | undefined>

@@ -119,6 +119,11 @@ export const META_HEAD_STATE = 'head-state'
 const enc = new TextEncoder()
 
 /** prefix ‖ bytes. */
+/** A key as a string for Map keys: one char per byte (latin1), no copy of the bytes. */
+export function keyString(key: Uint8Array): string {
+  return Buffer.from(key.buffer, key.byteOffset, key.byteLength).toString('latin1')
+}
+
 export function prefixed(prefix: number, body: Uint8Array): Uint8Array {
   const out = new Uint8Array(1 + body.length)
   out[0] = prefix

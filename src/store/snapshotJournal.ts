@@ -1,7 +1,7 @@
 import { RLP } from '@ethereumjs/rlp'
 import { bytesToBigInt, concatBytes, equalsBytes } from '@ethereumjs/util'
 import { type BatchOp, type Database, writeBatch } from './writeBatch.js'
-import { META_SNAPSHOTS, PREFIX, metaKey, prefixed, u64 } from './keys.js'
+import { META_SNAPSHOTS, PREFIX, keyString, metaKey, prefixed, u64 } from './keys.js'
 
 /** One live snapshot: its id, where its journal starts, and what its owner keeps beside it (time, pools). */
 export interface SnapshotRecord {
@@ -76,13 +76,10 @@ export class SnapshotJournal {
     this.nextSeq = bytesToBigInt(seq)
     if (list !== undefined) {
       // A data dir from before each snapshot had its own key: the table held them all; move them out.
-      this.snapshots = list.map(([id, s, extra]) => ({ id: bytesToBigInt(id!), seq: bytesToBigInt(s!), extra: extra! }))
+      this.snapshots = list.map(snapshotOf)
       await writeBatch(this.db, [...this.snapshots.map((snap) => this.entryOp(snap)), this.tableOp()])
     } else {
-      for await (const [, value] of this.db.iterator(ENTRY_RANGE)) {
-        const [id, s, extra] = RLP.decode(value) as unknown as Uint8Array[]
-        this.snapshots.push({ id: bytesToBigInt(id!), seq: bytesToBigInt(s!), extra: extra! })
-      }
+      for await (const [, value] of this.db.iterator(ENTRY_RANGE)) this.snapshots.push(snapshotOf(RLP.decode(value) as unknown as Uint8Array[]))
     }
     if (this.snapshots.length === 0) return
     for await (const [key, value] of this.db.iterator({ gte: recordKey(this.snapshots[0]!.seq), lt: Uint8Array.of(PREFIX.snapshotJournal + 1) })) {
@@ -160,7 +157,7 @@ export class SnapshotJournal {
         ops.push({ type: 'del', key: recordKey(seq) })
         for (const item of items) {
           const k = item[0]!
-          restore.set(Buffer.from(k.buffer, k.byteOffset, k.byteLength).toString('latin1'), item.length === 1 ? { type: 'del', key: k } : { type: 'put', key: k, value: item[1]! })
+          restore.set(keyString(k), item.length === 1 ? { type: 'del', key: k } : { type: 'put', key: k, value: item[1]! })
         }
       }
       for (const gone of this.snapshots.slice(at)) ops.push(this.entryOp(gone, true))
@@ -189,6 +186,11 @@ export class SnapshotJournal {
   }
 }
 
+/** A snapshot from its stored fields [id, first seq, extra] (its own key, or the old table's list). */
+function snapshotOf([id, seq, extra]: Uint8Array[]): SnapshotRecord {
+  return { id: bytesToBigInt(id!), seq: bytesToBigInt(seq!), extra: extra! }
+}
+
 function recordKey(seq: bigint): Uint8Array {
   return prefixed(PREFIX.snapshotJournal, u64(seq))
 }
@@ -199,7 +201,7 @@ function uniqueKeys(ops: readonly BatchOp[]): Uint8Array[] {
   for (const op of ops) {
     const prefix = op.key[0]!
     if (UNJOURNALED.has(prefix) || (op.type === 'put' && CONTENT_ADDRESSED.has(prefix)) || (prefix === PREFIX.meta && equalsBytes(op.key, SNAPSHOTS_KEY))) continue
-    const hex = Buffer.from(op.key.buffer, op.key.byteOffset, op.key.byteLength).toString('latin1')
+    const hex = keyString(op.key)
     if (seen.has(hex)) continue
     seen.add(hex)
     out.push(op.key)
