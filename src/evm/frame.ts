@@ -5,7 +5,7 @@ import type { EvmGas } from './gasParams.js'
 import type { GasLedger } from './gasLedger.js'
 import type { Journal } from './journal.js'
 import { Memory } from './memory.js'
-import type { ChainPrecompile, EvmBlock, EvmHost, EvmLog } from './types.js'
+import type { ChainPrecompile, EvmBlock, EvmFault, EvmHost, EvmLog } from './types.js'
 
 /** An opcode: runs synchronously on the frame, charging its own gas; sets `status` to leave the loop. */
 export type Op = (f: Frame) => void
@@ -28,6 +28,8 @@ export interface MsgResult {
   createdAddress?: string
   /** With a gas ledger: the least gas the message runs the same way with (gasLedger.ts). */
   need?: number
+  /** Where its own code halted exceptionally. */
+  fault?: EvmFault
 }
 
 /** A message (top-level or an opcode's), ethereumjs's Message. */
@@ -105,6 +107,8 @@ export class Frame {
   readonly budget: number
   /** With a gas ledger: the least budget the frame has run the same way with so far (gasLedger.ts). */
   need = 0
+  /** A RETURNDATACOPY read past the return data: out of gas to ethereumjs, its own error to geth. */
+  outOfBounds = false
 
   constructor(
     readonly ctx: Ctx,

@@ -40,5 +40,7 @@ export async function runCode(ctx: Ctx, code: CodeAnalysis, msg: Msg, address: s
   const need = ctx.ledger === undefined ? undefined : f.need
   if (f.status === DONE) return { error: undefined, returnData: f.out, gasUsed: msg.gas - f.gas, need }
   if (f.status === REVERTED) return { error: 'revert', returnData: f.out, gasUsed: msg.gas - f.gas, need }
-  return { error: f.error, returnData: EMPTY_BYTES, gasUsed: msg.gas }
+  // Every exceptional halt but a bad jump fails before its opcode moves the counter: the opcode is at pc.
+  const fault = { op: code.padded[f.pc] ?? 0, stackLen: f.sp, returnDataOutOfBounds: f.outOfBounds }
+  return { error: f.error, returnData: EMPTY_BYTES, gasUsed: msg.gas, fault }
 }

@@ -86,6 +86,7 @@ export async function runMessage(rules: EvmRules, state: EvmState, host: EvmHost
       gasRefund: BigInt(ctx.refund),
       logs: ctx.logs,
       error: r.error,
+      fault: r.fault,
       createdAddress: r.createdAddress === undefined ? undefined : unprefixedHexToBytes(r.createdAddress),
       changes: stateChanges(j),
       accessed: j.accessed,

@@ -104,6 +104,17 @@ export interface EvmStateChanges {
   codes: Map<string, Uint8Array>
 }
 
+/**
+ * Where a frame halted exceptionally, for geth's error texts (`stack underflow (0 <=> 2)`, `invalid
+ * opcode: INVALID`, `return data out of bounds`): the opcode, the stack's height before it ran, and
+ * whether a RETURNDATACOPY read past the return data (ethereumjs reports that as out of gas).
+ */
+export interface EvmFault {
+  op: number
+  stackLen: number
+  returnDataOutOfBounds: boolean
+}
+
 /** A message's outcome, field for field what ethereumjs's runCall answers (its execResult and createdAddress). */
 export interface EvmResult {
   returnData: Uint8Array
@@ -114,6 +125,8 @@ export interface EvmResult {
   logs: EvmLog[]
   /** ethereumjs's EVMError name when the top-level message failed ('revert', 'out of gas', 'invalid opcode', ...). */
   error?: string
+  /** Where the top-level frame halted, when `error` is an exceptional halt in its own code. */
+  fault?: EvmFault
   /** The creation's address (20 bytes), as runCall reports it: also when the creation failed (collision, code size, revert). */
   createdAddress?: Uint8Array
   /** Every effect on state, as the state stands after the message (what ethereumjs leaves once it reverted a failed message). */

@@ -3,6 +3,7 @@ import { createRequire } from 'node:module'
 import type { CustomCrypto } from '@ethereumjs/common'
 import { calculateSigRecovery, setLengthLeft } from '@ethereumjs/util'
 import { createKeccak } from 'hash-wasm'
+import { kzgCrypto } from './kzg.js'
 
 const require = createRequire(import.meta.url)
 
@@ -57,5 +58,6 @@ function nativeEcrecover(msgHash: Uint8Array, v: bigint, r: Uint8Array, s: Uint8
 /** Handed to ethereumjs through Common so transactions, the EVM and the trie use the native code. */
 export const customCrypto: CustomCrypto = {
   keccak256,
+  kzg: kzgCrypto,
   ...(nativeSecp ? { ecrecover: nativeEcrecover } : {}),
 }

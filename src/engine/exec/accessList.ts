@@ -2,6 +2,7 @@ import { bytesToHex } from '@ethereumjs/util'
 import { ExecutionFailedError } from '../base/errors.js'
 import type { RunLimit } from './evmGuard.js'
 import type { CallOutcome, CallRunner } from './executor.js'
+import { gethVmError } from '../tracing/gethVmError.js'
 import type { CallRequest } from '../base/types.js'
 
 /** eth_createAccessList's answer. */
@@ -32,7 +33,7 @@ export async function createAccessList(ex: CallRunner, req: CallRequest, gas: bi
       const same = JSON.stringify(next) === JSON.stringify(list.map((i) => ({ address: bytesToHex(i.address), storageKeys: i.storageKeys.map((k) => bytesToHex(k)) })))
       if (same || i === 7) {
         const result: AccessListResult = { accessList: next, gasUsed: outcome.gasUsed }
-        if (outcome.error !== undefined) result.error = outcome.reverted ? 'execution reverted' : outcome.error
+        if (outcome.error !== undefined) result.error = gethVmError(outcome.error, outcome.fault)
         return result
       }
       list = next.map((i) => ({ address: hexBytes(i.address), storageKeys: i.storageKeys.map(hexBytes) }))

@@ -60,7 +60,8 @@ export async function estimateGas(ex: CallRunner, block: Block, req: CallRequest
     const top = await probeSafe((gas) => probe(gas, new GasLedger()), hi, true)
     if (top === undefined || top.error !== undefined) {
       if (top?.reverted) throw executionError(top)
-      if (top !== undefined && top.error !== 'out of gas') throw executionError(top)
+      // geth's estimator raises the gas only for ErrOutOfGas; ethereumjs's out of gas also names a RETURNDATACOPY past the data.
+      if (top !== undefined && (top.error !== 'out of gas' || top.fault?.returnDataOutOfBounds)) throw executionError(top)
       throw new ExecutionFailedError(`gas required exceeds allowance (${hi})`)
     }
     // The last successful run whose ledger proves the outcome of runs below its limit (evm/gasLedger.ts);

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto'
 import { Common } from '@ethereumjs/common'
 import { EVM, EVMError, activeCostPerStateByte, createEIP7708TransferLog } from '@ethereumjs/evm'
+import type { EvmFault } from '../../evm/types.js'
 import { Account, BIGINT_0, EthereumJSErrorWithoutCode, bytesToUnprefixedHex, createZeroAddress, equalsBytes } from '@ethereumjs/util'
 
 /*
@@ -133,6 +134,7 @@ patch('lazy runState', EVM.prototype as unknown as { runInterpreter: unknown }, 
     let result = interpreter._result
     let gasUsed = message.gasLimit - interpreterRes.runState.gasLeft
     if (interpreterRes.exceptionError) {
+      markFault(interpreterRes.exceptionError as HaltError, interpreterRes.runState as unknown as HaltState)
       const error = interpreterRes.exceptionError.error
       if (error !== EVMError.errorMessages.REVERT && error !== EVMError.errorMessages.INVALID_EOF_FORMAT) gasUsed = message.gasLimit
       result = { ...result, logs: [], selfdestruct: new Map(), createdAddresses: new Set() }
@@ -197,6 +199,21 @@ function rewrite(name: string, proto: object, method: string, fingerprint: strin
       return (this.DEBUG ? original : rebuilt).apply(this, args)
     }
   })
+}
+
+type HaltState = { opCode?: number; stack: { _len: number; _store: bigint[] }; interpreter: { getReturnDataSize(): bigint } }
+type HaltError = { error: string; fault?: EvmFault }
+
+/**
+ * Where the frame halted (the opcode the loop was on, the stack's height: ethereumjs checks a stack
+ * before it pops, and RETURNDATACOPY's bounds before its gas), for geth's texts (tracing/gethVmError.ts).
+ */
+function markFault(err: HaltError, state: HaltState): void {
+  const op = state.opCode ?? 0
+  const n = state.stack._len
+  const s = state.stack._store
+  const returnDataOutOfBounds = op === 0x3e && err.error === EVMError.errorMessages.OUT_OF_GAS && n >= 3 && s[n - 2]! + s[n - 3]! > state.interpreter.getReturnDataSize()
+  err.fault = { op, stackLen: n, returnDataOutOfBounds }
 }
 
 /** The EVM's fields runInterpreter reads (evm.js). */

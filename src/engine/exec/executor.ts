@@ -5,7 +5,8 @@ import { Account, Address, bytesToHex, hexToBytes, setLengthLeft, toChecksumAddr
 import type { Block } from '../chain/block.js'
 import { type CallMessage, type CallResult, directCallSupported, messageCall, runDirectCall } from './directCall.js'
 import { type OwnEvm, chainHost, describeCall } from './ownEvm.js'
-import type { ChainPrecompile, EvmHost } from '../../evm/types.js'
+import type { ChainPrecompile, EvmFault, EvmHost } from '../../evm/types.js'
+import { gethVmError, haltName } from '../tracing/gethVmError.js'
 import type { GasLedger } from '../../evm/gasLedger.js'
 import { chainPrecompiles, setWarpTx, type WarpTx, warpCallOf, withIntrinsicGas } from './warpPrecompile.js'
 import { EvmGuard, type RunLimit } from './evmGuard.js'
@@ -41,6 +42,8 @@ export interface CallOutcome {
   gasUsed: bigint
   reverted: boolean
   error?: string
+  /** Where the top-level frame halted (geth's texts name the opcode and the stack). */
+  fault?: EvmFault
   /** The gas ledger asked for, when the node's interpreter ran the message and kept it whole (evm/gasLedger.ts). */
   ledger?: GasLedger
 }
@@ -157,6 +160,12 @@ export class Executor {
     const sender = toChecksumAddress(from.toString())
     if (cost > MAX_UINT256) throw new ExecutionFailedError(`insufficient funds for gas * price + value: address ${sender} required balance exceeds 256 bits`)
     if (account.balance < cost) throw new ExecutionFailedError(`insufficient funds for gas * price + value: address ${sender} have ${account.balance} want ${cost}`)
+    // geth's state transition (ErrMaxInitCodeSizeExceeded), once the gas is bought: init code over EIP-3860's limit never runs.
+    const initCodeSize = req.to === undefined ? (req.input?.length ?? 0) : 0
+    const common = this.chain.txCommon
+    if (initCodeSize > 0 && common.isActivatedEIP(3860) && BigInt(initCodeSize) > common.param('maxInitCodeSize')) {
+      throw new ExecutionFailedError(`max initcode size exceeded: code size ${initCodeSize} limit ${common.param('maxInitCodeSize')}`)
+    }
     account.nonce = req.nonce ?? account.nonce
     if (beforeRun !== undefined) await beforeRun(tx!)
     let result: CallResult
@@ -182,9 +191,11 @@ export class Executor {
     }
     this.guard.check()
     const exec = result.execResult
-    const errName = exec.exceptionError?.error
+    const halt = exec.exceptionError as { error: string; fault?: EvmFault } | undefined
+    const errName = haltName(halt, req.to === undefined)
     const kept = ledger?.ran && !ledger.opaque ? ledger : undefined
-    return { result, returnData: exec.returnValue, gasUsed: result.totalGasSpent, reverted: errName === 'revert', error: errName, ledger: kept }
+    const fault = halt?.fault
+    return { result, returnData: exec.returnValue, gasUsed: result.totalGasSpent, reverted: errName === 'revert', error: errName, fault, ledger: kept }
   }
 
   /**
@@ -261,6 +272,7 @@ export class Executor {
     return env
   }
 
+  /** The call's transaction; init code of any size (run() refuses what is over the limit, in geth's words). */
   private makeTx(req: CallRequest, gas: bigint, from: Address, baseFee: bigint): TypedTransaction {
     const common = this.chain.txCommon
     const base = {
@@ -275,9 +287,12 @@ export class Executor {
       const tip = req.maxPriorityFeePerGas ?? 0n
       const feeCap = req.maxFeePerGas ?? (tip > baseFee ? tip : baseFee + tip)
       if (tip > feeCap) throw new InvalidParamsError('maxFeePerGas (' + feeCap + ') < maxPriorityFeePerGas (' + tip + ')')
-      tx = createTx({ ...base, type: 2, maxFeePerGas: feeCap, maxPriorityFeePerGas: tip, accessList: toAccessList(req.accessList), chainId: this.chain.chainId }, { common, freeze: false })
+      tx = createTx(
+        { ...base, type: 2, maxFeePerGas: feeCap, maxPriorityFeePerGas: tip, accessList: toAccessList(req.accessList), chainId: this.chain.chainId },
+        { common, freeze: false, allowUnlimitedInitCodeSize: true },
+      )
     } else {
-      tx = createTx({ ...base, type: 0, gasPrice: req.gasPrice ?? 0n }, { common, freeze: false })
+      tx = createTx({ ...base, type: 0, gasPrice: req.gasPrice ?? 0n }, { common, freeze: false, allowUnlimitedInitCodeSize: true })
     }
     ;(tx as { getSenderAddress: () => Address }).getSenderAddress = () => from
     return tx
@@ -328,39 +343,7 @@ export function translateRunError(err: unknown): Error {
 /** geth's error for a failed (non-revert) execution: the EVM error text. */
 export function executionError(outcome: CallOutcome): Error {
   if (outcome.reverted) return new ExecutionRevertedError(outcome.returnData, decodeRevertReason(outcome.returnData))
-  return new ExecutionFailedError(gethVmError(outcome.error ?? 'execution failed'))
-}
-
-/** ethereumjs EVM error names -> geth's core/vm error strings. */
-function gethVmError(name: string): string {
-  switch (name) {
-    case 'out of gas':
-      return 'out of gas'
-    case 'invalid opcode':
-      return 'invalid opcode'
-    case 'stack underflow':
-      return 'stack underflow'
-    case 'stack overflow':
-      return 'stack limit reached 1024 (1023)'
-    case 'invalid JUMP':
-      return 'invalid jump destination'
-    case 'static state change':
-      return 'write protection'
-    case 'code store out of gas':
-      return 'contract creation code storage out of gas'
-    case 'code size to deposit exceeds maximum code size':
-      return 'max code size exceeded'
-    case 'create collision':
-      return 'contract address collision'
-    case 'invalid bytecode deployed':
-      return 'invalid code: must not begin with 0xef'
-    case 'value overflow':
-      return 'gas uint64 overflow'
-    case 'insufficient balance':
-      return 'insufficient balance for transfer'
-    default:
-      return name
-  }
+  return new ExecutionFailedError(gethVmError(outcome.error ?? 'execution failed', outcome.fault))
 }
 
 /** Decodes Error(string) revert data; Panic(uint256) as geth does ("assert(false)" etc.). */

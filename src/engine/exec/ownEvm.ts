@@ -140,7 +140,7 @@ export class OwnEvm {
       executionGasUsed: evm.executionGasUsed,
       gasRefund: evm.gasRefund,
       logs: evm.logs.map((l) => [l.address, l.topics, l.data]),
-      exceptionError: evm.error === undefined ? undefined : { error: evm.error, errorType: 'EVMError' },
+      exceptionError: evm.error === undefined ? undefined : { error: evm.error, errorType: 'EVMError', fault: evm.fault },
     } as unknown as RunTxResult['execResult']
     return { result: { execResult, totalGasSpent, gasRefund }, evm }
   }

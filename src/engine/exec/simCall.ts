@@ -7,6 +7,8 @@ import type { Chain } from '../chain/chain.js'
 import { keccak256 } from '../../util/crypto.js'
 import { EngineError, SimulateError } from '../base/errors.js'
 import { executionError, type CallOutcome } from './executor.js'
+import type { EvmFault } from '../../evm/types.js'
+import { haltName } from '../tracing/gethVmError.js'
 import type { Log, Receipt } from '../chain/receipt.js'
 import type { CallRequest } from '../base/types.js'
 import { MAX_UINT64, type SimCallResult, type SimLog } from './simulateOptions.js'
@@ -146,8 +148,9 @@ export function simCallResult(c: SimCall, run: RunTxResult, index: number, logCo
     status: failed ? 0 : 1,
   }
   if (failed) {
-    const reverted = exec.exceptionError!.error === 'revert'
-    const err = executionError({ reverted, returnData: exec.returnValue, error: exec.exceptionError!.error } as CallOutcome)
+    const halt = exec.exceptionError as { error: string; fault?: EvmFault }
+    const reverted = halt.error === 'revert'
+    const err = executionError({ reverted, returnData: exec.returnValue, error: haltName(halt, c.tx.to === undefined), fault: halt.fault } as CallOutcome)
     result.error = reverted
       ? { kind: 'reverted', message: err.message, data: exec.returnValue }
       : { kind: 'vm', message: err.message + (c.gasCapped ? " (gas limit was capped by the RPC server's global gas cap)" : '') }

@@ -1,7 +1,9 @@
 import type { EVMResult, InterpreterStep, Message } from '@ethereumjs/evm'
 import type { StateManagerInterface } from '@ethereumjs/common'
 import { type Address, bigIntToBytes, setLengthLeft } from '@ethereumjs/util'
-import { OP, isCallOp, opName, stackOverflow, stackUnderflow } from './opcodes.js'
+import { OP, isCallOp, opName } from './opcodes.js'
+import { gethVmError, haltName } from './gethVmError.js'
+import type { EvmFault } from '../../evm/types.js'
 import type { FrameType, Tracer } from './types.js'
 
 /*
@@ -33,6 +35,8 @@ interface Frame {
   logIndex: number
   created?: Uint8Array
   lastStep?: LastStep
+  /** The frame's message: its code, loaded after the message starts, names an undefined opcode ethereumjs steps as INVALID (0xfe). */
+  message: Message
   selfdestruct?: { from: Uint8Array; to: Uint8Array; value: bigint }
 }
 
@@ -98,7 +102,7 @@ export function attachTracer(evm: { events?: unknown }, tracer: Tracer, opts: { 
       to = isCallOp(pending.op) ? word20(pending.step.stack[pending.step.stack.length - 2]!) : undefined
     }
     pending = undefined
-    frames.push({ depth: msg.depth, type, returnData: EMPTY, logIndex })
+    frames.push({ depth: msg.depth, type, returnData: EMPTY, logIndex, message: msg })
     if (parent !== undefined) parent.returnData = EMPTY
     tracer.onEnter?.({ depth: msg.depth, type, from, to, input: msg.data, gas: msg.gasLimit, value: type === 'STATICCALL' ? undefined : msg.value })
   }
@@ -112,7 +116,7 @@ export function attachTracer(evm: { events?: unknown }, tracer: Tracer, opts: { 
     const frame = frames.pop()
     if (frame === undefined) return
     const exec = result.execResult
-    const ethError = exec.exceptionError?.error as string | undefined
+    const ethError = haltName(exec.exceptionError as { error: string; fault?: EvmFault } | undefined, frame.type === 'CREATE' || frame.type === 'CREATE2')
     let error: string | undefined
     if (ethError !== undefined) {
       const mapped = vmError(ethError, frame.lastStep)
@@ -141,7 +145,8 @@ export function attachTracer(evm: { events?: unknown }, tracer: Tracer, opts: { 
       failedEarly(pending, frame)
       pending = undefined
     }
-    const op = ev.opcode.code
+    const code = ev.opcode.name === 'INVALID' ? frame?.message.code : undefined
+    const op = code instanceof Uint8Array ? (code[ev.pc] ?? ev.opcode.code) : ev.opcode.code
     const stack = ev.stack
     let cost = ev.opcode.dynamicFee ?? BigInt(ev.opcode.fee)
     let callGas = 0n
@@ -215,38 +220,13 @@ export function attachTracer(evm: { events?: unknown }, tracer: Tracer, opts: { 
   }
 }
 
-/** ethereumjs EVMError names -> geth's texts; beforeRun: geth logs the failing step with the error. */
+/** geth's text for the halt, from the last step; beforeRun: geth logs the failing step with the error (its stack and gas checks). */
 function vmError(name: string, last: LastStep | undefined): { text: string; beforeRun: boolean } {
   const n = last?.stack.length ?? 0
-  switch (name) {
-    case 'out of gas':
-      if (last?.op === OP.RETURNDATACOPY && n >= 3 && last.stack[n - 2]! + last.stack[n - 3]! > BigInt(last.returnDataLength)) {
-        return { text: 'return data out of bounds', beforeRun: false }
-      }
-      return { text: 'out of gas', beforeRun: last !== undefined }
-    case 'stack underflow':
-      return { text: stackUnderflow(last?.op ?? 0, n), beforeRun: last !== undefined }
-    case 'stack overflow':
-      return { text: stackOverflow(last?.op ?? 0, n), beforeRun: last !== undefined }
-    case 'invalid opcode':
-      return { text: `invalid opcode: ${opName(last?.op ?? 0xfe)}`, beforeRun: false }
-    case 'revert':
-      return { text: 'execution reverted', beforeRun: false }
-    default:
-      return { text: VM_ERRORS[name] ?? name, beforeRun: false }
-  }
-}
-
-const VM_ERRORS: Record<string, string> = {
-  'invalid JUMP': 'invalid jump destination',
-  'static state change': 'write protection',
-  'code store out of gas': 'contract creation code storage out of gas',
-  'code size to deposit exceeds maximum code size': 'max code size exceeded',
-  'create collision': 'contract address collision',
-  'invalid bytecode deployed': 'invalid code: must not begin with 0xef',
-  'value overflow': 'gas uint64 overflow',
-  'insufficient balance': 'insufficient balance for transfer',
-  'initcode exceeds max initcode size': 'max initcode size exceeded',
+  const returnDataOutOfBounds = last?.op === OP.RETURNDATACOPY && n >= 3 && last.stack[n - 2]! + last.stack[n - 3]! > BigInt(last.returnDataLength)
+  const text = gethVmError(name, { op: last?.op ?? 0xfe, stackLen: n, returnDataOutOfBounds })
+  const checked = name === 'stack underflow' || name === 'stack overflow' || (name === 'out of gas' && !returnDataOutOfBounds)
+  return { text, beforeRun: last !== undefined && checked }
 }
 
 /** The low 20 bytes of a stack word (an address operand). */

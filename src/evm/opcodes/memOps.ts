@@ -82,7 +82,10 @@ export function memOps(t: Op[], g: EvmGas): void {
     const memOffset = s[top]!
     const dataOffset = s[top - 1]!
     const len = s[top - 2]!
-    if (dataOffset + len > BigInt(f.returnData.length)) return oog(f)
+    if (dataOffset + len > BigInt(f.returnData.length)) {
+      f.outOfBounds = true
+      return oog(f)
+    }
     let gas = fRdc + f.mem.expand(memOffset, len)
     if (len !== 0n) gas += g.copy * words(len)
     if (f.gas < gas) return oog(f)

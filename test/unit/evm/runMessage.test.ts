@@ -1,6 +1,6 @@
 import { bytesToHex, hexToBytes } from '@ethereumjs/util'
 import { describe, expect, it } from 'vitest'
-import { type Case, type PreAccount, addr, asm, expectSame, runEthereumjs, runOurs } from '../../helpers/evmDiff.js'
+import { type Case, type PreAccount, addr, asm, expectSame, runOurs } from '../../helpers/evmDiff.js'
 
 /*
  * runMessage against ethereumjs 10's runCall, field for field, over hand-written bytecode: each
@@ -149,10 +149,15 @@ describe('runMessage (against ethereumjs runCall)', () => {
       )
     }
     await expectSame(call('PUSH0 PUSH0 PUSH0 PUSH0 PUSH1 1 PUSH1 8 CALL PUSH0 MSTORE PUSH1 32 PUSH0 RETURN'))
-    // KZG (0x0a) without a KZG library in the Common's crypto: both reject alike.
-    const kzg = call('PUSH0 PUSH0 PUSH1 192 PUSH0 PUSH1 10 GAS STATICCALL')
-    await expect(runEthereumjs(kzg)).rejects.toThrow('kzg not initialized')
-    await expect(runOurs(kzg)).rejects.toThrow('kzg not initialized')
+    // KZG (0x0a, the Common's crypto: src/util/kzg.ts): 192 zero bytes (a versioned hash of no commitment), and EIP-4844's valid vector.
+    await expectSame(call('PUSH0 PUSH0 PUSH1 192 PUSH0 PUSH1 10 GAS STATICCALL PUSH0 MSTORE PUSH1 32 PUSH0 RETURN'))
+    const kzgValid =
+      '0x01e798154708fe7789429634053cbf9f99b619f9f084048927333fce637f549b564c0a11a0f704f4fc3e8acfe0f8245f0ad1347b378fbf96e206da11a5d3630624d25032e67a7e6a4910df5834b8fe70e6bcfeeac0352434196bdf4b2485d5a18f59a8d2a1a625a17f3fea0fe5eb8c896db3764f3185481bc22f91b4aaffcca25f26936857bc3a7c2539ea8ec3a952b7873033e038326e87ed3e1276fd140253fa08e9fc25fb2d9a98527fc22a2c9612fbeafdad446cbc7bcdbdcd780af2c16a'
+    const kzgCall = call('CALLDATASIZE PUSH0 PUSH0 CALLDATACOPY PUSH1 64 PUSH0 CALLDATASIZE PUSH0 PUSH1 10 GAS STATICCALL RETURNDATASIZE PUSH0 PUSH0 RETURNDATACOPY RETURNDATASIZE PUSH0 RETURN', {
+      data: kzgValid,
+    })
+    await expectSame(kzgCall)
+    expect(bytesToHex((await runOurs(kzgCall)).returnData)).toBe('0x000000000000000000000000000000000000000000000000000000000000100073eda753299d7d483339d80809a1d80553bda402fffe5bfeffffffff00000001')
     await expectSame(call('PUSH1 32 PUSH0 PUSH1 32 PUSH0 PUSH1 4 PUSH1 20 STATICCALL PUSH0 MSTORE PUSH1 32 PUSH0 RETURN'))
   })
 
