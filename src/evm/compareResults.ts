@@ -1,5 +1,5 @@
 import { type Account, Address, KECCAK256_NULL, KECCAK256_RLP, bytesToHex, equalsBytes, hexToBytes } from '@ethereumjs/util'
-import type { EvmLog, EvmResult, EvmState, EvmStateChanges } from './types.js'
+import type { EvmFault, EvmLog, EvmResult, EvmState, EvmStateChanges } from './types.js'
 
 /**
  * The pre-state both results started from, for the keys they disagree on: an account written on one
@@ -29,6 +29,9 @@ const SHOWN_BYTES = 96
 export function compareResults(ours: EvmResult, theirs: EvmResult, prior: PriorState = NOTHING): string[] {
   const out: string[] = []
   if (errorKind(ours.error) !== errorKind(theirs.error)) out.push(`error: ours ${ours.error ?? 'none'}, theirs ${theirs.error ?? 'none'}`)
+  else if (ours.fault !== undefined && theirs.fault !== undefined && faultFacts(ours.error, ours.fault) !== faultFacts(theirs.error, theirs.fault)) {
+    out.push(`fault: ours ${faultFacts(ours.error, ours.fault)}, theirs ${faultFacts(theirs.error, theirs.fault)}`)
+  }
   if (!equalsBytes(ours.returnData, theirs.returnData)) out.push(`returnData: ours ${hex(ours.returnData)}, theirs ${hex(theirs.returnData)}`)
   if (ours.executionGasUsed !== theirs.executionGasUsed) out.push(`executionGasUsed: ours ${ours.executionGasUsed}, theirs ${theirs.executionGasUsed}`)
   if (ours.gasRefund !== theirs.gasRefund) out.push(`gasRefund: ours ${ours.gasRefund}, theirs ${theirs.gasRefund}`)
@@ -135,6 +138,13 @@ function compareAccessed(ours: Map<string, Set<string>>, theirs: Map<string, Set
     if (other === undefined) out.push(`accessed ${address}: theirs only`)
     else for (const slot of slots) if (!other.has(slot)) out.push(`accessed ${address}[${slot}]: theirs only`)
   }
+}
+
+/** What geth's text for a halt reads of where it happened (engine/tracing/gethVmError.ts): the opcode and stack height, or a read past the return data. */
+function faultFacts(error: string | undefined, fault: EvmFault): string {
+  if (error === 'stack underflow' || error === 'stack overflow' || error === 'invalid opcode') return `opcode 0x${fault.op.toString(16)}, stack ${fault.stackLen}`
+  if (error === 'out of gas') return fault.returnDataOutOfBounds ? 'return data out of bounds' : 'out of gas'
+  return ''
 }
 
 /** An error's kind: ethereumjs names where an invalid JUMP was ('invalid JUMP at <code hash>/<address>:<pc>'). */

@@ -34,6 +34,18 @@ describe('compareResults', () => {
     expect(compareResults(result({ error: 'invalid JUMP at 0x12/0xaa:3' }), result({ error: 'invalid JUMP' }))).toEqual([])
   })
 
+  it("compares where a halt happened as far as geth's text reads it, when both EVMs say", () => {
+    const fault = (op: number, stackLen: number, returnDataOutOfBounds = false) => ({ op, stackLen, returnDataOutOfBounds })
+    const underflow = (f: ReturnType<typeof fault>) => result({ error: 'stack underflow', fault: f })
+    expect(compareResults(underflow(fault(0x01, 1)), underflow(fault(0x01, 1)))).toEqual([])
+    expect(compareResults(underflow(fault(0x01, 1)), underflow(fault(0x01, 0)))).toEqual(['fault: ours opcode 0x1, stack 1, theirs opcode 0x1, stack 0'])
+    const oog = (oob: boolean) => result({ error: 'out of gas', fault: fault(0x3e, 3, oob) })
+    expect(compareResults(oog(true), oog(false))).toEqual(['fault: ours return data out of bounds, theirs out of gas'])
+    // A bad jump's text names no place; a side without a fault (an unpatched ethereumjs) is not compared.
+    expect(compareResults(result({ error: 'invalid JUMP', fault: fault(0x56, 1) }), result({ error: 'invalid JUMP', fault: fault(0x02, 0) }))).toEqual([])
+    expect(compareResults(underflow(fault(0x01, 1)), result({ error: 'stack underflow' }))).toEqual([])
+  })
+
   it('compares logs in order', () => {
     const log = (n: number) => ({ address: new Uint8Array(20), topics: [Uint8Array.of(n)], data: new Uint8Array(0) })
     expect(compareResults(result({ logs: [log(1), log(2)] }), result({ logs: [log(2), log(1)] }))).toHaveLength(2)
