@@ -32,6 +32,8 @@ export async function executeCall(ctx: Ctx, msg: Msg): Promise<MsgResult> {
   const codeAddress = msg.codeAddress ?? to
   const own = ctx.chainPrecompiles?.get(codeAddress)
   if (own !== undefined) {
+    // coreth since Granite (params/hooks_libevm.go makePrecompile): a DELEGATECALL or CALLCODE reverts and uses all its gas.
+    if (codeAddress !== to) return { error: ERR.REVERT, returnData: EMPTY_BYTES, gasUsed: msg.gas, need: 0 }
     if (error !== undefined) return { error, returnData: EMPTY_BYTES, gasUsed: 0 }
     const r = own.run({ caller: unprefixedHexToBytes(msg.caller), data: msg.data.slice(), gas: BigInt(msg.gas), isStatic: msg.isStatic })
     if (r.error === undefined) for (const log of r.logs) ctx.logs.push(log)

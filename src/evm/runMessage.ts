@@ -55,7 +55,7 @@ export async function runMessage(rules: EvmRules, state: EvmState, host: EvmHost
       for (const slot of slots) j.warmAlwaysSlot(a, bytesToUnprefixedHex(slot))
     }
     for (const address of rules.precompiles.keys()) j.warmAlways(address, false)
-    for (const address of msg.chainPrecompiles?.keys() ?? []) j.warmAlways(address, false)
+    for (const [address, p] of msg.chainPrecompiles ?? []) if (p.cold !== true) j.warmAlways(address, false)
     j.warmAlways(caller, false)
     if (to !== undefined) j.warmAlways(to, false)
     j.warmAlways(bytesToUnprefixedHex(msg.block.coinbase), false)

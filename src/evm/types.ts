@@ -78,6 +78,8 @@ export interface EvmMessage {
  * gas it was given, and its logs are dropped.
  */
 export interface ChainPrecompile {
+  /** Not among the chain's active precompiles: a transaction does not start with it warm (coreth's Warp). */
+  cold?: boolean
   run(call: { caller: Uint8Array; data: Uint8Array; gas: bigint; isStatic: boolean }): { returnData: Uint8Array; gasUsed: bigint; error?: string; logs: EvmLog[] }
 }
 

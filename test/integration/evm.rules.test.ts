@@ -72,3 +72,102 @@ describe("coreth's EVM rules: no gas refunds", () => {
     expect(BigInt(fresh.gasUsed)).toBe(CORETH_GAS)
   })
 })
+
+/*
+ * coreth's deprecated native-asset precompiles (Banff on: every chain here): 0x0100…0000 (the genesis
+ * contract's address, also the blackhole coinbase), 0x0100…0001 (NativeAssetBalance) and 0x0100…0002
+ * (NativeAssetCall) revert with no data and use none of the gas they are given; active, they are warm
+ * from the transaction's start (coreth params/hooks_libevm.go, nativeasset DeprecatedContract).
+ */
+const NATIVE_ASSET = ['0x0100000000000000000000000000000000000000', '0x0100000000000000000000000000000000000001', '0x0100000000000000000000000000000000000002']
+const WARP = '0x0200000000000000000000000000000000000005'
+
+/**
+ * Init code that CALLs `to` with 100,000 gas and no value between two GAS readings, and returns
+ * [success, gas spent between the readings, RETURNDATASIZE]: 5 PUSH0 (10) + PUSH20 (3) + PUSH3 (3) +
+ * the CALL + GAS (2); a warm address's CALL costs 100, a cold one's 2,600.
+ */
+const callProbe = (to: string) => `0x5a5f5f5f5f5f73${to.slice(2)}620186a0f15a82036020525f523d60405260605ff3`
+
+describe("coreth's EVM rules: the deprecated native-asset precompiles", () => {
+  let own: TestNode
+  let ejs: TestNode
+  beforeAll(async () => {
+    ;[own, ejs] = await Promise.all([startTestNode(), startTestNode({ config: { evmInterpreter: 'ethereumjs', evmOracle: false } })])
+  })
+  afterAll(() => Promise.all([own, ejs].map((n) => n.close())))
+  const nodes = () =>
+    [
+      ['interpreter (oracle on)', own],
+      ['ethereumjs', ejs],
+    ] as const
+
+  it('a call to each reverts with no data, from eth_call and eth_estimateGas', async () => {
+    for (const [which, n] of nodes()) {
+      for (const to of NATIVE_ASSET) {
+        expect((await n.rpc('eth_call', [{ to, data: '0x1234' }, 'latest'])).error, `${which} ${to}`).toEqual({ code: 3, message: 'execution reverted', data: '0x' })
+        expect((await n.rpc('eth_estimateGas', [{ from: ewoq.address, to, value: '0x1' }])).error, `${which} ${to}`).toEqual({ code: 3, message: 'execution reverted', data: '0x' })
+      }
+    }
+  })
+
+  it('a contract calling one: success 0, no return data, the 100,000 gas given back, the address warm (118 gas, not 2,618)', async () => {
+    for (const [which, n] of nodes()) {
+      for (const to of NATIVE_ASSET) {
+        const out = await n.call('eth_call', [{ from: ewoq.address, data: callProbe(to), gas: '0x100000' }, 'latest'])
+        expect([BigInt(out.slice(0, 66)), BigInt(`0x${out.slice(66, 130)}`), BigInt(`0x${out.slice(130, 194)}`)], `${which} ${to}`).toEqual([0n, 118n, 0n])
+      }
+      // An ordinary empty account beside them: cold, and the call succeeds.
+      const other = await n.call('eth_call', [{ from: ewoq.address, data: callProbe('0x0100000000000000000000000000000000000003'), gas: '0x100000' }, 'latest'])
+      expect([BigInt(other.slice(0, 66)), BigInt(`0x${other.slice(66, 130)}`)], which).toEqual([1n, 2_618n])
+    }
+    expect(own.node.engine.own!.counts).toMatchObject({ differing: 0, failed: 0 })
+  })
+
+  it('a transaction sending AVAX to NativeAssetCall fails in its block and keeps the value: status 0, 21,000 gas', async () => {
+    for (const [which, n] of nodes()) {
+      const to = NATIVE_ASSET[2]!
+      const before = BigInt(await n.call('eth_getBalance', [to, 'latest']))
+      const { receipt } = await send(n, { to, value: 10n ** 18n, gasLimit: 50_000n, maxFeePerGas: FEE_CAP }).catch((err) => {
+        // A failed send is answered as hardhat node answers it (the transaction is still mined): its receipt.
+        const hash = (err as { data?: { txHash?: string } }).data?.txHash
+        if (hash === undefined) throw err
+        return n.call('eth_getTransactionReceipt', [hash]).then((receipt) => ({ receipt }))
+      })
+      expect(receipt.status, which).toBe('0x0')
+      expect(BigInt(receipt.gasUsed), which).toBe(21_000n)
+      expect(BigInt(await n.call('eth_getBalance', [to, 'latest'])), which).toBe(before)
+    }
+  })
+
+  it('a DELEGATECALL or CALLCODE to one, or to Warp, reverts and uses all the gas it was given (coreth since Granite)', async () => {
+    // Init code: GAS, DELEGATECALL (f4) or CALLCODE (f2, value 0) to `to` with 100,000 gas, GAS; returns [success, gas between the GAS readings].
+    const delegate = (to: string) => `0x5a5f5f5f5f73${to.slice(2)}620186a0f45a82036020525f5260405ff3`
+    const callcode = (to: string) => `0x5a5f5f5f5f5f73${to.slice(2)}620186a0f25a82036020525f5260405ff3`
+    for (const [which, n] of nodes()) {
+      for (const to of [...NATIVE_ASSET, WARP]) {
+        for (const [code, pushes, type] of [
+          [delegate(to), 4 * 2 + 3 + 3, 'DELEGATECALL'],
+          [callcode(to), 5 * 2 + 3 + 3, 'CALLCODE'],
+        ] as const) {
+          const out = await n.call('eth_call', [{ from: ewoq.address, data: code, gas: '0x100000' }, 'latest'])
+          // The pushes, the call's access (warm 100, or Warp's cold 2,600), the 100,000 it forwarded, the second GAS.
+          const access = to === WARP ? 2_600 : 100
+          expect([BigInt(out.slice(0, 66)), BigInt(`0x${out.slice(66, 130)}`)], `${which} ${to} ${type}`).toEqual([0n, BigInt(pushes + access + 100_000 + 2)])
+        }
+      }
+    }
+    expect(own.node.engine.own!.counts).toMatchObject({ differing: 0, failed: 0 })
+  })
+
+  it("Warp is not among the active precompiles: cold at a transaction's start, where the native-asset ones and P256VERIFY are warm", async () => {
+    // Init code: GAS, BALANCE of `to`, POP, GAS; returns the gas between the readings: 7 + BALANCE (100 warm, 2,600 cold).
+    const balanceProbe = (to: string) => `0x5a73${to.slice(2)}31505a90035f5260205ff3`
+    for (const [which, n] of nodes()) {
+      for (const [to, balance] of [[WARP, 2_600], ['0x0000000000000000000000000000000000000100', 100], ...NATIVE_ASSET.map((a) => [a, 100] as const)] as const) {
+        const out = await n.call('eth_call', [{ from: ewoq.address, data: balanceProbe(to), gas: '0x100000' }, 'latest'])
+        expect(BigInt(out), `${which} ${to}`).toBe(BigInt(7 + balance))
+      }
+    }
+  })
+})

@@ -3,6 +3,8 @@ import { type VM, createVM } from '@ethereumjs/vm'
 import type { Chain } from '../chain/chain.js'
 import type { EvmGuard } from './evmGuard.js'
 import { warpForEthereumjs } from './warpPrecompile.js'
+import { NATIVE_ASSET_ADDRESSES, coldAtStart, deprecatedForEthereumjs, guardStatefulPrecompiles } from './corethPrecompiles.js'
+import { WARP_ADDRESS } from '../../warp/warpConstants.js'
 
 /** Where a VM reads BLOCKHASH from: the chain's canonical hashes, or a simulation's own. */
 type BlockHashes = Chain['blockHashes']
@@ -33,9 +35,11 @@ export async function chainVM(chain: Pick<Chain, 'common' | 'blockHashes' | 'war
     blockchain: blockHashes as never,
     evmOpts: {
       ...(guard === undefined ? {} : { customOpcodes: guard.opcodes }),
-      ...(warp === undefined ? {} : { customPrecompiles: warp.customPrecompiles }),
+      customPrecompiles: [...deprecatedForEthereumjs(), ...(warp?.customPrecompiles ?? [])],
     },
   })
   warp?.attach(vm)
+  guardStatefulPrecompiles(vm.evm, warp === undefined ? NATIVE_ASSET_ADDRESSES : [...NATIVE_ASSET_ADDRESSES, WARP_ADDRESS])
+  if (warp !== undefined) coldAtStart(vm.evm, [WARP_ADDRESS])
   return vm
 }

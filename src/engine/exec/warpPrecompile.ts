@@ -6,6 +6,7 @@ import type { ChainPrecompile } from '../../evm/types.js'
 import type { TypedTransaction } from '@ethereumjs/tx'
 import { runWarpPrecompile, WARP_ADDRESS, type WarpChain, type WarpTxContext } from '../../warp/precompile.js'
 import { predicateGasAdjustment, predicateResults, warpPredicates } from '../../warp/predicates.js'
+import { NATIVE_ASSET_ADDRESSES, deprecatedContract } from './corethPrecompiles.js'
 
 /*
  * The Warp precompile (src/warp/precompile.ts) in both of the node's EVMs. ethereumjs hands a
@@ -18,10 +19,14 @@ interface ExecutingEvm {
   _executeCall(message: { caller: Address; isStatic: boolean }): Promise<unknown>
 }
 
-/** The interpreter's view: the chain's own precompiles for EvmMessage.chainPrecompiles, in a transaction with `tx`'s predicates. */
-export function chainPrecompiles(warp: WarpChain | undefined, tx?: WarpTxContext): ReadonlyMap<string, ChainPrecompile> | undefined {
-  if (warp === undefined) return undefined
-  return new Map([[WARP_ADDRESS, { run: (call) => runWarpPrecompile(warp, call, tx) }]])
+/**
+ * The interpreter's view: the chain's own precompiles for EvmMessage.chainPrecompiles (coreth's
+ * deprecated native-asset contracts, and Warp where the chain has it), in a transaction with `tx`'s predicates.
+ */
+export function chainPrecompiles(warp: WarpChain | undefined, tx?: WarpTxContext): ReadonlyMap<string, ChainPrecompile> {
+  const own = new Map<string, ChainPrecompile>(NATIVE_ASSET_ADDRESSES.map((a) => [a, deprecatedContract]))
+  if (warp !== undefined) own.set(WARP_ADDRESS, { cold: true, run: (call) => runWarpPrecompile(warp, call, tx) })
+  return own
 }
 
 /** A block transaction's Warp side: its predicates, their results, and what they change in its intrinsic gas. */
