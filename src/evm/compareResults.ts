@@ -140,7 +140,7 @@ function compareAccessed(ours: Map<string, Set<string>>, theirs: Map<string, Set
   }
 }
 
-/** What geth's text for a halt reads of where it happened (engine/tracing/gethVmError.ts): the opcode and stack height, or a read past the return data. */
+/** What geth's text for a halt reads of where it happened (engine/exec/gethVmError.ts): the opcode and stack height, or a read past the return data. */
 function faultFacts(error: string | undefined, fault: EvmFault): string {
   if (error === 'stack underflow' || error === 'stack overflow' || error === 'invalid opcode') return `opcode 0x${fault.op.toString(16)}, stack ${fault.stackLen}`
   if (error === 'out of gas') return fault.returnDataOutOfBounds ? 'return data out of bounds' : 'out of gas'

@@ -2,7 +2,7 @@ import { bytesToHex } from '@ethereumjs/util'
 import { ExecutionFailedError } from '../base/errors.js'
 import type { RunLimit } from './evmGuard.js'
 import type { CallOutcome, CallRunner } from './executor.js'
-import { gethVmError } from '../tracing/gethVmError.js'
+import { gethVmError } from './gethVmError.js'
 import type { CallRequest } from '../base/types.js'
 
 /** eth_createAccessList's answer. */

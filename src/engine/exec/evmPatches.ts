@@ -206,7 +206,7 @@ type HaltError = { error: string; fault?: EvmFault }
 
 /**
  * Where the frame halted (the opcode the loop was on, the stack's height: ethereumjs checks a stack
- * before it pops, and RETURNDATACOPY's bounds before its gas), for geth's texts (tracing/gethVmError.ts).
+ * before it pops, and RETURNDATACOPY's bounds before its gas), for geth's texts (exec/gethVmError.ts).
  */
 function markFault(err: HaltError, state: HaltState): void {
   const op = state.opCode ?? 0

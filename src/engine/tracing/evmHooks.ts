@@ -1,8 +1,8 @@
 import type { EVMResult, InterpreterStep, Message } from '@ethereumjs/evm'
 import type { StateManagerInterface } from '@ethereumjs/common'
 import { type Address, bigIntToBytes, setLengthLeft } from '@ethereumjs/util'
-import { OP, isCallOp, opName } from './opcodes.js'
-import { gethVmError, haltName } from './gethVmError.js'
+import { OP, isCallOp, opName } from '../../evm/gethOpcodes.js'
+import { gethVmError, haltName } from '../exec/gethVmError.js'
 import type { EvmFault } from '../../evm/types.js'
 import type { FrameType, Tracer } from './types.js'
 

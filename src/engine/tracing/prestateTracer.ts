@@ -1,7 +1,7 @@
 import type { StateManagerInterface } from '@ethereumjs/common'
 import { Address, KECCAK256_NULL, bigIntToBytes, bigIntToUnpaddedBytes, bytesToHex, equalsBytes, generateAddress, generateAddress2, setLengthLeft } from '@ethereumjs/util'
 import { memorySlice, word20 } from './evmHooks.js'
-import { OP, isCallOp } from './opcodes.js'
+import { OP, isCallOp } from '../../evm/gethOpcodes.js'
 import type { OpStep, Tracer, TxEnd, TxStart } from './types.js'
 
 /** prestateTracer's tracerConfig (geth eth/tracers/native/prestate.go PrestateTracerConfig). */

@@ -1,5 +1,5 @@
 import { bytesToHex, setLengthLeft, bigIntToBytes, Address } from '@ethereumjs/util'
-import { OP, opName } from './opcodes.js'
+import { OP, opName } from '../../evm/gethOpcodes.js'
 import type { Exit, OpStep, Tracer, TxEnd } from './types.js'
 
 /** The struct logger's options (geth eth/tracers/logger.Config). */

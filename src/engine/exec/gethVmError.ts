@@ -1,5 +1,5 @@
 import type { EvmFault } from '../../evm/types.js'
-import { opName, stackOverflow, stackUnderflow } from './opcodes.js'
+import { opName, stackOverflow, stackUnderflow } from '../../evm/gethOpcodes.js'
 
 /** ethereumjs's EVMError names (the interpreter's too) -> geth's core/vm/errors.go texts that need no more than the name. */
 const TEXTS: Record<string, string> = {
