@@ -13,6 +13,8 @@ export interface EvmRules {
   readonly gas: EvmGas
   /** A transaction keeps min(refund counter, gasUsed / this) of its gas: EIP-3529's 5, or coreth's "none" (src/engine/rules/chainCommon.ts) */
   readonly refundQuotient: bigint
+  /** The coinbase is credited the effective gas price, base fee included (coreth), not the tip alone (geth). */
+  readonly baseFeeToCoinbase: boolean
   readonly ops: Op[]
   /** by address (hex without 0x) */
   readonly precompiles: Map<string, PrecompileFunc>
@@ -60,5 +62,17 @@ function resolve(common: Common): EvmRules | undefined {
   const gas = readGas(c)
   const ops = opcodeTable(gas)
   if (ops === undefined) return undefined
-  return { common: c, chainId: c.chainId(), gas, refundQuotient: c.param('maxRefundQuotient'), ops, precompiles: getActivePrecompiles(c), precompileEvm: { _bn254: new NobleBN254() }, pool: [] }
+  return { common: c, chainId: c.chainId(), gas, refundQuotient: c.param('maxRefundQuotient'), baseFeeToCoinbase: creditsBaseFee(c), ops, precompiles: getActivePrecompiles(c), precompileEvm: { _bn254: new NobleBN254() }, pool: [] }
+}
+
+/**
+ * Whether the Common's chain credits the coinbase with the base fee too (coreth; the node's own
+ * parameter, which only a chain's Common has: src/engine/rules/chainCommon.ts; Common.param throws for a missing one).
+ */
+export function creditsBaseFee(c: Common): boolean {
+  try {
+    return c.param('baseFeeToCoinbase') === 1n
+  } catch {
+    return false
+  }
 }

@@ -195,7 +195,7 @@ export async function runTransaction(rules: EvmRules, state: EvmState, host: Evm
   if (after !== null && after !== undefined) {
     accounts.set(senderHex, new Account(after.nonce, after.balance + (tx.gasLimit - gasUsed) * gasPrice, after.storageRoot, after.codeHash))
   }
-  const minerValue = gasUsed * priorityFee
+  const minerValue = gasUsed * (rules.baseFeeToCoinbase ? gasPrice : priorityFee)
   const coinbaseHex = bytesToUnprefixedHex(block.coinbase)
   // An account that self-destructed in its creating transaction (null) stays deleted, the fee lost with it, as in runTx.
   if (accounts.get(coinbaseHex) !== null) {

@@ -104,9 +104,9 @@ describe('mining controls: viem test client (anvil mode)', () => {
     expect(mined.miner).toBe(coinbase)
     expect(await node.call('eth_call', [{ to: probe }, 'latest'])).toBe(`0x${coinbase.slice(2).padStart(64, '0')}`)
     expect(await node.call('eth_getBalance', [coinbase, 'latest'])).toBe('0x0')
-    // The tip goes where coreth burns fees (the base fee is burned by the EVM itself).
-    const tip = (BigInt(receipt.effectiveGasPrice) - BigInt(mined.baseFeePerGas)) * BigInt(receipt.gasUsed)
-    expect(BigInt(await node.call('eth_getBalance', [BLACKHOLE, 'latest'])) - burnedBefore).toBe(tip)
+    // The whole fee, base fee and tip, goes where coreth credits it (core/state_transition.go: gasUsed × the effective gas price to the coinbase).
+    const fee = BigInt(receipt.effectiveGasPrice) * BigInt(receipt.gasUsed)
+    expect(BigInt(await node.call('eth_getBalance', [BLACKHOLE, 'latest'])) - burnedBefore).toBe(fee)
     await client.setCoinbase({ address: BLACKHOLE })
   })
 

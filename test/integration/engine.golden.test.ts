@@ -14,7 +14,8 @@ import { startTestNode, type TestNode } from '../helpers/testNode.js'
  * its hash, state, transactions and receipts roots, and a digest of its full JSON and its receipts;
  * at the end, a digest of the answers a client reads (balances, nonces, code, storage, proofs, logs,
  * traces). The golden file was recorded from the engine as it was before the in-memory state engine
- * (issue 34), after coreth's no-refund rule: any engine change that changes an answer fails here,
+ * (issue 34), after coreth's no-refund rule, and recorded again when the coinbase came to be credited
+ * the base fee too (coreth's rule, issue 35): any engine change that changes an answer fails here,
  * naming the first block that differs.
  *
  * Recording (only when an intended rule change moves the answers, with the reason in the commit):

@@ -171,3 +171,23 @@ describe("coreth's EVM rules: the deprecated native-asset precompiles", () => {
     }
   })
 })
+
+describe("coreth's EVM rules: the whole fee to the coinbase", () => {
+  // graft/coreth core/state_transition.go: the coinbase (the blackhole, 0x0100…0000) gets gasUsed × the
+  // effective gas price, base fee and tip; geth burns the base fee and credits the tip only.
+  it('the blackhole gains gasUsed × effectiveGasPrice for each transaction, from both EVMs', async () => {
+    const nodes = await Promise.all([startTestNode(), startTestNode({ config: { evmInterpreter: 'ethereumjs', evmOracle: false } })])
+    try {
+      for (const n of nodes) {
+        const before = BigInt(await n.call('eth_getBalance', [NATIVE_ASSET[0], 'latest']))
+        const { receipt } = await send(n, { to: '0x1111111111111111111111111111111111111111', value: 1n, maxFeePerGas: FEE_CAP, maxPriorityFeePerGas: 5n })
+        const block = await n.call('eth_getBlockByNumber', [receipt.blockNumber, false])
+        expect(BigInt(receipt.effectiveGasPrice)).toBe(BigInt(block.baseFeePerGas) + 5n)
+        expect(BigInt(await n.call('eth_getBalance', [NATIVE_ASSET[0], 'latest'])) - before).toBe(21_000n * BigInt(receipt.effectiveGasPrice))
+      }
+      expect(nodes[0]!.node.engine.own!.counts).toMatchObject({ differing: 0, failed: 0 })
+    } finally {
+      await Promise.all(nodes.map((n) => n.close()))
+    }
+  })
+})

@@ -22,9 +22,9 @@ export class BlockOverrides {
 }
 
 /**
- * The EVM paid a transaction's tip to the block's coinbase; with a coinbase set by
- * anvil_setCoinbase, move it to coreth's blackhole, where fees burn, so only the header and
- * COINBASE change. An account the tip alone created is removed again.
+ * The EVM paid a transaction's fee (base fee and tip, as coreth: minerValue) to the block's coinbase;
+ * with a coinbase set by anvil_setCoinbase, move it to coreth's blackhole, where fees burn, so only
+ * the header and COINBASE change. An account the fee alone created is removed again.
  */
 export async function burnTip(sm: OverlayState, coinbase: Uint8Array, tip: bigint): Promise<void> {
   if (tip === 0n) return

@@ -1,6 +1,7 @@
 import type { TypedTransaction } from '@ethereumjs/tx'
-import { type Account, type Address, KECCAK256_NULL, bytesToBigInt, equalsBytes } from '@ethereumjs/util'
+import { type Account, Account as AccountClass, type Address, KECCAK256_NULL, bytesToBigInt, equalsBytes } from '@ethereumjs/util'
 import { type RunTxOpts, type RunTxResult, type VM, runTx } from '@ethereumjs/vm'
+import { creditsBaseFee } from '../../evm/evmRules.js'
 
 const R_BASE = 1n << 160n
 
@@ -25,8 +26,27 @@ type AccountReader = { getAccount(address: Address): Promise<Account | undefined
  * in a test), which EIP-3607 refuses as a sender; anvil turns the check off (disable_eip3607), and
  * so does this for impersonated transactions only (runTxFromContract).
  */
-export function runBlockTx(vm: VM, opts: RunTxOpts & { tx: TypedTransaction }): Promise<RunTxResult> {
-  return isImpersonatedTx(opts.tx) ? runTxFromContract(vm, opts, opts.tx.getSenderAddress()) : runTx(vm, opts)
+export async function runBlockTx(vm: VM, opts: RunTxOpts & { tx: TypedTransaction }): Promise<RunTxResult> {
+  const result = await (isImpersonatedTx(opts.tx) ? runTxFromContract(vm, opts, opts.tx.getSenderAddress()) : runTx(vm, opts))
+  return creditBaseFee(vm, opts.block, result)
+}
+
+/**
+ * coreth credits the coinbase (the blackhole) with the whole fee, base fee and tip (graft/coreth
+ * core/state_transition.go: gasUsed × the effective gas price; libevm's ShouldCreditBaseFeeToCoinbase);
+ * runTx credits the tip only, as geth does: the base fee's part is added here, and to minerValue.
+ */
+async function creditBaseFee(vm: VM, block: RunTxOpts['block'], result: RunTxResult): Promise<RunTxResult> {
+  const baseFee = block?.header.baseFeePerGas ?? 0n
+  const fee = result.totalGasSpent * baseFee
+  if (fee === 0n || block === undefined || !creditsBaseFee(vm.common)) return result
+  const coinbase = block.header.coinbase
+  const sm = vm.stateManager as unknown as AccountReader & { putAccount(address: Address, account: Account): Promise<void> }
+  const account = (await sm.getAccount(coinbase)) ?? new AccountClass()
+  account.balance += fee
+  await sm.putAccount(coinbase, account)
+  result.minerValue += fee
+  return result
 }
 
 /**

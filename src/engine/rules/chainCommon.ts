@@ -20,6 +20,12 @@ const GRANITE_EIPS = [7951]
 export const NO_REFUND_QUOTIENT = 2n ** 64n
 
 /**
+ * The coinbase is credited the whole fee, base fee included (coreth core/state_transition.go; the
+ * blackhole's balance on the C-Chain): a parameter of the node's own, read by the interpreter
+ * (EvmRules.baseFeeToCoinbase); ethereumjs's runTx is completed by exec/impersonatedTx.ts runBlockTx.
+ */
+
+/**
  * The EVM rules of a chain with EVM chain ID `chainId`: Cancun with Granite's additions and coreth's
  * refund rule, the native crypto bindings. The refund rule is a hardfork-scoped parameter: ethereumjs
  * merges it after the EIPs of every hardfork up to Cancun, so the VM's and the EVM's own parameter
@@ -27,6 +33,6 @@ export const NO_REFUND_QUOTIENT = 2n ** 64n
  */
 export function chainCommon(chainId: bigint): Common {
   const common = createCustomCommon({ chainId: Number(chainId), name: `avalanche-${chainId}` }, Mainnet, { hardfork: 'cancun', eips: GRANITE_EIPS, customCrypto })
-  common.updateParams({ cancun: { maxRefundQuotient: `0x${NO_REFUND_QUOTIENT.toString(16)}` } })
+  common.updateParams({ cancun: { maxRefundQuotient: `0x${NO_REFUND_QUOTIENT.toString(16)}`, baseFeeToCoinbase: '0x1' } })
   return common
 }

@@ -1,7 +1,8 @@
 import type { Common } from '@ethereumjs/common'
 import { type TypedTransaction, createTx } from '@ethereumjs/tx'
 import { bytesToHex, hexToBytes, privateToAddress } from '@ethereumjs/util'
-import { createVM, runTx } from '@ethereumjs/vm'
+import { createVM } from '@ethereumjs/vm'
+import { runBlockTx } from '../../../src/engine/exec/impersonatedTx.js'
 import { describe, expect, it } from 'vitest'
 import { chainCommon } from '../../../src/engine/rules/chainCommon.js'
 import { type EvmRules, evmRules } from '../../../src/evm/evmRules.js'
@@ -40,7 +41,8 @@ async function both(tx: TypedTransaction, c: Common = common, r: EvmRules = rule
   const block = envBlock(ENV, c)
   const theirs = await buildPreState(PRE, c)
   const vm = await createVM({ common: c, stateManager: theirs })
-  const ejs = await runTx(vm, { tx, block }).then(
+  // runBlockTx: runTx with what a chain's rules add to it (coreth credits the coinbase the base fee too).
+  const ejs = await runBlockTx(vm, { tx, block }).then(
     (r) => ({ gasUsed: r.totalGasSpent, refund: r.gasRefund, logs: r.execResult.logs?.length ?? 0 }),
     (e: Error) => ({ rejected: e.message }),
   )
