@@ -62,7 +62,17 @@ function resolve(common: Common): EvmRules | undefined {
   const gas = readGas(c)
   const ops = opcodeTable(gas)
   if (ops === undefined) return undefined
-  return { common: c, chainId: c.chainId(), gas, refundQuotient: c.param('maxRefundQuotient'), baseFeeToCoinbase: creditsBaseFee(c), ops, precompiles: getActivePrecompiles(c), precompileEvm: { _bn254: new NobleBN254() }, pool: [] }
+  return {
+    common: c,
+    chainId: c.chainId(),
+    gas,
+    refundQuotient: c.param('maxRefundQuotient'),
+    baseFeeToCoinbase: creditsBaseFee(c),
+    ops,
+    precompiles: getActivePrecompiles(c),
+    precompileEvm: { _bn254: new NobleBN254() },
+    pool: [],
+  }
 }
 
 /**
