@@ -1,3 +1,4 @@
+import { getCreateAddress } from 'ethers'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { EWOQ_ADDRESS, startTestNode, type TestNode } from '../helpers/testNode.js'
 
@@ -75,6 +76,23 @@ describe("EVM errors in geth's words", () => {
       expect(own.node.engine.own!.counts).toMatchObject({ differing: 0, failed: 0 })
     })
   }
+
+  it("a creation at an address that has code: 'contract address collision'; a STATICCALL into an SSTORE: 'write protection' in the call tracer", async () => {
+    // ewoq's next creation lands where a state override put code.
+    const writer = '0x00000000000000000000000000000000000c0de1'
+    for (const [which, n] of nodes()) {
+      const nonce = Number(await n.call('eth_getTransactionCount', [EWOQ_ADDRESS, 'latest']))
+      const at = getCreateAddress({ from: EWOQ_ADDRESS, nonce }).toLowerCase()
+      const call = { from: EWOQ_ADDRESS, data: '0x00' }
+      const override = { [at]: { code: '0x00' } }
+      expect((await n.rpc('eth_call', [call, 'latest', override])).error, which).toEqual({ code: -32000, message: 'contract address collision' })
+      expect((await n.rpc('eth_estimateGas', [call, 'latest', override])).error, which).toEqual({ code: -32000, message: 'contract address collision' })
+      // Init code: STATICCALL(GAS, writer, 0, 0, 0, 0), STOP; the writer's code: PUSH1 1 PUSH1 1 SSTORE STOP.
+      const trace = await n.call('debug_traceCall', [{ data: `0x5f5f5f5f73${writer.slice(2)}5afa00`, gas: '0x100000' }, 'latest', { tracer: 'callTracer', stateOverrides: { [writer]: { code: '0x600160015500' } } }])
+      expect(trace.error, which).toBeUndefined()
+      expect(trace.calls, which).toMatchObject([{ type: 'STATICCALL', to: writer, error: 'write protection' }])
+    }
+  })
 
   it('a creation with init code over 49,152 bytes: coreth\'s "max initcode size exceeded" before it runs, not an internal error', async () => {
     const data = `0x${'00'.repeat(49_153)}`
