@@ -88,7 +88,11 @@ describe("EVM errors in geth's words", () => {
       expect((await n.rpc('eth_call', [call, 'latest', override])).error, which).toEqual({ code: -32000, message: 'contract address collision' })
       expect((await n.rpc('eth_estimateGas', [call, 'latest', override])).error, which).toEqual({ code: -32000, message: 'contract address collision' })
       // Init code: STATICCALL(GAS, writer, 0, 0, 0, 0), STOP; the writer's code: PUSH1 1 PUSH1 1 SSTORE STOP.
-      const trace = await n.call('debug_traceCall', [{ data: `0x5f5f5f5f73${writer.slice(2)}5afa00`, gas: '0x100000' }, 'latest', { tracer: 'callTracer', stateOverrides: { [writer]: { code: '0x600160015500' } } }])
+      const trace = await n.call('debug_traceCall', [
+        { data: `0x5f5f5f5f73${writer.slice(2)}5afa00`, gas: '0x100000' },
+        'latest',
+        { tracer: 'callTracer', stateOverrides: { [writer]: { code: '0x600160015500' } } },
+      ])
       expect(trace.error, which).toBeUndefined()
       expect(trace.calls, which).toMatchObject([{ type: 'STATICCALL', to: writer, error: 'write protection' }])
     }
