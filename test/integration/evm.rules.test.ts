@@ -186,6 +186,27 @@ describe("coreth's EVM rules: the whole fee to the coinbase", () => {
         expect(BigInt(await n.call('eth_getBalance', [NATIVE_ASSET[0], 'latest'])) - before).toBe(21_000n * BigInt(receipt.effectiveGasPrice))
       }
       expect(nodes[0]!.node.engine.own!.counts).toMatchObject({ differing: 0, failed: 0 })
+
+      // eth_simulateV1 the same: a transfer paying a 2 wei tip, then a call reading the feeRecipient's balance.
+      const recipient = '0x000000000000000000000000000000000000fee1'
+      const [simulated] = await nodes[0]!.call('eth_simulateV1', [
+        {
+          validation: true,
+          blockStateCalls: [
+            {
+              blockOverrides: { feeRecipient: recipient },
+              calls: [
+                { from: ewoq.address, to: '0x1111111111111111111111111111111111111111', value: '0x1', maxFeePerGas: `0x${FEE_CAP.toString(16)}`, maxPriorityFeePerGas: '0x2' },
+                // Init code: BALANCE(recipient), returned as one word.
+                { from: ewoq.address, data: `0x73${recipient.slice(2)}315f5260205ff3`, maxFeePerGas: `0x${FEE_CAP.toString(16)}`, maxPriorityFeePerGas: '0x0' },
+              ],
+            },
+          ],
+        },
+        'latest',
+      ])
+      const paid = 21_000n * (BigInt(simulated.baseFeePerGas) + 2n)
+      expect(BigInt(simulated.calls[1].returnData)).toBe(paid)
     } finally {
       await Promise.all(nodes.map((n) => n.close()))
     }

@@ -36,7 +36,7 @@ export async function runBlockTx(vm: VM, opts: RunTxOpts & { tx: TypedTransactio
  * core/state_transition.go: gasUsed × the effective gas price; libevm's ShouldCreditBaseFeeToCoinbase);
  * runTx credits the tip only, as geth does: the base fee's part is added here, and to minerValue.
  */
-async function creditBaseFee(vm: VM, block: RunTxOpts['block'], result: RunTxResult): Promise<RunTxResult> {
+export async function creditBaseFee(vm: VM, block: RunTxOpts['block'], result: RunTxResult): Promise<RunTxResult> {
   const baseFee = block?.header.baseFeePerGas ?? 0n
   const fee = result.totalGasSpent * baseFee
   if (fee === 0n || block === undefined || !creditsBaseFee(vm.common)) return result

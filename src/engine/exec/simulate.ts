@@ -19,6 +19,7 @@ import { MAX_UINT64, sanitizeChain, type SanitizedBlock, type SimBlockResult, ty
 import { TransferTracer } from './transferTracer.js'
 import { applySimStateOverrides, type PrecompileMap } from './simStateOverrides.js'
 import { simCall, simCallResult } from './simCall.js'
+import { creditBaseFee } from './impersonatedTx.js'
 
 /*
  * eth_simulateV1 as geth runs it (internal/ethapi/simulate.go, logtracer.go, errors.go): blocks
@@ -242,6 +243,8 @@ class Simulator {
       tracer?.detach()
     }
     this.guard.check()
+    // A call that pays fees pays the coinbase (the feeRecipient) its base fee too, as coreth's state transition does.
+    if (!c.noFees) await creditBaseFee(this.vm, blk.view.block, run)
     const after = await this.sm.getAccount(from)
     if (after !== undefined && (hiddenCode !== undefined || after.nonce > MAX_UINT64)) {
       if (hiddenCode !== undefined && equalsBytes(after.codeHash, KECCAK256_NULL)) after.codeHash = hiddenCode
