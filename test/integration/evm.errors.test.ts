@@ -98,6 +98,17 @@ describe("EVM errors in geth's words", () => {
     }
   })
 
+  it("a fee cap under the block's base fee: geth's words with the sender and both figures, from eth_call and eth_estimateGas", async () => {
+    for (const [which, n] of nodes()) {
+      // The genesis block's base fee: 225 gwei (config/local-genesis.json).
+      const genesis = await n.call('eth_getBlockByNumber', ['0x0', false])
+      const call = { from: EWOQ_ADDRESS, to: '0x1111111111111111111111111111111111111111', maxFeePerGas: '0x1', gas: '0x100000' }
+      const reason = `max fee per gas less than block base fee: address ${EWOQ_ADDRESS}, maxFeePerGas: 1, baseFee: ${BigInt(genesis.baseFeePerGas)}`
+      expect((await n.rpc('eth_call', [call, '0x0'])).error, which).toEqual({ code: -32000, message: `err: ${reason} (supplied gas 1048576)` })
+      expect((await n.rpc('eth_estimateGas', [call, '0x0'])).error, which).toEqual({ code: -32000, message: reason })
+    }
+  })
+
   it('a creation with init code over 49,152 bytes: coreth\'s "max initcode size exceeded" before it runs, not an internal error', async () => {
     const data = `0x${'00'.repeat(49_153)}`
     for (const [which, n] of nodes()) {

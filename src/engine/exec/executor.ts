@@ -187,7 +187,7 @@ export class Executor {
             from,
           )
     } catch (err) {
-      throw translateRunError(err)
+      throw translateRunError(err, from)
     }
     this.guard.check()
     const exec = result.execResult
@@ -329,13 +329,17 @@ function toAccessList(list: AccessListItem[] | undefined): [Uint8Array, Uint8Arr
   return (list ?? []).map((i) => [i.address, i.storageKeys])
 }
 
-/** Maps ethereumjs's pre-execution failures to geth's wording. */
-export function translateRunError(err: unknown): Error {
+/** Maps ethereumjs's pre-execution failures to geth's wording (`from`: the sender, which geth's fee-cap error names). */
+export function translateRunError(err: unknown, from?: Address): Error {
   if (err instanceof ExecutionFailedError) return err
   const msg = err instanceof Error ? err.message : String(err)
   const intrinsic = /INTRINSIC_GAS_TOO_LOW: tx gas limit (\d+) is lower than the minimum gas limit of (\d+)/.exec(msg)
   if (intrinsic) return new ExecutionFailedError(`intrinsic gas too low: have ${intrinsic[1]}, want ${intrinsic[2]}`)
-  if (/is less than the block's baseFeePerGas/.test(msg)) return new ExecutionFailedError('max fee per gas less than block base fee')
+  const feeCap = /\((\d+)\) is less than the block's baseFeePerGas \((\d+)\)/.exec(msg)
+  if (feeCap) {
+    const who = from === undefined ? '' : `: address ${toChecksumAddress(from.toString())}, maxFeePerGas: ${feeCap[1]}, baseFee: ${feeCap[2]}`
+    return new ExecutionFailedError(`max fee per gas less than block base fee${who}`)
+  }
   if (/value field cannot be negative/.test(msg)) return new InvalidParamsError(msg)
   return new ExecutionFailedError(msg.replace(/ \(.*$/, ''))
 }
