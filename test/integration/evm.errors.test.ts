@@ -109,6 +109,15 @@ describe("EVM errors in geth's words", () => {
     }
   })
 
+  it("a tip above the fee cap: coreth's preCheck words (ErrTipAboveFeeCap), not a parameter error", async () => {
+    for (const [which, n] of nodes()) {
+      const call = { from: EWOQ_ADDRESS, to: '0x1111111111111111111111111111111111111111', maxFeePerGas: '0x5', maxPriorityFeePerGas: '0x6', gas: '0x100000' }
+      const reason = `max priority fee per gas higher than max fee per gas: address ${EWOQ_ADDRESS}, maxPriorityFeePerGas: 6, maxFeePerGas: 5`
+      expect((await n.rpc('eth_call', [call, 'latest'])).error, which).toEqual({ code: -32000, message: `err: ${reason} (supplied gas 1048576)` })
+      expect((await n.rpc('eth_estimateGas', [call])).error, which).toEqual({ code: -32000, message: reason })
+    }
+  })
+
   it('a creation with init code over 49,152 bytes: coreth\'s "max initcode size exceeded" before it runs, not an internal error', async () => {
     const data = `0x${'00'.repeat(49_153)}`
     for (const [which, n] of nodes()) {
