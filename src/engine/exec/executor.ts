@@ -287,7 +287,8 @@ export class Executor {
       const tip = req.maxPriorityFeePerGas ?? 0n
       const feeCap = req.maxFeePerGas ?? (tip > baseFee ? tip : baseFee + tip)
       // coreth's eth_call takes the fields as given (ToMessage); its state transition's preCheck refuses them (ErrTipAboveFeeCap).
-      if (tip > feeCap) throw new ExecutionFailedError(`max priority fee per gas higher than max fee per gas: address ${toChecksumAddress(from.toString())}, maxPriorityFeePerGas: ${tip}, maxFeePerGas: ${feeCap}`)
+      if (tip > feeCap)
+        throw new ExecutionFailedError(`max priority fee per gas higher than max fee per gas: address ${toChecksumAddress(from.toString())}, maxPriorityFeePerGas: ${tip}, maxFeePerGas: ${feeCap}`)
       tx = createTx(
         { ...base, type: 2, maxFeePerGas: feeCap, maxPriorityFeePerGas: tip, accessList: toAccessList(req.accessList), chainId: this.chain.chainId },
         { common, freeze: false, allowUnlimitedInitCodeSize: true },
