@@ -5,6 +5,8 @@ const EXTRA_CHAIN_FILES = [
   'test/conformance/**/*.test.ts',
   ...[
     'eth.blocks',
+    'evm.rules',
+    'evm.errors',
     'eth.call',
     'eth.chain',
     'eth.estimate',
