@@ -22,16 +22,19 @@ export function packPredicate(bytes: Uint8Array): Uint8Array[] {
   return chunks
 }
 
-/** The bytes one tuple's storage keys carry; throws PredicateError for keys that are no packed predicate, in avalanchego's checks' order. */
+/**
+ * The bytes one tuple's storage keys carry; throws PredicateError for keys that are no packed
+ * predicate, in avalanchego's checks' order and words (vms/evm/predicate/predicate.go Predicate.Bytes:
+ * lengths counted in 32-byte chunks; no keys, or only zeros, is a missing delimiter).
+ */
 export function unpackPredicate(chunks: readonly Uint8Array[]): Uint8Array {
-  if (chunks.length === 0) throw new PredicateError('predicate specified invalid empty predicate')
   const joined = new Uint8Array(chunks.length * CHUNK)
   for (const [i, c] of chunks.entries()) joined.set(c, i * CHUNK)
   let end = joined.length
   while (end > 0 && joined[end - 1] === 0) end--
-  if (end === 0) throw new PredicateError(`predicate specified invalid all zero bytes: 0x${Buffer.from(joined).toString('hex')}`)
-  const expected = Math.ceil(end / CHUNK) * CHUNK
-  if (expected !== joined.length) throw new PredicateError(`predicate specified invalid padding: got length (${joined.length}), expected length (${expected})`)
-  if (joined[end - 1] !== DELIMITER) throw new PredicateError('invalid end delimiter')
+  if (end === 0) throw new PredicateError(`no delimiter found: length (${chunks.length})`)
+  const expected = Math.ceil(end / CHUNK)
+  if (expected !== chunks.length) throw new PredicateError(`predicate included excess padding: got length (${chunks.length}), expected length (${expected})`)
+  if (joined[end - 1] !== DELIMITER) throw new PredicateError('wrong delimiter')
   return joined.slice(0, end - 1)
 }

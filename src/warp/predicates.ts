@@ -57,7 +57,7 @@ export function warpPredicates(accessList: readonly (readonly [Uint8Array, reado
     }
   }
   return tuples.map((keys) => {
-    const bytes = step('cannot unpack predicate', () => unpackPredicate(keys))
+    const bytes = step('cannot unpack predicate bytes', () => unpackPredicate(keys))
     const message = step('cannot unpack warp message', () => decodeSignedMessage(bytes))
     step('cannot unpack warp message payload', () => decodePayload(message.unsigned.payload))
     const signers = message.signature.signers

@@ -168,6 +168,10 @@ describe("coreth's EVM rules: the deprecated native-asset precompiles", () => {
         const out = await n.call('eth_call', [{ from: ewoq.address, data: balanceProbe(to), gas: '0x100000' }, 'latest'])
         expect(BigInt(out), `${which} ${to}`).toBe(BigInt(7 + balance))
       }
+      // Not active, Warp is listed by eth_createAccessList when a call reaches it; the run with that list
+      // then fails on a Warp tuple without keys, an empty predicate, as coreth's does.
+      const listed = await n.rpc('eth_createAccessList', [{ from: ewoq.address, data: balanceProbe(WARP) }, 'latest'])
+      expect(listed.error, which).toEqual({ code: -32000, message: 'cannot unpack predicate bytes: no delimiter found: length (0)' })
     }
   })
 })

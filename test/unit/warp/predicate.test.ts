@@ -28,13 +28,13 @@ describe('predicate packing', () => {
     }
   })
 
-  it("refuses in avalanchego's order: no keys, all zeros, a whole chunk of padding too many, no delimiter", () => {
-    expect(() => unpackPredicate([])).toThrow('predicate specified invalid empty predicate')
-    expect(() => unpackPredicate([new Uint8Array(32)])).toThrow('predicate specified invalid all zero bytes')
-    expect(() => unpackPredicate([...packPredicate(Uint8Array.of(1)), new Uint8Array(32)])).toThrow('predicate specified invalid padding: got length (64), expected length (32)')
+  it("refuses in avalanchego's order and words (vms/evm/predicate Predicate.Bytes): no keys or all zeros, a whole chunk of padding too many, no delimiter", () => {
+    expect(() => unpackPredicate([])).toThrow('no delimiter found: length (0)')
+    expect(() => unpackPredicate([new Uint8Array(32), new Uint8Array(32)])).toThrow('no delimiter found: length (2)')
+    expect(() => unpackPredicate([...packPredicate(Uint8Array.of(1)), new Uint8Array(32)])).toThrow('predicate included excess padding: got length (2), expected length (1)')
     const noDelimiter = new Uint8Array(32)
     noDelimiter[0] = 1
-    expect(() => unpackPredicate([noDelimiter])).toThrow('invalid end delimiter')
+    expect(() => unpackPredicate([noDelimiter])).toThrow('wrong delimiter')
   })
 })
 
