@@ -1,6 +1,7 @@
 import { getCreateAddress } from 'ethers'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { EWOQ_ADDRESS, startTestNode, type TestNode } from '../helpers/testNode.js'
+import { ewoq } from '../helpers/chain.js'
 
 /**
  * An exceptional halt answers in geth's words (core/vm/errors.go, which libevm and so coreth keep),
@@ -125,6 +126,10 @@ describe("EVM errors in geth's words", () => {
       expect(answered.error, which).toEqual({ code: -32000, message: 'err: max initcode size exceeded: code size 49153 limit 49152 (supplied gas 16777216)' })
       const estimate = await n.rpc('eth_estimateGas', [{ from: EWOQ_ADDRESS, data }])
       expect(estimate.error, which).toEqual({ code: -32000, message: 'max initcode size exceeded: code size 49153 limit 49152' })
+      // The pool refuses such a transaction in its own words (coreth core/txpool/validation.go).
+      const nonce = Number(await n.call('eth_getTransactionCount', [EWOQ_ADDRESS, 'pending']))
+      const raw = await ewoq.signTransaction({ type: 2, chainId: 43112n, nonce, gasLimit: 15_000_000n, maxFeePerGas: 10n ** 12n, maxPriorityFeePerGas: 1n, data })
+      expect((await n.rpc('eth_sendRawTransaction', [raw])).error, which).toMatchObject({ message: 'max initcode size exceeded: code size 49153, limit 49152' })
       // At the limit it runs (49,152 STOPs: an empty contract).
       expect(await n.call('eth_call', [{ from: EWOQ_ADDRESS, data: `0x${'00'.repeat(49_152)}` }, 'latest']), which).toBe('0x')
     }

@@ -41,8 +41,8 @@ export function admitRawTransaction(raw: Uint8Array, rules: AdmissionRules, arri
   let tx: TypedTransaction
   try {
     // Unfrozen until the sender is known, so that the sender and hash admission derives are the ones
-    // every later reader gets (sealTx).
-    tx = createTxFromRLP(raw, { common: rules.common, freeze: false })
+    // every later reader gets (sealTx). Init code of any size decodes, as in geth: the pool's own check refuses it in its words.
+    tx = createTxFromRLP(raw, { common: rules.common, freeze: false, allowUnlimitedInitCodeSize: true })
   } catch (err) {
     throw decodeError(raw, rules.chainId, err as Error)
   }
@@ -82,7 +82,8 @@ export function admitTransaction(tx: TypedTransaction, rules: AdmissionRules, ar
     throw new TxRejectedError('only replay-protected (EIP-155) transactions allowed over RPC')
   }
   if (tx.to === undefined && tx.data.length > MAX_INITCODE_SIZE) {
-    throw new TxRejectedError(`max initcode size exceeded: code size ${tx.data.length} limit ${MAX_INITCODE_SIZE}`)
+    // coreth core/txpool/validation.go: a comma before the limit, where the state transition's text has none.
+    throw new TxRejectedError(`max initcode size exceeded: code size ${tx.data.length}, limit ${MAX_INITCODE_SIZE}`)
   }
   if (tx.gasLimit > rules.blockGasLimit) throw new TxRejectedError('exceeds block gas limit')
   if (tipCap > feeCap) throw new TxRejectedError(`max priority fee per gas higher than max fee per gas: maxPriorityFeePerGas: ${tipCap}, maxFeePerGas: ${feeCap}`)
