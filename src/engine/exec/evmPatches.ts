@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import { Common } from '@ethereumjs/common'
 import { EVM, EVMError, activeCostPerStateByte, createEIP7708TransferLog } from '@ethereumjs/evm'
-import type { EvmFault } from '../../evm/types.js'
+import type { Halt } from './gethVmError.js'
 import { Account, BIGINT_0, EthereumJSErrorWithoutCode, bytesToUnprefixedHex, createZeroAddress, equalsBytes } from '@ethereumjs/util'
 
 /*
@@ -134,7 +134,7 @@ patch('lazy runState', EVM.prototype as unknown as { runInterpreter: unknown }, 
     let result = interpreter._result
     let gasUsed = message.gasLimit - interpreterRes.runState.gasLeft
     if (interpreterRes.exceptionError) {
-      markFault(interpreterRes.exceptionError as HaltError, interpreterRes.runState as unknown as HaltState)
+      markFault(interpreterRes.exceptionError as Halt, interpreterRes.runState as unknown as HaltState)
       const error = interpreterRes.exceptionError.error
       if (error !== EVMError.errorMessages.REVERT && error !== EVMError.errorMessages.INVALID_EOF_FORMAT) gasUsed = message.gasLimit
       result = { ...result, logs: [], selfdestruct: new Map(), createdAddresses: new Set() }
@@ -202,13 +202,12 @@ function rewrite(name: string, proto: object, method: string, fingerprint: strin
 }
 
 type HaltState = { opCode?: number; stack: { _len: number; _store: bigint[] }; interpreter: { getReturnDataSize(): bigint } }
-type HaltError = { error: string; fault?: EvmFault }
 
 /**
  * Where the frame halted (the opcode the loop was on, the stack's height: ethereumjs checks a stack
  * before it pops, and RETURNDATACOPY's bounds before its gas), for geth's texts (exec/gethVmError.ts).
  */
-function markFault(err: HaltError, state: HaltState): void {
+function markFault(err: Halt, state: HaltState): void {
   const op = state.opCode ?? 0
   const n = state.stack._len
   const s = state.stack._store

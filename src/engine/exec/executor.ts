@@ -6,7 +6,7 @@ import type { Block } from '../chain/block.js'
 import { type CallMessage, type CallResult, directCallSupported, messageCall, runDirectCall } from './directCall.js'
 import { type OwnEvm, chainHost, describeCall } from './ownEvm.js'
 import type { ChainPrecompile, EvmFault, EvmHost } from '../../evm/types.js'
-import { gethVmError, haltName } from './gethVmError.js'
+import { gethVmError, haltName, haltOf } from './gethVmError.js'
 import type { GasLedger } from '../../evm/gasLedger.js'
 import { chainPrecompiles, setWarpTx, type WarpTx, warpCallOf, withIntrinsicGas } from './warpPrecompile.js'
 import { EvmGuard, type RunLimit } from './evmGuard.js'
@@ -163,8 +163,9 @@ export class Executor {
     // geth's state transition (ErrMaxInitCodeSizeExceeded), once the gas is bought: init code over EIP-3860's limit never runs.
     const initCodeSize = req.to === undefined ? (req.input?.length ?? 0) : 0
     const common = this.chain.txCommon
-    if (initCodeSize > 0 && common.isActivatedEIP(3860) && BigInt(initCodeSize) > common.param('maxInitCodeSize')) {
-      throw new ExecutionFailedError(`max initcode size exceeded: code size ${initCodeSize} limit ${common.param('maxInitCodeSize')}`)
+    const maxInitCodeSize = initCodeSize > 0 && common.isActivatedEIP(3860) ? common.param('maxInitCodeSize') : undefined
+    if (maxInitCodeSize !== undefined && BigInt(initCodeSize) > maxInitCodeSize) {
+      throw new ExecutionFailedError(`max initcode size exceeded: code size ${initCodeSize} limit ${maxInitCodeSize}`)
     }
     account.nonce = req.nonce ?? account.nonce
     if (beforeRun !== undefined) await beforeRun(tx!)
@@ -191,7 +192,7 @@ export class Executor {
     }
     this.guard.check()
     const exec = result.execResult
-    const halt = exec.exceptionError as { error: string; fault?: EvmFault } | undefined
+    const halt = haltOf(exec.exceptionError)
     const errName = haltName(halt, req.to === undefined)
     const kept = ledger?.ran && !ledger.opaque ? ledger : undefined
     const fault = halt?.fault

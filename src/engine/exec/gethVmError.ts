@@ -1,6 +1,17 @@
 import type { EvmFault } from '../../evm/types.js'
 import { opName, stackOverflow, stackUnderflow } from '../../evm/gethOpcodes.js'
 
+/** A failed frame's exceptionError: ethereumjs's EVMError, or the interpreter's, with where it halted when known. */
+export interface Halt {
+  error: string
+  fault?: EvmFault
+}
+
+/** An execResult's exceptionError as a Halt (RunTxResult types it as EVMError, which names no fault). */
+export function haltOf(exceptionError: unknown): Halt | undefined {
+  return exceptionError as Halt | undefined
+}
+
 /** ethereumjs's EVMError names (the interpreter's too) -> geth's core/vm/errors.go texts that need no more than the name. */
 const TEXTS: Record<string, string> = {
   'out of gas': 'out of gas',
@@ -42,7 +53,7 @@ export function gethVmError(name: string, fault: EvmFault | undefined): string {
  * creation out of gas where no frame halted ran its code and could not pay to store what it returned
  * (geth's ErrCodeStoreOutOfGas; ethereumjs's OOGResult since Homestead, and the interpreter, say out of gas).
  */
-export function haltName(err: { error: string; fault?: EvmFault } | undefined, creation: boolean): string | undefined {
+export function haltName(err: Halt | undefined, creation: boolean): string | undefined {
   if (err === undefined) return undefined
   return creation && err.error === 'out of gas' && err.fault === undefined ? 'code store out of gas' : err.error
 }

@@ -8,9 +8,10 @@ import { runMessage } from '../../evm/runMessage.js'
 import { type EvmTransactionResult, runTransaction } from '../../evm/runTransaction.js'
 import { TransactionType, type TypedTransaction } from '@ethereumjs/tx'
 import { isImpersonatedTx } from './impersonatedTx.js'
-import type { ChainPrecompile, EvmBlock, EvmFault, EvmHost, EvmResult, EvmState, EvmStateChanges } from '../../evm/types.js'
+import type { ChainPrecompile, EvmBlock, EvmHost, EvmResult, EvmState, EvmStateChanges } from '../../evm/types.js'
 import type { GasLedger } from '../../evm/gasLedger.js'
 import { chainPrecompiles } from './warpPrecompile.js'
+import { haltOf } from './gethVmError.js'
 import { ExecutionFailedError } from '../base/errors.js'
 import type { Chain } from '../chain/chain.js'
 import type { CallMessage, CallResult } from './directCall.js'
@@ -161,7 +162,7 @@ export class OwnEvm {
       gasRefund: exec.gasRefund ?? 0n,
       logs: (exec.logs ?? []).map(([address, topics, data]) => ({ address, topics, data })),
       error: exec.exceptionError?.error,
-      fault: (exec.exceptionError as { fault?: EvmFault } | undefined)?.fault,
+      fault: haltOf(exec.exceptionError)?.fault,
       createdAddress: theirs.createdAddress?.bytes,
       changes,
       // eth_call reports no access list: the interpreter's stands for both.

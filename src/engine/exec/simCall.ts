@@ -7,8 +7,7 @@ import type { Chain } from '../chain/chain.js'
 import { keccak256 } from '../../util/crypto.js'
 import { EngineError, SimulateError } from '../base/errors.js'
 import { executionError, type CallOutcome } from './executor.js'
-import type { EvmFault } from '../../evm/types.js'
-import { haltName } from './gethVmError.js'
+import { haltName, haltOf } from './gethVmError.js'
 import type { Log, Receipt } from '../chain/receipt.js'
 import type { CallRequest } from '../base/types.js'
 import { MAX_UINT64, type SimCallResult, type SimLog } from './simulateOptions.js'
@@ -148,7 +147,7 @@ export function simCallResult(c: SimCall, run: RunTxResult, index: number, logCo
     status: failed ? 0 : 1,
   }
   if (failed) {
-    const halt = exec.exceptionError as { error: string; fault?: EvmFault }
+    const halt = haltOf(exec.exceptionError)!
     const reverted = halt.error === 'revert'
     const err = executionError({ reverted, returnData: exec.returnValue, error: haltName(halt, c.tx.to === undefined), fault: halt.fault } as CallOutcome)
     result.error = reverted

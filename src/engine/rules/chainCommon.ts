@@ -20,16 +20,13 @@ const GRANITE_EIPS = [7951]
 export const NO_REFUND_QUOTIENT = 2n ** 64n
 
 /**
- * The coinbase is credited the whole fee, base fee included (coreth core/state_transition.go; the
- * blackhole's balance on the C-Chain): a parameter of the node's own, read by the interpreter
- * (EvmRules.baseFeeToCoinbase); ethereumjs's runTx is completed by exec/impersonatedTx.ts runBlockTx.
- */
-
-/**
  * The EVM rules of a chain with EVM chain ID `chainId`: Cancun with Granite's additions and coreth's
  * refund rule, the native crypto bindings. The refund rule is a hardfork-scoped parameter: ethereumjs
  * merges it after the EIPs of every hardfork up to Cancun, so the VM's and the EVM's own parameter
  * sets (merged into every copy when a VM is made) do not put EIP-3529's quotient back.
+ * `baseFeeToCoinbase`, a parameter of the node's own: the coinbase is credited the whole fee, base
+ * fee included (coreth core/state_transition.go; the blackhole's balance on the C-Chain), read by the
+ * interpreter (EvmRules.baseFeeToCoinbase) and by exec/impersonatedTx.ts runBlockTx for ethereumjs.
  */
 export function chainCommon(chainId: bigint): Common {
   const common = createCustomCommon({ chainId: Number(chainId), name: `avalanche-${chainId}` }, Mainnet, { hardfork: 'cancun', eips: GRANITE_EIPS, customCrypto })

@@ -2,8 +2,7 @@ import type { EVMResult, InterpreterStep, Message } from '@ethereumjs/evm'
 import type { StateManagerInterface } from '@ethereumjs/common'
 import { type Address, bigIntToBytes, setLengthLeft } from '@ethereumjs/util'
 import { OP, isCallOp, opName } from '../../evm/gethOpcodes.js'
-import { gethVmError, haltName } from '../exec/gethVmError.js'
-import type { EvmFault } from '../../evm/types.js'
+import { gethVmError, haltName, haltOf } from '../exec/gethVmError.js'
 import type { FrameType, Tracer } from './types.js'
 
 /*
@@ -116,7 +115,7 @@ export function attachTracer(evm: { events?: unknown }, tracer: Tracer, opts: { 
     const frame = frames.pop()
     if (frame === undefined) return
     const exec = result.execResult
-    const ethError = haltName(exec.exceptionError as { error: string; fault?: EvmFault } | undefined, frame.type === 'CREATE' || frame.type === 'CREATE2')
+    const ethError = haltName(haltOf(exec.exceptionError), frame.type === 'CREATE' || frame.type === 'CREATE2')
     let error: string | undefined
     if (ethError !== undefined) {
       const mapped = vmError(ethError, frame.lastStep)
