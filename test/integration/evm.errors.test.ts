@@ -1,6 +1,7 @@
 import { getCreateAddress } from 'ethers'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { EWOQ_ADDRESS, startTestNode, type TestNode } from '../helpers/testNode.js'
+import { describe, expect, it } from 'vitest'
+import { bothEvms } from '../helpers/bothEvms.js'
+import { EWOQ_ADDRESS } from '../helpers/testNode.js'
 import { ewoq } from '../helpers/chain.js'
 
 /**
@@ -27,17 +28,7 @@ const CASES: { name: string; code: string; error: string }[] = [
 ]
 
 describe("EVM errors in geth's words", () => {
-  let own: TestNode
-  let ejs: TestNode
-  beforeAll(async () => {
-    ;[own, ejs] = await Promise.all([startTestNode(), startTestNode({ config: { evmInterpreter: 'ethereumjs', evmOracle: false } })])
-  })
-  afterAll(() => Promise.all([own, ejs].map((n) => n.close())))
-  const nodes = () =>
-    [
-      ['interpreter (oracle on)', own],
-      ['ethereumjs', ejs],
-    ] as const
+  const { nodes, interpreter } = bothEvms()
 
   for (const c of CASES) {
     it(`${c.name}: ${c.error}`, async () => {
@@ -55,7 +46,7 @@ describe("EVM errors in geth's words", () => {
         const trace = await n.call('debug_traceCall', [call, 'latest', { tracer: 'callTracer' }])
         expect(trace.error, `${which} callTracer`).toBe(c.error)
       }
-      expect(own.node.engine.own!.counts).toMatchObject({ differing: 0, failed: 0 })
+      expect(interpreter().node.engine.own!.counts).toMatchObject({ differing: 0, failed: 0 })
     })
   }
 
@@ -74,7 +65,7 @@ describe("EVM errors in geth's words", () => {
         const trace = await n.call('debug_traceCall', [call, 'latest', { tracer: 'callTracer' }])
         expect(trace.error, `${which} callTracer`).toBe(c.error)
       }
-      expect(own.node.engine.own!.counts).toMatchObject({ differing: 0, failed: 0 })
+      expect(interpreter().node.engine.own!.counts).toMatchObject({ differing: 0, failed: 0 })
     })
   }
 
@@ -159,7 +150,7 @@ describe("EVM errors in geth's words", () => {
         const { gas: _gas, ...unlimited } = at(VALID)
         expect(BigInt(await n.call('eth_estimateGas', [unlimited])) >= BigInt(21_000 + calldata + 50_000), which).toBe(true)
       }
-      expect(own.node.engine.own!.counts).toMatchObject({ differing: 0, failed: 0 })
+      expect(interpreter().node.engine.own!.counts).toMatchObject({ differing: 0, failed: 0 })
     })
 
     for (const [name, data, error] of [

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { FEE_CAP, ewoq, send } from '../helpers/chain.js'
+import { bothEvms } from '../helpers/bothEvms.js'
 import { startTestNode, type TestNode } from '../helpers/testNode.js'
 
 /*
@@ -89,19 +90,10 @@ const WARP = '0x0200000000000000000000000000000000000005'
  */
 const callProbe = (to: string) => `0x5a5f5f5f5f5f73${to.slice(2)}620186a0f15a82036020525f523d60405260605ff3`
 
-describe("coreth's EVM rules: the deprecated native-asset precompiles", () => {
-  let own: TestNode
-  let ejs: TestNode
-  beforeAll(async () => {
-    ;[own, ejs] = await Promise.all([startTestNode(), startTestNode({ config: { evmInterpreter: 'ethereumjs', evmOracle: false } })])
-  })
-  afterAll(() => Promise.all([own, ejs].map((n) => n.close())))
-  const nodes = () =>
-    [
-      ['interpreter (oracle on)', own],
-      ['ethereumjs', ejs],
-    ] as const
+/** The rules below, from both EVMs: one node each, for the file. */
+const { nodes, interpreter } = bothEvms()
 
+describe("coreth's EVM rules: the deprecated native-asset precompiles", () => {
   it('a call to each reverts with no data, from eth_call and eth_estimateGas', async () => {
     for (const [which, n] of nodes()) {
       for (const to of NATIVE_ASSET) {
@@ -121,7 +113,7 @@ describe("coreth's EVM rules: the deprecated native-asset precompiles", () => {
       const other = await n.call('eth_call', [{ from: ewoq.address, data: callProbe('0x0100000000000000000000000000000000000003'), gas: '0x100000' }, 'latest'])
       expect([BigInt(other.slice(0, 66)), BigInt(`0x${other.slice(66, 130)}`)], which).toEqual([1n, 2_618n])
     }
-    expect(own.node.engine.own!.counts).toMatchObject({ differing: 0, failed: 0 })
+    expect(interpreter().node.engine.own!.counts).toMatchObject({ differing: 0, failed: 0 })
   })
 
   it('a transaction sending AVAX to NativeAssetCall fails in its block and keeps the value: status 0, 21,000 gas', async () => {
@@ -157,7 +149,7 @@ describe("coreth's EVM rules: the deprecated native-asset precompiles", () => {
         }
       }
     }
-    expect(own.node.engine.own!.counts).toMatchObject({ differing: 0, failed: 0 })
+    expect(interpreter().node.engine.own!.counts).toMatchObject({ differing: 0, failed: 0 })
   })
 
   it("Warp is not among the active precompiles: cold at a transaction's start, where the native-asset ones and P256VERIFY are warm", async () => {
@@ -180,39 +172,34 @@ describe("coreth's EVM rules: the whole fee to the coinbase", () => {
   // graft/coreth core/state_transition.go: the coinbase (the blackhole, 0x0100…0000) gets gasUsed × the
   // effective gas price, base fee and tip; geth burns the base fee and credits the tip only.
   it('the blackhole gains gasUsed × effectiveGasPrice for each transaction, from both EVMs', async () => {
-    const nodes = await Promise.all([startTestNode(), startTestNode({ config: { evmInterpreter: 'ethereumjs', evmOracle: false } })])
-    try {
-      for (const n of nodes) {
-        const before = BigInt(await n.call('eth_getBalance', [NATIVE_ASSET[0], 'latest']))
-        const { receipt } = await send(n, { to: '0x1111111111111111111111111111111111111111', value: 1n, maxFeePerGas: FEE_CAP, maxPriorityFeePerGas: 5n })
-        const block = await n.call('eth_getBlockByNumber', [receipt.blockNumber, false])
-        expect(BigInt(receipt.effectiveGasPrice)).toBe(BigInt(block.baseFeePerGas) + 5n)
-        expect(BigInt(await n.call('eth_getBalance', [NATIVE_ASSET[0], 'latest'])) - before).toBe(21_000n * BigInt(receipt.effectiveGasPrice))
-      }
-      expect(nodes[0]!.node.engine.own!.counts).toMatchObject({ differing: 0, failed: 0 })
-
-      // eth_simulateV1 the same: a transfer paying a 2 wei tip, then a call reading the feeRecipient's balance.
-      const recipient = '0x000000000000000000000000000000000000fee1'
-      const [simulated] = await nodes[0]!.call('eth_simulateV1', [
-        {
-          validation: true,
-          blockStateCalls: [
-            {
-              blockOverrides: { feeRecipient: recipient },
-              calls: [
-                { from: ewoq.address, to: '0x1111111111111111111111111111111111111111', value: '0x1', maxFeePerGas: `0x${FEE_CAP.toString(16)}`, maxPriorityFeePerGas: '0x2' },
-                // Init code: BALANCE(recipient), returned as one word.
-                { from: ewoq.address, data: `0x73${recipient.slice(2)}315f5260205ff3`, maxFeePerGas: `0x${FEE_CAP.toString(16)}`, maxPriorityFeePerGas: '0x0' },
-              ],
-            },
-          ],
-        },
-        'latest',
-      ])
-      const paid = 21_000n * (BigInt(simulated.baseFeePerGas) + 2n)
-      expect(BigInt(simulated.calls[1].returnData)).toBe(paid)
-    } finally {
-      await Promise.all(nodes.map((n) => n.close()))
+    for (const [, n] of nodes()) {
+      const before = BigInt(await n.call('eth_getBalance', [NATIVE_ASSET[0], 'latest']))
+      const { receipt } = await send(n, { to: '0x1111111111111111111111111111111111111111', value: 1n, maxFeePerGas: FEE_CAP, maxPriorityFeePerGas: 5n })
+      const block = await n.call('eth_getBlockByNumber', [receipt.blockNumber, false])
+      expect(BigInt(receipt.effectiveGasPrice)).toBe(BigInt(block.baseFeePerGas) + 5n)
+      expect(BigInt(await n.call('eth_getBalance', [NATIVE_ASSET[0], 'latest'])) - before).toBe(21_000n * BigInt(receipt.effectiveGasPrice))
     }
+    expect(interpreter().node.engine.own!.counts).toMatchObject({ differing: 0, failed: 0 })
+
+    // eth_simulateV1 the same: a transfer paying a 2 wei tip, then a call reading the feeRecipient's balance.
+    const recipient = '0x000000000000000000000000000000000000fee1'
+    const [simulated] = await interpreter().call('eth_simulateV1', [
+      {
+        validation: true,
+        blockStateCalls: [
+          {
+            blockOverrides: { feeRecipient: recipient },
+            calls: [
+              { from: ewoq.address, to: '0x1111111111111111111111111111111111111111', value: '0x1', maxFeePerGas: `0x${FEE_CAP.toString(16)}`, maxPriorityFeePerGas: '0x2' },
+              // Init code: BALANCE(recipient), returned as one word.
+              { from: ewoq.address, data: `0x73${recipient.slice(2)}315f5260205ff3`, maxFeePerGas: `0x${FEE_CAP.toString(16)}`, maxPriorityFeePerGas: '0x0' },
+            ],
+          },
+        ],
+      },
+      'latest',
+    ])
+    const paid = 21_000n * (BigInt(simulated.baseFeePerGas) + 2n)
+    expect(BigInt(simulated.calls[1].returnData)).toBe(paid)
   })
 })
