@@ -114,6 +114,12 @@ export const ChainConfigFile = z.strictObject({
   'gas-target': z.number().int().positive().optional().describe('ACP-176 gas per second the chain starts at and the builder steers toward'),
   // coreth's genesis starts at 2000 ms; this development node starts at the target (docs/API.md).
   'min-delay-target': z.number().int().nonnegative().default(0).describe('ACP-226 minimum block delay in ms the chain starts at and steers toward (0: blocks as soon as transactions wait)'),
+  'min-price-target': z.number().int().positive().optional().describe("Helicon: ACP-283 minimum gas price in wei (aAVAX) the builder steers toward (none: keep the parent's, 1 wei from genesis)"),
+  // anvil's --hardfork; avalanchego has no such key (its upgrade schedule is the network's).
+  hardfork: z
+    .enum(['helicon', 'granite'])
+    .default('granite')
+    .describe('The C-Chain rules the chain runs from genesis: helicon (avalanchego v1.15: ACP-194 execution, its header) or granite (before it)'),
   'fork-url': z
     .url({ protocol: /^https?$/ })
     .optional()
@@ -288,6 +294,7 @@ export const FLAGS: Record<string, FlagDef> = {
   genesis: { key: 'genesisFile', type: 'string', help: 'coreth-format C-Chain genesis JSON; absent = the local network genesis' },
   'fork-url': { key: 'chain', chainKey: 'fork-url', type: 'string', help: "JSON-RPC URL of a node whose chain the C-Chain forks (anvil's --fork-url; docs/FORK.md)" },
   'fork-block-number': { key: 'chain', chainKey: 'fork-block-number', type: 'number', help: "block of the origin the fork starts from (default: the origin's latest at first start)" },
+  hardfork: { key: 'chain', chainKey: 'hardfork', type: 'string', help: "C-Chain rules from genesis: helicon or granite (anvil's --hardfork; chain config hardfork)" },
   'block-interval': { key: 'blockInterval', type: 'number', help: 'ms between blocks; 0 = build a block as soon as transactions wait' },
   'pending-nonce-guard': { key: 'pendingNonceGuard', type: 'number', help: "ms a tx's answer waits after its sender's pending nonce was read, for ethers v6's 250 ms cache (0 = off)" },
   'evm-network-id': { key: 'evmNetworkId', type: 'number', help: 'EVM network ID answered by net_version' },

@@ -54,6 +54,8 @@ export function engineOptions(chain: ChainConfigFile, setup: EngineSetup): Engin
     feeHistory: { maxBlocks: BigInt(chain['fee-history-max-blocks']), maxPercentiles: chain['fee-history-max-percentiles'] },
     gasTarget: chain['gas-target'],
     minDelayTarget: chain['min-delay-target'],
+    minPriceTarget: chain['min-price-target'],
+    helicon: chain.hardfork === 'helicon',
     stateHistory: chain['pruning-enabled'] ? BigInt(chain['state-history']) : undefined,
     stateCache: { flat: chain['snapshot-cache'] * MIB, trie: chain['trie-clean-cache'] * MIB },
     proofWindow: BigInt(chain['historical-proof-query-window']),

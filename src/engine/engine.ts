@@ -93,9 +93,9 @@ export class Engine {
   }
 
   static async create(db: Database, opts: EngineOptions): Promise<Engine> {
-    const { log, stateHistory, gasTarget, minDelayTarget } = opts
+    const { log, stateHistory, gasTarget, minDelayTarget, minPriceTarget, helicon } = opts
     const fork = await openForkRecord(db, opts.fork)
-    const chain = await Chain.open(db, { genesis: forkGenesis(opts.genesis, fork), log, stateHistory, stateCache: opts.stateCache, gasTarget, minDelayTarget, fork, warp: opts.warp })
+    const chain = await Chain.open(db, { genesis: forkGenesis(opts.genesis, fork), log, stateHistory, stateCache: opts.stateCache, gasTarget, minDelayTarget, fork, warp: opts.warp, helicon })
     if (fork !== undefined) chain.forkState = new ForkState({ origin: opts.fork!.origin, point: fork }, chain.trieDb, log)
     const sm = new OverlayState(chain.headView(), chain.codeSource)
     const vm = await chainVM(chain, sm, { sharedCommon: true })
@@ -108,7 +108,7 @@ export class Engine {
     )
     const own = OwnEvm.for(chain, opts.evm, opts.log)
     const txs = new BlockTxRunner(vm, sm, own, chainHost(chain), chain.warp)
-    const builder = new BlockBuilder(chain, pool, txs, sm, { blockInterval: opts.blockInterval, gasTarget, minDelayTarget, distinctSeconds: opts.devChain, log })
+    const builder = new BlockBuilder(chain, pool, txs, sm, { blockInterval: opts.blockInterval, gasTarget, minDelayTarget, minPriceTarget, distinctSeconds: opts.devChain, log })
     const engine = new Engine(chain, pool, builder, opts, own, new EngineWarp(chain))
     engineRef.engine = engine
     return engine
@@ -178,7 +178,10 @@ export class Engine {
       return block
     }
     if (ref === 'earliest') return this.chain.genesisBlock
-    // pending, safe and finalized are the last accepted block on Avalanche (coreth api_backend.go).
+    // Helicon: safe and finalized are the last settled block, latest and pending the last executed
+    // (saevm blocks.ResolveRPCNumber; here every accepted block is executed at once). Before it all
+    // three were the last accepted block (coreth api_backend.go).
+    if ((ref === 'safe' || ref === 'finalized') && this.chain.opts.helicon) return this.chain.lastSettled()
     return this.chain.head
   }
 

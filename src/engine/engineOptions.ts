@@ -76,6 +76,10 @@ export interface EngineOptions {
   gasTarget: number | undefined
   /** ACP-226 minimum block delay in ms the chain starts at and steers toward. */
   minDelayTarget: number
+  /** ACP-283 minimum gas price in wei the builder steers toward under Helicon; undefined = keep the parent's. */
+  minPriceTarget?: number
+  /** Helicon's rules from genesis (the default); false runs the chain at Granite (chain config `hardfork`). */
+  helicon: boolean
   /** Bytes of state kept in memory at most (`snapshot-cache`, `trie-clean-cache`): the flat state's accounts and slots, the trie's nodes. */
   stateCache: NonNullable<ChainOptions['stateCache']>
   /** Recent blocks whose state is kept (state garbage collection); undefined = archival, every state kept. */

@@ -15,6 +15,8 @@ export interface EvmRules {
   readonly refundQuotient: bigint
   /** The coinbase is credited the effective gas price, base fee included (coreth), not the tip alone (geth). */
   readonly baseFeeToCoinbase: boolean
+  /** Helicon: a transaction is charged at least ceil(gasLimit / this) gas; 0 = no minimum (minCharge). */
+  readonly minChargeDivisor: bigint
   readonly ops: Op[]
   /** by address (hex without 0x) */
   readonly precompiles: Map<string, PrecompileFunc>
@@ -68,6 +70,7 @@ function resolve(common: Common): EvmRules | undefined {
     gas,
     refundQuotient: c.param('maxRefundQuotient'),
     baseFeeToCoinbase: creditsBaseFee(c),
+    minChargeDivisor: minChargeDivisor(c),
     ops,
     precompiles: getActivePrecompiles(c),
     precompileEvm: { _bn254: new NobleBN254() },
@@ -80,9 +83,26 @@ function resolve(common: Common): EvmRules | undefined {
  * parameter, which only a chain's Common has: src/engine/rules/chainCommon.ts; Common.param throws for a missing one).
  */
 export function creditsBaseFee(c: Common): boolean {
+  return ownParam(c, 'baseFeeToCoinbase') === 1n
+}
+
+/** Helicon's λ of the Common's chain, 0 without a minimum charge (src/engine/rules/chainCommon.ts). */
+export function minChargeDivisor(c: Common): bigint {
+  return ownParam(c, 'minGasChargeDivisor') ?? 0n
+}
+
+/** The gas a transaction is charged: what it used, at least ceil(limit / λ) under Helicon. */
+export function chargedGas(used: bigint, gasLimit: bigint, divisor: bigint): bigint {
+  if (divisor === 0n) return used
+  const min = (gasLimit + divisor - 1n) / divisor
+  return used > min ? used : min
+}
+
+/** A parameter only a chain's Common has (Common.param throws for a missing one). */
+function ownParam(c: Common, name: string): bigint | undefined {
   try {
-    return c.param('baseFeeToCoinbase') === 1n
+    return c.param(name)
   } catch {
-    return false
+    return undefined
   }
 }

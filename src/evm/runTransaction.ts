@@ -1,7 +1,7 @@
 import type { Common } from '@ethereumjs/common'
 import { paramsTx } from '@ethereumjs/tx'
 import { Account, Address, KECCAK256_NULL, MAX_INTEGER, MAX_UINT64, bytesToUnprefixedHex, equalsBytes } from '@ethereumjs/util'
-import type { EvmRules } from './evmRules.js'
+import { type EvmRules, chargedGas } from './evmRules.js'
 import { runMessage } from './runMessage.js'
 import type { EvmBlock, EvmHost, EvmLog, EvmMessage, EvmResult, EvmState, EvmStateChanges } from './types.js'
 
@@ -188,7 +188,7 @@ export async function runTransaction(rules: EvmRules, state: EvmState, host: Evm
   let gasUsed = intrinsic + message.executionGasUsed
   const cap = gasUsed / rules.refundQuotient
   const gasRefund = message.gasRefund < cap ? message.gasRefund : cap
-  gasUsed -= gasRefund
+  gasUsed = chargedGas(gasUsed - gasRefund, tx.gasLimit, rules.minChargeDivisor)
 
   const accounts = new Map(message.changes.accounts)
   const after = accounts.has(senderHex) ? accounts.get(senderHex) : paid

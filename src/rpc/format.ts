@@ -1,5 +1,5 @@
 import { type TypedTransaction, Capability } from '@ethereumjs/tx'
-import type { Block, LogBlock } from '../engine/chain/block.js'
+import { type Block, HELICON_KEYS, type HeliconFields, type LogBlock } from '../engine/chain/block.js'
 import { type Receipt, receiptBloom } from '../engine/chain/receipt.js'
 import type { FoundLog } from '../engine/logs/logIndex.js'
 import { feeCaps } from '../engine/pool/txPool.js'
@@ -24,6 +24,11 @@ export function hex(b: Uint8Array): string {
 }
 
 export type Json = string | number | boolean | null | Json[] | { [k: string]: Json | undefined }
+
+/** Helicon's header fields as hexutil.Uint64s (coreth HeaderExtra.PostRPCMarshal); none before Helicon. */
+function heliconJson(f: HeliconFields | undefined): Record<string, Json> {
+  return f === undefined ? {} : Object.fromEntries(HELICON_KEYS.map((k) => [k, quantity(f[k])]))
+}
 
 /** Header fields shared by blocks and eth_getHeaderBy*. */
 export function formatHeader(block: Block): Record<string, Json> {
@@ -54,8 +59,10 @@ export function formatHeader(block: Block): Record<string, Json> {
     blockGasCost: quantity(h.blockGasCost),
     timestampMilliseconds: quantity(h.timeMilliseconds),
     minDelayExcess: quantity(h.minDelayExcess),
-    // coreth: difficulty is 1 per block, so the total is the block number (BlockChainAPI).
-    totalDifficulty: quantity(h.number),
+    ...heliconJson(h.helicon),
+    // coreth: difficulty is 1 per block, so the total is the block number (BlockChainAPI); Helicon's
+    // backend reports 0 (saevm sae/rpc/static.go GetTd).
+    totalDifficulty: quantity(h.helicon === undefined ? h.number : 0n),
   }
 }
 
@@ -90,6 +97,7 @@ export function formatHeaderJSON(block: Block): Record<string, Json> {
     parentBeaconBlockRoot: h.parentBeaconBlockRoot!,
     timestampMilliseconds: h.timestampMilliseconds!,
     minDelayExcess: h.minDelayExcess!,
+    ...heliconJson(block.header.helicon),
     hash: h.hash!,
   }
 }

@@ -107,6 +107,15 @@ export class ChainStore {
     await writeSynced(this.db, ops, opts.pause)
   }
 
+  /** A Helicon block's execution record (src/engine/chain/settlement.ts), if it has one. */
+  readExecution(hash: Uint8Array): Uint8Array | undefined {
+    return this.db.getSync(prefixed(PREFIX.execution, hash)) ?? undefined
+  }
+
+  executionOp(hash: Uint8Array, value: Uint8Array): BatchOp {
+    return { type: 'put', key: prefixed(PREFIX.execution, hash), value }
+  }
+
   /** The head's state root after development edits, if `headHash` is still the block they were made on. */
   readHeadState(headHash: Uint8Array): Uint8Array | undefined {
     const v = this.db.getSync(metaKey(META_HEAD_STATE))

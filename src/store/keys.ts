@@ -94,6 +94,12 @@ export const PREFIX = {
    * (src/store/database.ts): at open, the log's later records are replayed, and a gap stops the replay
    */
   wal: 0x77,
+  /**
+   * 'E' + block hash(32) -> RLP [post-execution state root, executed base fee, gas clock seconds, fraction, rate, excess,
+   * minimum price]: a Helicon block's execution (src/engine/chain/settlement.ts), written in the block's batch; its
+   * header carries the root of the last block it settles instead
+   */
+  execution: 0x45,
 } as const
 
 export const META_HEAD = 'head'

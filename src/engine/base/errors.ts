@@ -65,6 +65,12 @@ export class LimitExceededError extends EngineError {
  */
 export class StateUnavailableError extends EngineError {
   override name = 'StateUnavailableError'
+
+  /** For a root (libevm trie.MissingNodeError around hashdb's Reader error: graft/evm/triedb/hashdb/database.go Reader). */
+  static of(root: Uint8Array): StateUnavailableError {
+    const hex = Buffer.from(root).toString('hex')
+    return new StateUnavailableError(`missing trie node ${hex} (path ) state 0x${hex} is not available, not found`)
+  }
 }
 
 /** Why eth_simulateV1 refused a block or call; src/rpc/errors.ts maps each kind to geth's code (internal/ethapi/errors.go). */

@@ -35,7 +35,26 @@ export interface Header {
   timeMilliseconds: bigint
   /** Granite: minimum block delay excess. */
   minDelayExcess: bigint
+  /** Helicon's six fields (absent before it): the header is then a 30-item list. */
+  helicon?: HeliconFields
 }
+
+/**
+ * What Helicon adds to a header (coreth customtypes/header_ext.go, fields 25-30): the ACP-176 target
+ * and ACP-283 minimum price exponents, and the last block this one settles with its gas clock after
+ * execution (height, unix seconds and the fraction's numerator at the clock's rate, excess).
+ */
+export interface HeliconFields {
+  targetExponent: bigint
+  minPriceExponent: bigint
+  settledHeight: bigint
+  settledGasUnix: bigint
+  settledGasNumerator: bigint
+  settledExcess: bigint
+}
+
+/** Helicon's fields in RLP and JSON order. */
+export const HELICON_KEYS = ['targetExponent', 'minPriceExponent', 'settledHeight', 'settledGasUnix', 'settledGasNumerator', 'settledExcess'] as const
 
 /** A block as the node stores and serves it; `hash` and `size` are computed once. */
 /** What a log's answer names of its block (a whole Block has it; ChainBlocks.logBlock reads just this). */
@@ -85,6 +104,7 @@ export function headerFields(h: Header): Uint8Array[] {
     h.parentBeaconRoot,
     big(h.timeMilliseconds),
     big(h.minDelayExcess),
+    ...(h.helicon === undefined ? [] : HELICON_KEYS.map((k) => big(h.helicon![k]))),
   ]
 }
 
@@ -115,6 +135,7 @@ export function headerFromFields(f: Uint8Array[]): Header {
     parentBeaconRoot: f[21]!,
     timeMilliseconds: n(22),
     minDelayExcess: n(23),
+    ...(f.length >= 30 ? { helicon: Object.fromEntries(HELICON_KEYS.map((k, i) => [k, n(24 + i)])) as unknown as HeliconFields } : {}),
   }
 }
 

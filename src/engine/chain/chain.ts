@@ -24,19 +24,19 @@ import type { ForkRecord } from '../../store/forkRecord.js'
 import { writeForkBase } from './forkBase.js'
 import type { ForkState } from '../state/forkState.js'
 import type { Genesis } from '../rules/genesis.js'
-import { encodeReceipts, type Receipt } from './receipt.js'
+import { blockBloom, encodeReceipts, type Receipt } from './receipt.js'
+import { type Execution, Executions, encodeExecution, settledHeightOf } from './settlement.js'
 import { StateUnavailableError } from '../base/errors.js'
 import { StatePruner } from '../state/statePruner.js'
 import { packSenders } from './txMemo.js'
 import { sharedCommon } from '../rules/sharedCommon.js'
 import { chainCommon } from '../rules/chainCommon.js'
-import { type EnvFields, envBlock } from './envBlock.js'
+import { type BlockHashSource, type EnvFields, blockHashSource, envBlock } from './envBlock.js'
 
 /** Fees are burned to coreth's BlackholeAddr (constants.BlackholeAddr): the block coinbase. */
 export const BLACKHOLE = hexToBytes('0x0100000000000000000000000000000000000000')
 /** coreth's EmptyExtDataHash = rlpHash(nil bytes). */
 export const EMPTY_EXT_DATA_HASH = KECCAK256_RLP
-const _ZERO32 = new Uint8Array(32)
 
 export interface ChainOptions {
   genesis: Genesis
@@ -53,6 +53,8 @@ export interface ChainOptions {
   fork?: ForkRecord
   /** The chain's identity to Warp (its network and blockchain ID); no Warp precompile without it. */
   warp?: WarpChain
+  /** Helicon's rules (ACP-194 execution, its header and genesis) from genesis; else Granite's (chain config `hardfork`). */
+  helicon: boolean
 }
 
 /**
@@ -88,6 +90,8 @@ export class Chain {
   genesisBlock!: Block
   /** Stored blocks and receipts, decoded once and cached, and where recently mined transactions are. */
   private readonly blocks: ChainBlocks
+  /** Helicon: each block's own execution (post-state root, base fee, gas clock) and what settles when. */
+  readonly executions: Executions
   /** A fork's state beyond what the flat state knows: the trie, with the origin's parts fetched (set by the engine). */
   forkState: ForkState | undefined
   /** State garbage collection; only with `pruning-enabled`. */
@@ -101,7 +105,7 @@ export class Chain {
   ) {
     this.chainId = BigInt(opts.genesis.config.chainId)
     this.warp = opts.warp
-    this.common = chainCommon(this.chainId)
+    this.common = chainCommon(this.chainId, opts.helicon)
     this.txCommon = sharedCommon(this.common, paramsTx)
     this.headerCommon = sharedCommon(this.common, paramsBlock)
     this.store = new ChainStore(db)
@@ -109,6 +113,7 @@ export class Chain {
     this.trieDb = new TrieDB(db, opts.stateCache?.trie)
     this.flat = new FlatState(db, opts.stateCache?.flat)
     this.warpMessages = new WarpMessageStore(db)
+    this.executions = new Executions(this)
     this.events.setMaxListeners(0)
     if (opts.stateHistory !== undefined) {
       this.stateHistory = opts.stateHistory
@@ -126,6 +131,7 @@ export class Chain {
   /** Reads the chain back from the database: on open, and after anvil_reset emptied it (store/resetDatabase.ts). */
   async load(): Promise<void> {
     this.blocks.forget()
+    this.executions.forget()
     this.trieDb.forget()
     const storedGenesis = this.store.readGenesisHash()
     const { fork } = this.opts
@@ -135,11 +141,11 @@ export class Chain {
       this.flat.partial = true
       this.genesisBlock = this.blockByHash(fork.hash)!
     } else if (storedGenesis === undefined || this.genesisBlock === undefined || !equalsBytes(storedGenesis, this.genesisBlock.hash)) {
-      this.genesisBlock = await initGenesis(this.store, this.trieDb, await genesisBlock(this.opts.genesis, this.newStateManager()), storedGenesis)
+      this.genesisBlock = await initGenesis(this.store, this.trieDb, await genesisBlock(this.opts.genesis, this.newStateManager(), this.opts.helicon), storedGenesis)
     }
     this.genesisBlock = this.blockByHash(this.genesisBlock.hash)!
     this.head = await this.recoverHead()
-    this.headStateRoot = this.store.readHeadState(this.head.hash) ?? this.head.header.stateRoot
+    this.headStateRoot = this.store.readHeadState(this.head.hash) ?? this.postStateRoot(this.head)
     await this.openFlat()
   }
 
@@ -153,7 +159,8 @@ export class Chain {
     this.trieDb.forgetPending()
     this.head = await this.recoverHead()
     this.blocks.dropAbove(this.head.header.number)
-    this.headStateRoot = this.store.readHeadState(this.head.hash) ?? this.head.header.stateRoot
+    this.executions.forget()
+    this.headStateRoot = this.store.readHeadState(this.head.hash) ?? this.postStateRoot(this.head)
     const stored = this.flat.storedRoot()
     if (stored !== undefined && equalsBytes(stored, this.headStateRoot)) this.flat.afterRevert(this.head.header.number, restored)
     else await this.openFlat()
@@ -214,14 +221,14 @@ export class Chain {
 
   private isWhole(block: Block): boolean {
     const canonical = this.store.readCanonicalHash(block.header.number)
-    return canonical !== undefined && bytesToHex(canonical) === bytesToHex(block.hash) && this.store.hasStateNode(block.header.stateRoot) && this.store.readReceipts(block.hash) !== undefined
+    return canonical !== undefined && bytesToHex(canonical) === bytesToHex(block.hash) && this.store.hasStateNode(this.postStateRoot(block)) && this.store.readReceipts(block.hash) !== undefined
   }
 
   /** A state manager over the node's trie (caches on: without them trie lookups dominate and blocks run about 2.6x slower, measured here). */
   newStateManager(root?: Uint8Array): MerkleStateManager {
     // A fork fetches the origin's nodes as reads need them (src/engine/state/forkState.ts): its root may not be stored yet.
     if (root !== undefined && !equalsBytes(root, KECCAK256_RLP) && this.forkState === undefined && this.trieDb.getSync(bytesToUnprefixedHex(root)) === undefined) {
-      throw stateUnavailable(root)
+      throw StateUnavailableError.of(root)
     }
     return new MerkleStateManager({ common: this.common, trie: this.trie(root), caches: new Caches() })
   }
@@ -235,7 +242,7 @@ export class Chain {
   feeStateOf(block: Block): FeeState {
     // A fork's first block holds a fee state only if the origin is a C-Chain (an Ethereum node's extraData is not one).
     const { header } = block
-    const first = header.number === 0n || (this.isForkBase(block) && (header.extraData.length < FEE_STATE_SIZE || equalsBytes(header.extDataHash, _ZERO32)))
+    const first = header.number === 0n || (this.isForkBase(block) && (header.extraData.length < FEE_STATE_SIZE || equalsBytes(header.extDataHash, new Uint8Array(32))))
     return first ? genesisFeeState(this.opts.gasTarget) : decodeFeeState(header.extraData)
   }
 
@@ -296,23 +303,17 @@ export class Chain {
   }
 
   /** BLOCKHASH source for the EVM: canonical hashes by number. */
-  readonly blockHashes = {
-    getBlock: async (n: number) => {
-      // A fork's blocks before N are the origin's.
-      const hash = this.blockByNumber(BigInt(n))?.hash ?? (await this.forkState?.blockHash(BigInt(n))) ?? new Uint8Array(32)
-      return { hash: () => hash }
-    },
-    putBlock: async () => {},
-    shallowCopy: () => this.blockHashes,
-  }
+  readonly blockHashes: BlockHashSource = blockHashSource(this)
 
   /**
    * Appends a block: one atomic write with its state, receipts, indexes, the head pointer and
    * `extraOps` (what its atomic txs change: shared memory, the accepted-tx repository). `pause`
    * (the block builder's pacer) lets requests run while a big block is encoded and its batch built.
    */
-  async commit(block: Block, receipts: Receipt[], extraOps: readonly BatchOp[], flat: FlatChanges, pause: () => Promise<void> = async () => {}): Promise<void> {
-    const staged = await this.flat.stage(flat, block.header.number, block.header.stateRoot)
+  async commit(block: Block, receipts: Receipt[], extraOps: readonly BatchOp[], flat: FlatChanges, pause: () => Promise<void> = async () => {}, execution?: Execution): Promise<void> {
+    // A Helicon header holds the last settled block's root: the block's own is its execution's.
+    const root = execution?.root ?? block.header.stateRoot
+    const staged = await this.flat.stage(flat, block.header.number, root)
     const trieOps = this.trieDb.drain()
     try {
       await pause()
@@ -326,11 +327,12 @@ export class Chain {
           number: block.header.number,
           encodedBlock,
           encodedReceipts,
-          bloom: block.header.bloom,
+          // eth_getLogs filters by the block's own logs (a Helicon header's bloom is of the receipts it settles).
+          bloom: execution === undefined ? block.header.bloom : blockBloom(receipts),
           txHashes: block.txs.map((tx) => tx.hash()),
           senders: packSenders(block.txs),
           stateOps: [...trieOps, ...staged.ops],
-          extraOps: this.warp === undefined ? extraOps : [...extraOps, ...this.warpMessageOps(block, receipts)],
+          extraOps: [...extraOps, ...(execution === undefined ? [] : [this.store.executionOp(block.hash, encodeExecution(execution))]), ...this.warpMessageOps(block, receipts)],
         },
         { pause },
       )
@@ -340,8 +342,9 @@ export class Chain {
     }
     this.trieDb.commitDrained(trieOps)
     this.blocks.record(block, receipts)
+    if (execution !== undefined) this.executions.remember(bytesToHex(block.hash), execution)
     this.head = block
-    this.headStateRoot = block.header.stateRoot
+    this.headStateRoot = root
     this.events.emit('head', block, receipts)
     // Between blocks, with nothing pending: the one point where state garbage collection is safe.
     if (this.pruner !== undefined) await this.pruner.afterCommit(trieOps.reduce((n, op) => n + (op.type === 'put' ? op.value.length : 0), 0))
@@ -349,13 +352,23 @@ export class Chain {
 
   /** The Warp messages the block sends, stored by ID with it (warp_getMessage, signing). */
   private warpMessageOps(block: Block, receipts: readonly Receipt[]): BatchOp[] {
+    if (this.warp === undefined) return []
     return receipts.flatMap((r) => sentWarpMessages(r.logs).map((m) => this.warpMessages.putOp(m.id, block.header.number, m.unsigned)))
   }
 
-  /** The state root a block's state is read at: the header's, or for the head the one after development edits. */
+  /** The state root a block's state is read at: its own post-state, or for the head the one after development edits. */
   stateRootOf(block: Block): Uint8Array {
-    if (equalsBytes(block.hash, this.head.hash)) return this.headStateRoot
-    return this.isForkBase(block) ? this.opts.fork!.stateRoot : block.header.stateRoot
+    return equalsBytes(block.hash, this.head.hash) ? this.headStateRoot : this.postStateRoot(block)
+  }
+
+  /** A block's own post-state root: its execution's under Helicon, else its header's (a fork's first block: the origin's). */
+  postStateRoot(block: Block): Uint8Array {
+    return this.executions.rootOf(block)
+  }
+
+  /** `safe` and `finalized` under Helicon: the last block the head settles (the head before it). */
+  lastSettled(): Block {
+    return this.blockByNumber(settledHeightOf(this.head))!
   }
 
   /**
@@ -364,7 +377,7 @@ export class Chain {
    */
   requireState(block: Block): void {
     if (this.stateHistory !== undefined && block.header.number + this.stateHistory <= this.head.header.number) {
-      throw stateUnavailable(block.header.stateRoot)
+      throw StateUnavailableError.of(this.postStateRoot(block))
     }
   }
 
@@ -378,18 +391,9 @@ export class Chain {
     const keep = 2n * (this.stateHistory ?? 0n)
     for (let n = head; n >= 0n && n > head - keep; n--) {
       const block = this.blockByNumber(n)
-      if (block !== undefined) roots.push(block.header.stateRoot)
+      if (block !== undefined) roots.push(this.postStateRoot(block))
     }
     roots.push(this.headStateRoot)
     return roots
   }
-}
-
-/**
- * coreth's answer for a state root that is not on disk: libevm trie.MissingNodeError around
- * hashdb's Reader error (graft/evm/triedb/hashdb/database.go Reader, libevm trie/trie_reader.go).
- */
-function stateUnavailable(root: Uint8Array): StateUnavailableError {
-  const hex = bytesToUnprefixedHex(root)
-  return new StateUnavailableError(`missing trie node ${hex} (path ) state 0x${hex} is not available, not found`)
 }

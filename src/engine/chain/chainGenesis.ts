@@ -1,6 +1,7 @@
 import { bytesToHex } from '@ethereumjs/util'
 import type { ChainStore } from '../../store/chainStore.js'
 import type { TrieDB } from '../../store/trieDb.js'
+import { RLP } from '@ethereumjs/rlp'
 import { type Block, encodeBlock } from './block.js'
 import { encodeReceipts } from './receipt.js'
 
@@ -23,9 +24,22 @@ export async function initGenesis(store: ChainStore, trieDb: TrieDB, block: Bloc
       { genesis: true },
     )
   } else if (bytesToHex(storedGenesis) !== bytesToHex(block.hash)) {
-    throw new Error(`data directory holds a chain with genesis ${bytesToHex(storedGenesis)}, not ${bytesToHex(block.hash)} of the configured genesis; use another --data-dir`)
+    const was = `data directory holds a chain with genesis ${bytesToHex(storedGenesis)}, not ${bytesToHex(block.hash)} of the configured genesis`
+    if (block.header.helicon !== undefined && madeBeforeHelicon(store.readBlock(storedGenesis))) {
+      throw new Error(
+        `${was}: it was made before Helicon, and this node starts chains under Helicon (a new genesis header, docs/EVM.md "Helicon"); use another --data-dir, or set the chain config key "hardfork": "granite" to keep running it`,
+      )
+    }
+    throw new Error(`${was}; use another --data-dir`)
   }
   // Written above, or on disk already (or pruned): the rebuilt nodes are not written again.
   trieDb.commitDrained(trieDb.drain())
   return block
+}
+
+/** Whether a stored genesis block's header is Granite's 24 fields (before Helicon's six more). */
+function madeBeforeHelicon(encoded: Uint8Array | undefined): boolean {
+  if (encoded === undefined) return false
+  const [header] = RLP.decode(encoded) as unknown as [Uint8Array[]]
+  return header.length < 30
 }

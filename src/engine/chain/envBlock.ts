@@ -41,3 +41,26 @@ export function envBlock(common: Common, fields: EnvFields & { coinbase: Uint8Ar
     { common, skipConsensusFormatValidation: true },
   )
 }
+
+/** What BLOCKHASH reads (ethereumjs's blockchain interface, the part the EVM uses). */
+export interface BlockHashSource {
+  getBlock(n: number): Promise<{ hash(): Uint8Array }>
+  putBlock(): Promise<void>
+  shallowCopy(): BlockHashSource
+}
+
+/** BLOCKHASH over a chain's canonical hashes by number; a fork's blocks before N are the origin's. */
+export function blockHashSource(chain: {
+  blockByNumber(n: bigint): { hash: Uint8Array } | undefined
+  readonly forkState?: { blockHash(n: bigint): Promise<Uint8Array | undefined> } | undefined
+}): BlockHashSource {
+  const source: BlockHashSource = {
+    getBlock: async (n) => {
+      const hash = chain.blockByNumber(BigInt(n))?.hash ?? (await chain.forkState?.blockHash(BigInt(n))) ?? new Uint8Array(32)
+      return { hash: () => hash }
+    },
+    putBlock: async () => {},
+    shallowCopy: () => source,
+  }
+  return source
+}

@@ -27,8 +27,12 @@ export function genesisPreimages(g: Genesis): Map<string, Uint8Array> {
   return out
 }
 
-/** The genesis block of a genesis file; its state goes into `sm` (an empty trie over the node's trie database). */
-export async function genesisBlock(g: Genesis, sm: MerkleStateManager): Promise<Block> {
+/**
+ * The genesis block of a genesis file; its state goes into `sm` (an empty trie over the node's trie
+ * database). Under Helicon its header has Helicon's six fields, all zero (coreth core/genesis.go
+ * ToBlock: the initial target and price exponents, and the settlement marker of a synchronous block).
+ */
+export async function genesisBlock(g: Genesis, sm: MerkleStateManager, helicon: boolean): Promise<Block> {
   // Warp is active from Durango, which is genesis time locally: coreth gives its precompile
   // account nonce 1 and code 0x01 in the genesis state (core/state_processor_ext.go).
   await sm.putAccount(WARP_ADDRESS, new Account(1n, 0n))
@@ -67,6 +71,7 @@ export async function genesisBlock(g: Genesis, sm: MerkleStateManager): Promise<
     parentBeaconRoot: ZERO32,
     timeMilliseconds: g.timestamp * 1000n,
     minDelayExcess: INITIAL_DELAY_EXCESS,
+    ...(helicon ? { helicon: { targetExponent: 0n, minPriceExponent: 0n, settledHeight: 0n, settledGasUnix: 0n, settledGasNumerator: 0n, settledExcess: 0n } } : {}),
   }
   return makeBlock(header, [], new Uint8Array())
 }

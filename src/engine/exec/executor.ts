@@ -146,7 +146,7 @@ export class Executor {
     const from = new Address(req.from ?? ZERO_ADDRESS.bytes)
     if (overrides !== undefined) await this.applyOverrides(overrides)
     const noFees = req.gasPrice === undefined && req.maxFeePerGas === undefined && req.maxPriorityFeePerGas === undefined
-    const baseFee = noFees ? 0n : this.block.header.baseFee
+    const baseFee = noFees ? 0n : this.chain.executions.baseFeeOf(this.block)
     const env = this.envFor(baseFee, gas > this.block.header.gasLimit ? gas : this.block.header.gasLimit)
     // Without fees and without a tracer watching the transaction, the EVM's message entry does all a call observes (src/engine/exec/directCall.ts);
     // a plain call to an address then needs no transaction object at all (price 0: a legacy tx at gas price 0).

@@ -1,7 +1,8 @@
 import type { TypedTransaction } from '@ethereumjs/tx'
 import { type Account, Account as AccountClass, type Address, KECCAK256_NULL, bytesToBigInt, equalsBytes } from '@ethereumjs/util'
 import { type RunTxOpts, type RunTxResult, type VM, runTx } from '@ethereumjs/vm'
-import { creditsBaseFee } from '../../evm/evmRules.js'
+import { chargedGas, creditsBaseFee, minChargeDivisor } from '../../evm/evmRules.js'
+import { feeCaps } from '../pool/txPool.js'
 
 const R_BASE = 1n << 160n
 
@@ -28,7 +29,35 @@ type AccountReader = { getAccount(address: Address): Promise<Account | undefined
  */
 export async function runBlockTx(vm: VM, opts: RunTxOpts & { tx: TypedTransaction }): Promise<RunTxResult> {
   const result = await (isImpersonatedTx(opts.tx) ? runTxFromContract(vm, opts, opts.tx.getSenderAddress()) : runTx(vm, opts))
-  return creditBaseFee(vm, opts.block, result)
+  return creditBaseFee(vm, opts.block, await chargeMinimum(vm, opts.block, opts.tx, result))
+}
+
+/**
+ * Helicon's minimum charge on ethereumjs's run (evmRules.chargedGas): runTx refunded the sender the
+ * gas under ceil(limit / λ) and credited its tip to nobody; both are taken back here, before
+ * creditBaseFee credits the base fee of the whole charged gas.
+ */
+export async function chargeMinimum(vm: VM, block: RunTxOpts['block'], tx: TypedTransaction, result: RunTxResult): Promise<RunTxResult> {
+  const charged = chargedGas(result.totalGasSpent, tx.gasLimit, minChargeDivisor(vm.common))
+  const extra = charged - result.totalGasSpent
+  if (extra === 0n || block === undefined) return result
+  const baseFee = block.header.baseFeePerGas ?? 0n
+  const { feeCap, tipCap } = feeCaps(tx)
+  const price = feeCap < baseFee + tipCap ? feeCap : baseFee + tipCap
+  const sm = vm.stateManager as unknown as AccountReader & { putAccount(address: Address, account: Account): Promise<void> }
+  const sender = (await sm.getAccount(tx.getSenderAddress())) ?? new AccountClass()
+  sender.balance -= extra * price
+  await sm.putAccount(tx.getSenderAddress(), sender)
+  const tip = (price - baseFee) * extra
+  if (tip > 0n) {
+    const coinbase = (await sm.getAccount(block.header.coinbase)) ?? new AccountClass()
+    coinbase.balance += tip
+    await sm.putAccount(block.header.coinbase, coinbase)
+  }
+  result.totalGasSpent = charged
+  result.amountSpent += extra * price
+  result.minerValue += tip
+  return result
 }
 
 /**

@@ -11,6 +11,9 @@ import { EvmGuard } from './evmGuard.js'
 import { chainVM } from './chainVm.js'
 import { setWarpTx } from './warpPrecompile.js'
 import { consumeGas, feeStateBeforeBlock, gasPrice, updateTargetExcess, type FeeState } from '../rules/feeState.js'
+import type { GasClock } from '../rules/gasClock.js'
+import { gasConfigAfter } from '../rules/helicon.js'
+import { priceExponentOf, targetExponentOf } from '../chain/settlement.js'
 import { receiptRoot, txRoot } from '../chain/orderedTrieRoot.js'
 import { blockBloom, type Receipt } from '../chain/receipt.js'
 import type { CallRequest } from '../base/types.js'
@@ -19,7 +22,7 @@ import { MAX_UINT64, sanitizeChain, type SanitizedBlock, type SimBlockResult, ty
 import { TransferTracer } from './transferTracer.js'
 import { applySimStateOverrides, type PrecompileMap } from './simStateOverrides.js'
 import { simCall, simCallResult } from './simCall.js'
-import { creditBaseFee } from './impersonatedTx.js'
+import { chargeMinimum, creditBaseFee } from './impersonatedTx.js'
 
 /*
  * eth_simulateV1 as geth runs it (internal/ethapi/simulate.go, logtracer.go, errors.go): blocks
@@ -49,7 +52,9 @@ class Simulator {
   /** Fields each simulated header inherits from the one before (geth makeHeaders). */
   private inherited: { coinbase: Uint8Array; difficulty: bigint; gasLimit: bigint }
   /** ACP-176 fee state after the parent, for validation-mode base fees. */
-  private feeState: FeeState
+  /** Granite: the ACP-176 fee state the simulated blocks price with; Helicon: the gas clock (docs/EVM.md "Helicon"). */
+  private feeState: FeeState | undefined
+  private gasClock: GasClock | undefined
   private budget: bigint
   private readonly basePrecompiles: PrecompileMap
 
@@ -64,7 +69,8 @@ class Simulator {
   ) {
     this.parent = base
     this.inherited = { coinbase: base.header.coinbase, difficulty: base.header.difficulty, gasLimit: base.header.gasLimit }
-    this.feeState = chain.feeStateOf(base)
+    if (chain.opts.helicon) this.gasClock = chain.executions.clockAfter(base)
+    else this.feeState = chain.feeStateOf(base)
     this.budget = limits.gasCap === 0n ? MAX_UINT64 : limits.gasCap
     this.basePrecompiles = new Map(this.evmPrecompiles())
   }
@@ -75,7 +81,7 @@ class Simulator {
       useKeyHashing: true,
       common: chain.common,
       valueEncoding: ValueEncoding.Bytes,
-      root: base.header.stateRoot,
+      root: chain.stateRootOf(base),
     })
     const sm = new MerkleStateManager({ common: chain.common, trie, caches: new Caches() })
     const ref: { sim?: Simulator } = {}
@@ -123,8 +129,11 @@ class Simulator {
     let before: FeeState | undefined
     let baseFee = o.baseFeePerGas
     if (baseFee === undefined) {
-      if (this.opts.validation) {
-        before = feeStateBeforeBlock(this.feeState, parent.header.timeMilliseconds, timeMs)
+      if (this.opts.validation && this.gasClock !== undefined) {
+        this.gasClock.beforeBlock(timeMs)
+        baseFee = this.gasClock.price()
+      } else if (this.opts.validation) {
+        before = feeStateBeforeBlock(this.feeState!, parent.header.timeMilliseconds, timeMs)
         baseFee = gasPrice(before)
       } else {
         baseFee = 0n
@@ -180,8 +189,12 @@ class Simulator {
     const block = makeBlock(header, txs, new Uint8Array())
     this.simHashes.set(o.number, block.hash)
     this.parent = block
-    if (this.opts.validation) {
-      const start = before ?? feeStateBeforeBlock(this.feeState, parent.header.timeMilliseconds, timeMs)
+    if (this.opts.validation && this.gasClock !== undefined) {
+      this.gasClock.beforeBlock(timeMs)
+      const { target, cfg } = gasConfigAfter(targetExponentOf(this.chain, this.base), priceExponentOf(this.base))
+      this.gasClock.afterBlock(gasUsed, target, cfg)
+    } else if (this.opts.validation) {
+      const start = before ?? feeStateBeforeBlock(this.feeState!, parent.header.timeMilliseconds, timeMs)
       let after: FeeState
       try {
         after = consumeGas(start, gasUsed)
@@ -244,7 +257,7 @@ class Simulator {
     }
     this.guard.check()
     // A call that pays fees pays the coinbase (the feeRecipient) its base fee too, as coreth's state transition does.
-    if (!c.noFees) await creditBaseFee(this.vm, blk.view.block, run)
+    if (!c.noFees) await creditBaseFee(this.vm, blk.view.block, await chargeMinimum(this.vm, blk.view.block, c.execTx, run))
     const after = await this.sm.getAccount(from)
     if (after !== undefined && (hiddenCode !== undefined || after.nonce > MAX_UINT64)) {
       if (hiddenCode !== undefined && equalsBytes(after.codeHash, KECCAK256_NULL)) after.codeHash = hiddenCode

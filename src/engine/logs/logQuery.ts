@@ -26,6 +26,7 @@ export interface LogQuery {
 
 /** A block reference of a log query as a number: tags follow the head (`pending` was refused before). */
 function blockNumberOf(chain: Chain, ref: LogQuery['fromBlock']): bigint {
+  if (ref === 'safe' || ref === 'finalized') return chain.opts.helicon ? chain.lastSettled().header.number : chain.head.header.number
   if (ref === undefined || typeof ref === 'string') return ref === 'earliest' ? 0n : chain.head.header.number
   return ref
 }

@@ -15,6 +15,7 @@ import type { TxFailure } from './hardhatFailure.js'
 import type { PoolTx } from '../pool/txPool.js'
 import { type BlockPredicateResults, encodePredicateResults } from '../../warp/predicateResults.js'
 import { WARP_ADDRESS } from '../../warp/warpConstants.js'
+import { type HeliconPlan, type HeliconVotes, planHelicon, sealHeliconHeader } from './heliconBlock.js'
 
 /*
  * The parts of making the next block that the block builder (which commits it) and the pending
@@ -34,35 +35,59 @@ export interface NextBlockPlan {
   minDelay: bigint
   /** The block's time (ms): the proposal, at least the earliest. */
   timeMs: bigint
-  before: FeeState
+  /** Granite's ACP-176 fee state before the block (none under Helicon). */
+  before: FeeState | undefined
+  /** The base fee transactions run at (Helicon: the executed one). */
   baseFee: bigint
+  /** The fee cap a transaction needs: the base fee, Helicon's worst-case one. */
+  feeFloor: bigint
   gasLimit: bigint
-  /** Gas the block's transactions may use: the capacity (or a set gas limit). */
+  /** Gas the block's transactions may use: the capacity (or a set gas limit); Helicon counts their gas limits against it. */
   available: bigint
   coinbase: Uint8Array
+  helicon?: HeliconPlan
+  /** Helicon: the header's minimum delay excess. */
+  minDelayExcess?: bigint
 }
 
 /** The next block's plan on the chain's head, with the clock and the development controls' header overrides. */
-export function planNextBlock(chain: Chain, clock: BlockClock, overrides: BlockOverrides): NextBlockPlan {
+export function planNextBlock(chain: Chain, clock: BlockClock, overrides: BlockOverrides, votes: HeliconVotes = {}): NextBlockPlan {
   const parent = chain.head
+  const helicon = chain.opts.helicon
+  // Helicon keeps ACP-226's delay only when this node votes for one: a development chain does not wait 2 s (docs/EVM.md "Helicon").
+  const minDelay = !helicon ? minDelayMs(chain.delayExcessOf(parent)) : votes.delayExcess === undefined ? 0n : minDelayMs(parent.header.minDelayExcess)
   const parentMs = parent.header.timeMilliseconds
-  const minDelay = minDelayMs(chain.delayExcessOf(parent))
   const earliest = parentMs + minDelay
   const proposed = clock.propose(parent.header)
   const timeMs = proposed.ms < earliest ? earliest : proposed.ms
+  const timing = { parent, number: parent.header.number + 1n, proposed, earliest, minDelay, timeMs, coinbase: overrides.coinbase ?? BLACKHOLE }
+  if (helicon) return planHeliconBlock(chain, timing, overrides, votes)
   const before = feeStateBeforeBlock(chain.feeStateOf(parent), parentMs, timeMs)
+  const baseFee = overrides.baseFee ?? gasPrice(before)
   return {
-    parent,
-    number: parent.header.number + 1n,
-    proposed,
-    earliest,
-    minDelay,
-    timeMs,
+    ...timing,
     before,
-    baseFee: overrides.baseFee ?? gasPrice(before),
+    baseFee,
+    feeFloor: baseFee,
     gasLimit: overrides.gasLimit ?? maxCapacity(before.targetExcess),
     available: overrides.gasLimit ?? before.capacity,
-    coinbase: overrides.coinbase ?? BLACKHOLE,
+  }
+}
+
+/** Helicon's plan on the block's time: the settlement, the worst-case and executed base fees. */
+function planHeliconBlock(chain: Chain, timing: Omit<NextBlockPlan, 'before' | 'baseFee' | 'feeFloor' | 'gasLimit' | 'available'>, overrides: BlockOverrides, votes: HeliconVotes): NextBlockPlan {
+  const { parent, timeMs } = timing
+  const helicon = planHelicon(chain, parent, timeMs, votes)
+  const gasLimit = overrides.gasLimit ?? helicon.gasLimit
+  return {
+    ...timing,
+    before: undefined,
+    baseFee: overrides.baseFee ?? helicon.clock.price(),
+    feeFloor: overrides.baseFee ?? helicon.worstBaseFee,
+    gasLimit,
+    available: gasLimit,
+    helicon: overrides.baseFee === undefined ? helicon : { ...helicon, worstBaseFee: overrides.baseFee },
+    minDelayExcess: nextMinDelayExcess(parent.header.minDelayExcess, votes.delayExcess),
   }
 }
 
@@ -74,6 +99,8 @@ export interface RunOutcome {
   /** Consensus encodings for the receipt root, made as each tx runs (paced) rather than all at the end. */
   receiptBytes: Uint8Array[]
   gasUsed: bigint
+  /** Σ the included transactions' gas limits (what Helicon counts in a block). */
+  limitGas: bigint
   /** How each included transaction that failed (status 0) failed, by hash. */
   failures: Map<string, TxFailure>
   /** The Warp predicate results of the included transactions that carry predicates, by hash: the header's (sealHeader). */
@@ -91,17 +118,18 @@ export async function runCandidates(
   sm: OverlayState,
   env: EnvBlock,
   candidates: readonly PoolTx[],
-  plan: Pick<NextBlockPlan, 'baseFee' | 'available' | 'coinbase'>,
+  plan: Pick<NextBlockPlan, 'baseFee' | 'feeFloor' | 'available' | 'coinbase' | 'helicon'>,
   pause: () => Promise<void>,
   onDrop: (ptx: PoolTx, err: Error) => void,
 ): Promise<RunOutcome> {
-  const { baseFee, available, coinbase } = plan
-  const out: RunOutcome = { included: [], dropped: [], receipts: [], receiptBytes: [], gasUsed: 0n, failures: new Map(), predicateResults: new Map() }
+  const { baseFee, feeFloor, available, coinbase } = plan
+  const byLimit = plan.helicon !== undefined
+  const out: RunOutcome = { included: [], dropped: [], receipts: [], receiptBytes: [], gasUsed: 0n, limitGas: 0n, failures: new Map(), predicateResults: new Map() }
   const skipped = new Set<string>()
   for (const ptx of candidates) {
     await pause()
     if (skipped.has(ptx.senderHex)) continue
-    if (ptx.feeCap < baseFee || out.gasUsed + ptx.tx.gasLimit > available) {
+    if (ptx.feeCap < feeFloor || (byLimit ? out.limitGas : out.gasUsed) + ptx.tx.gasLimit > available) {
       skipped.add(ptx.senderHex)
       continue
     }
@@ -118,6 +146,7 @@ export async function runCandidates(
     }
     if (coinbase !== BLACKHOLE) await burnTip(sm, coinbase, result.minerValue)
     out.gasUsed += result.gasUsed
+    out.limitGas += ptx.tx.gasLimit
     out.included.push(ptx)
     if (result.error !== undefined) out.failures.set(ptx.hash, { error: result.error, returnData: result.returnData })
     if (result.predicateResults !== undefined) out.predicateResults.set(ptx.hash, new Map([[WARP_ADDRESS, result.predicateResults]]))
@@ -152,11 +181,28 @@ export interface SealInput {
   desiredDelay: bigint
   /** The block's Warp predicate results (RunOutcome.predicateResults); none = the empty results. */
   predicateResults?: BlockPredicateResults
+  /** Helicon: Σ the transactions' gas limits (the header counts them, and the atomic txs' gas). */
+  limitGas?: bigint
 }
 
 /** The header of the planned block: coreth's fields, the fee state after its gas in extraData. */
 export function sealHeader(chain: Chain, plan: NextBlockPlan, s: SealInput): Header {
-  const { before } = plan
+  if (plan.helicon !== undefined) {
+    const { parent, number, timeMs, coinbase } = plan
+    const worstGasUsed = (s.limitGas ?? 0n) + s.extDataGasUsed
+    return sealHeliconHeader(chain, plan.helicon, {
+      parent,
+      number,
+      timeMs,
+      coinbase,
+      txRoot: s.txRoot,
+      worstGasUsed,
+      extData: s.extData,
+      minDelayExcess: plan.minDelayExcess!,
+      predicateResults: s.predicateResults,
+    })
+  }
+  const before = plan.before!
   // A gas limit set by evm_setBlockGasLimit may exceed the capacity: the fee state then counts the excess, its capacity at 0.
   const used = s.gasUsed + s.extDataGasUsed
   const consumable = used > before.capacity ? { ...before, capacity: used } : before

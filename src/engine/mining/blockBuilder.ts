@@ -6,6 +6,7 @@ import { type Block, makeBlock } from '../chain/block.js'
 import { BlockClock } from '../rules/blockClock.js'
 import { BlockOverrides } from '../chain/blockOverrides.js'
 import { type NextBlockPlan, planNextBlock, type RunOutcome, runCandidates, sealHeader } from './blockAssembly.js'
+import { type HeliconVotes, heliconExecution, heliconVotes } from './heliconBlock.js'
 import type { Chain } from '../chain/chain.js'
 import { desiredDelayExcess, minBuildableCapacity } from '../rules/feeState.js'
 import { orderedTrieRoot, txRoot } from '../chain/orderedTrieRoot.js'
@@ -59,6 +60,8 @@ export interface BlockBuilderOptions {
   blockInterval: number
   gasTarget?: number
   minDelayTarget: number
+  /** Helicon: ACP-283's minimum price in wei this node votes for. */
+  minPriceTarget?: number
   /** Each block at least a second after its parent (a development chain: BlockClock). */
   distinctSeconds: boolean
   log: Logger
@@ -85,6 +88,8 @@ export class BlockBuilder {
   atomic: AtomicBlockSource | undefined
   /** ACP-226 delay excess the chain steers toward: a search over the price function, so found once, not per block. */
   private readonly desiredDelay: bigint
+  /** Helicon's votes: the exponents this node steers toward (heliconVotes). */
+  readonly votes: HeliconVotes
   /** The time of the next blocks (the fee oracle reads it too). */
   readonly clock: BlockClock
   /** Header fields the development controls set for the next blocks. */
@@ -100,6 +105,7 @@ export class BlockBuilder {
     private readonly opts: BlockBuilderOptions,
   ) {
     this.desiredDelay = desiredDelayExcess(BigInt(opts.minDelayTarget))
+    this.votes = heliconVotes(opts)
     this.clock = new BlockClock(Date.now, opts.distinctSeconds)
     this.mode = BlockBuilder.defaultMode(opts.blockInterval)
     this.setMining(this.mode)
@@ -289,18 +295,18 @@ export class BlockBuilder {
    */
   async buildOnce(allowEmpty = false, forced = false): Promise<Block | undefined> {
     const exact = this.clock.pendingExact
-    const plan = planNextBlock(this.chain, this.clock, this.overrides)
-    const { proposed, earliest, minDelay, before, baseFee, gasLimit } = plan
+    const plan = planNextBlock(this.chain, this.clock, this.overrides, this.votes)
+    const { proposed, earliest, minDelay, before, feeFloor, gasLimit } = plan
     // ACP-226: a block comes at least the minimum delay after its parent. The running clock waits
     // for it; a set timestamp, a clock moved behind the head or a forced build takes the earliest time.
     if (proposed.ms < earliest && proposed.running && !forced && earliest - proposed.ms <= minDelay) await sleep(Number(earliest - proposed.ms))
-    if (!forced && before.capacity < minBuildableCapacity(gasLimit)) {
+    if (!forced && before !== undefined && before.capacity < minBuildableCapacity(gasLimit)) {
       // Not enough capacity refilled yet (miner/worker.go): try again shortly.
       this.progress = false
       this.retrySoon()
       return undefined
     }
-    const candidates = this.pool.executable(baseFee)
+    const candidates = this.pool.executable(feeFloor)
     const id = ++this.considered
     let built: { block: Block; failures: ReadonlyMap<string, TxFailure> } | undefined
     try {
@@ -318,7 +324,7 @@ export class BlockBuilder {
     exact: { seconds: bigint } | undefined,
     allowEmpty: boolean,
   ): Promise<{ block: Block; failures: ReadonlyMap<string, TxFailure> } | undefined> {
-    const { baseFee, gasLimit, available, number, coinbase } = plan
+    const { baseFee, feeFloor, gasLimit, available, number, coinbase } = plan
     const timeMs = plan.timeMs
     if (candidates.length === 0 && !allowEmpty && this.atomic?.hasPending() !== true) {
       this.progress = false
@@ -334,7 +340,9 @@ export class BlockBuilder {
       run = await runCandidates(this.txs, this.sm, env, candidates, plan, pause, (ptx, err) => this.opts.log.debug({ tx: ptx.hash, err: err.message }, 'dropping transaction'))
       // coreth applies atomic txs after the EVM txs (onFinalizeAndAssemble), within what the
       // block's ACP-176 capacity leaves (customheader.RemainingAtomicGasCapacity).
-      atomic = await this.atomic?.assemble({ number, baseFee, atomicGasLimit: available > run.gasUsed ? available - run.gasUsed : 0n, sm: this.sm })
+      // Helicon: their fee against the worst-case base fee, their gas against what the gas limits leave.
+      const used = plan.helicon === undefined ? run.gasUsed : run.limitGas
+      atomic = await this.atomic?.assemble({ number, baseFee: feeFloor, atomicGasLimit: available > used ? available - used : 0n, sm: this.sm })
       await this.sm.commit()
     } catch (err) {
       atomic?.cancelled()
@@ -371,11 +379,12 @@ export class BlockBuilder {
       const extDataGasUsed = atomicCount > 0 ? atomic!.gasUsed : 0n
       const gasTarget = this.opts.gasTarget === undefined ? undefined : BigInt(this.opts.gasTarget)
       const { predicateResults } = run
-      const seal = { stateRoot, txRoot: txRootHash, receiptRoot: receiptRootHash, bloom, gasUsed, extData, extDataGasUsed, gasTarget, predicateResults }
+      const seal = { stateRoot, txRoot: txRootHash, receiptRoot: receiptRootHash, bloom, gasUsed, extData, extDataGasUsed, gasTarget, predicateResults, limitGas: run.limitGas }
       const header = sealHeader(this.chain, plan, { ...seal, desiredDelay: this.desiredDelay })
       block = makeBlock(header, txs, extData)
       await pause()
-      await this.chain.commit(block, receipts, atomicCount > 0 ? atomic!.ops : [], flat, pause)
+      const execution = plan.helicon && heliconExecution(plan.helicon, stateRoot, baseFee, gasUsed + extDataGasUsed)
+      await this.chain.commit(block, receipts, atomicCount > 0 ? atomic!.ops : [], flat, pause, execution)
     } catch (err) {
       // Not on disk: the next build starts clean on the head, and the atomic txs go back to Pending.
       atomic?.cancelled()

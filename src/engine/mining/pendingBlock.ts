@@ -3,6 +3,7 @@ import { BlockTxRunner } from '../exec/blockTx.js'
 import { type OwnEvm, chainHost } from '../exec/ownEvm.js'
 import { type Block, makeBlock } from '../chain/block.js'
 import { planNextBlock, type RunOutcome, runCandidates, sealHeader } from './blockAssembly.js'
+import { heliconVotes } from './heliconBlock.js'
 import type { BlockClock } from '../rules/blockClock.js'
 import type { BlockOverrides } from '../chain/blockOverrides.js'
 import type { Chain } from '../chain/chain.js'
@@ -14,7 +15,7 @@ import { writeChanges } from '../state/stateWriter.js'
 import type { TrieNodes } from '../state/trieBatch.js'
 import type { TxPool } from '../pool/txPool.js'
 
-const NO_TXS: RunOutcome = { included: [], dropped: [], receipts: [], receiptBytes: [], gasUsed: 0n, failures: new Map(), predicateResults: new Map() }
+const NO_TXS: RunOutcome = { included: [], dropped: [], receipts: [], receiptBytes: [], gasUsed: 0n, limitGas: 0n, failures: new Map(), predicateResults: new Map() }
 
 /**
  * The pending block as geth's miner offers it (miner/pending.go; eth/api_backend.go BlockByNumber
@@ -41,8 +42,8 @@ export class PendingBlocks {
 
   async block(): Promise<Block> {
     const chain = this.chain
-    const plan = planNextBlock(chain, this.next.clock, this.next.overrides)
-    const candidates = this.pool.executable(plan.baseFee)
+    const plan = planNextBlock(chain, this.next.clock, this.next.overrides, heliconVotes(this.opts))
+    const candidates = this.pool.executable(plan.feeFloor)
     let run = NO_TXS
     let stateRoot = chain.headStateRoot
     if (candidates.length > 0) {
@@ -76,6 +77,7 @@ export class PendingBlocks {
       gasTarget,
       desiredDelay: this.desiredDelay,
       predicateResults: run.predicateResults,
+      limitGas: run.limitGas,
     })
     return makeBlock(header, txs, extData)
   }

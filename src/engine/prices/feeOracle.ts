@@ -4,7 +4,7 @@ import type { BlockOverrides } from '../chain/blockOverrides.js'
 import type { Chain } from '../chain/chain.js'
 import { EngineError } from '../base/errors.js'
 import { goFixed6 } from '../../util/goFloat.js'
-import { feeStateBeforeBlock, gasPrice, maxCapacity, type FeeState } from '../rules/feeState.js'
+import { feeStateBeforeBlock, gasPrice, maxCapacity } from '../rules/feeState.js'
 import { BlockFeesCache } from './blockFees.js'
 import { TipWindow } from './tipWindow.js'
 
@@ -48,23 +48,38 @@ export class FeeOracle {
     this.blockFees = new BlockFeesCache(chain)
   }
 
-  private nextCache: { head: Block; ms: bigint; state: FeeState; baseFee: bigint; gasLimit: bigint } | undefined
+  private nextCache: { head: Block; ms: bigint; baseFee: bigint; gasLimit: bigint; floor: bigint } | undefined
 
   /** Fee state of a block built now (at the clock's time for it); memoised per head and millisecond (admission asks per tx). */
-  private next(): { baseFee: bigint; gasLimit: bigint } {
+  private next(): { baseFee: bigint; gasLimit: bigint; floor: bigint } {
     const head = this.chain.head
     const ms = this.nextBlock.clock.propose(head.header).ms
     const c = this.nextCache
     if (c !== undefined && c.head === head && c.ms === ms) return c
+    if (this.chain.opts.helicon) {
+      const floor = this.chain.executions.worstBaseFeeAt(head, ms > head.header.timeMilliseconds ? ms : head.header.timeMilliseconds)
+      this.nextCache = { head, ms, ...this.chain.executions.nextBounds(head), floor }
+      return this.nextCache
+    }
     const parentMs = head.header.timeMilliseconds
     const state = feeStateBeforeBlock(this.chain.feeStateOf(head), parentMs, ms > parentMs ? ms : parentMs)
-    this.nextCache = { head, ms, state, baseFee: gasPrice(state), gasLimit: maxCapacity(state.targetExcess) }
+    const baseFee = gasPrice(state)
+    this.nextCache = { head, ms, baseFee, gasLimit: maxCapacity(state.targetExcess), floor: baseFee }
     return this.nextCache
   }
 
   /** eth_baseFee: the base fee of a block built now on the head (or the one anvil_setNextBlockBaseFeePerGas set). */
   nextBaseFee(): bigint {
     return this.nextBlock.overrides.baseFee ?? this.next().baseFee
+  }
+
+  /**
+   * The base fee a transaction's fee cap must reach to go into a block built now: eth_baseFee before
+   * Helicon; under it the worst case of that block, where eth_baseFee is the bound at the head's end
+   * (before the time since lowers it: 225 gwei on a new chain, whose first block's is 1 wei).
+   */
+  admissionBaseFee(): bigint {
+    return this.nextBlock.overrides.baseFee ?? this.next().floor
   }
 
   /** Gas limit of the next block (ACP-176 max capacity, or the one evm_setBlockGasLimit set). */

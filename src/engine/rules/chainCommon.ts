@@ -1,5 +1,6 @@
 import { type Common, Mainnet, createCustomCommon } from '@ethereumjs/common'
 import { customCrypto } from '../../util/crypto.js'
+import { LAMBDA } from './helicon.js'
 
 /**
  * What Granite adds to Cancun's EVM: the P256VERIFY precompile at 0x100 (ACP-204). coreth registers
@@ -20,6 +21,12 @@ const GRANITE_EIPS = [7951]
 export const NO_REFUND_QUOTIENT = 2n ** 64n
 
 /**
+ * Helicon's minimum charge, the node's own parameter `minGasChargeDivisor` (λ): a transaction pays for
+ * at least ceil(gasLimit / λ) gas after refunds, capped at its limit (coreth params/hooks_libevm.go
+ * MinimumGasConsumption, applied in libevm's state transition); its receipt shows the charged gas.
+ */
+
+/**
  * The EVM rules of a chain with EVM chain ID `chainId`: Cancun with Granite's additions and coreth's
  * refund rule, the native crypto bindings. The refund rule is a hardfork-scoped parameter: ethereumjs
  * merges it after the EIPs of every hardfork up to Cancun, so the VM's and the EVM's own parameter
@@ -28,8 +35,10 @@ export const NO_REFUND_QUOTIENT = 2n ** 64n
  * fee included (coreth core/state_transition.go; the blackhole's balance on the C-Chain), read by the
  * interpreter (EvmRules.baseFeeToCoinbase) and by exec/impersonatedTx.ts runBlockTx for ethereumjs.
  */
-export function chainCommon(chainId: bigint): Common {
+export function chainCommon(chainId: bigint, helicon = false): Common {
   const common = createCustomCommon({ chainId: Number(chainId), name: `avalanche-${chainId}` }, Mainnet, { hardfork: 'cancun', eips: GRANITE_EIPS, customCrypto })
-  common.updateParams({ cancun: { maxRefundQuotient: `0x${NO_REFUND_QUOTIENT.toString(16)}`, baseFeeToCoinbase: '0x1' } })
+  common.updateParams({
+    cancun: { maxRefundQuotient: `0x${NO_REFUND_QUOTIENT.toString(16)}`, baseFeeToCoinbase: '0x1', ...(helicon ? { minGasChargeDivisor: `0x${LAMBDA.toString(16)}` } : {}) },
+  })
   return common
 }

@@ -140,7 +140,7 @@ class Replay {
       number: block.header.number,
       timestamp: block.header.timestamp,
       gasLimit: block.header.gasLimit,
-      baseFee: block.header.baseFee,
+      baseFee: chain.executions.baseFeeOf(block),
       coinbase: block.header.coinbase,
     })
     return replay

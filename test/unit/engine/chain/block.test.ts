@@ -119,6 +119,14 @@ describe('header RLP', () => {
     }
   })
 
+  it("under Helicon: 30 fields, the six new ones last in coreth's order (header_ext.go), and back", () => {
+    const helicon = { targetExponent: 1n, minPriceExponent: 2n, settledHeight: 3n, settledGasUnix: 4n, settledGasNumerator: 5n, settledExcess: 6n }
+    const fields = headerFields({ ...header, helicon })
+    expect(fields).toHaveLength(30)
+    expect(fields.slice(24).map((f) => bytesToHex(f))).toEqual(['0x01', '0x02', '0x03', '0x04', '0x05', '0x06'])
+    expect(headerFromFields(fields)).toEqual({ ...header, helicon })
+  })
+
   it('headerFromFields(headerFields(h)) is h', () => {
     expect(headerFromFields(headerFields(header))).toEqual(header)
     // ...also after a trip through RLP bytes, decoded by ethers.
@@ -134,7 +142,7 @@ describe("block RLP through the chain's decode path", () => {
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'cchain-block-'))
     db = await openDatabase(dir)
-    chain = await Chain.open(db, { genesis: loadGenesis(), log: pino({ level: 'silent' }), stateHistory: undefined, gasTarget: undefined, minDelayTarget: 0 })
+    chain = await Chain.open(db, { genesis: loadGenesis(), log: pino({ level: 'silent' }), stateHistory: undefined, gasTarget: undefined, minDelayTarget: 0, helicon: false })
   })
   afterAll(async () => {
     await db?.close()
