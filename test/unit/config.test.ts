@@ -204,11 +204,13 @@ describe('helpText', () => {
           ? 'false'
           : flag.chainKey === 'fork-block-number'
             ? "(the origin's latest)"
-            : flag.key === 'chainConfigFile' || value === undefined || (Array.isArray(value) && value.length === 0)
-              ? '(none)'
-              : flag.type === 'duration'
-                ? `${Number(value) / 1000}s`
-                : String(value)
+            : flag.chainKey === 'hardfork'
+              ? 'granite'
+              : flag.key === 'chainConfigFile' || value === undefined || (Array.isArray(value) && value.length === 0)
+                ? '(none)'
+                : flag.type === 'duration'
+                  ? `${Number(value) / 1000}s`
+                  : String(value)
       expect(line, `--${name}`).toContain(`(default: ${def})`)
     }
   })

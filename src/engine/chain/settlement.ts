@@ -1,7 +1,9 @@
 import { RLP } from '@ethereumjs/rlp'
 import { bigIntToUnpaddedBytes, bytesToBigInt, bytesToHex } from '@ethereumjs/util'
 import type { Block } from './block.js'
-import type { Chain } from './chain.js'
+import type { ChainStore } from '../../store/chainStore.js'
+import type { FeeState } from '../rules/feeState.js'
+import type { ForkRecord } from '../../store/forkRecord.js'
 import { GasClock, type GasClockState } from '../rules/gasClock.js'
 import { TAU_MS, gasConfigAfter, safeMaxBlockSize } from '../rules/helicon.js'
 import { encodeConsensusReceipt, blockBloom, type Receipt } from './receipt.js'
@@ -24,7 +26,15 @@ export interface Execution {
 }
 
 /** What the settlement rules read of the chain. */
-export type SettlementChain = Pick<Chain, 'store' | 'opts' | 'blockByNumber' | 'receipts' | 'feeStateOf' | 'isForkBase'>
+export interface SettlementChain {
+  readonly store: ChainStore
+  readonly opts: { readonly fork?: Pick<ForkRecord, 'stateRoot'> }
+  blockByNumber(number: bigint): Block | undefined
+  receipts(block: Pick<Block, 'hash'>): Receipt[]
+  /** The ACP-176 fee state a pre-Helicon block's extraData holds. */
+  feeStateOf(block: Block): FeeState
+  isForkBase(block: Block): boolean
+}
 
 /** Whether a block executed asynchronously: a Helicon header with a settlement marker (all zero marks a synchronous one: hook.Synchronous). */
 export function isAsync(block: Block): boolean {

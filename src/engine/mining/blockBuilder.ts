@@ -338,9 +338,8 @@ export class BlockBuilder {
     await this.sm.checkpoint()
     try {
       run = await runCandidates(this.txs, this.sm, env, candidates, plan, pause, (ptx, err) => this.opts.log.debug({ tx: ptx.hash, err: err.message }, 'dropping transaction'))
-      // coreth applies atomic txs after the EVM txs (onFinalizeAndAssemble), within what the
-      // block's ACP-176 capacity leaves (customheader.RemainingAtomicGasCapacity).
-      // Helicon: their fee against the worst-case base fee, their gas against what the gas limits leave.
+      // coreth applies atomic txs after the EVM txs (onFinalizeAndAssemble), within what the block's ACP-176 capacity
+      // leaves (customheader.RemainingAtomicGasCapacity); Helicon: their fee against the worst-case base fee, their gas against the limits'.
       const used = plan.helicon === undefined ? run.gasUsed : run.limitGas
       atomic = await this.atomic?.assemble({ number, baseFee: feeFloor, atomicGasLimit: available > used ? available - used : 0n, sm: this.sm })
       await this.sm.commit()
