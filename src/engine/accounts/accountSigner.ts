@@ -9,7 +9,7 @@ import { AccountError } from './accountError.js'
 import type { AccountManager } from './accounts.js'
 import { EngineError } from '../base/errors.js'
 import { type FillSource, fillTransaction } from './fillTransaction.js'
-import { feeCaps } from '../pool/txPool.js'
+import { feeCaps } from '../chain/feeCaps.js'
 import { checkTxFee } from '../pool/txValidation.js'
 import type { CallRequest } from '../base/types.js'
 

@@ -56,6 +56,11 @@ export interface HeliconFields {
 /** Helicon's fields in RLP and JSON order. */
 export const HELICON_KEYS = ['targetExponent', 'minPriceExponent', 'settledHeight', 'settledGasUnix', 'settledGasNumerator', 'settledExcess'] as const
 
+/** Helicon's fields, each read by its key and position (RLP, a JSON block, all zero at genesis). */
+export function heliconFields(value: (key: (typeof HELICON_KEYS)[number], index: number) => bigint): HeliconFields {
+  return Object.fromEntries(HELICON_KEYS.map((k, i) => [k, value(k, i)])) as unknown as HeliconFields
+}
+
 /** A block as the node stores and serves it; `hash` and `size` are computed once. */
 /** What a log's answer names of its block (a whole Block has it; ChainBlocks.logBlock reads just this). */
 export interface LogBlock {
@@ -135,7 +140,7 @@ export function headerFromFields(f: Uint8Array[]): Header {
     parentBeaconRoot: f[21]!,
     timeMilliseconds: n(22),
     minDelayExcess: n(23),
-    ...(f.length >= 30 ? { helicon: Object.fromEntries(HELICON_KEYS.map((k, i) => [k, n(24 + i)])) as unknown as HeliconFields } : {}),
+    ...(f.length >= 30 ? { helicon: heliconFields((_, i) => n(24 + i)) } : {}),
   }
 }
 

@@ -6,7 +6,7 @@ import { ChainStore } from '../../store/chainStore.js'
 import type { Database } from '../../store/db.js'
 import { flatRootOp } from '../../store/flatState.js'
 import { type ForkRecord, forkRecordOp, readForkRecord } from '../../store/forkRecord.js'
-import { HELICON_KEYS, type Header, type HeliconFields, encodeBlock } from './block.js'
+import { type Header, encodeBlock, heliconFields } from './block.js'
 import { encodeReceipts } from './receipt.js'
 import type { Genesis } from '../rules/genesis.js'
 
@@ -124,7 +124,7 @@ export function headerFromJson(b: BlockJson): Header {
     timeMilliseconds: typeof b.timestampMilliseconds === 'string' ? BigInt(b.timestampMilliseconds) : n(b.timestamp) * 1000n,
     minDelayExcess: n(b.minDelayExcess),
     // A Helicon origin's block (Fuji and Mainnet today): its hash covers the six fields.
-    ...(typeof b.settledHeight === 'string' ? { helicon: Object.fromEntries(HELICON_KEYS.map((k) => [k, n(b[k])])) as unknown as HeliconFields } : {}),
+    ...(typeof b.settledHeight === 'string' ? { helicon: heliconFields((k) => n(b[k])) } : {}),
   }
 }
 

@@ -1,7 +1,7 @@
 import type { MerkleStateManager } from '@ethereumjs/statemanager'
 import { Account, Address, KECCAK256_RLP, KECCAK256_RLP_ARRAY, bigIntToBytes, bytesToUnprefixedHex, hexToBytes, setLengthLeft } from '@ethereumjs/util'
 import { keccak256 } from '../../util/crypto.js'
-import { type Block, type Header, makeBlock } from './block.js'
+import { type Block, type Header, heliconFields, makeBlock } from './block.js'
 import { INITIAL_DELAY_EXCESS } from '../rules/feeState.js'
 import type { Genesis } from '../rules/genesis.js'
 
@@ -71,7 +71,7 @@ export async function genesisBlock(g: Genesis, sm: MerkleStateManager, helicon: 
     parentBeaconRoot: ZERO32,
     timeMilliseconds: g.timestamp * 1000n,
     minDelayExcess: INITIAL_DELAY_EXCESS,
-    ...(helicon ? { helicon: { targetExponent: 0n, minPriceExponent: 0n, settledHeight: 0n, settledGasUnix: 0n, settledGasNumerator: 0n, settledExcess: 0n } } : {}),
+    ...(helicon ? { helicon: heliconFields(() => 0n) } : {}),
   }
   return makeBlock(header, [], new Uint8Array())
 }

@@ -4,7 +4,7 @@ import type { Block } from './block.js'
 import type { ChainStore } from '../../store/chainStore.js'
 import type { FeeState } from '../rules/feeState.js'
 import type { ForkRecord } from '../../store/forkRecord.js'
-import { GasClock, type GasClockState } from '../rules/gasClock.js'
+import { GasClock, type GasClockState, compareGasTimeMs } from '../rules/gasClock.js'
 import { TAU_MS, gasConfigAfter, safeMaxBlockSize } from '../rules/helicon.js'
 import { encodeConsensusReceipt, blockBloom, type Receipt } from './receipt.js'
 import { orderedTrieRoot } from './orderedTrieRoot.js'
@@ -83,9 +83,7 @@ export class Executions {
    * stored (the pending block) has its header's.
    */
   baseFeeOf(block: Block): bigint {
-    if (!isAsync(block)) return block.header.baseFee
-    const stored = this.cache.has(bytesToHex(block.hash)) || this.chain.store.readExecution(block.hash) !== undefined
-    return stored ? this.of(block).baseFee : block.header.baseFee
+    return (isAsync(block) ? this.find(block) : undefined)?.baseFee ?? block.header.baseFee
   }
 
   /** A block's own post-state root, without a synchronous block's clock. */
@@ -93,14 +91,21 @@ export class Executions {
     return isAsync(block) ? this.of(block).root : this.syncStateRoot(block)
   }
 
+  /** A block's execution; a synchronous block's is derived once (its clock inverts the base fee: a search). */
   of(block: Block): Execution {
-    if (!isAsync(block)) return this.synchronous(block)
+    const e = this.find(block)
+    if (e === undefined) throw new Error(`block ${block.header.number} has no execution record`)
+    return e
+  }
+
+  /** A block's execution from the cache, the store or (synchronous) its header; none for an asynchronous block not stored. */
+  private find(block: Block): Execution | undefined {
     const key = bytesToHex(block.hash)
     let e = this.cache.get(key)
     if (e === undefined) {
-      const stored = this.chain.store.readExecution(block.hash)
-      if (stored === undefined) throw new Error(`block ${block.header.number} has no execution record`)
-      e = decodeExecution(stored)
+      const stored = isAsync(block) ? this.chain.store.readExecution(block.hash) : undefined
+      if (isAsync(block) && stored === undefined) return undefined
+      e = stored === undefined ? this.synchronous(block) : decodeExecution(stored)
       this.remember(key, e)
     }
     return e
@@ -137,7 +142,7 @@ export class Executions {
     const floor = settledHeightOf(parent)
     let block = parent
     while (block.header.number > floor) {
-      if (block.header.timeMilliseconds <= settleAtMs && GasClock.from(this.of(block).clock).compareMs(settleAtMs) <= 0) return block
+      if (block.header.timeMilliseconds <= settleAtMs && compareGasTimeMs(this.of(block).clock, settleAtMs) <= 0) return block
       block = this.chain.blockByNumber(block.header.number - 1n)!
     }
     return block

@@ -2,6 +2,7 @@ import type { TypedTransaction } from '@ethereumjs/tx'
 import { type Account, Account as AccountClass, type Address, KECCAK256_NULL, bytesToBigInt, equalsBytes } from '@ethereumjs/util'
 import { type RunTxOpts, type RunTxResult, type VM, runTx } from '@ethereumjs/vm'
 import { chargedGas, creditsBaseFee, minChargeDivisor } from '../../evm/evmRules.js'
+import { feeCaps } from '../chain/feeCaps.js'
 
 const R_BASE = 1n << 160n
 
@@ -41,9 +42,7 @@ export async function chargeMinimum(vm: VM, block: RunTxOpts['block'], tx: Typed
   const extra = charged - result.totalGasSpent
   if (extra === 0n || block === undefined) return result
   const baseFee = block.header.baseFeePerGas ?? 0n
-  const fees = tx as TypedTransaction & { maxFeePerGas?: bigint; maxPriorityFeePerGas?: bigint; gasPrice?: bigint }
-  const feeCap = fees.maxFeePerGas ?? fees.gasPrice!
-  const tipCap = fees.maxPriorityFeePerGas ?? fees.gasPrice!
+  const { feeCap, tipCap } = feeCaps(tx)
   const price = feeCap < baseFee + tipCap ? feeCap : baseFee + tipCap
   const sm = vm.stateManager as unknown as AccountReader & { putAccount(address: Address, account: Account): Promise<void> }
   const sender = (await sm.getAccount(tx.getSenderAddress())) ?? new AccountClass()

@@ -3,7 +3,7 @@ import { BlockTxRunner } from '../exec/blockTx.js'
 import { type OwnEvm, chainHost } from '../exec/ownEvm.js'
 import { type Block, makeBlock } from '../chain/block.js'
 import { planNextBlock, type RunOutcome, runCandidates, sealHeader } from './blockAssembly.js'
-import { heliconVotes } from './heliconBlock.js'
+import type { HeliconVotes } from './heliconBlock.js'
 import type { BlockClock } from '../rules/blockClock.js'
 import type { BlockOverrides } from '../chain/blockOverrides.js'
 import type { Chain } from '../chain/chain.js'
@@ -32,7 +32,8 @@ export class PendingBlocks {
   constructor(
     private readonly chain: Chain,
     private readonly pool: TxPool,
-    private readonly next: { clock: BlockClock; overrides: BlockOverrides },
+    /** The block builder: its clock, header overrides and Helicon votes. */
+    private readonly next: { clock: BlockClock; overrides: BlockOverrides; votes: HeliconVotes },
     private readonly opts: { gasTarget?: number; minDelayTarget: number },
     /** The node's interpreter, where it runs this chain's blocks. */
     private readonly own: OwnEvm | undefined,
@@ -42,7 +43,7 @@ export class PendingBlocks {
 
   async block(): Promise<Block> {
     const chain = this.chain
-    const plan = planNextBlock(chain, this.next.clock, this.next.overrides, heliconVotes(this.opts))
+    const plan = planNextBlock(chain, this.next.clock, this.next.overrides, this.next.votes)
     const candidates = this.pool.executable(plan.feeFloor)
     let run = NO_TXS
     let stateRoot = chain.headStateRoot

@@ -1,4 +1,4 @@
-import { type TypedTransaction, Capability } from '@ethereumjs/tx'
+import type { TypedTransaction } from '@ethereumjs/tx'
 import { type Address, bytesToHex } from '@ethereumjs/util'
 import { TxRejectedError } from '../base/errors.js'
 
@@ -279,15 +279,6 @@ export function txCost(ptx: PoolTx): bigint {
 /** Whether the tx type is one the C-Chain accepts (no blob or set-code transactions). */
 export function isSupportedType(tx: TypedTransaction): boolean {
   return tx.type === 0 || tx.type === 1 || tx.type === 2
-}
-
-export function feeCaps(tx: TypedTransaction): { feeCap: bigint; tipCap: bigint } {
-  if (tx.supports(Capability.EIP1559FeeMarket)) {
-    const t = tx as TypedTransaction & { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint }
-    return { feeCap: t.maxFeePerGas, tipCap: t.maxPriorityFeePerGas }
-  }
-  const p = (tx as TypedTransaction & { gasPrice: bigint }).gasPrice
-  return { feeCap: p, tipCap: p }
 }
 
 export function hashHex(tx: TypedTransaction): string {

@@ -5,7 +5,8 @@ import { predicateGasAdjustment, warpPredicates } from '../../warp/predicates.js
 import type { Common } from '@ethereumjs/common'
 import { keccak256 } from '../../util/crypto.js'
 import { TxRejectedError } from '../base/errors.js'
-import { feeCaps, hashHex, isSupportedType, type PendingSpend, type PoolTx, txCost } from './txPool.js'
+import { hashHex, isSupportedType, type PendingSpend, type PoolTx, txCost } from './txPool.js'
+import { feeCaps } from '../chain/feeCaps.js'
 import { gethTxDecodeError } from './gethTxDecode.js'
 import { sealTx } from '../chain/txMemo.js'
 

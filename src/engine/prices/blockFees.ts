@@ -2,7 +2,7 @@ import { bytesToHex } from '@ethereumjs/util'
 import type { Block } from '../chain/block.js'
 import type { Chain } from '../chain/chain.js'
 import type { Receipt } from '../chain/receipt.js'
-import { feeCaps } from '../pool/txPool.js'
+import { feeCaps } from '../chain/feeCaps.js'
 import { BoundedCache } from '../../util/boundedCache.js'
 
 /** Blocks whose fee facts are kept: the tip window's 40, and the chain a loadFixture revert goes back to. */

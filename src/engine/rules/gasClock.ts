@@ -103,15 +103,6 @@ export class GasClock {
     this.enforceMinExcess()
   }
 
-  /** Compares the clock with a wall time in ms (proxytime Compare against proxytime.Of). */
-  compareMs(timeMs: bigint): number {
-    const sec = timeMs / 1000n
-    if (this.seconds !== sec) return this.seconds > sec ? 1 : -1
-    const ours = this.fraction * NANOS
-    const theirs = (timeMs % 1000n) * 1_000_000n * this.rate
-    return ours === theirs ? 0 : ours > theirs ? 1 : -1
-  }
-
   private fastForwardTo(toSeconds: bigint, toFraction: bigint): void {
     const to = toSeconds + toFraction / this.rate
     const toFrac = toFraction % this.rate
@@ -151,6 +142,15 @@ export class GasClock {
     const min = excessForPrice(this.minPrice, k)
     if (min > this.excess) this.excess = min
   }
+}
+
+/** Compares a clock's gas time with a wall time in ms (proxytime Compare against proxytime.Of). */
+export function compareGasTimeMs(c: Pick<GasClockState, 'seconds' | 'fraction' | 'rate'>, timeMs: bigint): number {
+  const sec = timeMs / 1000n
+  if (c.seconds !== sec) return c.seconds > sec ? 1 : -1
+  const ours = c.fraction * NANOS
+  const theirs = (timeMs % 1000n) * 1_000_000n * c.rate
+  return ours === theirs ? 0 : ours > theirs ? 1 : -1
 }
 
 function ceilDiv(a: bigint, b: bigint): bigint {

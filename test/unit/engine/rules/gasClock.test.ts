@@ -2,7 +2,7 @@
 // is worked out by hand below from avalanchego v1.15's rules (vms/saevm/gastime, proxytime, params,
 // cchain/dynamic), as each comment shows.
 import { describe, expect, it } from 'vitest'
-import { GasClock, excessForPrice } from '../../../../src/engine/rules/gasClock.js'
+import { GasClock, compareGasTimeMs, excessForPrice } from '../../../../src/engine/rules/gasClock.js'
 import { calculatePrice } from '../../../../src/engine/rules/feeState.js'
 import { desiredPriceExponent, minGasCharge, minPriceOf, nextPriceExponent, nextTargetExponent, safeMaxBlockSize } from '../../../../src/engine/rules/helicon.js'
 
@@ -68,10 +68,10 @@ describe('GasClock', () => {
   it('compares gas time with a wall time in ms', () => {
     const c = GasClock.synchronous(10_000n, T, 1n, CFG)
     c.tick(1_000_000n) // 10.5 s
-    expect(c.compareMs(10_500n)).toBe(0)
-    expect(c.compareMs(10_499n)).toBe(1)
-    expect(c.compareMs(10_501n)).toBe(-1)
-    expect(c.compareMs(11_000n)).toBe(-1)
+    expect(compareGasTimeMs(c.state(), 10_500n)).toBe(0)
+    expect(compareGasTimeMs(c.state(), 10_499n)).toBe(1)
+    expect(compareGasTimeMs(c.state(), 10_501n)).toBe(-1)
+    expect(compareGasTimeMs(c.state(), 11_000n)).toBe(-1)
   })
 })
 
