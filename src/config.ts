@@ -118,7 +118,7 @@ export const ChainConfigFile = z.strictObject({
   // anvil's --hardfork; avalanchego has no such key (its upgrade schedule is the network's).
   hardfork: z
     .enum(['helicon', 'granite'])
-    .default('granite')
+    .default('helicon')
     .describe('The C-Chain rules the chain runs from genesis: helicon (avalanchego v1.15: ACP-194 execution, its header) or granite (before it)'),
   'fork-url': z
     .url({ protocol: /^https?$/ })

@@ -14,7 +14,7 @@ export interface ConfigEntry {
 }
 
 /** What `--help` shows as the default of a flag that sets a C-Chain config key. */
-const CHAIN_FLAG_DEFAULTS: Record<string, string> = { 'admin-api-enabled': 'false', hardfork: 'granite', 'fork-block-number': "(the origin's latest)" }
+const CHAIN_FLAG_DEFAULTS: Record<string, string> = { 'admin-api-enabled': 'false', hardfork: 'helicon', 'fork-block-number': "(the origin's latest)" }
 
 /** Defaults decided elsewhere for chain config keys that are optional in the schema. */
 const CHAIN_KEY_DEFAULTS: Record<string, string> = {

@@ -224,6 +224,7 @@ export async function createNode(config: NodeConfig, opts: CreateNodeOptions = {
     infoMethods({
       networkId: config.networkId,
       cChainId: blockchainId,
+      heliconTime: engine.heliconTime,
       identity,
       chainAliases: [...extra.aliases]
         .flatMap(([id, aliases]) => aliases.map((alias) => [alias, id] as const))

@@ -2,7 +2,7 @@ import type { Logger } from 'pino'
 import { type ChainConfigFile, ConfigError } from '../config.js'
 import { OriginClient } from '../fork/originClient.js'
 import type { EngineOptions } from '../engine/engineOptions.js'
-import type { Genesis } from '../engine/rules/genesis.js'
+import { type Genesis, heliconTimeOf } from '../engine/rules/genesis.js'
 import { configDurationMs } from '../util/goDuration.js'
 
 const MIB = 1024 * 1024
@@ -55,7 +55,7 @@ export function engineOptions(chain: ChainConfigFile, setup: EngineSetup): Engin
     gasTarget: chain['gas-target'],
     minDelayTarget: chain['min-delay-target'],
     minPriceTarget: chain['min-price-target'],
-    helicon: chain.hardfork === 'helicon',
+    heliconTime: heliconTimeOf(setup.warp?.networkID ?? 0, chain.hardfork === 'helicon'),
     stateHistory: chain['pruning-enabled'] ? BigInt(chain['state-history']) : undefined,
     stateCache: { flat: chain['snapshot-cache'] * MIB, trie: chain['trie-clean-cache'] * MIB },
     proofWindow: BigInt(chain['historical-proof-query-window']),

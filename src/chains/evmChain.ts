@@ -24,7 +24,7 @@ import type { AccountManager } from '../engine/accounts/accounts.js'
 import { Engine } from '../engine/engine.js'
 import { engineOptions } from './engineOptions.js'
 import { dispatcherOptions } from './dispatcherOptions.js'
-import type { Genesis } from '../engine/rules/genesis.js'
+import { type Genesis, UNSCHEDULED_TIME } from '../engine/rules/genesis.js'
 import type { Keystore } from '../keystore/keystore.js'
 import { adminMethods } from '../namespaces/admin.js'
 import { type WarpApiContext, warpMethods } from '../namespaces/warp.js'
@@ -206,7 +206,7 @@ export async function openEvmChain(deps: EvmChainDeps): Promise<EvmChain> {
     nonce: (address: Uint8Array) => engine.nonce(address, 'latest'),
     baseFee: () => engine.fees.nextBaseFee(),
   }
-  const nativeCtx = { atomic, networkID: config.networkId, chains, keystoreBackend }
+  const nativeCtx = { atomic, networkID: config.networkId, chains, keystoreBackend, saevm: engine.heliconTime < UNSCHEDULED_TIME }
   const native = new GorillaDispatcher(nativeMethods(nativeHandlers(nativeCtx, 'native'), deps.deprecated), { log: apiLog, stats: deps.stats })
   const avax = new GorillaDispatcher(avaxMethods(nativeHandlers(nativeCtx, 'avax'), deps.deprecated), { log: apiLog, stats: deps.stats })
   const apis: { path: string; rpc: GorillaDispatcher }[] = []

@@ -31,7 +31,8 @@ import { ForkState } from './state/forkState.js'
 import { OverlayState } from './state/overlayState.js'
 import type { Cancellation, RunLimit } from './exec/evmGuard.js'
 import { FeeOracle } from './prices/feeOracle.js'
-import type { Genesis } from './rules/genesis.js'
+import { type Genesis, UNSCHEDULED_TIME } from './rules/genesis.js'
+import { minGasCharge } from './rules/helicon.js'
 import { accountProof, type AccountProof } from './chain/proof.js'
 import type { Receipt } from './chain/receipt.js'
 import type { PruneResult } from './state/statePruner.js'
@@ -93,19 +94,15 @@ export class Engine {
   }
 
   static async create(db: Database, opts: EngineOptions): Promise<Engine> {
-    const { log, stateHistory, gasTarget, minDelayTarget, minPriceTarget, helicon } = opts
+    const { log, stateHistory, stateCache, gasTarget, minDelayTarget, minPriceTarget, heliconTime, warp } = opts
     const fork = await openForkRecord(db, opts.fork)
-    const chain = await Chain.open(db, { genesis: forkGenesis(opts.genesis, fork), log, stateHistory, stateCache: opts.stateCache, gasTarget, minDelayTarget, fork, warp: opts.warp, helicon })
+    const helicon = heliconTime < UNSCHEDULED_TIME
+    const chain = await Chain.open(db, { genesis: forkGenesis(opts.genesis, fork), log, stateHistory, stateCache, gasTarget, minDelayTarget, fork, warp, helicon, heliconTime })
     if (fork !== undefined) chain.forkState = new ForkState({ origin: opts.fork!.origin, point: fork }, chain.trieDb, log)
     const sm = new OverlayState(chain.headView(), chain.codeSource)
     const vm = await chainVM(chain, sm, { sharedCommon: true })
     const engineRef: { engine?: Engine } = {}
-    const pool = new TxPool(opts.pool, async (sender) =>
-      engineRef
-        .engine!.headState()
-        .getAccount(sender)
-        .then((a) => a?.nonce ?? 0n),
-    )
+    const pool = new TxPool(opts.pool, async (sender) => (await engineRef.engine!.headState().getAccount(sender))?.nonce ?? 0n)
     const own = OwnEvm.for(chain, opts.evm, opts.log)
     const txs = new BlockTxRunner(vm, sm, own, chainHost(chain), chain.warp)
     const builder = new BlockBuilder(chain, pool, txs, sm, { blockInterval: opts.blockInterval, gasTarget, minDelayTarget, minPriceTarget, distinctSeconds: opts.devChain, log })
@@ -125,6 +122,11 @@ export class Engine {
   /** 'head' (block, receipts): a block was accepted. */
   get headEvents(): EventEmitter {
     return this.chain.events
+  }
+
+  /** When Helicon's rules start on this chain (seconds; UNSCHEDULED_TIME at Granite). */
+  get heliconTime(): number {
+    return this.opts.heliconTime
   }
 
   get genesis(): Genesis {
@@ -286,9 +288,10 @@ export class Engine {
     return estimateGas(ex, ex.block, req, this.opts.rpcGasCap, this.evmLimit(cancel), overrides, this.opts.devChain)
   }
 
-  /** eth_createAccessList (src/engine/exec/accessList.ts). */
+  /** eth_createAccessList (src/engine/exec/accessList.ts); without a gas limit geth estimates one, half of which the call outruns. */
   async createAccessList(req: CallRequest, ref: BlockRef, cancel?: Cancellation): Promise<AccessListResult> {
-    return createAccessList(await this.executorFor(ref, this.resolveBlock(ref)), req, this.callGas(req.gas), this.evmLimit(cancel))
+    const minCharge = this.chain.opts.helicon && req.gas !== undefined ? minGasCharge(req.gas) : 0n
+    return createAccessList(await this.executorFor(ref, this.resolveBlock(ref)), req, this.callGas(req.gas), this.evmLimit(cancel), minCharge)
   }
 
   /** The executor a call at `ref` runs on: `block`'s, or at 'pending' on a development chain the next block's context (nextBlockExecutor.ts). */

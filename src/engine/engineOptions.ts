@@ -78,8 +78,12 @@ export interface EngineOptions {
   minDelayTarget: number
   /** ACP-283 minimum gas price in wei the builder steers toward under Helicon; undefined = keep the parent's. */
   minPriceTarget?: number
-  /** Helicon's rules from genesis (the default); false runs the chain at Granite (chain config `hardfork`). */
-  helicon: boolean
+  /**
+   * When Helicon's rules start (seconds, rules/genesis.ts heliconTimeOf): from genesis on a local
+   * network (the default), the network's date on Fuji's and Mainnet's IDs, UNSCHEDULED_TIME to run
+   * the chain at Granite (chain config `hardfork`).
+   */
+  heliconTime: number
   /** Bytes of state kept in memory at most (`snapshot-cache`, `trie-clean-cache`): the flat state's accounts and slots, the trie's nodes. */
   stateCache: NonNullable<ChainOptions['stateCache']>
   /** Recent blocks whose state is kept (state garbage collection); undefined = archival, every state kept. */

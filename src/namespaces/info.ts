@@ -4,6 +4,7 @@ import { cb58Encode } from '../avalanche/cb58.js'
 import { APIError } from '../rpc/errors.js'
 import { GoString } from '../rpc/gorilla.js'
 import { type MethodTable, method } from '../rpc/types.js'
+import { UNSCHEDULED_TIME } from '../engine/rules/genesis.js'
 
 /** avalanchego's ids.ID of a short ASCII name, zero-padded to 32 bytes (utils/constants/vm_ids.go, vms/*fx/factory.go). */
 function nameID(name: string): string {
@@ -38,11 +39,14 @@ const RPC_CHAIN_VM_PROTOCOL = 45
 type Upgrades = Record<string, string | number>
 
 const INITIALLY_ACTIVE = '2020-12-05T05:00:00Z'
-const UNSCHEDULED = '9999-12-01T00:00:00Z'
 const MINUTE_NS = 60_000_000_000
 
-/** avalanchego upgrade/upgrade.go `Config` as JSON (times RFC 3339, durations in ns), by network. */
-export function upgradeConfig(networkID: number): Upgrades {
+/**
+ * avalanchego upgrade/upgrade.go `Config` as JSON (times RFC 3339, durations in ns), by network;
+ * Helicon's time the C-Chain's (a chain kept at Granite has it unscheduled).
+ */
+export function upgradeConfig(networkID: number, heliconTime = UNSCHEDULED_TIME): Upgrades {
+  const helicon = { heliconTime: new Date(heliconTime * 1000).toISOString().replace('.000Z', 'Z') }
   const mainnet: Upgrades = {
     apricotPhase1Time: '2021-03-31T14:00:00Z',
     apricotPhase2Time: '2021-05-10T11:00:00Z',
@@ -61,7 +65,7 @@ export function upgradeConfig(networkID: number): Upgrades {
     fortunaTime: '2025-04-08T15:00:00Z',
     graniteTime: '2025-11-19T16:00:00Z',
     graniteEpochDuration: 5 * MINUTE_NS,
-    heliconTime: UNSCHEDULED,
+    ...helicon,
   }
   const fuji: Upgrades = {
     apricotPhase1Time: '2021-03-26T14:00:00Z',
@@ -81,11 +85,11 @@ export function upgradeConfig(networkID: number): Upgrades {
     fortunaTime: '2025-03-13T15:00:00Z',
     graniteTime: '2025-10-29T15:00:00Z',
     graniteEpochDuration: 5 * MINUTE_NS,
-    heliconTime: UNSCHEDULED,
+    ...helicon,
   }
   if (networkID === 1) return mainnet
   if (networkID === 5) return fuji
-  // upgrade.Default: everything active at InitiallyActiveTime, Helicon unscheduled (avalanchego: upgrade/upgrade.go).
+  // upgrade.Default: everything active at InitiallyActiveTime (avalanchego: upgrade/upgrade.go; Helicon too since v1.15.1).
   const local: Upgrades = {}
   for (const [k, v] of Object.entries(mainnet)) local[k] = typeof v === 'string' ? INITIALLY_ACTIVE : v
   return {
@@ -93,12 +97,14 @@ export function upgradeConfig(networkID: number): Upgrades {
     apricotPhase4MinPChainHeight: 0,
     cortinaXChainStopVertexID: P_CHAIN_ID,
     graniteEpochDuration: 30_000_000_000,
-    heliconTime: UNSCHEDULED,
+    ...helicon,
   }
 }
 
 export interface InfoContext {
   readonly networkId: number
+  /** When the C-Chain turns Helicon on (seconds, rules/genesis.ts heliconTimeOf); unscheduled when absent. */
+  readonly heliconTime?: number
   /** The C-Chain's blockchain ID (CB58). */
   readonly cChainId: string
   readonly identity: { readonly nodeID: string; readonly nodePOP: { readonly publicKey: string; readonly proofOfPossession: string } }
@@ -173,6 +179,6 @@ export function infoMethods(ctx: InfoContext): MethodTable {
     /** Handler for `info.getVMs`: VM IDs with their aliases, and the fxs. */
     'info.getVMs': method(NoArgs, () => ({ vms, fxs })),
     /** Handler for `info.upgrades`: upgrade.Config of the network. */
-    'info.upgrades': method(NoArgs, () => upgradeConfig(ctx.networkId)),
+    'info.upgrades': method(NoArgs, () => upgradeConfig(ctx.networkId, ctx.heliconTime)),
   }
 }

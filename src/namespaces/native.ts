@@ -39,6 +39,8 @@ export interface NativeContext {
   readonly chains: ChainAliases
   /** The keystore-backed methods' backend; without it only the four atomic methods are served. */
   readonly keystoreBackend?: Omit<NativeKeystoreContext, 'atomic' | 'networkID' | 'chains'>
+  /** The chain runs Helicon: getAtomicTx and getAtomicTxStatus answer as saevm's (accepted txs only). */
+  readonly saevm?: boolean
 }
 
 /** Deprecated methods (`native` wire names, docs/API.md) and the method of the same service that replaces each. */
@@ -163,8 +165,17 @@ function atomicHandlers(ctx: NativeContext, service: NativeServiceName): MethodT
       return { txID: cb58Encode(id) }
     }),
 
-    /** native.getAtomicTx (avax.getAtomicTx) {txID, encoding}: the signed bytes, with blockHeight when Accepted. */
+    /**
+     * native.getAtomicTx (avax.getAtomicTx) {txID, encoding}: the signed bytes, with blockHeight when
+     * Accepted; under Helicon an accepted tx only, else saevm's error (vms/saevm/cchain/api.go).
+     */
     'native.getAtomicTx': method(GetTxArgs, (args) => {
+      if (ctx.saevm) {
+        const accepted = ctx.atomic.getTx(args.txID)
+        if (accepted?.status !== 'Accepted' || accepted.blockHeight === undefined) throw new APIError('fetching tx: not found')
+        servedEncoding(service, args.encoding)
+        return { tx: encodeBytes(args.encoding, accepted.tx), encoding: args.encoding, blockHeight: accepted.blockHeight.toString() }
+      }
       if (Buffer.from(args.txID).equals(EMPTY_ID)) throw new APIError('nil transaction ID')
       const found = ctx.atomic.getTx(args.txID)
       if (found === undefined || found.status === 'Unknown') throw new APIError(`could not find tx ${cb58Encode(args.txID)}`)
@@ -176,8 +187,15 @@ function atomicHandlers(ctx: NativeContext, service: NativeServiceName): MethodT
       }
     }),
 
-    /** native.getAtomicTxStatus (avax.getAtomicTxStatus) {txID}: Accepted (with blockHeight), Processing, Dropped or Unknown. */
+    /**
+     * native.getAtomicTxStatus (avax.getAtomicTxStatus) {txID}: Accepted (with blockHeight), Processing,
+     * Dropped or Unknown; under Helicon Accepted (with blockHeight) or Unknown, as saevm's.
+     */
     'native.getAtomicTxStatus': method(TxIDArgs, (args) => {
+      if (ctx.saevm) {
+        const st = ctx.atomic.status(args.txID)
+        return st.status === 'Accepted' && st.blockHeight !== undefined ? { status: 'Accepted', blockHeight: st.blockHeight.toString() } : { status: 'Unknown' }
+      }
       if (Buffer.from(args.txID).equals(EMPTY_ID)) throw new APIError('nil transaction ID')
       const st = ctx.atomic.status(args.txID)
       if (st.status === 'Accepted' && st.blockHeight !== undefined) return { status: st.status, blockHeight: st.blockHeight.toString() }

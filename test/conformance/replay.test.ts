@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { Wallet } from 'ethers'
 import { send } from '../helpers/chain.js'
-import { startTestNode, type TestNode } from '../helpers/testNode.js'
+import { GRANITE, startTestNode, type TestNode } from '../helpers/testNode.js'
 import { loadVectors, SPEC_METHODS, validateResult, type Exchange, type Vector } from './openrpc.js'
 
 /*
@@ -184,7 +184,7 @@ describe('replay of the recorded geth vectors (execution-apis tests)', () => {
   const tally = { exact: 0, schema: 0, absent: 0, skipped: [] as string[] }
 
   beforeAll(async () => {
-    node = await startTestNode()
+    node = await startTestNode({ chain: GRANITE })
     // A few blocks, so ranges such as 0x3..0x6 exist here; far below the hive chain's 0x32.. numbers.
     const to = Wallet.createRandom().address
     for (let i = 0; i < 7; i++) await send(node, { to, value: 1n })

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll } from 'vitest'
+import type { ChainConfigFile } from '../../src/config.js'
 import { startTestNode, type TestNode } from './testNode.js'
 
 /** A node per EVM: `nodes()` as [label, node] pairs, `interpreter()` the one whose EVM oracle counts every difference from ethereumjs. */
@@ -11,10 +12,10 @@ export interface BothEvms {
  * Starts, before the tests of the block it is called in, one node on the node's interpreter with the
  * EVM oracle on (the test default) and one on ethereumjs alone, and closes both after them.
  */
-export function bothEvms(): BothEvms {
+export function bothEvms(chain: Partial<ChainConfigFile> = {}): BothEvms {
   const pairs: [string, TestNode][] = []
   beforeAll(async () => {
-    const [own, ejs] = await Promise.all([startTestNode(), startTestNode({ config: { evmInterpreter: 'ethereumjs', evmOracle: false } })])
+    const [own, ejs] = await Promise.all([startTestNode({ chain }), startTestNode({ chain, config: { evmInterpreter: 'ethereumjs', evmOracle: false } })])
     pairs.push(['interpreter (oracle on)', own], ['ethereumjs', ejs])
   })
   afterAll(() => Promise.all(pairs.map(([, n]) => n.close())))

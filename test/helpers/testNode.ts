@@ -44,6 +44,13 @@ export interface TestNodeOptions {
   log?: Logger
 }
 
+/**
+ * The chain config of a chain kept at Granite (the C-Chain before Helicon): for the tests of
+ * Granite's own figures (its 24-field genesis, the ACP-176 fee state in extraData, receipts without
+ * Helicon's minimum charge), a mode users keep with the chain config key `hardfork`.
+ */
+export const GRANITE = { hardfork: 'granite' } as const
+
 const LOCAL_GENESIS = fileURLToPath(new URL('../../config/local-genesis.json', import.meta.url))
 
 /**

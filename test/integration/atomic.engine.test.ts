@@ -14,7 +14,7 @@ import { type AtomicTx, encodeAtomicTxBatch, encodeUnsignedTx, signingHash, toAt
 import type { UnsignedAtomicTx, UnsignedExportTx, UnsignedImportTx } from '../../src/atomic/types.js'
 import type { UTXO } from '../../src/avalanche/types.js'
 import { keccak256 } from '../../src/util/crypto.js'
-import { EWOQ_KEY, startTestNode, type TestNode } from '../helpers/testNode.js'
+import { GRANITE, EWOQ_KEY, startTestNode, type TestNode } from '../helpers/testNode.js'
 
 const local = NETWORKS.local
 const AVAX = local.avaxAssetID
@@ -94,7 +94,7 @@ function feeFor(node: TestNode, draft: AtomicTx): bigint {
 describe('atomic txs through the engine (blocks built at once)', () => {
   let node: TestNode
   beforeAll(async () => {
-    node = await startTestNode()
+    node = await startTestNode({ chain: GRANITE })
   })
   afterAll(() => node.close())
 
@@ -193,7 +193,7 @@ describe('atomic txs through the engine (blocks built at once)', () => {
 describe('the atomic mempool between blocks (fixed block interval)', () => {
   let node: TestNode
   beforeEach(async () => {
-    node = await startTestNode({ config: { blockInterval: 3_600_000 } })
+    node = await startTestNode({ chain: GRANITE, config: { blockInterval: 3_600_000 } })
   })
   afterEach(() => node.close())
 
@@ -283,7 +283,7 @@ describe('the atomic mempool between blocks (fixed block interval)', () => {
     const height = block!.header.number
     const dataDir = node.dataDir
     await node.stop()
-    node = await startTestNode({ dataDir, config: { blockInterval: 3_600_000 } })
+    node = await startTestNode({ chain: GRANITE, dataDir, config: { blockInterval: 3_600_000 } })
     const again = node.node.atomic
     expect(again.status(exp.id)).toEqual({ status: 'Accepted', blockHeight: height })
     expect(again.status(imp.id)).toEqual({ status: 'Accepted', blockHeight: height })

@@ -126,7 +126,7 @@ describe('cchain-node --help', () => {
       'keystore-max-backoff': '60s',
       'fork-url': '(none)',
       'fork-block-number': "(the origin's latest)",
-      hardfork: 'granite',
+      hardfork: 'helicon',
     }
     expect(Object.keys(FLAGS).sort()).toEqual(Object.keys(expected).sort())
     for (const [flag, def] of Object.entries(expected)) {

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url'
 import { Wallet, id as keccakText, type TransactionRequest } from 'ethers'
 import { describe, expect, it } from 'vitest'
 import { CHAIN_ID, bytecode, ewoq, iface } from '../helpers/chain.js'
-import { startTestNode, type TestNode } from '../helpers/testNode.js'
+import { GRANITE, startTestNode, type TestNode } from '../helpers/testNode.js'
 
 /*
  * The engine's answers, block by block, against golden values: a fixed sequence of transactions,
@@ -220,13 +220,13 @@ async function script(node: TestNode, restart: () => Promise<TestNode>): Promise
 describe('the engine against golden answers (issue 34)', () => {
   it.each(['own', 'ethereumjs'] as const)('a fixed sequence of blocks: every hash, root, block, receipt and read as recorded (--evm-interpreter %s)', async (evmInterpreter) => {
     if (WRITE && evmInterpreter !== 'own') return
-    let node = await startTestNode({ config: { evmInterpreter } })
+    let node = await startTestNode({ chain: GRANITE, config: { evmInterpreter } })
     const dataDir = node.dataDir
     let got: Recording
     try {
       got = await script(node, async () => {
         await node.stop()
-        node = await startTestNode({ dataDir, config: { evmInterpreter } })
+        node = await startTestNode({ chain: GRANITE, dataDir, config: { evmInterpreter } })
         return node
       })
     } finally {

@@ -184,6 +184,7 @@ describe('eth_call, eth_estimateGas, eth_createAccessList', () => {
       expect(r.accessList).toEqual([{ address: probe.toLowerCase(), storageKeys: [word(0)] }])
       expect(r.error).toBeUndefined()
       const sent = await send(node, { to: probe, data, gasLimit: 100_000n, type: 1, accessList: r.accessList })
+      // Helicon: at least half the 100,000 given, in both.
       expect(sent.receipt.gasUsed).toBe(r.gasUsed)
     })
 

@@ -1,7 +1,7 @@
 import { Wallet } from 'ethers'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { FEE_CAP, ewoq, nonceOf, send, sign } from '../helpers/chain.js'
-import { contracts, startTestNode, type TestNode } from '../helpers/testNode.js'
+import { GRANITE, contracts, startTestNode, type TestNode } from '../helpers/testNode.js'
 
 const GWEI = 10n ** 9n
 const hexq = (n: bigint) => '0x' + n.toString(16)
@@ -9,7 +9,7 @@ const hexq = (n: bigint) => '0x' + n.toString(16)
 describe('fee methods on an idle chain (coreth: internal/ethapi/api.go, eth/gasprice/gasprice.go)', () => {
   let node: TestNode
   beforeAll(async () => {
-    node = await startTestNode()
+    node = await startTestNode({ chain: GRANITE })
   })
   afterAll(() => node.close())
 
@@ -35,7 +35,7 @@ describe('fee methods after transactions with known tips', () => {
   const blocks: any[] = []
 
   beforeAll(async () => {
-    node = await startTestNode()
+    node = await startTestNode({ chain: GRANITE })
     const to = Wallet.createRandom().address
     for (const tip of tips) {
       const { receipt } = await send(node, { to, value: 1n, maxPriorityFeePerGas: tip, maxFeePerGas: FEE_CAP })
@@ -108,7 +108,7 @@ describe('fee methods after transactions with known tips', () => {
 describe('eth_feeHistory limits (fee-history-max-blocks, fee-history-max-percentiles)', () => {
   let node: TestNode
   beforeAll(async () => {
-    node = await startTestNode({ chain: { 'fee-history-max-blocks': 2, 'fee-history-max-percentiles': 2 } })
+    node = await startTestNode({ chain: { ...GRANITE, 'fee-history-max-blocks': 2, 'fee-history-max-percentiles': 2 } })
     for (let i = 0; i < 3; i++) await send(node, { to: Wallet.createRandom().address, value: 1n })
   })
   afterAll(() => node.close())
@@ -166,7 +166,7 @@ async function corethTip(node: TestNode): Promise<string> {
 describe("eth_feeHistory rewards as geth computes them: zero tips, several transactions, empty blocks, evm_revert (what Hardhat's automatic fees read)", () => {
   let node: TestNode
   beforeAll(async () => {
-    node = await startTestNode()
+    node = await startTestNode({ chain: GRANITE })
   })
   afterAll(() => node.close())
 

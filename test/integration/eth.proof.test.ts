@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { iface, send, deploy } from '../helpers/chain.js'
 import { fromHex, verifyAccount, verifyStorage } from '../helpers/mptVerify.js'
 import { SLOT_WRITER_INIT, slotWrites } from '../helpers/slotWriter.js'
-import { EWOQ_ADDRESS, startTestNode, type TestNode } from '../helpers/testNode.js'
+import { GRANITE, EWOQ_ADDRESS, startTestNode, type TestNode } from '../helpers/testNode.js'
 
 const ZERO_HASH = '0x' + '00'.repeat(32)
 const EMPTY_CODE_HASH = '0xc5d2460186f7233c927e7db2dcc703c0e500b653ca82273b7bfad8045d85a470'
@@ -47,7 +47,7 @@ describe('eth_getProof (EIP-1186, archival node)', () => {
   const block = (n: string) => node.call('eth_getBlockByNumber', [n, false])
 
   beforeAll(async () => {
-    node = await startTestNode()
+    node = await startTestNode({ chain: GRANITE })
     beforeDeploy = await block('latest')
     const d = await deploy(node, 'Probe')
     probe = d.address.toLowerCase()
@@ -175,7 +175,7 @@ describe('eth_getProof windows (coreth: internal/ethapi/api_extra.go)', () => {
   }
 
   it('archival: blocks more than historical-proof-query-window behind the last accepted are refused', async () => {
-    node = await startTestNode({ chain: { 'historical-proof-query-window': 3 } })
+    node = await startTestNode({ chain: { ...GRANITE, 'historical-proof-query-window': 3 } })
     await grow(node, 6)
     const b1 = await node.call('eth_getBlockByNumber', ['0x1', false])
     const refused = (n: number) => ({ code: -32000, message: `historical proof query not allowed: block number ${n} is before the oldest allowed block number 3 (window of 3 blocks)` })
@@ -193,7 +193,7 @@ describe('eth_getProof windows (coreth: internal/ethapi/api_extra.go)', () => {
     expect(await node.call('eth_getBalance', [EWOQ_ADDRESS, '0x1'])).toMatch(/^0x/)
     await node.close()
 
-    node = await startTestNode({ chain: { 'historical-proof-query-window': 0 } })
+    node = await startTestNode({ chain: { ...GRANITE, 'historical-proof-query-window': 0 } })
     await grow(node, 2)
     const genesis = await node.call('eth_getBlockByNumber', ['0x0', false])
     expectVerified(await node.call('eth_getProof', [EWOQ_ADDRESS, [], '0x0']), genesis.stateRoot)

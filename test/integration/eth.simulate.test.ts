@@ -1,7 +1,7 @@
 import { AbiCoder, Wallet, getAddress, id, toBeHex, zeroPadValue } from 'ethers'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { deploy, ewoq, iface } from '../helpers/chain.js'
-import { startTestNode, type TestNode } from '../helpers/testNode.js'
+import { GRANITE, startTestNode, type TestNode } from '../helpers/testNode.js'
 import { connectClient, type RpcClient } from '../helpers/transport.js'
 import { validateResult } from '../conformance/openrpc.js'
 
@@ -23,7 +23,7 @@ describe.each(['http', 'ws'] as const)('eth_simulateV1 over %s', (transport) => 
   const sender = ewoq.address.toLowerCase()
 
   beforeAll(async () => {
-    node = await startTestNode()
+    node = await startTestNode({ chain: GRANITE })
     client = await connectClient(node, transport)
     probe = (await deploy(node, 'Probe')).address.toLowerCase()
     token = (await deploy(node, 'TestToken', [1000n])).address.toLowerCase()

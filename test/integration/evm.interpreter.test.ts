@@ -1,7 +1,7 @@
 import { type TransactionRequest, Wallet } from 'ethers'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { bytecode, deploy, iface, send } from '../helpers/chain.js'
-import { EWOQ_ADDRESS, startTestNode, type TestNode } from '../helpers/testNode.js'
+import { GRANITE, EWOQ_ADDRESS, startTestNode, type TestNode } from '../helpers/testNode.js'
 
 const token = iface('TestToken')
 
@@ -13,9 +13,9 @@ describe('the EVM interpreter behind --evm-interpreter and --evm-oracle', () => 
 
   beforeAll(async () => {
     ;[oracle, own, ejs] = await Promise.all([
-      startTestNode(),
-      startTestNode({ config: { evmInterpreter: 'own', evmOracle: false } }),
-      startTestNode({ config: { evmInterpreter: 'ethereumjs', evmOracle: false } }),
+      startTestNode({ chain: GRANITE }),
+      startTestNode({ chain: GRANITE, config: { evmInterpreter: 'own', evmOracle: false } }),
+      startTestNode({ chain: GRANITE, config: { evmInterpreter: 'ethereumjs', evmOracle: false } }),
     ])
     const [a, b, c] = await Promise.all([oracle, own, ejs].map((n) => deploy(n, 'TestToken', [1000n])))
     tokenAt = { oracle: a!.address, own: b!.address, ejs: c!.address }
@@ -79,7 +79,10 @@ describe("blocks' transactions on the interpreter, the oracle off", () => {
   let ejs: TestNode
 
   beforeAll(async () => {
-    ;[own, ejs] = await Promise.all([startTestNode({ config: { evmInterpreter: 'own', evmOracle: false } }), startTestNode({ config: { evmInterpreter: 'ethereumjs', evmOracle: false } })])
+    ;[own, ejs] = await Promise.all([
+      startTestNode({ chain: GRANITE, config: { evmInterpreter: 'own', evmOracle: false } }),
+      startTestNode({ chain: GRANITE, config: { evmInterpreter: 'ethereumjs', evmOracle: false } }),
+    ])
   })
   afterAll(() => Promise.all([own, ejs].map((n) => n.close())))
 

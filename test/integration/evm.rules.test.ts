@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { FEE_CAP, ewoq, send } from '../helpers/chain.js'
 import { bothEvms } from '../helpers/bothEvms.js'
-import { startTestNode, type TestNode } from '../helpers/testNode.js'
+import { GRANITE, startTestNode, type TestNode } from '../helpers/testNode.js'
 
 /*
  * coreth's own EVM rules where they differ from geth's (docs/EVM.md, "The C-Chain's rules"): no gas
@@ -23,7 +23,7 @@ describe("coreth's EVM rules: no gas refunds", () => {
   let node: TestNode
   let contract: string
   beforeAll(async () => {
-    node = await startTestNode()
+    node = await startTestNode({ chain: GRANITE })
     const { receipt } = await send(node, { data: INITCODE, gasLimit: 100_000n })
     contract = receipt.contractAddress
     expect(await node.call('eth_getStorageAt', [contract, '0x0', 'latest'])).toBe(`0x${'0'.repeat(63)}1`)
@@ -91,7 +91,7 @@ const WARP = '0x0200000000000000000000000000000000000005'
 const callProbe = (to: string) => `0x5a5f5f5f5f5f73${to.slice(2)}620186a0f15a82036020525f523d60405260605ff3`
 
 /** The rules below, from both EVMs: one node each, for the file. */
-const { nodes, interpreter } = bothEvms()
+const { nodes, interpreter } = bothEvms(GRANITE)
 
 describe("coreth's EVM rules: the deprecated native-asset precompiles", () => {
   it('a call to each reverts with no data, from eth_call and eth_estimateGas', async () => {

@@ -7,7 +7,7 @@ import { ewoq, sign, waitReceipt } from '../helpers/chain.js'
 import { type ChildNode, assertBuilt, startChild } from '../helpers/childNode.js'
 import { tempDirs } from '../helpers/tempDirs.js'
 import { SLOT_WRITER_INIT, slotWrites } from '../helpers/slotWriter.js'
-import { type TestNode, startTestNode } from '../helpers/testNode.js'
+import { GRANITE, type TestNode, startTestNode } from '../helpers/testNode.js'
 
 const tempDir = tempDirs('cchain-fork-')
 
@@ -63,7 +63,8 @@ describe('fork: state of a fork of this node', () => {
 
   beforeAll(async () => {
     assertBuilt()
-    origin = await startChild(tempDir())
+    // Granite on both: the test compares each block's header stateRoot, its own post-state only before Helicon.
+    origin = await startChild(tempDir(), ['--hardfork', 'granite'])
     a = asNode(origin)
     // A's state: many accounts (a deeper account trie) and a contract with 300 slots (a deep storage trie).
     let nonce = 0
@@ -73,7 +74,7 @@ describe('fork: state of a fork of this node', () => {
     const slots = Array.from({ length: 300 }, (_, i): [bigint, bigint] => [BigInt(i + 1), BigInt(i + 1) * 7n])
     for (let i = 0; i < slots.length; i += 100) await mine(a, await sign({ to: writer, data: slotWrites(slots.slice(i, i + 100)), gasLimit: 5_000_000n, nonce: nonce++ }))
     n = BigInt(await a.call('eth_blockNumber'))
-    b = await startTestNode({ chain: { 'fork-url': a.url, 'fork-block-number': Number(n) } })
+    b = await startTestNode({ chain: { ...GRANITE, 'fork-url': a.url, 'fork-block-number': Number(n) } })
   })
 
   afterAll(async () => {

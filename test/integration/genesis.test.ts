@@ -9,7 +9,7 @@ import { decodeFeeState, desiredTargetExcess, maxCapacity } from '../../src/engi
 import { createNode } from '../../src/node.js'
 import { bytecode, ewoq, iface, sign } from '../helpers/chain.js'
 import { tempDirs } from '../helpers/tempDirs.js'
-import { EWOQ_ADDRESS, startTestNode, type TestNode } from '../helpers/testNode.js'
+import { GRANITE, EWOQ_ADDRESS, startTestNode, type TestNode } from '../helpers/testNode.js'
 
 /*
  * The genesis block and the header of built blocks as coreth makes them
@@ -93,7 +93,7 @@ describe('the local genesis block', () => {
   let genesis: any
   const dataDir = tempDir()
   beforeAll(async () => {
-    node = await startTestNode({ dataDir })
+    node = await startTestNode({ chain: GRANITE, dataDir })
     genesis = await node.call('eth_getBlockByNumber', ['0x0', false])
   })
   afterAll(() => node?.close())
@@ -141,9 +141,9 @@ describe('the local genesis block', () => {
 
   it('its hash is stable across restarts and data directories', async () => {
     await node.stop()
-    node = await startTestNode({ dataDir })
+    node = await startTestNode({ chain: GRANITE, dataDir })
     expect((await node.call('eth_getBlockByNumber', ['0x0', false])).hash).toBe(genesis.hash)
-    const other = await startTestNode()
+    const other = await startTestNode({ chain: GRANITE })
     try {
       expect((await other.call('eth_getBlockByNumber', ['0x0', false])).hash).toBe(genesis.hash)
     } finally {
@@ -159,7 +159,7 @@ describe('a built block', () => {
   const raws = new Map<string, string>()
   beforeAll(async () => {
     // No automatic builds: the test builds one block holding every transaction.
-    node = await startTestNode({ config: { blockInterval: 3_600_000 } })
+    node = await startTestNode({ chain: GRANITE, config: { blockInterval: 3_600_000 } })
     const probe = getCreateAddress({ from: ewoq.address, nonce: 0 })
     const signed = [
       await sign({ nonce: 0, data: bytecode('Probe'), gasLimit: 3_000_000n }),
@@ -291,7 +291,7 @@ describe('a custom genesis file', () => {
   let node: TestNode
   const dataDir = tempDir()
   beforeAll(async () => {
-    node = await startTestNode({ dataDir, config: { genesisFile: file } })
+    node = await startTestNode({ chain: GRANITE, dataDir, config: { genesisFile: file } })
   })
   afterAll(() => node?.stop())
 
@@ -316,7 +316,7 @@ describe('a custom genesis file', () => {
   it('a data directory keeps its genesis: starting it with another one fails with a clear message', async () => {
     const custom = (await node.call('eth_getBlockByNumber', ['0x0', false])).hash
     await node.stop()
-    const err = await startTestNode({ dataDir }).then(
+    const err = await startTestNode({ chain: GRANITE, dataDir }).then(
       async (n) => {
         await n.stop()
         return undefined
@@ -328,7 +328,7 @@ describe('a custom genesis file', () => {
     expect(err!.message).toMatch(/genesis/)
     expect(err!.message).toContain('--data-dir')
     // The failed start released the directory: the right genesis opens it again.
-    node = await startTestNode({ dataDir, config: { genesisFile: file } })
+    node = await startTestNode({ chain: GRANITE, dataDir, config: { genesisFile: file } })
     expect(await node.call('eth_chainId')).toBe('0x309')
   })
 })

@@ -11,7 +11,7 @@ import { type IncomingMessage, type ServerResponse, createServer } from 'node:ht
 import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { startTestNode, type TestNode } from '../helpers/testNode.js'
+import { GRANITE, startTestNode, type TestNode } from '../helpers/testNode.js'
 
 const PROJECT = join(process.cwd(), 'test/fixtures/hardhat2')
 const HARDHAT = join(process.cwd(), 'node_modules/.bin/hardhat')
@@ -49,7 +49,7 @@ const count = (methods: string[], name: string) => methods.filter((m) => m === n
 
 describe("Hardhat 2's automatic gas price against the node", () => {
   it('the local chain (tips from 1 wei): every send pays no tip, so Hardhat asks eth_maxPriorityFeePerGas before each', async () => {
-    const node = await startTestNode()
+    const node = await startTestNode({ chain: GRANITE })
     try {
       const { methods, hashes } = await hardhatSends(node)
       expect(count(methods, 'eth_sendRawTransaction')).toBe(SENDS)
@@ -64,7 +64,7 @@ describe("Hardhat 2's automatic gas price against the node", () => {
   })
 
   it('tx-pool-price-limit 2: the first send pays a 2 wei tip, the next ones read it from eth_feeHistory and do not ask', async () => {
-    const node = await startTestNode({ chain: { 'tx-pool-price-limit': 2 } })
+    const node = await startTestNode({ chain: { ...GRANITE, 'tx-pool-price-limit': 2 } })
     try {
       const { methods, hashes } = await hardhatSends(node)
       expect(count(methods, 'eth_sendRawTransaction')).toBe(SENDS)

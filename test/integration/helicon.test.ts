@@ -6,7 +6,7 @@ import { RLP } from '@ethereumjs/rlp'
 import { bytesToHex, hexToBytes } from '@ethereumjs/util'
 import { encodeRlp, keccak256, toBeArray } from 'ethers'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ewoq, send } from '../helpers/chain.js'
+import { ewoq, send, sign } from '../helpers/chain.js'
 import { startTestNode, type TestNode } from '../helpers/testNode.js'
 
 /*
@@ -69,12 +69,58 @@ async function receiptsRoot(receipts: Array<Record<string, any>>): Promise<strin
   return bytesToHex(trie.root())
 }
 
-describe('Helicon (hardfork: helicon)', () => {
+describe('Helicon (the default; hardfork: helicon)', () => {
   let node: TestNode
   beforeAll(async () => {
-    node = await startTestNode({ chain: { hardfork: 'helicon' } })
+    node = await startTestNode()
   })
   afterAll(() => node.close())
+
+  it('is active from genesis on the local network, as info.upgrades and eth_getChainConfig say; a chain kept at Granite has it unscheduled', async () => {
+    // avalanchego v1.15.1's local networks: Helicon at InitiallyActiveTime, 2020-12-05T05:00:00Z = 1607144400.
+    expect((await node.api('/ext/info', 'info.upgrades')).result.heliconTime).toBe('2020-12-05T05:00:00Z')
+    expect((await node.call('eth_getChainConfig')).heliconTimestamp).toBe(1607144400)
+    const granite = await startTestNode({ chain: { hardfork: 'granite' } })
+    try {
+      // avalanchego's UnscheduledActivationTime, 9999-12-01T00:00:00Z.
+      expect((await granite.call('eth_getChainConfig')).heliconTimestamp).toBe(253399622400)
+      expect((await granite.call('eth_getBlockByNumber', ['0x0', false])).settledHeight).toBeUndefined()
+    } finally {
+      await granite.close()
+    }
+  })
+
+  it("on Fuji's network ID turns Helicon on at Fuji's date: a Granite genesis (time 0), then Helicon's blocks", async () => {
+    const fuji = await startTestNode({ config: { networkId: 5 } })
+    try {
+      expect((await fuji.api('/ext/info', 'info.upgrades')).result.heliconTime).toBe('2026-07-28T15:00:00Z')
+      expect((await fuji.call('eth_getChainConfig')).heliconTimestamp).toBe(Date.UTC(2026, 6, 28, 15) / 1000)
+      const g = await fuji.call('eth_getBlockByNumber', ['0x0', false])
+      expect(g.settledHeight).toBeUndefined()
+      await send(fuji, { to: DEAD, value: 1n, gasLimit: 100_000n })
+      const b1 = await fuji.call('eth_getBlockByNumber', ['0x1', false])
+      // The last block before Helicon is settled at once (it executed synchronously): block 1 settles nothing newer.
+      expect(b1.settledHeight).toBe('0x0')
+      expect(b1.stateRoot).toBe(g.stateRoot)
+      expect(b1.hash).toBe(hashOfJson(b1))
+      expect(BigInt((await fuji.call('eth_getTransactionReceipt', [b1.transactions[0]])).gasUsed)).toBe(50_000n)
+    } finally {
+      await fuji.close()
+    }
+  })
+
+  it('refuses a transaction with less gas than its bytes need: ceil(size × block gas limit / 1.5 MiB)', async () => {
+    // 100,000 zero bytes of calldata: 21,000 + 4 each = 421,000 gas of intrinsic gas, well under
+    // what 100 KB need of a 20,000,000-gas block (1.5 MiB = 1,572,864 bytes per block).
+    // The next block's gas limit: Tau·λ = 10 s of the 1,000,000 gas/s target's doubled rate (saevm SafeMaxBlockSize).
+    const gasLimit = 20_000_000n
+    const raw = await sign({ to: DEAD, data: `0x${'00'.repeat(100_000)}`, gasLimit: 500_000n, nonce: Number(await node.call('eth_getTransactionCount', [ewoq.address, 'pending'])) })
+    const size = BigInt((raw.length - 2) / 2)
+    const min = (size * gasLimit + 1_572_863n) / 1_572_864n
+    expect(min).toBeGreaterThan(500_000n)
+    const answer = await node.rpc('eth_sendRawTransaction', [raw])
+    expect(answer.error).toEqual({ code: -32000, message: `insufficient gas limit for tx size: tx size ${size} bytes must specify gas limit at least ${min} when the block gas limit is ${gasLimit}` })
+  })
 
   it("has Helicon's genesis: the six new fields at 0, hashed in a 30-field header", async () => {
     const g = await node.call('eth_getBlockByNumber', ['0x0', false])

@@ -96,7 +96,7 @@ describe('/ext/info (avalanchego api/info/service.go shapes)', () => {
       fortunaTime: '2020-12-05T05:00:00Z',
       graniteTime: '2020-12-05T05:00:00Z',
       graniteEpochDuration: 30_000_000_000,
-      heliconTime: '9999-12-01T00:00:00Z',
+      heliconTime: '2020-12-05T05:00:00Z',
       cortinaXChainStopVertexID: LOCAL_P,
     })
     expect(Object.keys(up)).toHaveLength(18)

@@ -207,7 +207,7 @@ describe.each(CLIENTS)('AvalancheJS EVMApi over $name', ({ make }) => {
     await expect(api.issueSignedTx(unsignedTx.getSignedTx())).rejects.toThrow(/^invalid nonce$/)
     const txID = cb58(sha256(unsignedTx.getSignedTx().toBytes()))
     expect(await api.getAtomicTxStatus(txID)).toEqual({ status: 'Unknown' })
-    await expect(api.getAtomicTx({ txID })).rejects.toThrow(`could not find tx ${txID}`)
+    await expect(api.getAtomicTx({ txID })).rejects.toThrow('fetching tx: not found')
   })
 
   it('a double spend of one UTXO by two txs in the same mempool: the second is refused', async () => {

@@ -84,7 +84,8 @@ describe('P256VERIFY at 0x100 (Granite, ACP-204)', () => {
   it('charges 6900 gas in a block, whatever the input, and all the gas when it has less', async () => {
     const bad = input({ ...good, s: 0n })
     for (const data of [valid, bad, '0x01', '0x']) {
-      const { receipt } = await send(node, { to: P256_VERIFY, data, gasLimit: 100_000n })
+      // Under twice the gas used: Helicon's minimum charge (half the limit) stays below it.
+      const { receipt } = await send(node, { to: P256_VERIFY, data, gasLimit: 40_000n })
       expect(receipt.status).toBe('0x1')
       expect(BigInt(receipt.gasUsed)).toBe(intrinsic(data) + GAS)
     }

@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { poll, send, sign } from '../helpers/chain.js'
 import { verifyAccount, verifyStorage } from '../helpers/mptVerify.js'
 import { SLOT_WRITER_INIT, SLOT_WRITER_RUNTIME, slotWrites } from '../helpers/slotWriter.js'
-import { EWOQ_ADDRESS, startTestNode, type TestNode } from '../helpers/testNode.js'
+import { GRANITE, EWOQ_ADDRESS, startTestNode, type TestNode } from '../helpers/testNode.js'
 
 const BLOCKS = 300
 const KEYS = 64
@@ -60,7 +60,7 @@ describe('pruning-enabled: state of the last state-history blocks only, disk sta
   afterAll(() => node?.close())
 
   it(`keeps ${HISTORY} blocks of state through ${BLOCKS} blocks of storage churn; older state is coreth's missing trie node`, async () => {
-    node = await startTestNode({ chain: { 'pruning-enabled': true } })
+    node = await startTestNode({ chain: { ...GRANITE, 'pruning-enabled': true } })
     const s = await churn(node)
     const key = (k: number) => hexN(k)
     // Garbage is collected as the stream runs: the number of entries does not grow with the blocks.
@@ -109,7 +109,7 @@ describe('pruning-enabled: state of the last state-history blocks only, disk sta
     const dataDir = node.dataDir
     const root1 = await stateRoot(1)
     await node.stop()
-    const again = await startTestNode({ dataDir, chain: { 'pruning-enabled': true } })
+    const again = await startTestNode({ dataDir, chain: { ...GRANITE, 'pruning-enabled': true } })
     try {
       expect(BigInt(await again.call('eth_getStorageAt', [s.writer, key(3), 'latest']))).toBe(s.values.get(s.head)![3])
       expect(await again.call('eth_getCode', [s.writer, 'latest'])).toBe(SLOT_WRITER_RUNTIME) // code is kept by its hash

@@ -1,7 +1,7 @@
 import { Wallet } from 'ethers'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { send } from '../helpers/chain.js'
-import { EWOQ_ADDRESS, startTestNode, type TestNode } from '../helpers/testNode.js'
+import { GRANITE, EWOQ_ADDRESS, startTestNode, type TestNode } from '../helpers/testNode.js'
 
 /** JUMPDEST PUSH1 0 JUMP: a loop only gas ends. */
 const LOOP_CODE = '0x5b600056'
@@ -45,7 +45,8 @@ async function stillWorks(node: TestNode): Promise<void> {
 describe('EVM wall-time limit (rpc-evm-timeout) and isolation', () => {
   let node: TestNode
   beforeAll(async () => {
-    node = await startTestNode({ chain: { 'rpc-evm-timeout': '1s', 'rpc-gas-cap': 0 } })
+    // Granite's 100,000,000-gas blocks: eth_simulateV1's 200,000,000-gas loop needs more than Helicon's 20,000,000.
+    node = await startTestNode({ chain: { ...GRANITE, 'rpc-evm-timeout': '1s', 'rpc-gas-cap': 0 } })
   })
   afterAll(() => node.close())
 

@@ -4,7 +4,7 @@ import { cb58Decode, cb58Encode } from '../../src/avalanche/cb58.js'
 import { decodeSignedMessage, encodeSignedMessage } from '../../src/warp/message.js'
 import { packPredicate } from '../../src/warp/predicate.js'
 import { encodePredicateResults } from '../../src/warp/predicateResults.js'
-import { EWOQ_KEY, startTestNode, type TestNode } from '../helpers/testNode.js'
+import { GRANITE, EWOQ_KEY, startTestNode, type TestNode } from '../helpers/testNode.js'
 import { WARP, bytes, chainAt, forwarderCode, hex, warp } from '../helpers/warp.js'
 
 /*
@@ -28,7 +28,7 @@ describe('Warp predicates: a message from the C-Chain verified and read in a tra
   let sourceChainID: Uint8Array
 
   beforeAll(async () => {
-    node = await startTestNode({ chain: { 'warp-api-enabled': true }, config: { chain: { 'warp-api-enabled': true } } as never })
+    node = await startTestNode({ chain: { ...GRANITE, 'warp-api-enabled': true }, config: { chain: { 'warp-api-enabled': true } } as never })
     source = chainAt(`http://127.0.0.1:${node.port}/ext/bc/C/rpc`)
     target = chainAt(node.url)
     const sent = await source.send({ to: WARP, data: warp.encodeFunctionData('sendWarpMessage', ['0xc0ffee']), gasLimit: 200_000n })

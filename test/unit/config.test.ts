@@ -205,7 +205,7 @@ describe('helpText', () => {
           : flag.chainKey === 'fork-block-number'
             ? "(the origin's latest)"
             : flag.chainKey === 'hardfork'
-              ? 'granite'
+              ? 'helicon'
               : flag.key === 'chainConfigFile' || value === undefined || (Array.isArray(value) && value.length === 0)
                 ? '(none)'
                 : flag.type === 'duration'

@@ -78,6 +78,8 @@ export interface Block {
    */
   readonly extData: Uint8Array
   readonly size: number
+  /** The base fee a call's block runs at when an override set it (exec/callOverrides.ts); else its execution's. */
+  readonly executedBaseFee?: bigint
 }
 
 const big = bigIntToUnpaddedBytes

@@ -25,7 +25,7 @@ import { writeForkBase } from './forkBase.js'
 import type { ForkState } from '../state/forkState.js'
 import type { Genesis } from '../rules/genesis.js'
 import { blockBloom, encodeReceipts, type Receipt } from './receipt.js'
-import { type Execution, Executions, encodeExecution, settledHeightOf } from './settlement.js'
+import { type Execution, Executions, encodeExecution } from './settlement.js'
 import { StateUnavailableError } from '../base/errors.js'
 import { StatePruner } from '../state/statePruner.js'
 import { packSenders } from './txMemo.js'
@@ -53,8 +53,9 @@ export interface ChainOptions {
   fork?: ForkRecord
   /** The chain's identity to Warp (its network and blockchain ID); no Warp precompile without it. */
   warp?: WarpChain
-  /** Helicon's rules (ACP-194 execution, its header and genesis) from genesis; else Granite's (chain config `hardfork`). */
+  /** Helicon's rules for the blocks built, else Granite's (chain config `hardfork`); a genesis before `heliconTime` (seconds, 0 when absent) keeps Granite's header. */
   helicon: boolean
+  heliconTime?: number
 }
 
 /**
@@ -82,10 +83,7 @@ export class Chain {
   /** The head's accounts and slots by key (src/store/flatState.ts): what reads and execution use. */
   readonly flat: FlatState
   head!: Block
-  /**
-   * The head's state root: its header's, or the root after development edits of the head's state
-   * (anvil_setBalance and the like change the state without a block, as anvil and hardhat do).
-   */
+  /** The head's state root: its own post-state's, or the root after development edits (anvil_setBalance and the like change the state without a block, as in anvil and hardhat). */
   headStateRoot!: Uint8Array
   genesisBlock!: Block
   /** Stored blocks and receipts, decoded once and cached, and where recently mined transactions are. */
@@ -141,7 +139,8 @@ export class Chain {
       this.flat.partial = true
       this.genesisBlock = this.blockByHash(fork.hash)!
     } else if (storedGenesis === undefined || this.genesisBlock === undefined || !equalsBytes(storedGenesis, this.genesisBlock.hash)) {
-      this.genesisBlock = await initGenesis(this.store, this.trieDb, await genesisBlock(this.opts.genesis, this.newStateManager(), this.opts.helicon), storedGenesis)
+      const helicon = this.opts.helicon && this.opts.genesis.timestamp >= BigInt(this.opts.heliconTime ?? 0)
+      this.genesisBlock = await initGenesis(this.store, this.trieDb, await genesisBlock(this.opts.genesis, this.newStateManager(), helicon), storedGenesis)
     }
     this.genesisBlock = this.blockByHash(this.genesisBlock.hash)!
     this.head = await this.recoverHead()
@@ -368,7 +367,7 @@ export class Chain {
 
   /** `safe` and `finalized` under Helicon: the last block the head settles (the head before it). */
   lastSettled(): Block {
-    return this.blockByNumber(settledHeightOf(this.head))!
+    return this.blockByNumber(this.executions.settledHeightOf(this.head))!
   }
 
   /**

@@ -2,7 +2,7 @@ import { RLP } from '@ethereumjs/rlp'
 import { bigIntToUnpaddedBytes, bytesToBigInt, bytesToHex } from '@ethereumjs/util'
 import type { Block } from './block.js'
 import type { ChainStore } from '../../store/chainStore.js'
-import type { FeeState } from '../rules/feeState.js'
+import { FEE_STATE_SIZE, type FeeState } from '../rules/feeState.js'
 import type { ForkRecord } from '../../store/forkRecord.js'
 import { GasClock, type GasClockState, compareGasTimeMs } from '../rules/gasClock.js'
 import { TAU_MS, gasConfigAfter, safeMaxBlockSize } from '../rules/helicon.js'
@@ -36,26 +36,26 @@ export interface SettlementChain {
   isForkBase(block: Block): boolean
 }
 
-/** Whether a block executed asynchronously: a Helicon header with a settlement marker (all zero marks a synchronous one: hook.Synchronous). */
-export function isAsync(block: Block): boolean {
+/** Whether a header marks its block as executed asynchronously (all zero marks a synchronous one: hook.Synchronous). */
+function asyncHeader(block: Block): boolean {
   const h = block.header.helicon
   return h !== undefined && (h.settledHeight !== 0n || h.settledGasUnix !== 0n || h.settledGasNumerator !== 0n || h.settledExcess !== 0n)
 }
 
-/** ACP-176's target exponent of a block (cchain hooks targetExponent): its header's, a pre-Helicon block's target excess, 0 at genesis. */
+/**
+ * ACP-176's target exponent of a block (cchain hooks targetExponent): its header's, a pre-Helicon
+ * block's target excess, 0 at genesis and for a fork's first block without a fee state (an
+ * Ethereum origin's), as for a new chain.
+ */
 export function targetExponentOf(chain: SettlementChain, block: Block): bigint {
-  if (block.header.helicon !== undefined) return block.header.helicon.targetExponent
-  return block.header.number === 0n ? 0n : chain.feeStateOf(block).targetExcess
+  const { header } = block
+  if (header.helicon !== undefined) return header.helicon.targetExponent
+  return header.number === 0n || (chain.isForkBase(block) && header.extraData.length < FEE_STATE_SIZE) ? 0n : chain.feeStateOf(block).targetExcess
 }
 
 /** ACP-283's price exponent of a block (0 before Helicon). */
 export function priceExponentOf(block: Block): bigint {
   return block.header.helicon?.minPriceExponent ?? 0n
-}
-
-/** The height of the last block settled when `block` was accepted: itself for a synchronous one. */
-export function settledHeightOf(block: Block): bigint {
-  return isAsync(block) ? block.header.helicon!.settledHeight : block.header.number
 }
 
 export function encodeExecution(e: Execution): Uint8Array {
@@ -78,17 +78,32 @@ export class Executions {
   constructor(private readonly chain: SettlementChain) {}
 
   /**
+   * Whether a block executed asynchronously: a Helicon header with a settlement marker. A fork's
+   * first block counts as synchronous (its header and the origin's state at it are all the node
+   * has of it), like the last block before Helicon (saevm's transition).
+   */
+  isAsync(block: Block): boolean {
+    return asyncHeader(block) && !this.chain.isForkBase(block)
+  }
+
+  /** The height of the last block settled when `block` was accepted: itself for a synchronous one. */
+  settledHeightOf(block: Block): bigint {
+    return this.isAsync(block) ? block.header.helicon!.settledHeight : block.header.number
+  }
+
+  /**
    * The base fee a block's transactions ran at, what calls and traces on its state see (saevm's
    * stateful RPCs fake the header with it): a Helicon header holds the worst case. A block not
    * stored (the pending block) has its header's.
    */
   baseFeeOf(block: Block): bigint {
-    return (isAsync(block) ? this.find(block) : undefined)?.baseFee ?? block.header.baseFee
+    if (block.executedBaseFee !== undefined) return block.executedBaseFee
+    return (this.isAsync(block) ? this.find(block) : undefined)?.baseFee ?? block.header.baseFee
   }
 
   /** A block's own post-state root, without a synchronous block's clock. */
   rootOf(block: Block): Uint8Array {
-    return isAsync(block) ? this.of(block).root : this.syncStateRoot(block)
+    return this.isAsync(block) ? this.of(block).root : this.syncStateRoot(block)
   }
 
   /** A block's execution; a synchronous block's is derived once (its clock inverts the base fee: a search). */
@@ -103,8 +118,8 @@ export class Executions {
     const key = bytesToHex(block.hash)
     let e = this.cache.get(key)
     if (e === undefined) {
-      const stored = isAsync(block) ? this.chain.store.readExecution(block.hash) : undefined
-      if (isAsync(block) && stored === undefined) return undefined
+      const stored = this.isAsync(block) ? this.chain.store.readExecution(block.hash) : undefined
+      if (this.isAsync(block) && stored === undefined) return undefined
       e = stored === undefined ? this.synchronous(block) : decodeExecution(stored)
       this.remember(key, e)
     }
@@ -139,7 +154,7 @@ export class Executions {
    * back from the parent, the first whose execution finished by then; never before the parent's own.
    */
   lastToSettle(parent: Block, settleAtMs: bigint): Block {
-    const floor = settledHeightOf(parent)
+    const floor = this.settledHeightOf(parent)
     let block = parent
     while (block.header.number > floor) {
       if (block.header.timeMilliseconds <= settleAtMs && compareGasTimeMs(this.of(block).clock, settleAtMs) <= 0) return block
@@ -153,8 +168,8 @@ export class Executions {
    * (saevm rpc estimateNextBaseFee: an upper bound, as time only lowers it); a synchronous head's own base fee.
    */
   nextBounds(head: Block): { baseFee: bigint; gasLimit: bigint } {
-    if (!isAsync(head)) return { baseFee: head.header.baseFee, gasLimit: safeMaxBlockSize(this.clockAfter(head).rate) }
-    const clock = this.worstCaseClock(this.chain.blockByNumber(settledHeightOf(head))!, head)
+    if (!this.isAsync(head)) return { baseFee: head.header.baseFee, gasLimit: safeMaxBlockSize(this.clockAfter(head).rate) }
+    const clock = this.worstCaseClock(this.chain.blockByNumber(this.settledHeightOf(head))!, head)
     return { baseFee: clock.price(), gasLimit: safeMaxBlockSize(clock.rate) }
   }
 

@@ -12,8 +12,11 @@ export interface AccessListResult {
   error?: string
 }
 
-/** eth_createAccessList: run with access-list reporting until the list is stable (geth AccessList). */
-export async function createAccessList(ex: CallRunner, req: CallRequest, gas: bigint, limit: RunLimit): Promise<AccessListResult> {
+/**
+ * eth_createAccessList: run with access-list reporting until the list is stable (geth AccessList).
+ * `minCharge`: the gas charged at least (Helicon's half of a given gas limit), as coreth's state transition reports it.
+ */
+export async function createAccessList(ex: CallRunner, req: CallRequest, gas: bigint, limit: RunLimit, minCharge = 0n): Promise<AccessListResult> {
   return ex.exclusive(limit, async () => {
     let list = req.accessList ?? []
     for (let i = 0; i < 8; i++) {
@@ -32,7 +35,7 @@ export async function createAccessList(ex: CallRunner, req: CallRequest, gas: bi
       const next = reported.filter((i) => !exclude.has(i.address) || i.storageKeys.length > 0)
       const same = JSON.stringify(next) === JSON.stringify(list.map((i) => ({ address: bytesToHex(i.address), storageKeys: i.storageKeys.map((k) => bytesToHex(k)) })))
       if (same || i === 7) {
-        const result: AccessListResult = { accessList: next, gasUsed: outcome.gasUsed }
+        const result: AccessListResult = { accessList: next, gasUsed: outcome.gasUsed < minCharge ? minCharge : outcome.gasUsed }
         if (outcome.error !== undefined) result.error = gethVmError(outcome.error, outcome.fault)
         return result
       }

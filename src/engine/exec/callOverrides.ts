@@ -21,6 +21,8 @@ export function overriddenBlock(block: Block, o: CallBlockOverrides): Block {
       coinbase: o.feeRecipient ?? h.coinbase,
       baseFee: o.baseFeePerGas ?? h.baseFee,
     },
+    // The block keeps its hash, under which a Helicon block's executed base fee is kept: the override wins.
+    ...(o.baseFeePerGas !== undefined && { executedBaseFee: o.baseFeePerGas }),
   }
 }
 

@@ -5,7 +5,7 @@ import { keccak256 } from '../../util/crypto.js'
 import { LimitExceededError } from '../base/errors.js'
 import { type BlockLogs, blockLogsOf, plain, readBlockLogs } from './blockLogs.js'
 import { bloomMayMatch, bloomQuery, logMatches, type LogCriteria } from './logFilter.js'
-import type { Log, Receipt } from '../chain/receipt.js'
+import { type Log, type Receipt, blockBloom } from '../chain/receipt.js'
 
 /** A log with where it was emitted. */
 export interface FoundLog {
@@ -43,7 +43,8 @@ export class LogIndex {
   constructor(private readonly chain: Chain) {
     chain.events.on('head', (block: Block, receipts: readonly Receipt[]) => {
       const n = Number(block.header.number)
-      const bloom = compactBloom(block.header.bloom)
+      // A Helicon header's bloom is the settled blocks' receipts': the index holds the block's own.
+      const bloom = compactBloom(this.chain.executions.isAsync(block) ? blockBloom(receipts) : block.header.bloom)
       const chunk = this.chunks.get(Math.floor(n / CHUNK))
       if (chunk !== undefined) chunk[n % CHUNK] = bloom
       if (bloom !== EMPTY_BLOOM) this.kept.set(n, blockLogsOf(block, receipts))

@@ -190,17 +190,21 @@ export function sealHeader(chain: Chain, plan: NextBlockPlan, s: SealInput): Hea
   if (plan.helicon !== undefined) {
     const { parent, number, timeMs, coinbase } = plan
     const worstGasUsed = (s.limitGas ?? 0n) + s.extDataGasUsed
-    return sealHeliconHeader(chain, plan.helicon, {
-      parent,
-      number,
-      timeMs,
-      coinbase,
-      txRoot: s.txRoot,
-      worstGasUsed,
-      extData: s.extData,
-      minDelayExcess: plan.minDelayExcess!,
-      predicateResults: s.predicateResults,
-    })
+    return sealHeliconHeader(
+      chain,
+      { ...plan.helicon, gasLimit: plan.gasLimit },
+      {
+        parent,
+        number,
+        timeMs,
+        coinbase,
+        txRoot: s.txRoot,
+        worstGasUsed,
+        extData: s.extData,
+        minDelayExcess: plan.minDelayExcess!,
+        predicateResults: s.predicateResults,
+      },
+    )
   }
   const before = plan.before!
   // A gas limit set by evm_setBlockGasLimit may exceed the capacity: the fee state then counts the excess, its capacity at 0.

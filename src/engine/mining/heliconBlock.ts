@@ -3,7 +3,7 @@ import { KECCAK256_RLP_ARRAY } from '@ethereumjs/util'
 import { keccak256 } from '../../util/crypto.js'
 import type { Block, Header } from '../chain/block.js'
 import { EMPTY_EXT_DATA_HASH, type Chain } from '../chain/chain.js'
-import { type Execution, priceExponentOf, settledHeightOf, targetExponentOf } from '../chain/settlement.js'
+import { type Execution, priceExponentOf, targetExponentOf } from '../chain/settlement.js'
 import type { GasClock } from '../rules/gasClock.js'
 import { desiredDelayExcess, desiredTargetExcess } from '../rules/feeState.js'
 import { TAU_MS, desiredPriceExponent, gasConfigAfter, nextPriceExponent, nextTargetExponent, safeMaxBlockSize } from '../rules/helicon.js'
@@ -75,7 +75,7 @@ export interface HeliconSeal {
 
 export function sealHeliconHeader(chain: Chain, plan: HeliconPlan, s: HeliconSeal): Header {
   const settled = chain.executions.of(plan.lastSettled)
-  const { receiptRoot, bloom } = chain.executions.settledReceipts(settledHeightOf(s.parent), plan.lastSettled.header.number)
+  const { receiptRoot, bloom } = chain.executions.settledReceipts(chain.executions.settledHeightOf(s.parent), plan.lastSettled.header.number)
   return {
     parentHash: s.parent.hash,
     uncleHash: KECCAK256_RLP_ARRAY,

@@ -50,7 +50,15 @@ export class TxSubmission {
   /** Admits the transaction `admit` checks against the next block's rules; resolves with its hash. */
   async submit(admit: (rules: AdmissionRules, arrival: number) => PoolTx): Promise<string> {
     const { chain, pool, builder, fees, opts } = this.deps
-    const rules = { ...opts.admission, common: chain.txCommon, chainId: chain.chainId, blockGasLimit: fees.nextGasLimit(), nextBaseFee: fees.admissionBaseFee(), warp: chain.warp !== undefined }
+    const rules = {
+      ...opts.admission,
+      common: chain.txCommon,
+      chainId: chain.chainId,
+      blockGasLimit: fees.nextGasLimit(),
+      nextBaseFee: fees.admissionBaseFee(),
+      warp: chain.warp !== undefined,
+      gasPerByte: chain.opts.helicon,
+    }
     const ptx = admit(rules, this.arrivals++)
     // geth: only a tx still in the pool is "already known"; a mined one fails the nonce check.
     if (pool.has(ptx.hash)) throw new TxRejectedError('already known')

@@ -7,6 +7,7 @@ import { keccak256 } from '../../util/crypto.js'
 import { TxRejectedError } from '../base/errors.js'
 import { hashHex, isSupportedType, type PendingSpend, type PoolTx, txCost } from './txPool.js'
 import { feeCaps } from '../chain/feeCaps.js'
+import { minGasForSize } from '../rules/helicon.js'
 import { gethTxDecodeError } from './gethTxDecode.js'
 import { sealTx } from '../chain/txMemo.js'
 
@@ -29,6 +30,8 @@ export interface AdmissionRules {
   maxSize: number
   /** The chain prices Warp predicates (it has the Warp precompile). */
   warp: boolean
+  /** Helicon's gas-per-byte minimum applies (rules/helicon.ts minGasForSize), against blockGasLimit. */
+  gasPerByte?: boolean
 }
 
 /**
@@ -47,7 +50,7 @@ export function admitRawTransaction(raw: Uint8Array, rules: AdmissionRules, arri
   } catch (err) {
     throw decodeError(raw, rules.chainId, err as Error)
   }
-  return admitTransaction(tx, rules, arrival, () => recoverSender(tx, raw))
+  return admitTransaction(tx, rules, arrival, () => recoverSender(tx, raw), raw.length)
 }
 
 /** What Warp predicates add to the intrinsic gas; a predicate that does not parse rejects the transaction (coreth IntrinsicGas). */
@@ -75,8 +78,9 @@ function unprotectedAllowed(tx: TypedTransaction, rules: AdmissionRules): boolea
  * transaction with it (sealTx), or names it: an impersonated sender's transaction has no real
  * signature (src/dev/impersonation.ts).
  */
-export function admitTransaction(tx: TypedTransaction, rules: AdmissionRules, arrival: number, senderOf: () => Address): PoolTx {
+export function admitTransaction(tx: TypedTransaction, rules: AdmissionRules, arrival: number, senderOf: () => Address, size?: number): PoolTx {
   if (!isSupportedType(tx)) throw new TxRejectedError('transaction type not supported')
+  if (rules.gasPerByte) checkGasPerByte(BigInt(size ?? tx.serialize().length), tx.gasLimit, rules.blockGasLimit)
   const { feeCap, tipCap } = feeCaps(tx)
   checkTxFee(feeCap, tx.gasLimit, rules.txFeeCap)
   if (tx.type === 0 && !isProtected(tx) && !unprotectedAllowed(tx, rules)) {
@@ -101,6 +105,14 @@ export function admitTransaction(tx: TypedTransaction, rules: AdmissionRules, ar
     throw new TxRejectedError(`max fee per gas less than block base fee: address ${toChecksumAddress(sender.toString())}, maxFeePerGas: ${feeCap}, baseFee: ${rules.nextBaseFee}`)
   }
   return { tx, hash: hashHex(tx), sender, senderHex: sender.toString(), nonce: tx.nonce, feeCap, tipCap, arrival }
+}
+
+/** saevm's admission rule before the pool's own checks (txgossip addToPool), in its words. */
+function checkGasPerByte(size: bigint, gasLimit: bigint, blockGasLimit: bigint): void {
+  const min = minGasForSize(size, blockGasLimit)
+  if (gasLimit < min) {
+    throw new TxRejectedError(`insufficient gas limit for tx size: tx size ${size} bytes must specify gas limit at least ${min} when the block gas limit is ${blockGasLimit}`)
+  }
 }
 
 /**

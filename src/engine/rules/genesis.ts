@@ -59,8 +59,20 @@ export function readGenesisFile(path?: string): { genesis: Genesis; json: unknow
 
 /** avalanchego upgrade.Default: every upgrade active at InitiallyActiveTime on non-public networks. */
 export const INITIALLY_ACTIVE_TIME = 1607144400
-/** Helicon is unscheduled (9999-12-01). */
+/** An upgrade not scheduled (avalanchego UnscheduledActivationTime, 9999-12-01). */
 export const UNSCHEDULED_TIME = 253399622400
+
+/** Helicon's activation on Mainnet and Fuji (avalanchego v1.15 upgrade/upgrade.go): 2026-09-22 and 2026-07-28, 15:00 UTC. */
+const HELICON_TIMES: Record<number, number> = { 1: 1790089200, 5: 1785250800 }
+
+/**
+ * When a chain on `networkId` turns Helicon on (seconds): Mainnet's and Fuji's dates, from genesis
+ * on any other network (avalanchego v1.15.1's local networks); unscheduled for a chain kept at
+ * Granite (chain config `hardfork`).
+ */
+export function heliconTimeOf(networkId: number, helicon: boolean): number {
+  return helicon ? (HELICON_TIMES[networkId] ?? INITIALLY_ACTIVE_TIME) : UNSCHEDULED_TIME
+}
 
 const UPGRADE_TIMES: Record<string, number> = {
   apricotPhase1BlockTimestamp: INITIALLY_ACTIVE_TIME,
@@ -77,7 +89,6 @@ const UPGRADE_TIMES: Record<string, number> = {
   etnaTimestamp: INITIALLY_ACTIVE_TIME,
   fortunaTimestamp: INITIALLY_ACTIVE_TIME,
   graniteTimestamp: INITIALLY_ACTIVE_TIME,
-  heliconTimestamp: UNSCHEDULED_TIME,
 }
 
 const GETH_BLOCK_FIELDS = [
@@ -98,7 +109,7 @@ const GETH_BLOCK_FIELDS = [
  * object, keys sorted, network upgrade times in place of the genesis file's, Berlin/London at
  * block 0, Shanghai = Durango, Cancun = Etna; `eip150Hash` and precompile upgrades omitted.
  */
-export function chainConfigJSON(genesis: Genesis): Record<string, number | boolean> {
+export function chainConfigJSON(genesis: Genesis, heliconTime: number): Record<string, number | boolean> {
   const cfg = genesis.config as Record<string, unknown>
   const out: Record<string, number | boolean> = { chainId: genesis.config.chainId }
   for (const key of GETH_BLOCK_FIELDS) out[key] = typeof cfg[key] === 'number' ? (cfg[key] as number) : 0
@@ -106,6 +117,7 @@ export function chainConfigJSON(genesis: Genesis): Record<string, number | boole
   out.berlinBlock = 0
   out.londonBlock = 0
   Object.assign(out, UPGRADE_TIMES)
+  out.heliconTimestamp = heliconTime
   out.shanghaiTime = UPGRADE_TIMES.durangoBlockTimestamp!
   out.cancunTime = UPGRADE_TIMES.etnaTimestamp!
   return Object.fromEntries(

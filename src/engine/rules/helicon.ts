@@ -26,6 +26,19 @@ export function minGasCharge(gasLimit: bigint): bigint {
   return (gasLimit + LAMBDA - 1n) / LAMBDA
 }
 
+/** The bytes of transactions a block holds at most (saevm params TargetBlockBytes: 2 MiB − 512 KiB). */
+const TARGET_BLOCK_BYTES = 1_572_864n
+
+/**
+ * The least gas limit a transaction of `size` bytes may carry: its share of a block's bytes no more
+ * than its share of the block's gas, ceil(size·blockGasLimit / 1.5 MiB) (saevm txgossip minGasForSize).
+ */
+export function minGasForSize(size: bigint, blockGasLimit: bigint): bigint {
+  if (blockGasLimit === 0n) return MAX_UINT64
+  const min = (size * blockGasLimit + TARGET_BLOCK_BYTES - 1n) / TARGET_BLOCK_BYTES
+  return min > MAX_UINT64 ? MAX_UINT64 : min
+}
+
 /** The block gas limit at a gas rate: min(rate, safe)·Tau·λ (worstcase.SafeMaxBlockSize): 20·T. */
 export function safeMaxBlockSize(rate: bigint): bigint {
   return (rate < MAX_SAFE_RATE ? rate : MAX_SAFE_RATE) * MAX_GAS_SECONDS_PER_BLOCK

@@ -8,7 +8,7 @@ import { chainIdMethods } from './chainId.js'
 /** Chain identity and node status methods of `eth_`. */
 export function ethChainMethods(ctx: Pick<RpcContext, 'engine'>): MethodTable {
   const { engine } = ctx
-  const chainConfig = chainConfigJSON(engine.genesis)
+  const chainConfig = chainConfigJSON(engine.genesis, engine.heliconTime)
   return {
     ...chainIdMethods(engine.chainId),
     /** Handler for `eth_syncing`: a single node is always in sync. */

@@ -47,9 +47,9 @@ class FakeService implements AtomicService {
   async putInbound(): Promise<void> {}
 }
 
-function setup() {
+function setup(saevm = false) {
   const svc = new FakeService()
-  const ctx = { atomic: svc, networkID: local.networkID, chains: { xChainID: local.xChainID, pChainID: local.pChainID, cChainID: local.cChainID } }
+  const ctx = { atomic: svc, networkID: local.networkID, chains: { xChainID: local.xChainID, pChainID: local.pChainID, cChainID: local.cChainID }, saevm }
   const log = pino({ level: 'silent' })
   const native = new GorillaDispatcher(nativeMethods(nativeHandlers(ctx, 'native')), { log })
   const avax = new GorillaDispatcher(avaxMethods(nativeHandlers(ctx, 'avax')), { log })
@@ -144,6 +144,23 @@ describe('native handler table', () => {
     expect((await call(avax, 'avax.getAtomicTx', { txID: cb58Encode(id), encoding: 'HEX' })).result).toEqual({ tx: r.tx, encoding: 'hex' })
     svc.txs.set(key, { tx: Uint8Array.of(0xab), status: 'Processing' })
     expect((await call(avax, 'avax.getAtomicTx', { txID: cb58Encode(id) })).result).toEqual({ tx: r.tx, encoding: 'hex' })
+  })
+
+  it('under Helicon, saevm\'s answers: Accepted with blockHeight, else Unknown and getAtomicTx\'s "fetching tx: not found"', async () => {
+    const { svc, avax, call } = setup(true)
+    const id = new Uint8Array(32).fill(6)
+    const key = Buffer.from(id).toString('hex')
+    const txID = cb58Encode(id)
+    svc.txs.set(key, { tx: Uint8Array.of(0xab), status: 'Accepted', blockHeight: 7n })
+    expect((await call(avax, 'avax.getAtomicTxStatus', { txID })).result).toEqual({ status: 'Accepted', blockHeight: '7' })
+    expect((await call(avax, 'avax.getAtomicTx', { txID, encoding: 'hexnc' })).result).toEqual({ tx: '0xab', encoding: 'hexnc', blockHeight: '7' })
+    for (const status of ['Processing', 'Dropped'] as const) {
+      svc.txs.set(key, { tx: Uint8Array.of(0xab), status })
+      expect((await call(avax, 'avax.getAtomicTxStatus', { txID })).result).toEqual({ status: 'Unknown' })
+      expect((await call(avax, 'avax.getAtomicTx', { txID })).error.message).toBe('fetching tx: not found')
+    }
+    // No nil-ID check: the empty ID is looked up like any other.
+    expect((await call(avax, 'avax.getAtomicTxStatus', {})).result).toEqual({ status: 'Unknown' })
   })
 
   it('issueTx: a vector tx goes to the service; its errors pass verbatim; already known is success', async () => {
