@@ -32,7 +32,7 @@ import { OverlayState } from './state/overlayState.js'
 import type { Cancellation, RunLimit } from './exec/evmGuard.js'
 import { FeeOracle } from './prices/feeOracle.js'
 import { type Genesis, UNSCHEDULED_TIME } from './rules/genesis.js'
-import { minGasCharge } from './rules/helicon.js'
+import { gasForSize } from './exec/txSizeBound.js'
 import { accountProof, type AccountProof } from './chain/proof.js'
 import type { Receipt } from './chain/receipt.js'
 import type { PruneResult } from './state/statePruner.js'
@@ -279,19 +279,19 @@ export class Engine {
   }
 
   /**
-   * eth_estimateGas (src/engine/exec/estimateGas.ts); rpc-evm-timeout bounds all probes together. Without
-   * a block: 'latest' (geth, coreth), or 'pending' on a development chain (anvil, hardhat).
+   * eth_estimateGas (src/engine/exec/estimateGas.ts), raised to Helicon's gas-per-byte minimum; rpc-evm-timeout bounds all probes
+   * together. Without a block: 'latest' (geth, coreth), or 'pending' on a development chain (anvil, hardhat).
    */
   async estimateGas(req: CallRequest, ref: BlockRef | undefined, overrides?: StateOverride, cancel?: Cancellation): Promise<bigint> {
     const at = ref ?? (this.opts.devChain ? 'pending' : 'latest')
     const ex = await this.executorFor(at, this.resolveBlock(at))
-    return estimateGas(ex, ex.block, req, this.opts.rpcGasCap, this.evmLimit(cancel), overrides, this.opts.devChain)
+    const gas = await estimateGas(ex, ex.block, req, this.opts.rpcGasCap, this.evmLimit(cancel), overrides, this.opts.devChain)
+    return this.chain.opts.helicon ? gasForSize(gas, req, this.chainId, this.fees.nextGasLimit()) : gas
   }
 
-  /** eth_createAccessList (src/engine/exec/accessList.ts); without a gas limit geth estimates one, half of which the call outruns. */
+  /** eth_createAccessList (src/engine/exec/accessList.ts). */
   async createAccessList(req: CallRequest, ref: BlockRef, cancel?: Cancellation): Promise<AccessListResult> {
-    const minCharge = this.chain.opts.helicon && req.gas !== undefined ? minGasCharge(req.gas) : 0n
-    return createAccessList(await this.executorFor(ref, this.resolveBlock(ref)), req, this.callGas(req.gas), this.evmLimit(cancel), minCharge)
+    return createAccessList(await this.executorFor(ref, this.resolveBlock(ref)), req, this.callGas(req.gas), this.evmLimit(cancel), this.chain.opts.helicon)
   }
 
   /** The executor a call at `ref` runs on: `block`'s, or at 'pending' on a development chain the next block's context (nextBlockExecutor.ts). */

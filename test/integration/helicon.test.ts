@@ -109,19 +109,6 @@ describe('Helicon (the default; hardfork: helicon)', () => {
     }
   })
 
-  it('refuses a transaction with less gas than its bytes need: ceil(size × block gas limit / 1.5 MiB)', async () => {
-    // 100,000 zero bytes of calldata: 21,000 + 4 each = 421,000 gas of intrinsic gas, well under
-    // what 100 KB need of a 20,000,000-gas block (1.5 MiB = 1,572,864 bytes per block).
-    // The next block's gas limit: Tau·λ = 10 s of the 1,000,000 gas/s target's doubled rate (saevm SafeMaxBlockSize).
-    const gasLimit = 20_000_000n
-    const raw = await sign({ to: DEAD, data: `0x${'00'.repeat(100_000)}`, gasLimit: 500_000n, nonce: Number(await node.call('eth_getTransactionCount', [ewoq.address, 'pending'])) })
-    const size = BigInt((raw.length - 2) / 2)
-    const min = (size * gasLimit + 1_572_863n) / 1_572_864n
-    expect(min).toBeGreaterThan(500_000n)
-    const answer = await node.rpc('eth_sendRawTransaction', [raw])
-    expect(answer.error).toEqual({ code: -32000, message: `insufficient gas limit for tx size: tx size ${size} bytes must specify gas limit at least ${min} when the block gas limit is ${gasLimit}` })
-  })
-
   it("has Helicon's genesis: the six new fields at 0, hashed in a 30-field header", async () => {
     const g = await node.call('eth_getBlockByNumber', ['0x0', false])
     for (const k of ['targetExponent', 'minPriceExponent', 'settledHeight', 'settledGasUnix', 'settledGasNumerator', 'settledExcess']) expect(g[k]).toBe('0x0')
@@ -220,5 +207,26 @@ describe('Helicon (the default; hardfork: helicon)', () => {
     } finally {
       rmSync(dataDir, { recursive: true, force: true })
     }
+  })
+
+  it('refuses a transaction with less gas than its bytes need: ceil(size × block gas limit / 1.5 MiB)', async () => {
+    // 100,000 zero bytes of calldata: 21,000 + 4 each = 421,000 gas of intrinsic gas, well under
+    // what 100 KB need of a 20,000,000-gas block (1.5 MiB = 1,572,864 bytes per block).
+    // The next block's gas limit: Tau·λ = 10 s of the 1,000,000 gas/s target's doubled rate (saevm SafeMaxBlockSize).
+    const gasLimit = 20_000_000n
+    const raw = await sign({ to: DEAD, data: `0x${'00'.repeat(100_000)}`, gasLimit: 500_000n, nonce: Number(await node.call('eth_getTransactionCount', [ewoq.address, 'pending'])) })
+    const size = BigInt((raw.length - 2) / 2)
+    const min = (size * gasLimit + 1_572_863n) / 1_572_864n
+    expect(min).toBeGreaterThan(500_000n)
+    const answer = await node.rpc('eth_sendRawTransaction', [raw])
+    expect(answer.error).toEqual({ code: -32000, message: `insufficient gas limit for tx size: tx size ${size} bytes must specify gas limit at least ${min} when the block gas limit is ${gasLimit}` })
+
+    // eth_estimateGas answers enough for the bytes: the transaction signed with it is taken and mined.
+    const estimate = BigInt(await node.call('eth_estimateGas', [{ from: ewoq.address, to: DEAD, data: `0x${'00'.repeat(100_000)}` }]))
+    expect(estimate).toBeGreaterThan(421_000n)
+    const signed = await sign({ to: DEAD, data: `0x${'00'.repeat(100_000)}`, gasLimit: estimate, nonce: Number(await node.call('eth_getTransactionCount', [ewoq.address, 'pending'])) })
+    expect(estimate).toBeGreaterThanOrEqual((BigInt((signed.length - 2) / 2) * gasLimit + 1_572_863n) / 1_572_864n)
+    const { receipt } = await send(node, { to: DEAD, data: `0x${'00'.repeat(100_000)}`, gasLimit: estimate })
+    expect(receipt.status).toBe('0x1')
   })
 })

@@ -4,6 +4,7 @@ import type { RunLimit } from './evmGuard.js'
 import type { CallOutcome, CallRunner } from './executor.js'
 import { gethVmError } from './gethVmError.js'
 import type { CallRequest } from '../base/types.js'
+import { minGasCharge } from '../rules/helicon.js'
 
 /** eth_createAccessList's answer. */
 export interface AccessListResult {
@@ -14,9 +15,11 @@ export interface AccessListResult {
 
 /**
  * eth_createAccessList: run with access-list reporting until the list is stable (geth AccessList).
- * `minCharge`: the gas charged at least (Helicon's half of a given gas limit), as coreth's state transition reports it.
+ * Under Helicon the gas used is at least half a given gas limit (its minimum charge), as coreth's state
+ * transition reports it; without one geth estimates a limit first, half of which the call outruns.
  */
-export async function createAccessList(ex: CallRunner, req: CallRequest, gas: bigint, limit: RunLimit, minCharge = 0n): Promise<AccessListResult> {
+export async function createAccessList(ex: CallRunner, req: CallRequest, gas: bigint, limit: RunLimit, helicon = false): Promise<AccessListResult> {
+  const minCharge = helicon && req.gas !== undefined ? minGasCharge(req.gas) : 0n
   return ex.exclusive(limit, async () => {
     let list = req.accessList ?? []
     for (let i = 0; i < 8; i++) {
