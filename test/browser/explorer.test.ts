@@ -202,6 +202,8 @@ describe('explorer in Chromium', () => {
     expect(page.url()).toBe(`${origin}/explorer/`)
     const head = Number(await tn.call('eth_blockNumber'))
     expect(await waitText(page, '#head-number', String(head))).toBe(String(head))
+    const settled = Number((await tn.call('eth_getBlockByNumber', ['latest', false])).settledHeight)
+    expect(await waitText(page, '#settled-height', `#${settled.toLocaleString('en-US')}`)).toBe(`#${settled.toLocaleString('en-US')}`)
     // The latest EVM transaction is the reverted call (the export is an atomic tx, in no EVM list).
     await page.waitForSelector(`main a[href="#/tx/${reverted}"]`)
     // Shown start and end only, the whole hash is still the page's text (copy, find, screen readers).
@@ -285,6 +287,9 @@ describe('explorer in Chromium', () => {
     expect(text).toContain(`Ext data hash\n${block.extDataHash}`)
     expect(text).toContain(`Ext data gas used\n${Number(block.extDataGasUsed).toLocaleString('en-US')}`)
     expect(text).toContain('Atomic transactions\n1')
+    // Helicon: the block it settles, linked.
+    expect(text).toContain(`Settled height\n${Number(block.settledHeight).toLocaleString('en-US')}`)
+    expect(await page.$(`main a[href="#/block/${Number(block.settledHeight)}"]`)).not.toBeNull()
     const row = await page.$eval(`main a[href="#/atomic/${exportID}"]`, (a) => (a.closest('tr') as HTMLElement).innerText)
     expect(row.split('\t').slice(1)).toEqual(['ExportTx', 'C → X', '0.25 AVAX'])
     await screenshot(page, 'block-atomic')

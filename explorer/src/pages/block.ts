@@ -63,6 +63,10 @@ export async function blockPage(ctx: Ctx, main: HTMLElement, ref: string): Promi
         ['Ext data gas used', block.extDataGasUsed === undefined ? '—' : grouped(num(block.extDataGasUsed))],
         ['Block gas cost', block.blockGasCost === undefined ? '—' : grouped(num(block.blockGasCost))],
         ['Min delay excess', block.minDelayExcess === undefined ? '—' : grouped(num(block.minDelayExcess))],
+        // Helicon (ACP-194): the last block this one settles, and the gas price exponents it votes.
+        ['Settled height', block.settledHeight === undefined ? '—' : link(ctx.r(`/block/${num(block.settledHeight)}`), grouped(num(block.settledHeight)))],
+        ['Target exponent', block.targetExponent === undefined ? '—' : String(big(block.targetExponent))],
+        ['Min price exponent', block.minPriceExponent === undefined ? '—' : String(big(block.minPriceExponent))],
         ['Block extra data', `${Math.max(0, ((block.blockExtraData ?? '0x').length - 2) / 2)} bytes`],
       ]),
     ),

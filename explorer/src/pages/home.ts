@@ -18,6 +18,8 @@ export async function home(ctx: Ctx, main: HTMLElement): Promise<void> {
   const headNumber = h('span', { id: 'head-number' }, grouped(head))
   const headFee = h('span', {}, blocks[0] === undefined ? '—' : gwei(big(blocks[0].baseFeePerGas)))
   const headAge = h('span', {}, '')
+  // Helicon: the last block the head settles (safe/finalized); a chain kept at Granite has none.
+  const settled = h('span', { id: 'settled-height' }, '—')
   const plotBox = h('div', { class: 'plot-box' })
   const blocksBox = h('div', {})
   const txsBox = h('div', {})
@@ -27,6 +29,7 @@ export async function home(ctx: Ctx, main: HTMLElement): Promise<void> {
     headNumber.textContent = top === undefined ? '—' : grouped(num(top.number))
     headFee.textContent = top === undefined ? '—' : gwei(big(top.baseFeePerGas))
     headAge.textContent = top === undefined ? '' : ` (${age(num(top.timestamp))})`
+    settled.replaceChildren(top?.settledHeight === undefined ? '—' : link(ctx.r(`/block/${num(top.settledHeight)}`), `#${grouped(num(top.settledHeight))}`))
     plotBox.replaceChildren(gasPlot(blocks.slice(0, PLOTTED)))
     blocksBox.replaceChildren(
       table(
@@ -65,6 +68,7 @@ export async function home(ctx: Ctx, main: HTMLElement): Promise<void> {
     h('h1', { tabindex: -1 }, `${ctx.chain.path === 'C' ? 'C-Chain' : `Chain ${ctx.chain.path}`} overview`),
     fields([
       ['Head block', h('span', {}, headNumber, headAge)],
+      ['Settled', settled],
       ['Base fee', headFee],
       ['EVM chain ID', String(chainId)],
       ['Blockchain ID', mono(ctx.chain.id)],
