@@ -7,7 +7,7 @@ import { bytesToHex, hexToBytes } from '@ethereumjs/util'
 import { encodeRlp, keccak256, toBeArray } from 'ethers'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ewoq, send, sign } from '../helpers/chain.js'
-import { startTestNode, type TestNode } from '../helpers/testNode.js'
+import { GRANITE, startTestNode, type TestNode } from '../helpers/testNode.js'
 
 /*
  * Helicon (avalanchego v1.15's C-Chain; docs/EVM.md "Helicon") with the chain config key `hardfork`:
@@ -170,6 +170,53 @@ describe('Helicon (the default; hardfork: helicon)', () => {
     expect(await node.call('eth_getBalance', [DEAD, '0x2'])).toBe('0x2')
     // eth_getLogs and receipts are the block's own, whatever its header settles.
     expect((await node.call('eth_getBlockReceipts', ['0x2']))[0].transactionHash).toBe(r2.transactionHash)
+  })
+
+  it("forks across the switch: a chain made before Helicon's fork settles its first block at once, Helicon's blocks after it", async () => {
+    const origin = await startTestNode({ chain: GRANITE })
+    try {
+      await send(origin, { to: DEAD, value: 1n })
+      const n = await origin.call('eth_getBlockByNumber', ['latest', false])
+      const fork = await startTestNode({ chain: { 'fork-url': origin.url } })
+      try {
+        const { receipt } = await send(fork, { to: DEAD, value: 1n, gasLimit: 100_000n })
+        expect(BigInt(receipt.gasUsed)).toBe(50_000n)
+        const b = await fork.call('eth_getBlockByNumber', [receipt.blockNumber, false])
+        expect(BigInt(b.number)).toBe(BigInt(n.number) + 1n)
+        // Block N executed synchronously: its header's root is its own post-state, settled by N+1.
+        expect([b.settledHeight, b.stateRoot, b.parentHash]).toEqual([n.number, n.stateRoot, n.hash])
+        expect(b.hash).toBe(hashOfJson(b))
+        expect((await fork.call('eth_getBlockByNumber', ['safe', false])).hash).toBe(n.hash)
+      } finally {
+        await fork.close()
+      }
+    } finally {
+      await origin.close()
+    }
+  })
+
+  it("forks a Helicon block: the fork's first block settles it at once, at the root the origin settles it at", async () => {
+    const origin = await startTestNode()
+    try {
+      await send(origin, { to: DEAD, value: 1n })
+      const n = await origin.call('eth_getBlockByNumber', ['latest', false])
+      // On the origin, a block 10 s later settles N: its header carries N's post-state root.
+      await origin.call('evm_increaseTime', [10])
+      await send(origin, { to: DEAD, value: 1n })
+      const settling = await origin.call('eth_getBlockByNumber', ['latest', false])
+      expect(settling.settledHeight).toBe(n.number)
+      const fork = await startTestNode({ chain: { 'fork-url': origin.url, 'fork-block-number': Number(n.number) } })
+      try {
+        const { receipt } = await send(fork, { to: DEAD, value: 1n })
+        const b = await fork.call('eth_getBlockByNumber', [receipt.blockNumber, false])
+        expect([b.settledHeight, b.stateRoot, b.parentHash]).toEqual([n.number, settling.stateRoot, n.hash])
+        expect(b.hash).toBe(hashOfJson(b))
+      } finally {
+        await fork.close()
+      }
+    } finally {
+      await origin.close()
+    }
   })
 
   it('keeps its chain across a restart', async () => {
