@@ -276,4 +276,13 @@ describe('Helicon (the default; hardfork: helicon)', () => {
     const { receipt } = await send(node, { to: DEAD, data: `0x${'00'.repeat(100_000)}`, gasLimit: estimate })
     expect(receipt.status).toBe('0x1')
   })
+
+  it("keeps coreth's no-refund rule above the minimum charge: a clearing call pays 26,006 (geth's refund would make it 21,206)", async () => {
+    // Creation: slot 0 = 1, then the runtime PUSH1 0 PUSH1 0 SSTORE STOP (21,000 + 3 + 3 + 5,000 to clear it).
+    const { receipt: created } = await send(node, { data: '0x6001600055656000600055006000526006601af3', gasLimit: 100_000n })
+    // A limit under twice the use: ceil(40,000 / 2) = 20,000 is below what the call spends.
+    const { receipt } = await send(node, { to: created.contractAddress, gasLimit: 40_000n })
+    expect([receipt.status, BigInt(receipt.gasUsed)]).toEqual(['0x1', 26_006n])
+    expect(await node.call('eth_getStorageAt', [created.contractAddress, '0x0', 'latest'])).toBe(`0x${'0'.repeat(64)}`)
+  })
 })
