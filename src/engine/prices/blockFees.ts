@@ -18,7 +18,7 @@ export interface BlockFees {
   gasUsed: bigint
   /** Each transaction's effective tip (geth's EffectiveGasTip: its fee cap above the base fee, at most its tip cap), in block order. */
   tips: bigint[]
-  /** Each transaction's gas used, from its receipt (eth_feeHistory's rewards weigh tips by it). */
+  /** Each transaction's gas used, from its receipt (eth_feeHistory's rewards weigh tips by it); its gas limit in a Helicon block (saevm block_cache.go tipPercentiles: its builder does not execute). */
   gas: bigint[] | undefined
   /** (tip, gas) sorted by tip, stable (geth's sort in processBlock); made when eth_feeHistory first asks. */
   byTip: { tip: bigint; gas: bigint }[] | undefined
@@ -83,7 +83,7 @@ function blockFees(block: Block, receipts: readonly Receipt[] | undefined): Bloc
       const room = feeCap - header.baseFee
       return room < tipCap ? room : tipCap
     }),
-    gas: receipts?.map((r) => r.gasUsed),
+    gas: header.helicon !== undefined ? block.txs.map((tx) => tx.gasLimit) : receipts?.map((r) => r.gasUsed),
     byTip: undefined,
   }
 }

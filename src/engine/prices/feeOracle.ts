@@ -7,6 +7,7 @@ import { goFixed6 } from '../../util/goFloat.js'
 import { feeStateBeforeBlock, gasPrice, maxCapacity } from '../rules/feeState.js'
 import { BlockFeesCache } from './blockFees.js'
 import { TipWindow } from './tipWindow.js'
+import { SAE_HISTORY_MAX_DEPTH, checkSaePercentiles, saeSuggestedTip } from './saeFees.js'
 
 /** coreth eth/gasprice defaults (ethconfig/config.go). */
 const TIP_BLOCKS = 40n
@@ -14,6 +15,8 @@ const TIP_PERCENTILE = 40n
 const TIP_MAX_AGE_SECONDS = 80n
 const MAX_TIP = 150_000_000_000n
 const FEE_HISTORY_MAX_DEPTH = 25_000n
+/** coreth's price-options-max-tip default (plugin/evm/config/default_config.go). */
+const PRICE_OPTIONS_MAX_TIP = 20_000_000_000n
 
 export interface FeeHistory {
   oldestBlock: bigint
@@ -31,10 +34,15 @@ export interface FeeOracleOptions {
   maxPercentiles: number
 }
 
-/** Base fee, tip and fee history as coreth answers them (coreth: internal/ethapi/api.go, eth/gasprice/gasprice.go). */
+/**
+ * Base fee, tip and fee history as coreth answers them (coreth: internal/ethapi/api.go,
+ * eth/gasprice/gasprice.go); under Helicon as saevm's estimator does (saeFees.ts).
+ */
 export class FeeOracle {
   private tipCache: { head: Block; tip: bigint } | undefined
   private lastTip: bigint
+  /** saevm's last suggestion (its estimator starts from 1 wei). */
+  private saeTip: bigint | undefined
   private readonly blockFees: BlockFeesCache
   private readonly window = new TipWindow(TIP_BLOCKS)
 
@@ -95,6 +103,11 @@ export class FeeOracle {
   suggestTipCap(): bigint {
     const head = this.chain.head
     if (this.tipCache?.head === head) return this.tipCache.tip
+    if (this.chain.opts.helicon) {
+      this.saeTip = saeSuggestedTip(this.blockFees.of(head), (b) => this.blockFees.parentOf(b), this.nextBlock.clock.nowSeconds(), this.saeTip)
+      this.tipCache = { head, tip: this.saeTip }
+      return this.saeTip
+    }
     this.window.moveTo(this.blockFees.of(head), (b) => this.blockFees.parentOf(b))
     let tip = this.window.percentile(TIP_PERCENTILE, this.nextBlock.clock.nowSeconds(), TIP_MAX_AGE_SECONDS) ?? this.lastTip
     if (tip < this.opts.minTip) tip = this.opts.minTip
@@ -102,6 +115,33 @@ export class FeeOracle {
     this.lastTip = tip
     this.tipCache = { head, tip }
     return tip
+  }
+
+  /**
+   * eth_suggestPriceOptions: slow, normal and fast tips, each with a fee cap of twice the next base
+   * fee plus the tip. coreth (internal/ethapi/api.coreth.go, its default 95 %, 105 % and 20 gwei):
+   * slow max(95 % of the tip capped at 20 gwei, 1 wei), normal the capped tip, fast 105 % of the tip;
+   * saevm (sae/rpc/custom.go): slow max(95 %, 1 wei), normal and fast each at least the one before.
+   */
+  priceOptions(): Record<'slow' | 'normal' | 'fast', { tip: bigint; feeCap: bigint }> {
+    const tip = this.suggestTipCap()
+    const double = this.nextBaseFee() * 2n
+    const max = (a: bigint, b: bigint) => (a > b ? a : b)
+    let slow: bigint
+    let normal: bigint
+    let fast: bigint
+    if (this.chain.opts.helicon) {
+      slow = max((tip * 95n) / 100n, 1n)
+      normal = max(tip, slow)
+      fast = max((tip * 105n) / 100n, normal)
+    } else {
+      const capped = tip < PRICE_OPTIONS_MAX_TIP ? tip : PRICE_OPTIONS_MAX_TIP
+      slow = max((capped * 95n) / 100n, 1n)
+      normal = capped
+      fast = (tip * 105n) / 100n
+    }
+    const option = (t: bigint) => ({ tip: t, feeCap: double + t })
+    return { slow: option(slow), normal: option(normal), fast: option(fast) }
   }
 
   /** eth_gasPrice: suggested tip plus the next base fee. */
@@ -117,15 +157,24 @@ export class FeeOracle {
    * Within coreth's depth limit, and the ratio against the gas limit.
    */
   feeHistory(blockCount: bigint, last: Block, percentiles: number[] | undefined): FeeHistory {
-    if (blockCount === 0n) return { oldestBlock: 0n, gasUsedRatio: null }
-    if (percentiles !== undefined) checkPercentiles(percentiles, this.opts.maxPercentiles)
-    const maxBlocks = this.opts.maxBlocks
-    if (blockCount > maxBlocks) blockCount = maxBlocks
     const headNumber = this.chain.head.header.number
     const lastNumber = last.header.number
-    if (headNumber > FEE_HISTORY_MAX_DEPTH - 1n && lastNumber < headNumber - (FEE_HISTORY_MAX_DEPTH - 1n)) {
-      throw new EngineError(`request beyond historical limit: requested ${lastNumber}, head ${headNumber}`)
+    if (this.chain.opts.helicon) {
+      // saevm's order: the percentiles, then the depth, then a count of 0.
+      if (percentiles !== undefined) checkSaePercentiles(percentiles, this.opts.maxPercentiles)
+      if (lastNumber + SAE_HISTORY_MAX_DEPTH < headNumber) {
+        throw new EngineError(`requested block is too far behind accepted head: block ${lastNumber} requested, accepted head is ${headNumber} (max depth ${SAE_HISTORY_MAX_DEPTH})`)
+      }
+      if (blockCount === 0n) return { oldestBlock: 0n, gasUsedRatio: null }
+    } else {
+      if (blockCount === 0n) return { oldestBlock: 0n, gasUsedRatio: null }
+      if (percentiles !== undefined) checkPercentiles(percentiles, this.opts.maxPercentiles)
+      if (headNumber > FEE_HISTORY_MAX_DEPTH - 1n && lastNumber < headNumber - (FEE_HISTORY_MAX_DEPTH - 1n)) {
+        throw new EngineError(`request beyond historical limit: requested ${lastNumber}, head ${headNumber}`)
+      }
     }
+    const maxBlocks = this.opts.maxBlocks
+    if (blockCount > maxBlocks) blockCount = maxBlocks
     const oldest = lastNumber + 1n >= blockCount ? lastNumber + 1n - blockCount : 0n
     const baseFees: bigint[] = []
     const ratios: number[] = []

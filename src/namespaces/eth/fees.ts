@@ -17,6 +17,12 @@ export function ethFeeMethods(ctx: Pick<RpcContext, 'engine'>): MethodTable {
     eth_gasPrice: method(z.tuple([]), () => quantity(engine.fees.gasPrice())),
     /** Handler for `eth_maxPriorityFeePerGas`. */
     eth_maxPriorityFeePerGas: method(z.tuple([]), () => quantity(engine.fees.suggestTipCap())),
+    /** Handler for `eth_suggestPriceOptions` (Avalanche extension): slow, normal and fast tips and fee caps. */
+    eth_suggestPriceOptions: method(z.tuple([]), () => {
+      const options = engine.fees.priceOptions()
+      const price = (p: { tip: bigint; feeCap: bigint }) => ({ maxPriorityFeePerGas: quantity(p.tip), maxFeePerGas: quantity(p.feeCap) })
+      return { slow: price(options.slow), normal: price(options.normal), fast: price(options.fast) }
+    }),
     /** Handler for `eth_baseFee` (Avalanche extension): base fee of a block built now. */
     eth_baseFee: method(z.tuple([]), () => quantity(engine.fees.nextBaseFee())),
     /**
