@@ -19,7 +19,7 @@ import { LogIndex, type FoundLog } from './logs/logIndex.js'
 import { queryLogs, type LogQuery } from './logs/logQuery.js'
 import { NextBlockExecutor } from './mining/nextBlockExecutor.js'
 import { TxSubmission } from './mining/txSubmission.js'
-import { type CallRunner, callPrecheckError, executionError } from './exec/executor.js'
+import { type CallOutcome, type CallRunner, callPrecheckError, executionError } from './exec/executor.js'
 import { SharedExecutor } from './exec/sharedExecutor.js'
 import { OwnEvm, chainHost } from './exec/ownEvm.js'
 import { BlockTxRunner } from './exec/blockTx.js'
@@ -162,10 +162,7 @@ export class Engine {
   /** Resolves a block reference; unknown blocks are geth's "header not found" errors. */
   resolveBlock(ref: BlockRef): Block {
     const block = this.findBlock(ref)
-    if (block === undefined) {
-      if (typeof ref === 'object') throw new NotFoundError(`header for hash not found`)
-      throw new NotFoundError('header not found')
-    }
+    if (block === undefined) throw new NotFoundError(typeof ref === 'object' ? 'header for hash not found' : 'header not found')
     return block
   }
 
@@ -180,9 +177,7 @@ export class Engine {
       return block
     }
     if (ref === 'earliest') return this.chain.genesisBlock
-    // Helicon: safe and finalized are the last settled block, latest and pending the last executed
-    // (saevm blocks.ResolveRPCNumber; here every accepted block is executed at once). Before it all
-    // three were the last accepted block (coreth api_backend.go).
+    // Helicon: safe and finalized the last settled block, latest and pending the last executed (saevm blocks.ResolveRPCNumber); before, the last accepted.
     if ((ref === 'safe' || ref === 'finalized') && this.chain.opts.helicon) return this.chain.lastSettled()
     return this.chain.head
   }
@@ -263,12 +258,17 @@ export class Engine {
     const cacheKey = overrides === undefined && blockOverrides === undefined && ref !== 'pending' ? callKey(block, req) : undefined
     const hit = cacheKey === undefined ? undefined : this.callCache.get(cacheKey)
     if (hit !== undefined) return hit
-    const ex = await (blockOverrides === undefined ? this.executorFor(ref, block) : overriddenExecutor(this.chain, block, blockOverrides, this.own))
-    const gas = this.callGas(req.gas)
-    const outcome = await ex.exclusive(this.evmLimit(cancel), () => ex.run(req, gas, overrides)).catch((err: unknown) => Promise.reject(callPrecheckError(err, gas)))
+    const outcome = await this.callOutcome(req, ref, overrides, cancel, blockOverrides, block)
     if (outcome.error !== undefined) throw executionError(outcome)
     if (cacheKey !== undefined && this.chain.head === block) this.callCache.set(cacheKey, outcome.returnData)
     return outcome.returnData
+  }
+
+  /** A call's whole outcome, a revert or an exceptional halt included (eth_call, eth_callDetailed). */
+  async callOutcome(req: CallRequest, ref: BlockRef, overrides?: StateOverride, cancel?: Cancellation, blockOverrides?: CallBlockOverrides, block = this.resolveBlock(ref)): Promise<CallOutcome> {
+    const ex = await (blockOverrides === undefined ? this.executorFor(ref, block) : overriddenExecutor(this.chain, block, blockOverrides, this.own))
+    const gas = this.callGas(req.gas)
+    return ex.exclusive(this.evmLimit(cancel), () => ex.run(req, gas, overrides)).catch((err: unknown) => Promise.reject(callPrecheckError(err, gas)))
   }
 
   /** Gas for a call: the request's, else rpc-gas-cap; larger values are capped (geth CallDefaults). */

@@ -1,7 +1,7 @@
 import { AbiCoder, Wallet, id, toBeHex, zeroPadValue } from 'ethers'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { deploy, ewoq, iface, send } from '../helpers/chain.js'
-import { EWOQ_ADDRESS, contracts, startTestNode, type TestNode } from '../helpers/testNode.js'
+import { EWOQ_ADDRESS, GRANITE, contracts, startTestNode, type TestNode } from '../helpers/testNode.js'
 
 const probeIface = iface('Probe')
 const tokenIface = iface('TestToken')
@@ -120,6 +120,24 @@ describe('eth_call, eth_estimateGas, eth_createAccessList', () => {
     })
   })
 
+  describe('eth_callDetailed', () => {
+    it("answers the run whole: gas, the revert's code 3 and reason, geth's text for a halt (Helicon: at least half the gas limit)", async () => {
+      const at = (data: string, gas: bigint) => node.call('eth_callDetailed', [{ from: EWOQ_ADDRESS, to: probe, data, gas: `0x${gas.toString(16)}` }, 'latest'])
+      // Under twice what the call uses the minimum charge stays below it: the same gas at 30,000 and 40,000.
+      const run = await at(stored, 30_000n)
+      expect(run).toMatchObject({ errCode: 0, err: '', returnData: word(42) })
+      expect(run.gas > 21_000 && run.gas < 30_000).toBe(true)
+      expect((await at(stored, 40_000n)).gas).toBe(run.gas)
+      expect((await at(stored, 1_000_000n)).gas).toBe(500_000)
+      const fail = probeIface.encodeFunctionData('fail', ['boom'])
+      expect(await at(fail, 100_000n)).toMatchObject({ errCode: 3, err: 'execution reverted: boom', returnData: errorString('boom') })
+      // saevm: any revert is code 3 (coreth gave 0 without revert data).
+      expect(await at(probeIface.encodeFunctionData('failPlain'), 100_000n)).toMatchObject({ errCode: 3, err: 'execution reverted', returnData: '0x' })
+      expect(await at(stored, 21_100n)).toEqual({ gas: 21_100, errCode: 0, err: 'out of gas', returnData: '0x' })
+      expect((await node.rpc('eth_callDetailed', [{ to: probe, data: stored }])).error?.code).toBe(-32602)
+    })
+  })
+
   describe('eth_estimateGas', () => {
     it('a plain transfer is exactly 21000', async () => {
       expect(await node.call('eth_estimateGas', [{ from: EWOQ_ADDRESS, to: stranger, value: '0x1' }])).toBe('0x5208')
@@ -201,6 +219,20 @@ describe('eth_call, eth_estimateGas, eth_createAccessList', () => {
 
   it('ewoq signs for the pre-funded address', () => {
     expect(ewoq.address).toBe(EWOQ_ADDRESS)
+  })
+})
+
+describe('eth_callDetailed on a chain kept at Granite (coreth)', () => {
+  let node: TestNode
+  afterAll(() => node?.close())
+
+  it('a revert without data is code 0; the gas is what the call used, whatever its limit', async () => {
+    node = await startTestNode({ chain: GRANITE })
+    const probe = (await deploy(node, 'Probe')).address
+    const at = (data: string) => node.call('eth_callDetailed', [{ to: probe, data, gas: '0xf4240' }, 'latest'])
+    expect(await at(probeIface.encodeFunctionData('failPlain'))).toMatchObject({ errCode: 0, err: 'execution reverted', returnData: '0x' })
+    expect(await at(probeIface.encodeFunctionData('fail', ['boom']))).toMatchObject({ errCode: 3, err: 'execution reverted: boom' })
+    expect((await at(probeIface.encodeFunctionData('stored'))).gas).toBeLessThan(30_000)
   })
 })
 

@@ -126,6 +126,8 @@ const COVERAGE: Record<string, string> = {
   eth_maxPriorityFeePerGas: 'eth.fees.test.ts',
   eth_baseFee: 'eth.fees.test.ts',
   eth_feeHistory: 'eth.fees.test.ts',
+  eth_suggestPriceOptions: 'helicon.fees.test.ts',
+  eth_callDetailed: 'eth.call.test.ts',
   personal_listAccounts: 'personal.test.ts',
   personal_newAccount: 'personal.test.ts',
   personal_importRawKey: 'personal.test.ts',
