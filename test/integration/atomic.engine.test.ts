@@ -14,7 +14,7 @@ import { type AtomicTx, encodeAtomicTxBatch, encodeUnsignedTx, signingHash, toAt
 import type { UnsignedAtomicTx, UnsignedExportTx, UnsignedImportTx } from '../../src/atomic/types.js'
 import type { UTXO } from '../../src/avalanche/types.js'
 import { keccak256 } from '../../src/util/crypto.js'
-import { GRANITE, EWOQ_KEY, startTestNode, type TestNode } from '../helpers/testNode.js'
+import { EWOQ_KEY, startTestNode, type TestNode } from '../helpers/testNode.js'
 
 const local = NETWORKS.local
 const AVAX = local.avaxAssetID
@@ -94,7 +94,7 @@ function feeFor(node: TestNode, draft: AtomicTx): bigint {
 describe('atomic txs through the engine (blocks built at once)', () => {
   let node: TestNode
   beforeAll(async () => {
-    node = await startTestNode({ chain: GRANITE })
+    node = await startTestNode()
   })
   afterAll(() => node.close())
 
@@ -127,7 +127,8 @@ describe('atomic txs through the engine (blocks built at once)', () => {
     const extData = encodeAtomicTxBatch([tx.tx])
     expect(block.blockExtraData).toBe(hex(extData))
     expect(block.extDataHash).toBe(hex(keccak256(RLP.encode(extData))))
-    expect(BigInt(block.extDataGasUsed)).toBe(gasOf(tx.tx.unsignedTx))
+    // Helicon: the atomic txs' gas is in the header's gasUsed, extDataGasUsed 0 (saevm cchain/hooks.go).
+    expect([BigInt(block.extDataGasUsed), BigInt(block.gasUsed)]).toEqual([0n, gasOf(tx.tx.unsignedTx)])
     expect(block.transactions).toEqual([])
     const full = await node.call('eth_getBlockByHash', [block.hash, true])
     expect(full.transactions).toEqual([])
@@ -177,7 +178,7 @@ describe('atomic txs through the engine (blocks built at once)', () => {
     await expect(node.node.atomic.putInbound(local.xChainID, encodeUTXO(u1))).rejects.toThrow(/duplicated operation/)
   })
 
-  it('keeps a block with EVM txs and atomic txs consistent (fee state counts extDataGasUsed)', async () => {
+  it("keeps a block with EVM txs and atomic txs consistent (the header's gasUsed counts the atomic gas)", async () => {
     const nonce = await node.node.engine.nonce(ETH, 'latest')
     const tx = exportTx({ amount: 5n, fee: feeFor(node, exportTx({ amount: 5n, fee: 0n, nonce })), nonce })
     await node.node.atomic.issueTx(tx.signedBytes)
@@ -186,14 +187,15 @@ describe('atomic txs through the engine (blocks built at once)', () => {
       (s) => s.status === 'Accepted',
     )
     const block = node.node.engine.findBlock(st.blockHeight!)!
-    expect(block.header.extDataGasUsed).toBe(gasOf(tx.tx.unsignedTx))
+    const limits = block.txs.reduce((n, t) => n + t.gasLimit, 0n)
+    expect([block.header.extDataGasUsed, block.header.gasUsed]).toEqual([0n, limits + gasOf(tx.tx.unsignedTx)])
   })
 })
 
 describe('the atomic mempool between blocks (fixed block interval)', () => {
   let node: TestNode
   beforeEach(async () => {
-    node = await startTestNode({ chain: GRANITE, config: { blockInterval: 3_600_000 } })
+    node = await startTestNode({ config: { blockInterval: 3_600_000 } })
   })
   afterEach(() => node.close())
 
@@ -259,7 +261,7 @@ describe('the atomic mempool between blocks (fixed block interval)', () => {
     expect(size + txs[0]!.signedBytes.length).toBeGreaterThan(40 * 1024)
     // The highest fees (the last issued) went first.
     expect(cb58Encode(blockAtomicTxs(first!)[0]!.id)).toBe(cb58Encode(txs[149]!.id))
-    expect(first!.header.extDataGasUsed).toBe(blockAtomicTxs(first!).reduce((n, t) => n + gasOf(t.tx.unsignedTx), 0n))
+    expect(first!.header.gasUsed).toBe(blockAtomicTxs(first!).reduce((n, t) => n + gasOf(t.tx.unsignedTx), 0n))
     const left = txs.filter((t) => atomic.status(t.id).status === 'Processing')
     expect(left.length).toBe(150 - blockAtomicTxs(first!).length)
     const second = await node.node.engine.buildBlock()
@@ -283,7 +285,7 @@ describe('the atomic mempool between blocks (fixed block interval)', () => {
     const height = block!.header.number
     const dataDir = node.dataDir
     await node.stop()
-    node = await startTestNode({ chain: GRANITE, dataDir, config: { blockInterval: 3_600_000 } })
+    node = await startTestNode({ dataDir, config: { blockInterval: 3_600_000 } })
     const again = node.node.atomic
     expect(again.status(exp.id)).toEqual({ status: 'Accepted', blockHeight: height })
     expect(again.status(imp.id)).toEqual({ status: 'Accepted', blockHeight: height })

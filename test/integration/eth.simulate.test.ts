@@ -1,7 +1,7 @@
 import { AbiCoder, Wallet, getAddress, id, toBeHex, zeroPadValue } from 'ethers'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { deploy, ewoq, iface } from '../helpers/chain.js'
-import { GRANITE, startTestNode, type TestNode } from '../helpers/testNode.js'
+import { startTestNode, type TestNode } from '../helpers/testNode.js'
 import { connectClient, type RpcClient } from '../helpers/transport.js'
 import { validateResult } from '../conformance/openrpc.js'
 
@@ -23,7 +23,7 @@ describe.each(['http', 'ws'] as const)('eth_simulateV1 over %s', (transport) => 
   const sender = ewoq.address.toLowerCase()
 
   beforeAll(async () => {
-    node = await startTestNode({ chain: GRANITE })
+    node = await startTestNode()
     client = await connectClient(node, transport)
     probe = (await deploy(node, 'Probe')).address.toLowerCase()
     token = (await deploy(node, 'TestToken', [1000n])).address.toLowerCase()
@@ -176,9 +176,10 @@ describe.each(['http', 'ws'] as const)('eth_simulateV1 over %s', (transport) => 
       message: `block numbers must be in order: ${head + 2n} <= ${head + 3n}`,
     })
     expect(await err({ blockStateCalls: [{ blockOverrides: { time: '0x1' } }] })).toMatchObject({ code: -38021 })
+    // A call's gas is what its block has left: Helicon's 20,000,000-gas blocks (20·T), under the 50,000,000 rpc gas cap.
     expect(await err({ blockStateCalls: [{ calls: [{ from: alice, to: bob, value: '0x1' }] }] })).toEqual({
       code: -38014,
-      message: `err: insufficient funds for gas * price + value: address ${getAddress(alice)} have 0 want 1 (supplied gas 50000000)`,
+      message: `err: insufficient funds for gas * price + value: address ${getAddress(alice)} have 0 want 1 (supplied gas 20000000)`,
     })
     expect(await err({ blockStateCalls: [{ calls: [{ from: alice, to: bob, gas: '0x0' }] }] })).toEqual({ code: -38013, message: 'err: intrinsic gas too low: have 0, want 21000 (supplied gas 0)' })
     expect(
