@@ -45,19 +45,37 @@ describe('eth_getProof (EIP-1186, archival node)', () => {
   const absent = Wallet.createRandom().address.toLowerCase()
   const slots = Array.from({ length: 40 }, (_, i) => [BigInt(i * 7 + 1), BigInt(i + 1)] as [bigint, bigint])
   const block = (n: string) => node.call('eth_getBlockByNumber', [n, false])
+  /*
+   * Helicon: a header's stateRoot is the last block it settles' post-state, and eth_getProof at a block
+   * proves that block's own state. Blocks here are 10 s of gas time apart, so each settles its parent
+   * exactly and carries its root: a block with the root the next one carries (checked to settle it).
+   * The last, empty, block settles the one before, whose state it keeps: 'latest' carries its own root.
+   */
+  const gap = () => node.call('evm_increaseTime', [10])
+  const withOwnRoot = async (n: string) => {
+    const [b, next] = await Promise.all([block(n), block(`0x${(BigInt(n) + 1n).toString(16)}`)])
+    expect(next.settledHeight).toBe(b.number)
+    return { ...b, stateRoot: next.stateRoot }
+  }
 
   beforeAll(async () => {
-    node = await startTestNode({ chain: GRANITE })
+    node = await startTestNode()
     beforeDeploy = await block('latest')
+    await gap()
     const d = await deploy(node, 'Probe')
     probe = d.address.toLowerCase()
-    deployed = await block(d.receipt.blockNumber)
+    await gap()
     const set = await send(node, { to: probe, data: iface('Probe').encodeFunctionData('set', [42n]), gasLimit: 100_000n })
-    stored = await block(set.receipt.blockNumber)
+    await gap()
     const w = await send(node, { data: SLOT_WRITER_INIT, gasLimit: 200_000n })
     writer = w.receipt.contractAddress.toLowerCase()
+    await gap()
     const fill = await send(node, { to: writer, data: slotWrites(slots), gasLimit: 2_000_000n })
-    written = await block(fill.receipt.blockNumber)
+    await gap()
+    await node.call('evm_mine')
+    deployed = await withOwnRoot(d.receipt.blockNumber)
+    stored = await withOwnRoot(set.receipt.blockNumber)
+    written = await withOwnRoot(fill.receipt.blockNumber)
   })
   afterAll(() => node.close())
 
