@@ -33,6 +33,7 @@ import type { Cancellation, RunLimit } from './exec/evmGuard.js'
 import { FeeOracle } from './prices/feeOracle.js'
 import { type Genesis, UNSCHEDULED_TIME } from './rules/genesis.js'
 import { gasForSize } from './exec/txSizeBound.js'
+import { minChargeDivisor } from '../evm/evmRules.js'
 import { accountProof, type AccountProof } from './chain/proof.js'
 import type { Receipt } from './chain/receipt.js'
 import type { PruneResult } from './state/statePruner.js'
@@ -119,7 +120,7 @@ export class Engine {
     return this.chain.head
   }
 
-  /** 'head' (block, receipts): a block was accepted. */
+  /** 'head' (block, receipts, its own logs bloom): a block was accepted. */
   get headEvents(): EventEmitter {
     return this.chain.events
   }
@@ -207,9 +208,7 @@ export class Engine {
     return sm
   }
 
-  headState(): StateReader {
-    return this.readerAt(this.chain.head)
-  }
+  headState = (): StateReader => this.readerAt(this.chain.head)
 
   stateAt(ref: BlockRef): StateReader {
     return this.readerAt(this.resolveBlock(ref))
@@ -291,7 +290,7 @@ export class Engine {
 
   /** eth_createAccessList (src/engine/exec/accessList.ts). */
   async createAccessList(req: CallRequest, ref: BlockRef, cancel?: Cancellation): Promise<AccessListResult> {
-    return createAccessList(await this.executorFor(ref, this.resolveBlock(ref)), req, this.callGas(req.gas), this.evmLimit(cancel), this.chain.opts.helicon)
+    return createAccessList(await this.executorFor(ref, this.resolveBlock(ref)), req, this.callGas(req.gas), this.evmLimit(cancel), minChargeDivisor(this.chain.common))
   }
 
   /** The executor a call at `ref` runs on: `block`'s, or at 'pending' on a development chain the next block's context (nextBlockExecutor.ts). */

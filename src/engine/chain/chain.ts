@@ -314,6 +314,8 @@ export class Chain {
     const root = execution?.root ?? block.header.stateRoot
     const staged = await this.flat.stage(flat, block.header.number, root)
     const trieOps = this.trieDb.drain()
+    // eth_getLogs filters by the block's own logs (a Helicon header's bloom is of the receipts it settles).
+    const bloom = execution === undefined ? block.header.bloom : blockBloom(receipts)
     try {
       await pause()
       const encodedBlock = encodeBlock(block.header, block.txs, block.extData)
@@ -326,8 +328,7 @@ export class Chain {
           number: block.header.number,
           encodedBlock,
           encodedReceipts,
-          // eth_getLogs filters by the block's own logs (a Helicon header's bloom is of the receipts it settles).
-          bloom: execution === undefined ? block.header.bloom : blockBloom(receipts),
+          bloom,
           txHashes: block.txs.map((tx) => tx.hash()),
           senders: packSenders(block.txs),
           stateOps: [...trieOps, ...staged.ops],
@@ -344,7 +345,7 @@ export class Chain {
     if (execution !== undefined) this.executions.remember(bytesToHex(block.hash), execution)
     this.head = block
     this.headStateRoot = root
-    this.events.emit('head', block, receipts)
+    this.events.emit('head', block, receipts, bloom)
     // Between blocks, with nothing pending: the one point where state garbage collection is safe.
     if (this.pruner !== undefined) await this.pruner.afterCommit(trieOps.reduce((n, op) => n + (op.type === 'put' ? op.value.length : 0), 0))
   }

@@ -4,7 +4,7 @@ import type { RunLimit } from './evmGuard.js'
 import type { CallOutcome, CallRunner } from './executor.js'
 import { gethVmError } from './gethVmError.js'
 import type { CallRequest } from '../base/types.js'
-import { minGasCharge } from '../rules/helicon.js'
+import { chargedGas } from '../../evm/evmRules.js'
 
 /** eth_createAccessList's answer. */
 export interface AccessListResult {
@@ -15,11 +15,11 @@ export interface AccessListResult {
 
 /**
  * eth_createAccessList: run with access-list reporting until the list is stable (geth AccessList).
- * Under Helicon the gas used is at least half a given gas limit (its minimum charge), as coreth's state
- * transition reports it; without one geth estimates a limit first, half of which the call outruns.
+ * The gas used counts the chain's minimum charge of a given gas limit (Helicon's half, `divisor` 2;
+ * evmRules.ts chargedGas), as coreth's state transition reports it; without one geth estimates a
+ * limit first, half of which the call outruns.
  */
-export async function createAccessList(ex: CallRunner, req: CallRequest, gas: bigint, limit: RunLimit, helicon = false): Promise<AccessListResult> {
-  const minCharge = helicon && req.gas !== undefined ? minGasCharge(req.gas) : 0n
+export async function createAccessList(ex: CallRunner, req: CallRequest, gas: bigint, limit: RunLimit, divisor = 0n): Promise<AccessListResult> {
   return ex.exclusive(limit, async () => {
     let list = req.accessList ?? []
     for (let i = 0; i < 8; i++) {
@@ -38,7 +38,7 @@ export async function createAccessList(ex: CallRunner, req: CallRequest, gas: bi
       const next = reported.filter((i) => !exclude.has(i.address) || i.storageKeys.length > 0)
       const same = JSON.stringify(next) === JSON.stringify(list.map((i) => ({ address: bytesToHex(i.address), storageKeys: i.storageKeys.map((k) => bytesToHex(k)) })))
       if (same || i === 7) {
-        const result: AccessListResult = { accessList: next, gasUsed: outcome.gasUsed < minCharge ? minCharge : outcome.gasUsed }
+        const result: AccessListResult = { accessList: next, gasUsed: req.gas === undefined ? outcome.gasUsed : chargedGas(outcome.gasUsed, req.gas, divisor) }
         if (outcome.error !== undefined) result.error = gethVmError(outcome.error, outcome.fault)
         return result
       }

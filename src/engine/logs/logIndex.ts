@@ -5,7 +5,7 @@ import { keccak256 } from '../../util/crypto.js'
 import { LimitExceededError } from '../base/errors.js'
 import { type BlockLogs, blockLogsOf, plain, readBlockLogs } from './blockLogs.js'
 import { bloomMayMatch, bloomQuery, logMatches, type LogCriteria } from './logFilter.js'
-import { type Log, type Receipt, blockBloom } from '../chain/receipt.js'
+import type { Log, Receipt } from '../chain/receipt.js'
 
 /** A log with where it was emitted. */
 export interface FoundLog {
@@ -41,10 +41,10 @@ export class LogIndex {
   private readonly kept = new BoundedCache<number, BlockLogs>(KEPT_LOGS, (b) => b.logs.length + 1)
 
   constructor(private readonly chain: Chain) {
-    chain.events.on('head', (block: Block, receipts: readonly Receipt[]) => {
+    // The block's own bloom, as the chain indexed it (a Helicon header's is the settled blocks' receipts').
+    chain.events.on('head', (block: Block, receipts: readonly Receipt[], ownBloom: Uint8Array) => {
       const n = Number(block.header.number)
-      // A Helicon header's bloom is the settled blocks' receipts': the index holds the block's own.
-      const bloom = compactBloom(this.chain.executions.isAsync(block) ? blockBloom(receipts) : block.header.bloom)
+      const bloom = compactBloom(ownBloom)
       const chunk = this.chunks.get(Math.floor(n / CHUNK))
       if (chunk !== undefined) chunk[n % CHUNK] = bloom
       if (bloom !== EMPTY_BLOOM) this.kept.set(n, blockLogsOf(block, receipts))

@@ -4,7 +4,7 @@ import { BlockRef, CallRequest, StateOverride } from '../../rpc/schemas.js'
 import { BlockOverrides } from '../../rpc/blockOverrides.js'
 import { executionError } from '../../engine/exec/executor.js'
 import { UNSCHEDULED_TIME } from '../../engine/rules/genesis.js'
-import { minGasCharge } from '../../engine/rules/helicon.js'
+import { chargedGas, minChargeDivisor } from '../../evm/evmRules.js'
 import { type MethodTable, type RpcContext, inService, method } from '../../rpc/types.js'
 
 /** Execution without a transaction: call, estimate, access list. */
@@ -24,12 +24,10 @@ export function ethCallMethods(ctx: Pick<RpcContext, 'engine'>): MethodTable {
      */
     eth_callDetailed: method(z.tuple([CallRequest, BlockRef, StateOverride.optional()]), async ([req, ref, overrides], _call, _origin, cancel) => {
       const outcome = await engine.callOutcome(req, ref, overrides, cancel)
-      const helicon = engine.heliconTime < UNSCHEDULED_TIME
-      const min = helicon ? minGasCharge(engine.callGas(req.gas)) : 0n
       const failed = outcome.error === undefined ? undefined : executionError(outcome)
       return {
-        gas: Number(outcome.gasUsed < min ? min : outcome.gasUsed),
-        errCode: failed !== undefined && outcome.reverted && (helicon || outcome.returnData.length > 0) ? 3 : 0,
+        gas: Number(chargedGas(outcome.gasUsed, engine.callGas(req.gas), minChargeDivisor(engine.txCommon))),
+        errCode: failed !== undefined && outcome.reverted && (engine.heliconTime < UNSCHEDULED_TIME || outcome.returnData.length > 0) ? 3 : 0,
         err: failed?.message ?? '',
         returnData: hex(outcome.returnData),
       }
