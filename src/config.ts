@@ -151,9 +151,10 @@ export const EvmChainName = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/
  */
 export const EvmChainInput = z.strictObject({
   name: EvmChainName.describe("The chain's name (its folder name in --chain-config-dir); also an alias"),
-  genesisFile: z.string().min(1).describe('Path of a coreth-format genesis JSON; its content decides the blockchain ID'),
+  genesisFile: z.string().min(1).describe('Path of a coreth or subnet-evm genesis JSON (docs/L1.md); its content decides the blockchain ID'),
   chain: ChainConfigFile.default(ChainConfigFile.parse({})).describe('Its chain config (the chain config keys)'),
   aliases: z.array(z.string().min(1)).default([]).describe('More names it is served at (/ext/bc/<alias>/...)'),
+  upgradeFile: z.string().min(1).optional().describe("Path of its upgrade.json (a subnet-evm chain's precompileUpgrades)"),
 })
 export type EvmChainInput = z.output<typeof EvmChainInput>
 

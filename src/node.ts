@@ -197,6 +197,7 @@ export async function createNode(config: NodeConfig, opts: CreateNodeOptions = {
         id: spec.id,
         aliases: spec.aliases,
         genesis: spec.genesis,
+        upgrade: spec.upgrade,
         peerChainIDs: [],
         subnetID: extraSubnets.get(spec.id)!,
       })
@@ -224,7 +225,7 @@ export async function createNode(config: NodeConfig, opts: CreateNodeOptions = {
     infoMethods({
       networkId: config.networkId,
       cChainId: blockchainId,
-      heliconTime: engine.heliconTime,
+      heliconTime: engine.rules.heliconTime,
       identity,
       chainAliases: [...extra.aliases]
         .flatMap(([id, aliases]) => aliases.map((alias) => [alias, id] as const))

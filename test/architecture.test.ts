@@ -41,6 +41,8 @@ const LAYERS: readonly (readonly string[])[] = [
   ['config.ts', 'log.ts', 'profiler.ts', 'nodeIdentity.ts', 'healthReporter.ts'],
   // coreth's eth-apis service names, which the config schema and the method tables both read.
   ['ethApiNames.ts'],
+  // subnet-evm's rules: its chain config, fee algorithm and stateful precompiles, over a state interface of their own.
+  ['subnetevm/'],
   // Avalanche Warp: message and payload codecs, BLS signatures and their verification, predicates.
   ['warp/'],
   // The Avalanche primitives: CB58, codec, secp256k1fx and avax components, signatures, networks.

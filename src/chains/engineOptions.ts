@@ -4,6 +4,8 @@ import { OriginClient } from '../fork/originClient.js'
 import type { EngineOptions } from '../engine/engineOptions.js'
 import { type Genesis, heliconTimeOf } from '../engine/rules/genesis.js'
 import { configDurationMs } from '../util/goDuration.js'
+import { SubnetEvmRules } from '../engine/rules/subnetEvmRules.js'
+import { isSubnetEvmGenesis } from '../subnetevm/isSubnetEvmGenesis.js'
 
 const MIB = 1024 * 1024
 
@@ -23,12 +25,19 @@ export interface EngineSetup {
   warp?: EngineOptions['warp']
   /** The clock of the engine's timeouts (Date.now when absent). */
   now?: () => number
+  /** The chain's upgrade.json as written (a subnet-evm chain's precompileUpgrades). */
+  upgrade?: unknown
 }
 
 /** The engine's typed options from a chain config's coreth keys (docs/CONFIG.md names each key). */
 export function engineOptions(chain: ChainConfigFile, setup: EngineSetup): EngineOptions {
+  const { upgrade, ...rest } = setup
+  const networkId = setup.warp?.networkID ?? 0
+  const subnetEvm = subnetEvmRules(setup.genesis, upgrade, networkId)
+  if (subnetEvm !== undefined && chain['fork-url'] !== undefined) throw new ConfigError('fork-url: forking a subnet-evm chain is not supported yet (docs/L1.md)')
   return {
-    ...setup,
+    ...rest,
+    ...(subnetEvm !== undefined && { subnetEvm }),
     rpcGasCap: BigInt(chain['rpc-gas-cap']),
     evmTimeoutMs: Math.max(0, configDurationMs(chain['rpc-evm-timeout'])),
     admission: {
@@ -55,11 +64,25 @@ export function engineOptions(chain: ChainConfigFile, setup: EngineSetup): Engin
     gasTarget: chain['gas-target'],
     minDelayTarget: chain['min-delay-target'],
     minPriceTarget: chain['min-price-target'],
-    heliconTime: heliconTimeOf(setup.warp?.networkID ?? 0, chain.hardfork === 'helicon'),
+    // subnet-evm executes synchronously under every upgrade it has (Helicon is a flag there).
+    heliconTime: heliconTimeOf(networkId, subnetEvm === undefined && chain.hardfork === 'helicon'),
     stateHistory: chain['pruning-enabled'] ? BigInt(chain['state-history']) : undefined,
     stateCache: { flat: chain['snapshot-cache'] * MIB, trie: chain['trie-clean-cache'] * MIB },
     proofWindow: BigInt(chain['historical-proof-query-window']),
     fork: forkOptions(chain, setup.log),
+  }
+}
+
+/** A subnet-evm genesis' rules (docs/L1.md), with subnet-evm's error for a config it refuses; undefined for coreth's. */
+function subnetEvmRules(genesis: Genesis, upgrade: unknown, networkId: number): SubnetEvmRules | undefined {
+  if (!isSubnetEvmGenesis(genesis.config)) {
+    if (upgrade !== undefined) throw new ConfigError('upgrade.json: only a subnet-evm chain (a genesis with feeConfig) takes precompile upgrades')
+    return undefined
+  }
+  try {
+    return SubnetEvmRules.parse(genesis.config, upgrade, networkId, genesis.gasLimit)
+  } catch (err) {
+    throw new ConfigError(`subnet-evm genesis: ${(err as Error).message}`)
   }
 }
 

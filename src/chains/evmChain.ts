@@ -108,6 +108,8 @@ export interface EvmChainDeps {
   readonly warpVerify: (message: SignedMessage) => boolean
   /** The node's own methods served at every EVM chain's endpoint besides the chain's (the relayer's icm_). */
   readonly nodeMethods?: MethodTable
+  /** Its upgrade.json as written (a subnet-evm chain's precompile upgrades). */
+  readonly upgrade?: unknown
 }
 
 /** One EVM chain: engine, atomic service, its JSON-RPC and gorilla endpoints. */
@@ -151,6 +153,7 @@ export async function openEvmChain(deps: EvmChainDeps): Promise<EvmChain> {
       warp: { networkID: config.networkId, blockchainID: cb58Decode(id), verify: deps.warpVerify },
       log: log.child({ module: 'engine' }),
       now: deps.now,
+      upgrade: deps.upgrade,
     }),
   )
   let atomic: AtomicTxService
@@ -206,7 +209,7 @@ export async function openEvmChain(deps: EvmChainDeps): Promise<EvmChain> {
     nonce: (address: Uint8Array) => engine.nonce(address, 'latest'),
     baseFee: () => engine.fees.nextBaseFee(),
   }
-  const nativeCtx = { atomic, networkID: config.networkId, chains, keystoreBackend, saevm: engine.heliconTime < UNSCHEDULED_TIME }
+  const nativeCtx = { atomic, networkID: config.networkId, chains, keystoreBackend, saevm: engine.rules.heliconTime < UNSCHEDULED_TIME }
   const native = new GorillaDispatcher(nativeMethods(nativeHandlers(nativeCtx, 'native'), deps.deprecated), { log: apiLog, stats: deps.stats })
   const avax = new GorillaDispatcher(avaxMethods(nativeHandlers(nativeCtx, 'avax'), deps.deprecated), { log: apiLog, stats: deps.stats })
   const apis: { path: string; rpc: GorillaDispatcher }[] = []

@@ -16,6 +16,8 @@ export interface EvmChainSpec {
   readonly aliases: readonly string[]
   readonly genesis: Genesis
   readonly chain: ChainConfigFile
+  /** Its upgrade.json (subnet-evm's precompileUpgrades), as written; undefined without one. */
+  readonly upgrade?: unknown
 }
 
 /** A chain this node already serves, for alias and EVM chain ID checks. */
@@ -50,11 +52,11 @@ export function resolveExtraChains(config: NodeConfig, known: readonly KnownChai
     const idBytes = evmBlockchainID(config.networkId, parsed.json)
     specs.push({ input, id: cb58Encode(idBytes), idBytes, genesis: parsed.genesis })
   }
-  // A folder without a genesis named after an extra chain's ID or name holds that chain's config (avalanchego's layout).
-  for (const [folder, file] of configOnly) {
+  // A folder without a genesis named after an extra chain's ID or name holds that chain's config and upgrade.json (avalanchego's layout).
+  for (const [folder, files] of configOnly) {
     const spec = specs.find((s) => s.id === folder || s.input.name === folder)
     if (spec !== undefined) {
-      spec.input = { ...spec.input, chain: readChainConfigFile(file) }
+      spec.input = { ...spec.input, ...(files.config !== undefined && { chain: readChainConfigFile(files.config) }), ...(files.upgrade !== undefined && { upgradeFile: files.upgrade }) }
     } else if (!known.some((k) => k.id === folder)) {
       throw new ConfigError(`chain config dir ${config.chainConfigDir}: folder ${JSON.stringify(folder)} has no genesis.json and names no chain`)
     }
@@ -115,6 +117,7 @@ export function resolveExtraChains(config: NodeConfig, known: readonly KnownChai
     genesis: s.genesis,
     chain: s.input.chain,
     aliases: [s.input.name, ...(extra.get(s.id) ?? [])],
+    ...(s.input.upgradeFile !== undefined && { upgrade: readJsonFile(s.input.upgradeFile, `chain ${JSON.stringify(s.input.name)}: upgrade file`) }),
   }))
   const aliases = new Map<string, string[]>()
   for (const k of known) aliases.set(k.id, extra.get(k.id) ?? [])
@@ -139,14 +142,20 @@ function readAliasesFile(file: string): [string, string[]][] {
   })
 }
 
+/** A chain folder's files besides a genesis. */
+interface ChainFiles {
+  config?: string
+  upgrade?: string
+}
+
 /**
- * The chain config dir's extra chains: every folder with a `genesis.json` (its `config.json`
- * optional). `C` is the C-Chain's (read by configFromArgs); `X` and `P` have no keys here.
- * Folders without a genesis are returned as config-only, keyed by folder name.
+ * The chain config dir's extra chains: every folder with a `genesis.json` (its `config.json` and
+ * `upgrade.json` optional). `C` is the C-Chain's (read by configFromArgs); `X` and `P` have no keys
+ * here. Folders without a genesis are returned as config-only, keyed by folder name.
  */
-function readChainConfigDir(dir: string | undefined): { inputs: EvmChainInput[]; configOnly: Map<string, string> } {
+function readChainConfigDir(dir: string | undefined): { inputs: EvmChainInput[]; configOnly: Map<string, ChainFiles> } {
   const inputs: EvmChainInput[] = []
-  const configOnly = new Map<string, string>()
+  const configOnly = new Map<string, ChainFiles>()
   if (dir === undefined) return { inputs, configOnly }
   let entries: string[]
   try {
@@ -161,13 +170,21 @@ function readChainConfigDir(dir: string | undefined): { inputs: EvmChainInput[];
     if (name === 'C' || name === 'X' || name === 'P') continue
     const genesisFile = join(dir, name, 'genesis.json')
     const configFile = join(dir, name, 'config.json')
+    const upgradeFile = join(dir, name, 'upgrade.json')
+    const files: ChainFiles = { ...(existsSync(configFile) && { config: configFile }), ...(existsSync(upgradeFile) && { upgrade: upgradeFile }) }
     if (!existsSync(genesisFile)) {
-      if (existsSync(configFile)) configOnly.set(name, configFile)
+      if (files.config !== undefined || files.upgrade !== undefined) configOnly.set(name, files)
       continue
     }
     const parsed = EvmChainName.safeParse(name)
     if (!parsed.success) throw new ConfigError(`chain config dir ${dir}: folder ${JSON.stringify(name)}: ${parsed.error.issues[0]!.message}`)
-    inputs.push({ name, genesisFile, chain: existsSync(configFile) ? readChainConfigFile(configFile) : ChainConfigFile.parse({}), aliases: [] })
+    inputs.push({
+      name,
+      genesisFile,
+      chain: files.config !== undefined ? readChainConfigFile(files.config) : ChainConfigFile.parse({}),
+      aliases: [],
+      ...(files.upgrade !== undefined && { upgradeFile: files.upgrade }),
+    })
   }
   return { inputs, configOnly }
 }

@@ -31,7 +31,7 @@ import { ForkState } from './state/forkState.js'
 import { OverlayState } from './state/overlayState.js'
 import type { Cancellation, RunLimit } from './exec/evmGuard.js'
 import { FeeOracle } from './prices/feeOracle.js'
-import { type Genesis, UNSCHEDULED_TIME } from './rules/genesis.js'
+import { UNSCHEDULED_TIME } from './rules/genesis.js'
 import { gasForSize } from './exec/txSizeBound.js'
 import { minChargeDivisor } from '../evm/evmRules.js'
 import { accountProof, type AccountProof } from './chain/proof.js'
@@ -95,10 +95,11 @@ export class Engine {
   }
 
   static async create(db: Database, opts: EngineOptions): Promise<Engine> {
-    const { log, stateHistory, stateCache, gasTarget, minDelayTarget, minPriceTarget, heliconTime, warp } = opts
+    const { log, stateHistory, stateCache, gasTarget, minDelayTarget, minPriceTarget, heliconTime, subnetEvm } = opts
+    const warp = subnetEvm === undefined || subnetEvm.everEnables('warpConfig') ? opts.warp : undefined // a subnet-evm chain's config enables Warp
     const fork = await openForkRecord(db, opts.fork)
     const helicon = heliconTime < UNSCHEDULED_TIME
-    const chain = await Chain.open(db, { genesis: forkGenesis(opts.genesis, fork), log, stateHistory, stateCache, gasTarget, minDelayTarget, fork, warp, helicon, heliconTime })
+    const chain = await Chain.open(db, { genesis: forkGenesis(opts.genesis, fork), log, stateHistory, stateCache, gasTarget, minDelayTarget, fork, warp, helicon, heliconTime, subnetEvm })
     if (fork !== undefined) chain.forkState = new ForkState({ origin: opts.fork!.origin, point: fork }, chain.trieDb, log)
     const sm = new OverlayState(chain.headView(), chain.codeSource)
     const vm = await chainVM(chain, sm, { sharedCommon: true })
@@ -125,13 +126,9 @@ export class Engine {
     return this.chain.events
   }
 
-  /** When Helicon's rules start on this chain (seconds; UNSCHEDULED_TIME at Granite). */
-  get heliconTime(): number {
-    return this.opts.heliconTime
-  }
-
-  get genesis(): Genesis {
-    return this.opts.genesis
+  /** The chain's configured rules: its genesis, when Helicon starts (seconds; UNSCHEDULED_TIME at Granite), a subnet-evm chain's (docs/L1.md). */
+  get rules(): Pick<EngineOptions, 'genesis' | 'heliconTime' | 'subnetEvm'> {
+    return this.opts
   }
 
   /** A fork's origin, fork point and state fetcher (docs/FORK.md); undefined on a chain of its own. */

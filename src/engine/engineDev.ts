@@ -76,6 +76,7 @@ export class EngineDev {
     }
     chain.trieDb.commitDrained(trieOps)
     chain.headStateRoot = root
+    await chain.headChanged()
     chain.events.emit('state')
   }
 

@@ -7,6 +7,7 @@ import type { OwnEvmOptions } from './exec/ownEvm.js'
 import type { TxPoolOptions } from './pool/txPool.js'
 import type { WarpChain } from '../warp/precompile.js'
 import type { ChainOptions } from './chain/chain.js'
+import type { SubnetEvmRules } from './rules/subnetEvmRules.js'
 
 /**
  * Everything the engine is configured with, typed and in its own units. Built where chains are
@@ -84,6 +85,8 @@ export interface EngineOptions {
    * the chain at Granite (chain config `hardfork`).
    */
   heliconTime: number
+  /** A subnet-evm chain's rules (rules/subnetEvmRules.ts); coreth's without. Such a chain is never Helicon's (heliconTime unscheduled). */
+  subnetEvm?: SubnetEvmRules
   /** Bytes of state kept in memory at most (`snapshot-cache`, `trie-clean-cache`): the flat state's accounts and slots, the trie's nodes. */
   stateCache: NonNullable<ChainOptions['stateCache']>
   /** Recent blocks whose state is kept (state garbage collection); undefined = archival, every state kept. */

@@ -33,7 +33,7 @@ function heliconJson(f: HeliconFields | undefined): Record<string, Json> {
 /** Header fields shared by blocks and eth_getHeaderBy*. */
 export function formatHeader(block: Block): Record<string, Json> {
   const h = block.header
-  return {
+  const out: Record<string, Json> = {
     number: quantity(h.number),
     hash: hex(block.hash),
     parentHash: hex(h.parentHash),
@@ -64,6 +64,18 @@ export function formatHeader(block: Block): Record<string, Json> {
     // backend reports 0 (saevm sae/rpc/static.go GetTd).
     totalDifficulty: quantity(h.helicon === undefined ? h.number : 0n),
   }
+  if (h.subnetEvmFields !== undefined) dropAbsentFields(out, h.subnetEvmFields)
+  return out
+}
+
+/** subnet-evm header JSON keys in SUBNET_EVM_OPTIONAL's order. */
+const SUBNET_EVM_KEYS = ['baseFeePerGas', 'blockGasCost', 'blobGasUsed', 'excessBlobGas', 'parentBeaconBlockRoot', 'timestampMilliseconds', 'minDelayExcess']
+
+/** A subnet-evm header's JSON has only the fields its upgrades give it, and none of coreth's atomic ones (subnet-evm internal/ethapi/api.go RPCMarshalHeader). */
+function dropAbsentFields(out: Record<string, Json>, present: number): void {
+  delete out.extDataHash
+  delete out.extDataGasUsed
+  for (const key of SUBNET_EVM_KEYS.slice(present)) delete out[key]
 }
 
 /**
@@ -108,7 +120,7 @@ export function formatBlock(block: Block, fullTxs: boolean): Record<string, Json
   out.size = quantity(block.size)
   out.transactions = fullTxs ? block.txs.map((tx, i) => formatTx(tx, { block, index: i })) : block.txs.map((tx) => hex(tx.hash()))
   out.uncles = []
-  out.blockExtraData = hex(block.extData)
+  if (block.header.subnetEvmFields === undefined) out.blockExtraData = hex(block.extData)
   return out
 }
 

@@ -66,7 +66,7 @@ async function subscribeHeads(wsUrl: string): Promise<{ next(): Promise<any>; cl
   }
 }
 
-describe('the README example: the C-Chain and two extra chains from examples/chains', () => {
+describe('the README example: the C-Chain and three extra chains from examples/chains', () => {
   const dataDir = tempDir('cchain-chains-')
   const children: ChildProcess[] = []
   beforeAll(() => {
@@ -76,15 +76,17 @@ describe('the README example: the C-Chain and two extra chains from examples/cha
     for (const c of children.splice(0)) await stopChild(c)
   })
 
-  it('deploys one contract on all three with ethers, streams newHeads on each, and finds it all after a restart', async () => {
+  it('deploys one contract on all four with ethers, streams newHeads on each, and finds it all after a restart', async () => {
     const first = await startCli(dataDir, ['--chain-config-dir', EXAMPLE])
     children.push(first.proc)
-    expect([...first.ids.keys()]).toEqual(['dexchain', 'gamechain'])
+    expect([...first.ids.keys()]).toEqual(['dexchain', 'gamechain', 'mintchain'])
     // Each chain at C / its name / its blockchain ID / the aliases file's alias; the wallet points at one URL.
     const targets = [
       { path: 'C', chainId: 43112n },
       { path: 'dex', chainId: 99901n },
       { path: first.ids.get('gamechain')!, chainId: 99902n },
+      // A subnet-evm L1 (ewoq is its deployer and transaction allow lists' admin).
+      { path: 'mintchain', chainId: 99903n },
     ]
     const deployed: { path: string; address: string; block: string; hash: string }[] = []
     for (const t of targets) {
@@ -107,7 +109,7 @@ describe('the README example: the C-Chain and two extra chains from examples/cha
     }
     // Same deployer and nonce, so the same address on each chain, but separate state.
     expect(new Set(deployed.map((d) => d.address)).size).toBe(1)
-    expect(new Set(deployed.map((d) => d.block)).size).toBe(3)
+    expect(new Set(deployed.map((d) => d.block)).size).toBe(4)
     // A transaction signed for one chain is refused by another.
     const wrongChain = await new Wallet(EWOQ_KEY).signTransaction({ chainId: 99901n, nonce: 2, to: EWOQ_ADDRESS, gasLimit: 21_000n, maxFeePerGas: 10n ** 11n, maxPriorityFeePerGas: 1n, type: 2 })
     expect((await rpcAt(`${first.base}/ext/bc/C/rpc`, 'eth_sendRawTransaction', [wrongChain])).error?.message).toMatch(/chain/i)
@@ -147,7 +149,7 @@ describe('the README example: the C-Chain and two extra chains from examples/cha
     expect(await info('gamechain')).toBe(node.ids.get('gamechain'))
     const health = (await (await fetch(`${node.base}/ext/health`)).json()) as { healthy: boolean; checks: Record<string, any> }
     expect(health.healthy).toBe(true)
-    expect(Object.keys(health.checks)).toEqual(expect.arrayContaining(['C', 'dexchain', 'gamechain']))
+    expect(Object.keys(health.checks)).toEqual(expect.arrayContaining(['C', 'dexchain', 'gamechain', 'mintchain']))
     expect(health.checks.dexchain.message.engine.consensus.lastAcceptedHeight).toBe(0)
     const unknown = await fetch(`${node.base}/ext/bc/2ZZZZnotachain/rpc`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"jsonrpc":"2.0","id":1,"method":"eth_chainId"}' })
     expect(unknown.status).toBe(404)

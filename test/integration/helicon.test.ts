@@ -4,9 +4,10 @@ import { join } from 'node:path'
 import { MerklePatriciaTrie } from '@ethereumjs/mpt'
 import { RLP } from '@ethereumjs/rlp'
 import { bytesToHex, hexToBytes } from '@ethereumjs/util'
-import { encodeRlp, keccak256, toBeArray } from 'ethers'
+import { keccak256 } from 'ethers'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ewoq, send, sign } from '../helpers/chain.js'
+import { GETH_HEADER_KEYS, headerHashOf } from '../helpers/headerHash.js'
 import { GRANITE, startTestNode, type TestNode } from '../helpers/testNode.js'
 
 /*
@@ -20,21 +21,7 @@ import { GRANITE, startTestNode, type TestNode } from '../helpers/testNode.js'
 const BLACKHOLE = '0x0100000000000000000000000000000000000000'
 const DEAD = '0x000000000000000000000000000000000000dEaD'
 const HEADER_KEYS = [
-  'parentHash',
-  'sha3Uncles',
-  'miner',
-  'stateRoot',
-  'transactionsRoot',
-  'receiptsRoot',
-  'logsBloom',
-  'difficulty',
-  'number',
-  'gasLimit',
-  'gasUsed',
-  'timestamp',
-  'extraData',
-  'mixHash',
-  'nonce',
+  ...GETH_HEADER_KEYS,
   'extDataHash',
   'baseFeePerGas',
   'extDataGasUsed',
@@ -51,11 +38,9 @@ const HEADER_KEYS = [
   'settledGasNumerator',
   'settledExcess',
 ]
-const HASH_LIKE = new Set(['parentHash', 'sha3Uncles', 'miner', 'stateRoot', 'transactionsRoot', 'receiptsRoot', 'logsBloom', 'extraData', 'mixHash', 'nonce', 'extDataHash', 'parentBeaconBlockRoot'])
-
 /** keccak(rlp(header)) from a block's JSON, in coreth's field order (customtypes/header_ext.go): 30 fields under Helicon. */
 function hashOfJson(b: Record<string, string>): string {
-  return keccak256(encodeRlp(HEADER_KEYS.map((k) => (HASH_LIKE.has(k) ? b[k]! : BigInt(b[k]!) === 0n ? '0x' : toBeArray(BigInt(b[k]!))))))
+  return headerHashOf(b, HEADER_KEYS)
 }
 
 /** The receipts trie root of receipts as JSON (EIP-2718 consensus encodings under rlp(index)). */

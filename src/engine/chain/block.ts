@@ -37,7 +37,15 @@ export interface Header {
   minDelayExcess: bigint
   /** Helicon's six fields (absent before it): the header is then a 30-item list. */
   helicon?: HeliconFields
+  /**
+   * A subnet-evm chain's header: geth's 15 fields, then the first `subnetEvmFields` of
+   * SUBNET_EVM_OPTIONAL (its upgrades decide how many); no extDataHash or extDataGasUsed.
+   */
+  subnetEvmFields?: number
 }
+
+/** subnet-evm's header fields after geth's 15, in RLP order (subnet-evm plugin/evm/customtypes/header_ext.go). */
+export const SUBNET_EVM_OPTIONAL = ['baseFee', 'blockGasCost', 'blobGasUsed', 'excessBlobGas', 'parentBeaconRoot', 'timeMilliseconds', 'minDelayExcess'] as const
 
 /**
  * What Helicon adds to a header (coreth customtypes/header_ext.go, fields 25-30): the ACP-176 target
@@ -84,8 +92,26 @@ export interface Block {
 
 const big = bigIntToUnpaddedBytes
 
-/** RLP list of the header in coreth's field order. */
+/** RLP list of the header in coreth's field order (subnet-evm's for its chains). */
 export function headerFields(h: Header): Uint8Array[] {
+  if (h.subnetEvmFields !== undefined) return [...gethFields(h), ...SUBNET_EVM_OPTIONAL.slice(0, h.subnetEvmFields).map((k) => (k === 'parentBeaconRoot' ? h[k] : big(h[k])))]
+  return [
+    ...gethFields(h),
+    h.extDataHash,
+    big(h.baseFee),
+    big(h.extDataGasUsed),
+    big(h.blockGasCost),
+    big(h.blobGasUsed),
+    big(h.excessBlobGas),
+    h.parentBeaconRoot,
+    big(h.timeMilliseconds),
+    big(h.minDelayExcess),
+    ...(h.helicon === undefined ? [] : HELICON_KEYS.map((k) => big(h.helicon![k]))),
+  ]
+}
+
+/** The 15 fields every EVM chain's header starts with. */
+function gethFields(h: Header): Uint8Array[] {
   return [
     h.parentHash,
     h.uncleHash,
@@ -102,20 +128,37 @@ export function headerFields(h: Header): Uint8Array[] {
     h.extraData,
     h.mixHash,
     h.nonce,
-    h.extDataHash,
-    big(h.baseFee),
-    big(h.extDataGasUsed),
-    big(h.blockGasCost),
-    big(h.blobGasUsed),
-    big(h.excessBlobGas),
-    h.parentBeaconRoot,
-    big(h.timeMilliseconds),
-    big(h.minDelayExcess),
-    ...(h.helicon === undefined ? [] : HELICON_KEYS.map((k) => big(h.helicon![k]))),
   ]
 }
 
+/**
+ * A header from its RLP list. coreth's 16th field is extDataHash (32 bytes), subnet-evm's the base fee
+ * (a number, never 32 bytes), and no subnet-evm header has more than 22 fields.
+ */
 export function headerFromFields(f: Uint8Array[]): Header {
+  const n = (i: number) => bytesToBigInt(f[i]!)
+  if (f.length < 16 || (f.length <= 15 + SUBNET_EVM_OPTIONAL.length && f[15]!.length !== 32)) return subnetEvmHeader(f)
+  return {
+    ...gethHeader(f),
+    extDataHash: f[15]!,
+    baseFee: n(16),
+    extDataGasUsed: n(17),
+    blockGasCost: n(18),
+    blobGasUsed: n(19),
+    excessBlobGas: n(20),
+    parentBeaconRoot: f[21]!,
+    timeMilliseconds: n(22),
+    minDelayExcess: n(23),
+    ...(f.length >= 30 ? { helicon: heliconFields((_, i) => n(24 + i)) } : {}),
+  }
+}
+
+type GethHeader = Pick<
+  Header,
+  'parentHash' | 'uncleHash' | 'coinbase' | 'stateRoot' | 'txRoot' | 'receiptRoot' | 'bloom' | 'difficulty' | 'number' | 'gasLimit' | 'gasUsed' | 'timestamp' | 'extraData' | 'mixHash' | 'nonce'
+>
+
+function gethHeader(f: Uint8Array[]): GethHeader {
   const n = (i: number) => bytesToBigInt(f[i]!)
   return {
     parentHash: f[0]!,
@@ -133,16 +176,23 @@ export function headerFromFields(f: Uint8Array[]): Header {
     extraData: f[12]!,
     mixHash: f[13]!,
     nonce: f[14]!,
-    extDataHash: f[15]!,
-    baseFee: n(16),
-    extDataGasUsed: n(17),
-    blockGasCost: n(18),
-    blobGasUsed: n(19),
-    excessBlobGas: n(20),
-    parentBeaconRoot: f[21]!,
-    timeMilliseconds: n(22),
-    minDelayExcess: n(23),
-    ...(f.length >= 30 ? { helicon: heliconFields((_, i) => n(24 + i)) } : {}),
+  }
+}
+
+function subnetEvmHeader(f: Uint8Array[]): Header {
+  const n = (i: number) => (i < f.length ? bytesToBigInt(f[i]!) : 0n)
+  return {
+    ...gethHeader(f),
+    extDataHash: new Uint8Array(32),
+    baseFee: n(15),
+    extDataGasUsed: 0n,
+    blockGasCost: n(16),
+    blobGasUsed: n(17),
+    excessBlobGas: n(18),
+    parentBeaconRoot: f[19] ?? new Uint8Array(32),
+    timeMilliseconds: 20 < f.length ? n(20) : n(11) * 1000n,
+    minDelayExcess: n(21),
+    subnetEvmFields: f.length - 15,
   }
 }
 

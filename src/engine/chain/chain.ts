@@ -15,6 +15,9 @@ import { FlatState, type FlatChanges } from '../../store/flatState.js'
 import { FlatView, type StateReader } from '../state/flatView.js'
 import { flatEntries } from '../state/stateWriter.js'
 import type { TrieNodes } from '../state/trieBatch.js'
+import type { SubnetEvmRules } from '../rules/subnetEvmRules.js'
+import { SubnetEvmHead } from './subnetEvmHead.js'
+import { keptRoots } from './keptRoots.js'
 import { type Block, type LogBlock, encodeBlock } from './block.js'
 import { ChainBlocks } from './chainBlocks.js'
 import { genesisBlock } from './genesisBlock.js'
@@ -56,6 +59,8 @@ export interface ChainOptions {
   /** Helicon's rules for the blocks built, else Granite's (chain config `hardfork`); a genesis before `heliconTime` (seconds, 0 when absent) keeps Granite's header. */
   helicon: boolean
   heliconTime?: number
+  /** A subnet-evm chain's rules (docs/L1.md); coreth's without. */
+  subnetEvm?: SubnetEvmRules
 }
 
 /**
@@ -96,6 +101,8 @@ export class Chain {
   readonly pruner: StatePruner | undefined
   /** Blocks whose state a pruning node answers for (`state-history`); undefined on an archival node. */
   readonly stateHistory: bigint | undefined
+  /** A subnet-evm chain's rules for the next block, kept as the head's state changes (headChanged). */
+  readonly subnetEvm: SubnetEvmHead | undefined
 
   private constructor(
     readonly db: Database,
@@ -113,9 +120,10 @@ export class Chain {
     this.warpMessages = new WarpMessageStore(db)
     this.executions = new Executions(this)
     this.events.setMaxListeners(0)
+    this.subnetEvm = opts.subnetEvm && new SubnetEvmHead(opts.subnetEvm)
     if (opts.stateHistory !== undefined) {
       this.stateHistory = opts.stateHistory
-      this.pruner = new StatePruner(this.trieDb, () => this.keptRoots(), { log: opts.log })
+      this.pruner = new StatePruner(this.trieDb, () => keptRoots(this), { log: opts.log })
     }
   }
 
@@ -140,12 +148,18 @@ export class Chain {
       this.genesisBlock = this.blockByHash(fork.hash)!
     } else if (storedGenesis === undefined || this.genesisBlock === undefined || !equalsBytes(storedGenesis, this.genesisBlock.hash)) {
       const helicon = this.opts.helicon && this.opts.genesis.timestamp >= BigInt(this.opts.heliconTime ?? 0)
-      this.genesisBlock = await initGenesis(this.store, this.trieDb, await genesisBlock(this.opts.genesis, this.newStateManager(), helicon), storedGenesis)
+      this.genesisBlock = await initGenesis(this.store, this.trieDb, await genesisBlock(this.opts.genesis, this.newStateManager(), helicon, this.opts.subnetEvm), storedGenesis)
     }
     this.genesisBlock = this.blockByHash(this.genesisBlock.hash)!
     this.head = await this.recoverHead()
     this.headStateRoot = this.store.readHeadState(this.head.hash) ?? this.postStateRoot(this.head)
     await this.openFlat()
+    await this.headChanged()
+  }
+
+  /** The head's state changed (a block, a revert, an edit): what follows from it is read again. */
+  async headChanged(): Promise<void> {
+    await this.subnetEvm?.refresh(this.headView(), this.head.header.timestamp)
   }
 
   /**
@@ -163,6 +177,7 @@ export class Chain {
     const stored = this.flat.storedRoot()
     if (stored !== undefined && equalsBytes(stored, this.headStateRoot)) this.flat.afterRevert(this.head.header.number, restored)
     else await this.openFlat()
+    await this.headChanged()
   }
 
   /** Uses the stored flat state if it holds the head's root, else rebuilds it from the trie. */
@@ -345,6 +360,7 @@ export class Chain {
     if (execution !== undefined) this.executions.remember(bytesToHex(block.hash), execution)
     this.head = block
     this.headStateRoot = root
+    await this.headChanged()
     this.events.emit('head', block, receipts, bloom)
     // Between blocks, with nothing pending: the one point where state garbage collection is safe.
     if (this.pruner !== undefined) await this.pruner.afterCommit(trieOps.reduce((n, op) => n + (op.type === 'put' ? op.value.length : 0), 0))
@@ -379,21 +395,5 @@ export class Chain {
     if (this.stateHistory !== undefined && block.header.number + this.stateHistory <= this.head.header.number) {
       throw StateUnavailableError.of(this.postStateRoot(block))
     }
-  }
-
-  /**
-   * Roots the state garbage collector keeps: twice the answered window, so that a read which
-   * passed requireState just before the head moved on is never cut off in the middle of a walk.
-   */
-  private keptRoots(): Uint8Array[] {
-    const roots: Uint8Array[] = []
-    const head = this.head.header.number
-    const keep = 2n * (this.stateHistory ?? 0n)
-    for (let n = head; n >= 0n && n > head - keep; n--) {
-      const block = this.blockByNumber(n)
-      if (block !== undefined) roots.push(this.postStateRoot(block))
-    }
-    roots.push(this.headStateRoot)
-    return roots
   }
 }

@@ -2,8 +2,13 @@ import type { MerkleStateManager } from '@ethereumjs/statemanager'
 import { Account, Address, KECCAK256_RLP, KECCAK256_RLP_ARRAY, bigIntToBytes, bytesToUnprefixedHex, hexToBytes, setLengthLeft } from '@ethereumjs/util'
 import { keccak256 } from '../../util/crypto.js'
 import { type Block, type Header, heliconFields, makeBlock } from './block.js'
-import { INITIAL_DELAY_EXCESS } from '../rules/feeState.js'
+import { INITIAL_DELAY_EXCESS, desiredDelayExcess } from '../rules/feeState.js'
 import type { Genesis } from '../rules/genesis.js'
+import type { SubnetEvmRules } from '../rules/subnetEvmRules.js'
+import { precompileState } from '../state/precompileState.js'
+import { applyPrecompileActivations } from '../../subnetevm/precompiles/activation.js'
+import { genesisHeaderValues } from '../../subnetevm/genesisHeader.js'
+import { PRECOMPILE_MODULES } from '../../subnetevm/precompiles/modules.js'
 
 const ZERO32 = new Uint8Array(32)
 const WARP_ADDRESS = new Address(hexToBytes('0x0200000000000000000000000000000000000005'))
@@ -20,6 +25,7 @@ export function genesisPreimages(g: Genesis): Map<string, Uint8Array> {
   const out = new Map<string, Uint8Array>()
   const add = (raw: Uint8Array) => out.set(bytesToUnprefixedHex(keccak256(raw)), raw)
   add(WARP_ADDRESS.bytes)
+  for (const m of PRECOMPILE_MODULES) add(m.address)
   for (const [addr, acct] of Object.entries(g.alloc)) {
     add(hexToBytes(addr.startsWith('0x') ? (addr as `0x${string}`) : `0x${addr}`))
     for (const slot of Object.keys(acct.storage ?? {})) add(setLengthLeft(hexToBytes(slot as `0x${string}`), 32))
@@ -32,11 +38,17 @@ export function genesisPreimages(g: Genesis): Map<string, Uint8Array> {
  * database). Under Helicon its header has Helicon's six fields, all zero (coreth core/genesis.go
  * ToBlock: the initial target and price exponents, and the settlement marker of a synchronous block).
  */
-export async function genesisBlock(g: Genesis, sm: MerkleStateManager, helicon: boolean): Promise<Block> {
-  // Warp is active from Durango, which is genesis time locally: coreth gives its precompile
-  // account nonce 1 and code 0x01 in the genesis state (core/state_processor_ext.go).
-  await sm.putAccount(WARP_ADDRESS, new Account(1n, 0n))
-  await sm.putCode(WARP_ADDRESS, Uint8Array.of(1))
+export async function genesisBlock(g: Genesis, sm: MerkleStateManager, helicon: boolean, subnetEvm?: SubnetEvmRules): Promise<Block> {
+  if (subnetEvm === undefined) {
+    // Warp is active from Durango, which is genesis time locally: coreth gives its precompile
+    // account nonce 1 and code 0x01 in the genesis state (core/state_processor_ext.go).
+    await sm.putAccount(WARP_ADDRESS, new Account(1n, 0n))
+    await sm.putCode(WARP_ADDRESS, Uint8Array.of(1))
+  } else {
+    // subnet-evm: the precompiles its genesis enables, before the allocation (core/genesis.go toBlock).
+    const { feeConfig, allowFeeRecipients } = subnetEvm.config
+    await applyPrecompileActivations(subnetEvm.schedule, undefined, g.timestamp, precompileState(sm), { blockNumber: g.number, feeConfig, allowFeeRecipients })
+  }
   for (const [addr, acct] of Object.entries(g.alloc)) {
     const address = new Address(hexToBytes(addr.startsWith('0x') ? (addr as `0x${string}`) : `0x${addr}`))
     await sm.putAccount(address, new Account(acct.nonce ?? 0n, acct.balance))
@@ -73,5 +85,20 @@ export async function genesisBlock(g: Genesis, sm: MerkleStateManager, helicon: 
     minDelayExcess: INITIAL_DELAY_EXCESS,
     ...(helicon ? { helicon: heliconFields(() => 0n) } : {}),
   }
-  return makeBlock(header, [], new Uint8Array())
+  return makeBlock(subnetEvm === undefined ? header : subnetEvmGenesisHeader(header, g, subnetEvm), [], new Uint8Array())
+}
+
+/** subnet-evm's genesis header: the optional fields its config gives at the genesis time (subnet-evm core/genesis.go toBlock). */
+function subnetEvmGenesisHeader(header: Header, g: Genesis, rules: SubnetEvmRules): Header {
+  const v = genesisHeaderValues(rules.config, { timestamp: g.timestamp, gasLimit: g.gasLimit, difficulty: g.difficulty, baseFeePerGas: g.baseFeePerGas }, desiredDelayExcess)
+  return {
+    ...header,
+    gasLimit: v.gasLimit,
+    difficulty: v.difficulty,
+    baseFee: v.baseFee ?? 0n,
+    blockGasCost: v.blockGasCost ?? 0n,
+    timeMilliseconds: v.timeMilliseconds ?? g.timestamp * 1000n,
+    minDelayExcess: v.minDelayExcess ?? 0n,
+    subnetEvmFields: rules.headerFieldCount(0n, g.timestamp, g.baseFeePerGas),
+  }
 }

@@ -3,6 +3,7 @@ import { type VM, createVM } from '@ethereumjs/vm'
 import type { Chain } from '../chain/chain.js'
 import type { EvmGuard } from './evmGuard.js'
 import { warpForEthereumjs } from './warpPrecompile.js'
+import { subnetEvmForEthereumjs } from './subnetEvmPrecompiles.js'
 import { NATIVE_ASSET_ADDRESSES, coldAtStart, deprecatedForEthereumjs, guardStatefulPrecompiles } from './corethPrecompiles.js'
 import { WARP_ADDRESS } from '../../warp/warpConstants.js'
 
@@ -26,20 +27,25 @@ export interface ChainVMOptions {
  * Every VM the engine runs is made here (calls, estimates, traces, simulations, the pending block,
  * block building), so what each needs (a precompile, the interpreter that runs it) is given once.
  */
-export async function chainVM(chain: Pick<Chain, 'common' | 'blockHashes' | 'warp'>, stateManager: StateManagerInterface, opts: ChainVMOptions = {}): Promise<VM> {
+export async function chainVM(chain: Pick<Chain, 'common' | 'blockHashes' | 'warp' | 'subnetEvm'>, stateManager: StateManagerInterface, opts: ChainVMOptions = {}): Promise<VM> {
   const { guard, blockHashes = chain.blockHashes, sharedCommon = false } = opts
   const warp = chain.warp === undefined ? undefined : warpForEthereumjs(chain.warp)
+  const subnetEvm = chain.subnetEvm === undefined ? undefined : subnetEvmForEthereumjs(chain.subnetEvm.rules)
   const vm = await createVM({
     common: sharedCommon ? chain.common : chain.common.copy(),
     stateManager,
     blockchain: blockHashes as never,
     evmOpts: {
       ...(guard === undefined ? {} : { customOpcodes: guard.opcodes }),
-      customPrecompiles: [...deprecatedForEthereumjs(), ...(warp?.customPrecompiles ?? [])],
+      // coreth's deprecated native-asset contracts are not subnet-evm's.
+      customPrecompiles: [...(subnetEvm === undefined ? deprecatedForEthereumjs() : []), ...(warp?.customPrecompiles ?? []), ...(subnetEvm?.customPrecompiles ?? [])],
     },
   })
   warp?.attach(vm)
-  guardStatefulPrecompiles(vm.evm, warp === undefined ? NATIVE_ASSET_ADDRESSES : [...NATIVE_ASSET_ADDRESSES, WARP_ADDRESS])
-  if (warp !== undefined) coldAtStart(vm.evm, [WARP_ADDRESS])
+  subnetEvm?.attach(vm)
+  const stateful = [...(warp === undefined ? [] : [WARP_ADDRESS]), ...(subnetEvm?.addresses ?? [])]
+  guardStatefulPrecompiles(vm.evm, [...(subnetEvm === undefined ? NATIVE_ASSET_ADDRESSES : []), ...stateful])
+  // Warp and subnet-evm's precompiles are not among the active ones a transaction starts with warm.
+  if (stateful.length > 0) coldAtStart(vm.evm, stateful)
   return vm
 }

@@ -52,8 +52,9 @@ export class OwnEvm {
   ) {}
 
   /** The interpreter for `common`'s rules, or undefined: off, or rules it does not cover (ethereumjs serves every call then). */
-  static for(chain: Pick<Chain, 'common' | 'warp'>, opts: OwnEvmOptions, log: Logger): OwnEvm | undefined {
-    const rules = opts.interpreter === 'own' ? evmRules(chain.common) : undefined
+  static for(chain: Pick<Chain, 'common' | 'warp' | 'subnetEvm'>, opts: OwnEvmOptions, log: Logger): OwnEvm | undefined {
+    // subnet-evm's stateful precompiles read and write state, which the interpreter's ChainPrecompile cannot: ethereumjs runs those chains.
+    const rules = opts.interpreter === 'own' && chain.subnetEvm === undefined ? evmRules(chain.common) : undefined
     // Said once per chain at start: which EVM serves what.
     const calls = rules !== undefined ? (opts.oracle ? "the node's interpreter, checked against ethereumjs" : "the node's interpreter") : 'ethereumjs'
     const why = opts.interpreter === 'own' && rules === undefined ? " (the chain's rules are not all the interpreter's)" : ''

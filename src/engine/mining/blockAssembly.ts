@@ -15,6 +15,7 @@ import type { TxFailure } from './hardhatFailure.js'
 import type { PoolTx } from '../pool/txPool.js'
 import { type BlockPredicateResults, encodePredicateResults } from '../../warp/predicateResults.js'
 import { WARP_ADDRESS } from '../../warp/warpConstants.js'
+import { type SubnetEvmPlan, applyActivations, planSubnetEvm, sealSubnetEvmHeader, txAllowListRefusal } from './subnetEvmBlock.js'
 import { type HeliconPlan, type HeliconVotes, planHelicon, sealHeliconHeader } from './heliconBlock.js'
 
 /*
@@ -48,6 +49,8 @@ export interface NextBlockPlan {
   helicon?: HeliconPlan
   /** Helicon: the header's minimum delay excess. */
   minDelayExcess?: bigint
+  /** A subnet-evm chain's block (subnetEvmBlock.ts). */
+  subnetEvm?: SubnetEvmPlan
 }
 
 /** The next block's plan on the chain's head, with the clock and the development controls' header overrides. */
@@ -62,6 +65,10 @@ export function planNextBlock(chain: Chain, clock: BlockClock, overrides: BlockO
   const timeMs = proposed.ms < earliest ? earliest : proposed.ms
   const timing = { parent, number: parent.header.number + 1n, proposed, earliest, minDelay, timeMs, coinbase: overrides.coinbase ?? BLACKHOLE }
   if (helicon) return planHeliconBlock(chain, timing, overrides, votes)
+  if (chain.subnetEvm !== undefined) {
+    const fees = planSubnetEvm(chain, parent, timeMs, overrides)
+    return { ...timing, ...fees, before: undefined, feeFloor: fees.baseFee, available: fees.gasLimit }
+  }
   const before = feeStateBeforeBlock(chain.feeStateOf(parent), parentMs, timeMs)
   const baseFee = overrides.baseFee ?? gasPrice(before)
   return {
@@ -118,11 +125,13 @@ export async function runCandidates(
   sm: OverlayState,
   env: EnvBlock,
   candidates: readonly PoolTx[],
-  plan: Pick<NextBlockPlan, 'baseFee' | 'feeFloor' | 'available' | 'coinbase' | 'helicon'>,
+  plan: Pick<NextBlockPlan, 'baseFee' | 'feeFloor' | 'available' | 'coinbase' | 'helicon' | 'subnetEvm' | 'parent' | 'number' | 'timeMs'>,
   pause: () => Promise<void>,
   onDrop: (ptx: PoolTx, err: Error) => void,
 ): Promise<RunOutcome> {
   const { baseFee, feeFloor, available, coinbase } = plan
+  const subnetEvm = plan.subnetEvm && { rules: plan.subnetEvm.rules, time: plan.timeMs / 1000n }
+  if (subnetEvm !== undefined) await applyActivations(subnetEvm.rules, sm, plan.parent.header.timestamp, plan.number, subnetEvm.time)
   const byLimit = plan.helicon !== undefined
   const out: RunOutcome = { included: [], dropped: [], receipts: [], receiptBytes: [], gasUsed: 0n, limitGas: 0n, failures: new Map(), predicateResults: new Map() }
   const skipped = new Set<string>()
@@ -135,6 +144,8 @@ export async function runCandidates(
     }
     let result: BlockTxOutcome
     try {
+      const refused = subnetEvm && (await txAllowListRefusal(subnetEvm.rules, sm, subnetEvm.time, ptx.sender.bytes))
+      if (refused) throw new Error(refused)
       result = await txs.run(ptx.tx, ptx.sender, env, out.gasUsed)
     } catch (err) {
       // A fork's origin did not answer: the transaction is not at fault, the block waits (it stays pooled).
@@ -144,7 +155,7 @@ export async function runCandidates(
       skipped.add(ptx.senderHex)
       continue
     }
-    if (coinbase !== BLACKHOLE) await burnTip(sm, coinbase, result.minerValue)
+    if (coinbase !== BLACKHOLE && plan.subnetEvm?.keepFees !== true) await burnTip(sm, coinbase, result.minerValue)
     out.gasUsed += result.gasUsed
     out.limitGas += ptx.tx.gasLimit
     out.included.push(ptx)
@@ -187,6 +198,7 @@ export interface SealInput {
 
 /** The header of the planned block: coreth's fields, the fee state after its gas in extraData. */
 export function sealHeader(chain: Chain, plan: NextBlockPlan, s: SealInput): Header {
+  if (plan.subnetEvm !== undefined) return sealSubnetEvmHeader(plan.subnetEvm, { ...plan, ...s })
   if (plan.helicon !== undefined) {
     const { parent, number, timeMs, coinbase } = plan
     const worstGasUsed = (s.limitGas ?? 0n) + s.extDataGasUsed

@@ -5,6 +5,8 @@ import { TxRejectedError } from '../base/errors.js'
 import type { FeeOracle } from '../prices/feeOracle.js'
 import type { StateReader } from '../state/flatView.js'
 import { hardhatFailure } from './hardhatFailure.js'
+import { precompileReader } from '../state/precompileState.js'
+import { isTxAllowed, txNotAllowedError } from '../../subnetevm/precompiles/allowListGates.js'
 import { PendingNonceGuard } from '../pool/pendingNonceGuard.js'
 import type { PoolTx, TxPool } from '../pool/txPool.js'
 import { type AdmissionRules, checkTxState } from '../pool/txValidation.js'
@@ -64,6 +66,9 @@ export class TxSubmission {
     if (pool.has(ptx.hash)) throw new TxRejectedError('already known')
     const account = await this.deps.headState().getAccount(ptx.sender)
     checkTxState(ptx, account, pool.pendingSpend(ptx.senderHex, ptx.nonce))
+    // subnet-evm's transaction allow list, the pool's last check, at the head's rules and state (its txpool ValidateTransactionWithState).
+    const allowList = chain.subnetEvm?.rules.isEnabled('txAllowListConfig', chain.head.header.timestamp)
+    if (allowList && !(await isTxAllowed(precompileReader(this.deps.headState()), ptx.sender.bytes))) throw new TxRejectedError(txNotAllowedError(ptx.sender.bytes))
     // The pool needs the nonce just read (the same head: nothing ran between), not a second read.
     const executable = await pool.add(ptx, account?.nonce ?? 0n)
     if (executable) {

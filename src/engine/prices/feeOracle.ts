@@ -70,6 +70,12 @@ export class FeeOracle {
       return this.nextCache
     }
     const parentMs = head.header.timeMilliseconds
+    if (this.chain.subnetEvm !== undefined) {
+      // subnet-evm's fee window at the clock's time (its EstimateNextBaseFee: never before the head's).
+      const { fees } = this.chain.subnetEvm.nextFees(head, this.chain.delayExcessOf(head), ms > parentMs ? ms : parentMs)
+      this.nextCache = { head, ms, baseFee: fees.baseFee ?? 0n, gasLimit: fees.gasLimit, floor: fees.baseFee ?? 0n }
+      return this.nextCache
+    }
     const state = feeStateBeforeBlock(this.chain.feeStateOf(head), parentMs, ms > parentMs ? ms : parentMs)
     const baseFee = gasPrice(state)
     this.nextCache = { head, ms, baseFee, gasLimit: maxCapacity(state.targetExcess), floor: baseFee }

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { z } from 'zod'
+import { ETH_BLOCK_KEYS } from '../../subnetevm/chainConfigJson.js'
 
 const Hex = z.string().regex(/^0x[0-9a-fA-F]*$/, 'expected 0x-prefixed hex')
 const HexOrNumber = z.union([Hex, z.number().int().nonnegative()]).transform((v) => BigInt(v))
@@ -20,13 +21,14 @@ export const GenesisFile = z.object({
   extraData: Hex.default('0x'),
   gasLimit: HexOrNumber,
   difficulty: HexOrNumber.default(0n),
-  mixHash: Hex.optional(),
-  coinbase: Hex.optional(),
+  mixHash: Hex.nullish().transform((v) => v ?? undefined),
+  coinbase: Hex.nullish().transform((v) => v ?? undefined),
   alloc: z.record(z.string(), GenesisAccount).default({}),
   number: HexOrNumber.default(0n),
   gasUsed: HexOrNumber.default(0n),
-  parentHash: Hex.optional(),
-  baseFeePerGas: HexOrNumber.optional(),
+  parentHash: Hex.nullish().transform((v) => v ?? undefined),
+  // avalanche-cli writes null for the fields a genesis leaves to the chain's rules.
+  baseFeePerGas: HexOrNumber.nullish().transform((v) => v ?? undefined),
 })
 export type Genesis = z.output<typeof GenesisFile>
 
@@ -91,18 +93,8 @@ const UPGRADE_TIMES: Record<string, number> = {
   graniteTimestamp: INITIALLY_ACTIVE_TIME,
 }
 
-const GETH_BLOCK_FIELDS = [
-  'homesteadBlock',
-  'daoForkBlock',
-  'eip150Block',
-  'eip155Block',
-  'eip158Block',
-  'byzantiumBlock',
-  'constantinopleBlock',
-  'petersburgBlock',
-  'istanbulBlock',
-  'muirGlacierBlock',
-] as const
+/** geth's fork blocks coreth's config carries, through Muir Glacier (Berlin and London are at block 0). */
+const GETH_BLOCK_FIELDS = ETH_BLOCK_KEYS.slice(0, ETH_BLOCK_KEYS.indexOf('muirGlacierBlock') + 1)
 
 /**
  * The live chain config as coreth's eth_getChainConfig marshals it (coreth: internal/ethapi/api_extra.go; libevm: params/json.libevm.go): one flat

@@ -27,7 +27,7 @@ export function ethCallMethods(ctx: Pick<RpcContext, 'engine'>): MethodTable {
       const failed = outcome.error === undefined ? undefined : executionError(outcome)
       return {
         gas: Number(chargedGas(outcome.gasUsed, engine.callGas(req.gas), minChargeDivisor(engine.txCommon))),
-        errCode: failed !== undefined && outcome.reverted && (engine.heliconTime < UNSCHEDULED_TIME || outcome.returnData.length > 0) ? 3 : 0,
+        errCode: failed !== undefined && outcome.reverted && (engine.rules.heliconTime < UNSCHEDULED_TIME || outcome.returnData.length > 0) ? 3 : 0,
         err: failed?.message ?? '',
         returnData: hex(outcome.returnData),
       }

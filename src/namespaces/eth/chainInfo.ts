@@ -4,11 +4,13 @@ import { hex } from '../../rpc/format.js'
 import { type MethodTable, type RpcContext, inServiceOne, method } from '../../rpc/types.js'
 import { BLACKHOLE } from '../../engine/chain/chain.js'
 import { chainIdMethods } from './chainId.js'
+import { subnetEvmMethods } from './subnetEvm.js'
 
 /** Chain identity and node status methods of `eth_`. */
 export function ethChainMethods(ctx: Pick<RpcContext, 'engine'>): MethodTable {
   const { engine } = ctx
-  const chainConfig = chainConfigJSON(engine.genesis, engine.heliconTime)
+  const chainConfig = chainConfigJSON(engine.rules.genesis, engine.rules.heliconTime)
+  const { subnetEvm } = engine.rules
   return {
     ...chainIdMethods(engine.chainId),
     /** Handler for `eth_syncing`: a single node is always in sync. */
@@ -26,5 +28,7 @@ export function ethChainMethods(ctx: Pick<RpcContext, 'engine'>): MethodTable {
       'internal-blockchain',
       method(z.tuple([]), () => chainConfig),
     ),
+    // A subnet-evm chain's config in its form, and its own methods.
+    ...(subnetEvm === undefined ? {} : subnetEvmMethods(engine, subnetEvm)),
   }
 }

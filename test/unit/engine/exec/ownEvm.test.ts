@@ -16,14 +16,16 @@ const theirs = (returnValue: Uint8Array): CallResult => ({ execResult: { returnV
 
 describe('OwnEvm', () => {
   it("serves a chain's calls only when asked and when its rules are the interpreter's", () => {
-    expect(OwnEvm.for({ common: common, warp: undefined }, { interpreter: 'own', oracle: false }, log)).toBeInstanceOf(OwnEvm)
-    expect(OwnEvm.for({ common: common, warp: undefined }, { interpreter: 'ethereumjs', oracle: true }, log)).toBeUndefined()
+    expect(OwnEvm.for({ common: common, warp: undefined, subnetEvm: undefined }, { interpreter: 'own', oracle: false }, log)).toBeInstanceOf(OwnEvm)
+    expect(OwnEvm.for({ common: common, warp: undefined, subnetEvm: undefined }, { interpreter: 'ethereumjs', oracle: true }, log)).toBeUndefined()
     const prague = createCustomCommon({ chainId: 43112 }, Mainnet, { hardfork: 'prague' })
-    expect(OwnEvm.for({ common: prague, warp: undefined }, { interpreter: 'own', oracle: false }, log)).toBeUndefined()
+    expect(OwnEvm.for({ common: prague, warp: undefined, subnetEvm: undefined }, { interpreter: 'own', oracle: false }, log)).toBeUndefined()
+    // A subnet-evm chain's stateful precompiles write state: ethereumjs runs its calls.
+    expect(OwnEvm.for({ common: common, warp: undefined, subnetEvm: {} as never }, { interpreter: 'own', oracle: false }, log)).toBeUndefined()
   })
 
   it('counts a comparison, and a difference with the call it came from', async () => {
-    const own = OwnEvm.for({ common: common, warp: undefined }, { interpreter: 'own', oracle: true }, log)!
+    const own = OwnEvm.for({ common: common, warp: undefined, subnetEvm: undefined }, { interpreter: 'own', oracle: true }, log)!
     const state = new MemoryState(new Map())
     await own.compare(ours(new Uint8Array([1])), theirs(new Uint8Array([1])), emptyChanges(), state, () => 'same')
     expect(own.counts).toMatchObject({ compared: 1, differing: 0 })
@@ -33,7 +35,7 @@ describe('OwnEvm', () => {
   })
 
   it('keeps a call whose gas its counters cannot hold for ethereumjs', () => {
-    const own = OwnEvm.for({ common: common, warp: undefined }, { interpreter: 'own', oracle: false }, log)!
+    const own = OwnEvm.for({ common: common, warp: undefined, subnetEvm: undefined }, { interpreter: 'own', oracle: false }, log)!
     const msg = (gasLimit: bigint) => ({ gasLimit, to: new Address(new Uint8Array(20)), value: 0n, data: new Uint8Array(), getIntrinsicGas: () => 21_000n })
     expect(own.serves(msg(30_000_000n))).toBe(true)
     expect(own.serves(msg(1n << 60n))).toBe(false)

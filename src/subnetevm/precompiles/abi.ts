@@ -1,0 +1,78 @@
+import { bigIntToBytes, bytesToBigInt, bytesToHex, concatBytes, setLengthLeft, toChecksumAddress } from '@ethereumjs/util'
+import { keccak256 } from '../../util/crypto.js'
+
+/*
+ * The slice of the Solidity ABI the precompiles use: static arguments only (address, uint256, bool),
+ * decoded as libevm's accounts/abi does, with its error texts.
+ */
+
+const utf8 = (s: string): Uint8Array => new TextEncoder().encode(s)
+const MOD_256 = 1n << 256n
+
+/** The 4-byte selector of a function signature, e.g. `setAdmin(address)`. */
+export function selectorOf(signature: string): Uint8Array {
+  return keccak256(utf8(signature)).subarray(0, 4)
+}
+
+/** The first topic of a non-anonymous event: keccak of its signature. */
+export function eventTopic(signature: string): Uint8Array {
+  return keccak256(utf8(signature))
+}
+
+/** A uint256 as one 32-byte word (Go's common.BigToHash: the low 256 bits). */
+export function word(value: bigint): Uint8Array {
+  const v = ((value % MOD_256) + MOD_256) % MOD_256
+  return setLengthLeft(bigIntToBytes(v), 32)
+}
+
+/** An address as one word (common.BytesToHash of its 20 bytes). */
+export function addressWord(address: Uint8Array): Uint8Array {
+  return setLengthLeft(address, 32)
+}
+
+/** A bool as one word. */
+export function boolWord(value: boolean): Uint8Array {
+  return word(value ? 1n : 0n)
+}
+
+/** A stored value as a number (shorter values are left-padded, as the state returns them trimmed). */
+export function wordValue(value: Uint8Array): bigint {
+  return value.length === 0 ? 0n : bytesToBigInt(value)
+}
+
+/** The address in a word's low 20 bytes (common.BytesToAddress). */
+export function wordAddress(value: Uint8Array): Uint8Array {
+  return setLengthLeft(value, 32).subarray(12)
+}
+
+/** Go's %s of a common.Address: EIP-55 checksummed hex. */
+export function formatAddress(address: Uint8Array): string {
+  return toChecksumAddress(bytesToHex(address))
+}
+
+/** Go's %#x of a byte slice. */
+export function formatBytes(bytes: Uint8Array): string {
+  return bytesToHex(bytes)
+}
+
+export { concatBytes }
+
+/**
+ * The first `count` static words of ABI input (Arguments.Unpack then toGoType): the words as numbers,
+ * or libevm's error text. Extra bytes after them are ignored.
+ */
+export function unpackWords(input: Uint8Array, count: number): { words: bigint[] } | { error: string } {
+  if (input.length === 0 && count > 0) return { error: 'abi: attempting to unmarshal an empty string while arguments are expected' }
+  const words: bigint[] = []
+  for (let i = 0; i < count; i++) {
+    const end = i * 32 + 32
+    if (end > input.length) return { error: `abi: cannot marshal in to go type: length insufficient ${input.length} require ${end}` }
+    words.push(bytesToBigInt(input.subarray(i * 32, end)))
+  }
+  return { words }
+}
+
+/** The low 20 bytes of a decoded word (an address argument: the high 12 bytes are not checked). */
+export function addressOfWord(value: bigint): Uint8Array {
+  return word(value).subarray(12)
+}
