@@ -34,7 +34,6 @@ export function engineOptions(chain: ChainConfigFile, setup: EngineSetup): Engin
   const { upgrade, ...rest } = setup
   const networkId = setup.warp?.networkID ?? 0
   const subnetEvm = subnetEvmRules(setup.genesis, upgrade, networkId)
-  if (subnetEvm !== undefined && chain['fork-url'] !== undefined) throw new ConfigError('fork-url: forking a subnet-evm chain is not supported yet (docs/L1.md)')
   return {
     ...rest,
     ...(subnetEvm !== undefined && { subnetEvm }),

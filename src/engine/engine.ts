@@ -101,6 +101,7 @@ export class Engine {
     const helicon = heliconTime < UNSCHEDULED_TIME
     const chain = await Chain.open(db, { genesis: forkGenesis(opts.genesis, fork), log, stateHistory, stateCache, gasTarget, minDelayTarget, fork, warp, helicon, heliconTime, subnetEvm })
     if (fork !== undefined) chain.forkState = new ForkState({ origin: opts.fork!.origin, point: fork }, chain.trieDb, log)
+    if (fork !== undefined) await chain.headChanged() // what follows from the head's state, read again with the origin's state at hand
     const sm = new OverlayState(chain.headView(), chain.codeSource)
     const vm = await chainVM(chain, sm, { sharedCommon: true })
     const engineRef: { engine?: Engine } = {}

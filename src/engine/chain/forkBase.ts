@@ -91,12 +91,31 @@ export async function writeForkBase(db: Database, record: ForkRecord): Promise<v
   )
 }
 
+/** subnet-evm's optional header fields as a block's JSON names them, in RLP order (block.ts SUBNET_EVM_OPTIONAL). */
+const SUBNET_EVM_JSON = ['baseFeePerGas', 'blockGasCost', 'blobGasUsed', 'excessBlobGas', 'parentBeaconBlockRoot', 'timestampMilliseconds', 'minDelayExcess']
+
+/**
+ * How many of subnet-evm's optional fields a subnet-evm origin's block has (the last one present
+ * counts those before it); undefined for a C-Chain's block (it has extDataHash) or an Ethereum node's
+ * (no blockGasCost).
+ */
+function subnetEvmFieldsOf(b: BlockJson): number | undefined {
+  if (b.extDataHash !== undefined || b.blockGasCost === undefined) return undefined
+  let count = 0
+  SUBNET_EVM_JSON.forEach((key, i) => {
+    if (b[key] !== undefined) count = i + 1
+  })
+  return count
+}
+
 /**
  * A header from eth_getBlockByNumber's JSON. Coreth's extra fields are kept where the origin has them
- * (a C-Chain node, this node); an Ethereum node's block lacks them and they are zero. The block keeps
- * the origin's hash (makeBlock's `hash`), whatever the origin's header layout.
+ * (a C-Chain node, this node), as are a subnet-evm origin's (its layout, docs/L1.md); an Ethereum
+ * node's block lacks them and they are zero. The block keeps the origin's hash (makeBlock's `hash`),
+ * whatever the origin's header layout.
  */
 export function headerFromJson(b: BlockJson): Header {
+  const subnetEvmFields = subnetEvmFieldsOf(b)
   const n = (v: unknown) => (typeof v === 'string' ? BigInt(v) : 0n)
   return {
     parentHash: bytes(b.parentHash, 32),
@@ -125,6 +144,7 @@ export function headerFromJson(b: BlockJson): Header {
     minDelayExcess: n(b.minDelayExcess),
     // A Helicon origin's block (Fuji and Mainnet today): its hash covers the six fields.
     ...(typeof b.settledHeight === 'string' ? { helicon: heliconFields((k) => n(b[k])) } : {}),
+    ...(subnetEvmFields !== undefined && { subnetEvmFields }),
   }
 }
 

@@ -13,6 +13,7 @@ import { type PrecompileSchedule, verifyPrecompileUpgrades } from '../../subnete
 import { type AvalancheRules, isForked, upgradesAt } from '../../subnetevm/upgradesAt.js'
 import { avalancheUpgradeTimes } from '../../subnetevm/networkUpgrades.js'
 import { heliconTimeOf } from './genesis.js'
+import { type StateUpgrade, parseStateUpgrades } from '../../subnetevm/stateUpgrades.js'
 
 /** What a subnet-evm chain's next block follows from its parent's state: the fee config and who gets the fees. */
 export interface SubnetEvmHeadRules {
@@ -31,6 +32,8 @@ export class SubnetEvmRules {
     readonly schedule: PrecompileSchedule,
     /** The upgrade file as written, for eth_getChainConfig's `upgrades`. */
     readonly upgradeJson: Readonly<Record<string, unknown>> | undefined,
+    /** upgrade.json's stateUpgrades. */
+    readonly stateUpgrades: readonly StateUpgrade[],
   ) {}
 
   /** `genesisConfig`: the genesis file's `config`; `upgrade`: its upgrade.json (or undefined); the genesis header's gas limit must be the fee config's. */
@@ -40,16 +43,15 @@ export class SubnetEvmRules {
     const config = parseChainConfig(genesisConfig, { upgradeTimes, genesisGasLimit })
     const upgradeJson = upgrade === undefined || upgrade === null ? undefined : (upgrade as Record<string, unknown>)
     // What the node does not apply yet is refused rather than left out (docs/L1.md, "Not yet").
-    for (const key of ['stateUpgrades', 'networkUpgradeOverrides']) {
-      if (upgradeJson?.[key] !== undefined) throw new Error(`upgrade.json: ${key} is not supported by this node yet (precompileUpgrades are)`)
-    }
+    if (upgradeJson?.networkUpgradeOverrides !== undefined) throw new Error('upgrade.json: networkUpgradeOverrides is not supported by this node yet (precompileUpgrades and stateUpgrades are)')
+    const stateUpgrades = upgradeJson?.stateUpgrades === undefined ? [] : parseStateUpgrades(upgradeJson.stateUpgrades)
     const schedule: PrecompileSchedule = {
       genesis: parseGenesisPrecompiles(genesisConfig as Record<string, unknown>),
       upgrades: upgradeJson?.precompileUpgrades === undefined ? [] : parsePrecompileUpgrades(upgradeJson.precompileUpgrades),
     }
     const invalid = verifyPrecompileUpgrades(schedule, (t) => isForked(config.upgrades.durangoTimestamp, t))
     if (invalid !== undefined) throw new Error(`invalid precompile upgrades: ${invalid}`)
-    return new SubnetEvmRules(config, schedule, upgradeJson)
+    return new SubnetEvmRules(config, schedule, upgradeJson, stateUpgrades)
   }
 
   upgradesAt(time: bigint): AvalancheRules {

@@ -1,6 +1,7 @@
 import type { StateManagerInterface } from '@ethereumjs/common'
 import { Account, Address, setLengthLeft } from '@ethereumjs/util'
 import type { PrecompileState } from '../../subnetevm/precompiles/state.js'
+import type { StateUpgradeTarget } from '../../subnetevm/stateUpgrades.js'
 import type { StateReader } from './flatView.js'
 
 const MOD = 2n ** 256n
@@ -10,7 +11,7 @@ const MOD = 2n ** 256n
  * VM's state manager): ethereumjs's StateManagerInterface. A slot written all zeros is deleted, as
  * geth's SetState of the zero hash leaves no slot behind.
  */
-export function precompileState(sm: StateManagerInterface): PrecompileState {
+export function precompileState(sm: StateManagerInterface): StateUpgradeTarget {
   const at = (bytes: Uint8Array) => new Address(bytes)
   const account = async (address: Uint8Array) => (await sm.getAccount(at(address))) ?? new Account()
   return {
@@ -30,6 +31,7 @@ export function precompileState(sm: StateManagerInterface): PrecompileState {
       if ((await sm.getAccount(at(address))) === undefined) await sm.putAccount(at(address), new Account())
       await sm.putCode(at(address), code)
     },
+    getNonce: async (address) => (await sm.getAccount(at(address)))?.nonce ?? 0n,
     async setNonce(address, nonce) {
       const a = await account(address)
       a.nonce = nonce

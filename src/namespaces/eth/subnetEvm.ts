@@ -21,7 +21,7 @@ export function subnetEvmMethods(engine: Engine, rules: SubnetEvmRules): MethodT
   const timeOf = (t: number | null | undefined) => (t === undefined || t === null ? engine.head.header.timestamp : BigInt(t))
   const chainConfig = json(
     chainConfigAnswer(rules.config, {
-      upgradeConfig: { precompileUpgrades: (rules.upgradeJson?.precompileUpgrades ?? []) as GoJson[] },
+      upgradeConfig: { precompileUpgrades: (rules.upgradeJson?.precompileUpgrades ?? []) as GoJson[], stateUpgrades: (rules.upgradeJson?.stateUpgrades ?? []) as GoJson[] },
     }),
   )
   return inService('internal-blockchain', {

@@ -41,6 +41,8 @@ const BY_REF: Record<string, Judge> = {
   debug_getRawHeader: keepFound,
   debug_getRawBlock: keepFound,
   debug_getRawReceipts: keepFound,
+  // A subnet-evm chain's fee config at a block (its state before N is the origin's).
+  eth_feeConfig: keepFound,
 }
 
 /** Answers that carry their block's number: checked against N on the answer itself. */
