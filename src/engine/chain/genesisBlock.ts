@@ -66,7 +66,7 @@ export async function genesisBlock(g: Genesis, sm: MerkleStateManager, helicon: 
     txRoot: KECCAK256_RLP,
     receiptRoot: KECCAK256_RLP,
     bloom: new Uint8Array(256),
-    difficulty: g.difficulty,
+    difficulty: g.difficulty ?? 0n,
     number: g.number,
     gasLimit: g.gasLimit,
     gasUsed: g.gasUsed,

@@ -20,7 +20,8 @@ export const GenesisFile = z.object({
   timestamp: HexOrNumber.default(0n),
   extraData: Hex.default('0x'),
   gasLimit: HexOrNumber,
-  difficulty: HexOrNumber.default(0n),
+  // Absent: geth's GenesisDifficulty for a subnet-evm chain (genesisBlock.ts); 0 on coreth's chains here.
+  difficulty: HexOrNumber.optional(),
   mixHash: Hex.nullish().transform((v) => v ?? undefined),
   coinbase: Hex.nullish().transform((v) => v ?? undefined),
   alloc: z.record(z.string(), GenesisAccount).default({}),

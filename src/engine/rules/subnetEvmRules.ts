@@ -11,7 +11,7 @@ import { enabledPrecompiles, isPrecompileEnabled } from '../../subnetevm/precomp
 import type { PrecompileState } from '../../subnetevm/precompiles/state.js'
 import { type PrecompileSchedule, verifyPrecompileUpgrades } from '../../subnetevm/precompiles/verifyConfig.js'
 import { type AvalancheRules, isForked, upgradesAt } from '../../subnetevm/upgradesAt.js'
-import { avalancheUpgradeTimes } from '../../subnetevm/networkUpgrades.js'
+import { type AvalancheUpgradeTimes, avalancheUpgradeTimes } from '../../subnetevm/networkUpgrades.js'
 import { heliconTimeOf } from './genesis.js'
 import { type StateUpgrade, parseStateUpgrades } from '../../subnetevm/stateUpgrades.js'
 
@@ -36,10 +36,14 @@ export class SubnetEvmRules {
     readonly stateUpgrades: readonly StateUpgrade[],
   ) {}
 
-  /** `genesisConfig`: the genesis file's `config`; `upgrade`: its upgrade.json (or undefined); the genesis header's gas limit must be the fee config's. */
-  static parse(genesisConfig: unknown, upgrade: unknown, networkId: number, genesisGasLimit: bigint): SubnetEvmRules {
+  /**
+   * `genesisConfig`: the genesis file's `config`; `upgrade`: its upgrade.json (or undefined); the
+   * genesis header's gas limit must be the fee config's; `upgradeTimes`: avalanchego's upgrade times
+   * in place of the network's (tests of subnet-evm's own test configs, every upgrade at 0).
+   */
+  static parse(genesisConfig: unknown, upgrade: unknown, networkId: number, genesisGasLimit?: bigint, upgradeTimes?: AvalancheUpgradeTimes): SubnetEvmRules {
     // Helicon (a flag in subnet-evm) when the node's C-Chain has it: from genesis on a local network (avalanchego v1.15.1).
-    const upgradeTimes = { ...avalancheUpgradeTimes(networkId), helicon: BigInt(heliconTimeOf(networkId, true)) }
+    upgradeTimes ??= { ...avalancheUpgradeTimes(networkId), helicon: BigInt(heliconTimeOf(networkId, true)) }
     const config = parseChainConfig(genesisConfig, { upgradeTimes, genesisGasLimit })
     const upgradeJson = upgrade === undefined || upgrade === null ? undefined : (upgrade as Record<string, unknown>)
     // What the node does not apply yet is refused rather than left out (docs/L1.md, "Not yet").
