@@ -1,10 +1,26 @@
-import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { Contract, ContractFactory, type HDNodeWallet, JsonRpcProvider, Wallet, getBytes, parseEther } from 'ethers'
 import { GETH_HEADER_KEYS, headerHashOf } from '../helpers/headerHash.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { EWOQ_ADDRESS, EWOQ_KEY, contracts, startTestNode, type TestNode } from '../helpers/testNode.js'
+import {
+  ALLOW_LIST,
+  BLACKHOLE,
+  DEPLOYER_LIST,
+  FEE_ABI,
+  FEE_CONFIG,
+  FEE_MANAGER,
+  MINTER,
+  MINTER_ABI,
+  REWARD_ABI,
+  REWARD_MANAGER,
+  TX_LIST,
+  mintchainConfigDir,
+  rpcAnswer,
+  startMintchain,
+} from '../helpers/subnetEvm.js'
+import { tempDirs } from '../helpers/tempDirs.js'
+import { EWOQ_ADDRESS, EWOQ_KEY, contracts, type TestNode } from '../helpers/testNode.js'
 
 /*
  * A subnet-evm chain from an avalanche-cli style genesis, unchanged (examples/chains/mintchain: all
@@ -13,52 +29,8 @@ import { EWOQ_ADDRESS, EWOQ_KEY, contracts, startTestNode, type TestNode } from 
  * costs, events and error texts.
  */
 
-const MINTCHAIN = join(process.cwd(), 'examples/chains/mintchain')
-const DEPLOYER_LIST = '0x0200000000000000000000000000000000000000'
-const MINTER = '0x0200000000000000000000000000000000000001'
-const TX_LIST = '0x0200000000000000000000000000000000000002'
-const FEE_MANAGER = '0x0200000000000000000000000000000000000003'
-const REWARD_MANAGER = '0x0200000000000000000000000000000000000004'
-const BLACKHOLE = '0x0100000000000000000000000000000000000000'
-
-const ALLOW_LIST = [
-  'function readAllowList(address) view returns (uint256)',
-  'function setAdmin(address)',
-  'function setEnabled(address)',
-  'function setManager(address)',
-  'function setNone(address)',
-  'event RoleSet(uint256 indexed role, address indexed account, address indexed sender, uint256 oldRole)',
-]
-const FEE_TUPLE =
-  'uint256 gasLimit, uint256 targetBlockRate, uint256 minBaseFee, uint256 targetGas, uint256 baseFeeChangeDenominator, uint256 minBlockGasCost, uint256 maxBlockGasCost, uint256 blockGasCostStep'
-const MINTER_ABI = [...ALLOW_LIST, 'function mintNativeCoin(address, uint256)', 'event NativeCoinMinted(address indexed sender, address indexed recipient, uint256 amount)']
-const FEE_ABI = [
-  ...ALLOW_LIST,
-  `event FeeConfigChanged(address indexed sender, (${FEE_TUPLE}) oldFeeConfig, (${FEE_TUPLE}) newFeeConfig)`,
-  `function setFeeConfig(${FEE_TUPLE})`,
-  `function getFeeConfig() view returns (${FEE_TUPLE})`,
-  'function getFeeConfigLastChangedAt() view returns (uint256)',
-]
-const REWARD_ABI = [
-  ...ALLOW_LIST,
-  'function setRewardAddress(address)',
-  'function allowFeeRecipients()',
-  'function disableRewards()',
-  'function currentRewardAddress() view returns (address)',
-  'function areFeeRecipientsAllowed() view returns (bool)',
-]
-
-/** The genesis fee config of examples/chains/mintchain. */
-const FEE_CONFIG = {
-  gasLimit: 12_000_000,
-  targetBlockRate: 2,
-  minBaseFee: 25_000_000_000,
-  targetGas: 60_000_000,
-  baseFeeChangeDenominator: 36,
-  minBlockGasCost: 0,
-  maxBlockGasCost: 1_000_000,
-  blockGasCostStep: 200_000,
-}
+const tempDir = tempDirs('subnet-evm-')
+afterAll(() => tempDir.removeAll())
 
 /** A subnet-evm header's RLP fields in its order (subnet-evm customtypes/header_ext.go): geth's 15, then its optional ones. */
 const HEADER_KEYS = [...GETH_HEADER_KEYS, 'baseFeePerGas', 'blockGasCost', 'blobGasUsed', 'excessBlobGas', 'parentBeaconBlockRoot', 'timestampMilliseconds', 'minDelayExcess']
@@ -75,10 +47,7 @@ describe('a subnet-evm chain from an avalanche-cli genesis (examples/chains/mint
   let provider: JsonRpcProvider
   let ewoq: Wallet
   let url: string
-  const rpc = (method: string, params: unknown[] = []) =>
-    fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) }).then(
-      (r) => r.json() as Promise<{ result?: any; error?: { code: number; message: string } }>,
-    )
+  const rpc = (method: string, params: unknown[] = []) => rpcAnswer(url, method, params)
   const fund = async (to: string) => (await ewoq.sendTransaction({ to, value: parseEther('10') })).wait()
   /** A transaction that fails in its block: mined, its receipt (the node answers a failed send as hardhat node does, with the hash in the error). */
   const sendFailing = async (wallet: Wallet | HDNodeWallet, tx: { to?: string; data: string; gasLimit: bigint }) => {
@@ -89,17 +58,14 @@ describe('a subnet-evm chain from an avalanche-cli genesis (examples/chains/mint
   }
 
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'subnet-evm-'))
-    cpSync(MINTCHAIN, join(dir, 'mintchain'), { recursive: true })
-    node = await startTestNode({ config: { chainConfigDir: dir } as never })
-    url = `http://127.0.0.1:${node.port}/ext/bc/mintchain/rpc`
+    dir = mintchainConfigDir(tempDir)
+    ;({ node, url } = await startMintchain(dir))
     provider = new JsonRpcProvider(url, undefined, { staticNetwork: true, cacheTimeout: -1 })
     ewoq = new Wallet(EWOQ_KEY, provider)
   })
   afterAll(async () => {
     provider?.destroy()
     await node?.close()
-    rmSync(dir, { recursive: true, force: true })
   })
 
   it("starts the chain with subnet-evm's genesis header, its hash from the header's own RLP", async () => {
@@ -130,7 +96,9 @@ describe('a subnet-evm chain from an avalanche-cli genesis (examples/chains/mint
     const config = (await rpc('eth_getChainConfig')).result
     expect(config.chainId).toBe(99903)
     expect(config.feeConfig).toEqual(FEE_CONFIG)
-    expect(config.contractNativeMinterConfig).toEqual({ blockTimestamp: 0, adminAddresses: [EWOQ_ADDRESS] })
+    // As subnet-evm's module marshals it: the allow list first, addresses in lower case, then the upgrade's time.
+    expect(JSON.stringify(config.contractNativeMinterConfig)).toBe(JSON.stringify({ adminAddresses: [EWOQ_ADDRESS.toLowerCase()], blockTimestamp: 0 }))
+    expect(config.warpConfig).toEqual({ blockTimestamp: 1732999936, quorumNumerator: 67, requirePrimaryNetworkSigners: false })
     expect(config.upgrades).toEqual({})
     expect(config.durangoTimestamp).toBe(1607144400)
     expect(Object.keys(config).at(-1)).toBe('upgrades')
@@ -263,8 +231,7 @@ describe('a subnet-evm chain from an avalanche-cli genesis (examples/chains/mint
     await (await minter.mintNativeCoin(to, 9n)).wait()
     const head = await provider.getBlockNumber()
     await node.stop()
-    node = await startTestNode({ dataDir: node.dataDir, config: { chainConfigDir: dir } as never })
-    url = `http://127.0.0.1:${node.port}/ext/bc/mintchain/rpc`
+    ;({ node, url } = await startMintchain(dir, node.dataDir))
     provider.destroy()
     provider = new JsonRpcProvider(url, undefined, { staticNetwork: true, cacheTimeout: -1 })
     ewoq = new Wallet(EWOQ_KEY, provider)
@@ -278,34 +245,29 @@ describe("a subnet-evm chain's upgrade.json", () => {
   let node: TestNode
   let dir: string
   let url: string
-  const rpc = (method: string, params: unknown[] = []) =>
-    fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) }).then(
-      (r) => r.json() as Promise<{ result?: any; error?: { code: number; message: string } }>,
-    )
+  const rpc = (method: string, params: unknown[] = []) => rpcAnswer(url, method, params)
   const disableAt = Math.floor(Date.now() / 1000) + 3_600
   const newAdmin = Wallet.createRandom()
 
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'subnet-evm-upgrade-'))
-    cpSync(MINTCHAIN, join(dir, 'mintchain'), { recursive: true })
+    dir = mintchainConfigDir(tempDir)
     const upgrades = [
       { contractNativeMinterConfig: { blockTimestamp: disableAt, disable: true } },
       { contractNativeMinterConfig: { blockTimestamp: disableAt + 60, adminAddresses: [newAdmin.address] } },
     ]
     writeFileSync(join(dir, 'mintchain', 'upgrade.json'), JSON.stringify({ precompileUpgrades: upgrades }))
-    node = await startTestNode({ config: { chainConfigDir: dir } as never })
-    url = `http://127.0.0.1:${node.port}/ext/bc/mintchain/rpc`
+    ;({ node, url } = await startMintchain(dir))
   })
-  afterAll(async () => {
-    await node?.close()
-    rmSync(dir, { recursive: true, force: true })
-  })
+  afterAll(() => node?.close())
 
   it('disables the native minter at its time (code and storage gone) and enables it again with new roles', async () => {
     const minter = new Contract(MINTER, MINTER_ABI)
     const role = async (address: string) => BigInt((await rpc('eth_call', [{ to: MINTER, data: minter.interface.encodeFunctionData('readAllowList', [address]) }, 'latest'])).result)
     expect(await role(EWOQ_ADDRESS)).toBe(2n)
-    expect((await rpc('eth_getChainConfig')).result.upgrades.precompileUpgrades).toHaveLength(2)
+    expect((await rpc('eth_getChainConfig')).result.upgrades.precompileUpgrades).toEqual([
+      { contractNativeMinterConfig: { blockTimestamp: disableAt, disable: true } },
+      { contractNativeMinterConfig: { adminAddresses: [newAdmin.address.toLowerCase()], blockTimestamp: disableAt + 60 } },
+    ])
     await rpc('evm_mine', [disableAt])
     expect((await rpc('eth_getCode', [MINTER, 'latest'])).result).toBe('0x')
     expect((await rpc('eth_getActiveRulesAt')).result.precompiles.contractNativeMinterConfig).toBeUndefined()
@@ -319,19 +281,17 @@ describe("a subnet-evm chain's upgrade.json", () => {
   })
 
   it('refuses an upgrade file subnet-evm refuses, naming the chain', async () => {
-    const bad = mkdtempSync(join(tmpdir(), 'subnet-evm-bad-'))
-    cpSync(MINTCHAIN, join(bad, 'mintchain'), { recursive: true })
+    const bad = mintchainConfigDir(tempDir)
     writeFileSync(
       join(bad, 'mintchain', 'upgrade.json'),
       JSON.stringify({ precompileUpgrades: [{ contractNativeMinterConfig: { blockTimestamp: disableAt } }, { contractNativeMinterConfig: { blockTimestamp: disableAt - 10, disable: true } }] }),
     )
-    const other = await startTestNode({ config: { chainConfigDir: bad } as never })
+    const { node: other } = await startMintchain(bad)
     try {
       const health = await other.api('/ext/health', 'health.health')
       expect(JSON.stringify(health.result)).toContain('invalid precompile upgrades')
     } finally {
       await other.close()
-      rmSync(bad, { recursive: true, force: true })
     }
   })
 })

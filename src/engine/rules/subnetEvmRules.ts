@@ -13,6 +13,8 @@ import { type PrecompileSchedule, verifyPrecompileUpgrades } from '../../subnete
 import { type AvalancheRules, isForked, upgradesAt } from '../../subnetevm/upgradesAt.js'
 import { type AvalancheUpgradeTimes, avalancheUpgradeTimes } from '../../subnetevm/networkUpgrades.js'
 import { heliconTimeOf } from './genesis.js'
+import type { GoJson } from '../../subnetevm/goJson.js'
+import { precompileConfigJson } from '../../subnetevm/precompileConfigJson.js'
 import { type StateUpgrade, parseStateUpgrades } from '../../subnetevm/stateUpgrades.js'
 
 /** What a subnet-evm chain's next block follows from its parent's state: the fee config and who gets the fees. */
@@ -94,13 +96,17 @@ export class SubnetEvmRules {
     return [...this.schedule.genesis, ...this.schedule.upgrades].some((c) => c.key === key && !c.disable && c.blockTimestamp !== undefined)
   }
 
-  /** The precompiles enabled at `time`, each with its config as written (the genesis' or upgrade.json's entry) and the time it took effect. */
-  enabledConfigs(time: bigint): { key: PrecompileKey; timestamp: bigint; json: unknown }[] {
-    const upgrades = (this.upgradeJson?.precompileUpgrades ?? []) as Record<string, unknown>[]
-    return [...enabledPrecompiles(this.schedule, time).entries()].map(([key, config]) => {
-      const at = this.schedule.upgrades.indexOf(config)
-      return { key, timestamp: config.blockTimestamp ?? 0n, json: at < 0 ? this.config.genesisPrecompiles[key] : upgrades[at]?.[key] }
-    })
+  /** The precompiles enabled at `time`, each with its config as subnet-evm marshals it and the time it took effect. */
+  enabledConfigs(time: bigint): { key: PrecompileKey; timestamp: bigint; json: GoJson }[] {
+    return [...enabledPrecompiles(this.schedule, time).entries()].map(([key, config]) => ({ key, timestamp: config.blockTimestamp ?? 0n, json: precompileConfigJson(config) }))
+  }
+
+  /** The genesis' precompile configs by key, and upgrade.json's precompileUpgrades, as subnet-evm marshals them (eth_getChainConfig). */
+  configsJson(): { genesis: Record<string, GoJson>; upgrades: GoJson[] } {
+    return {
+      genesis: Object.fromEntries(this.schedule.genesis.map((c) => [c.key, precompileConfigJson(c)])),
+      upgrades: this.schedule.upgrades.map((c) => ({ [c.key]: precompileConfigJson(c) })),
+    }
   }
 
   /** The fee config and coinbase rule of a child of a block at `parentTime`, read from that block's state. */

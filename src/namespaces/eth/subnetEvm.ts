@@ -19,9 +19,11 @@ const Timestamp = z.union([z.number().int().nonnegative(), z.null()]).optional()
 export function subnetEvmMethods(engine: Engine, rules: SubnetEvmRules): MethodTable {
   const json = (value: GoJson) => new RawJson(goJsonStringify(value))
   const timeOf = (t: number | null | undefined) => (t === undefined || t === null ? engine.head.header.timestamp : BigInt(t))
+  const configs = rules.configsJson()
   const chainConfig = json(
     chainConfigAnswer(rules.config, {
-      upgradeConfig: { precompileUpgrades: (rules.upgradeJson?.precompileUpgrades ?? []) as GoJson[], stateUpgrades: (rules.upgradeJson?.stateUpgrades ?? []) as GoJson[] },
+      genesisPrecompiles: configs.genesis,
+      upgradeConfig: { precompileUpgrades: configs.upgrades, stateUpgrades: (rules.upgradeJson?.stateUpgrades ?? []) as GoJson[] },
     }),
   )
   return inService('internal-blockchain', {
