@@ -115,6 +115,12 @@ export const ChainConfigFile = z.strictObject({
   // coreth's genesis starts at 2000 ms; this development node starts at the target (docs/API.md).
   'min-delay-target': z.number().int().nonnegative().default(0).describe('ACP-226 minimum block delay in ms the chain starts at and steers toward (0: blocks as soon as transactions wait)'),
   'min-price-target': z.number().int().positive().optional().describe("Helicon: ACP-283 minimum gas price in wei (aAVAX) the builder steers toward (none: keep the parent's, 1 wei from genesis)"),
+  // subnet-evm's key (plugin/evm/config): the miner's etherbase.
+  feeRecipient: z
+    .string()
+    .regex(/^0x[0-9a-fA-F]{40}$/, 'expected a 0x-prefixed 20-byte address')
+    .optional()
+    .describe("A subnet-evm chain's coinbase for the blocks it builds where its rules allow fee recipients (allowFeeRecipients, the reward manager); else the blackhole"),
   // anvil's --hardfork; avalanchego has no such key (its upgrade schedule is the network's).
   hardfork: z
     .enum(['helicon', 'granite'])

@@ -4,6 +4,7 @@ import { OriginClient } from '../fork/originClient.js'
 import type { EngineOptions } from '../engine/engineOptions.js'
 import { type Genesis, heliconTimeOf } from '../engine/rules/genesis.js'
 import { configDurationMs } from '../util/goDuration.js'
+import { hexToBytes } from '@ethereumjs/util'
 import { SubnetEvmRules } from '../engine/rules/subnetEvmRules.js'
 import { isSubnetEvmGenesis } from '../subnetevm/isSubnetEvmGenesis.js'
 
@@ -33,7 +34,7 @@ export interface EngineSetup {
 export function engineOptions(chain: ChainConfigFile, setup: EngineSetup): EngineOptions {
   const { upgrade, ...rest } = setup
   const networkId = setup.warp?.networkID ?? 0
-  const subnetEvm = subnetEvmRules(setup.genesis, upgrade, networkId)
+  const subnetEvm = subnetEvmRules(setup.genesis, upgrade, networkId, chain.feeRecipient)
   return {
     ...rest,
     ...(subnetEvm !== undefined && { subnetEvm }),
@@ -73,13 +74,14 @@ export function engineOptions(chain: ChainConfigFile, setup: EngineSetup): Engin
 }
 
 /** A subnet-evm genesis' rules (docs/L1.md), with subnet-evm's error for a config it refuses; undefined for coreth's. */
-function subnetEvmRules(genesis: Genesis, upgrade: unknown, networkId: number): SubnetEvmRules | undefined {
+function subnetEvmRules(genesis: Genesis, upgrade: unknown, networkId: number, feeRecipient: string | undefined): SubnetEvmRules | undefined {
   if (!isSubnetEvmGenesis(genesis.config)) {
     if (upgrade !== undefined) throw new ConfigError('upgrade.json: only a subnet-evm chain (a genesis with feeConfig) takes precompile upgrades')
+    if (feeRecipient !== undefined) throw new ConfigError('feeRecipient: only a subnet-evm chain (a genesis with feeConfig) takes a fee recipient')
     return undefined
   }
   try {
-    return SubnetEvmRules.parse(genesis.config, upgrade, networkId, genesis.gasLimit)
+    return SubnetEvmRules.parse(genesis.config, upgrade, { networkId, genesisGasLimit: genesis.gasLimit, ...(feeRecipient !== undefined && { etherbase: hexToBytes(feeRecipient as `0x${string}`) }) })
   } catch (err) {
     throw new ConfigError(`subnet-evm genesis: ${(err as Error).message}`)
   }

@@ -1,7 +1,7 @@
 import { KECCAK256_RLP_ARRAY } from '@ethereumjs/util'
 import type { Header } from '../chain/block.js'
 import type { BlockOverrides } from '../chain/blockOverrides.js'
-import { BLACKHOLE, type Chain } from '../chain/chain.js'
+import type { Chain } from '../chain/chain.js'
 import { nextMinDelayExcess } from '../rules/feeState.js'
 import type { SubnetEvmRules } from '../rules/subnetEvmRules.js'
 import type { OverlayState } from '../state/overlayState.js'
@@ -38,7 +38,7 @@ export interface SubnetEvmPlan {
 export function planSubnetEvm(chain: Chain, parent: Chain['head'], timeMs: bigint, overrides: BlockOverrides): { baseFee: bigint; gasLimit: bigint; coinbase: Uint8Array; subnetEvm: SubnetEvmPlan } {
   const head = chain.subnetEvm!
   const { fees, parent: p } = head.nextFees(parent, chain.delayExcessOf(parent), timeMs)
-  const coinbase = overrides.coinbase ?? builderCoinbase(head.next.coinbase, BLACKHOLE)
+  const coinbase = overrides.coinbase ?? builderCoinbase(head.next.coinbase, head.rules.etherbase)
   return {
     baseFee: overrides.baseFee ?? fees.baseFee ?? 0n,
     gasLimit: overrides.gasLimit ?? fees.gasLimit,

@@ -5,7 +5,7 @@ import { type FeeConfigAt, feeConfigAt } from '../../subnetevm/feeConfigAt.js'
 import { genesisHeaderFields, headerFieldsAt } from '../../subnetevm/headerLayout.js'
 import { parseGenesisPrecompiles, parsePrecompileUpgrades } from '../../subnetevm/precompiles/config.js'
 import { getFeeConfigLastChangedAt, getStoredFeeConfig } from '../../subnetevm/precompiles/feeManager.js'
-import { moduleOfKey, type PrecompileKey, type StatefulPrecompileKey } from '../../subnetevm/precompiles/modules.js'
+import { BLACKHOLE_ADDRESS, moduleOfKey, type PrecompileKey, type StatefulPrecompileKey } from '../../subnetevm/precompiles/modules.js'
 import { getStoredRewardAddress } from '../../subnetevm/precompiles/rewardManager.js'
 import { enabledPrecompiles, isPrecompileEnabled } from '../../subnetevm/precompiles/schedule.js'
 import type { PrecompileState } from '../../subnetevm/precompiles/state.js'
@@ -16,6 +16,17 @@ import { heliconTimeOf } from './genesis.js'
 import type { GoJson } from '../../subnetevm/goJson.js'
 import { precompileConfigJson } from '../../subnetevm/precompileConfigJson.js'
 import { type StateUpgrade, parseStateUpgrades } from '../../subnetevm/stateUpgrades.js'
+
+/** How a subnet-evm chain's rules are read besides its genesis config and upgrade file. */
+export interface SubnetEvmOptions {
+  networkId: number
+  /** The genesis header's gas limit, which must be the fee config's (left out: not checked). */
+  genesisGasLimit?: bigint
+  /** avalanchego's upgrade times in place of the network's (subnet-evm's own test configs: every upgrade at 0). */
+  upgradeTimes?: AvalancheUpgradeTimes
+  /** Chain config `feeRecipient`. */
+  etherbase?: Uint8Array
+}
 
 /** What a subnet-evm chain's next block follows from its parent's state: the fee config and who gets the fees. */
 export interface SubnetEvmHeadRules {
@@ -36,16 +47,15 @@ export class SubnetEvmRules {
     readonly upgradeJson: Readonly<Record<string, unknown>> | undefined,
     /** upgrade.json's stateUpgrades. */
     readonly stateUpgrades: readonly StateUpgrade[],
+    /** The coinbase of the blocks this node builds where fee recipients are allowed (chain config `feeRecipient`; the blackhole without it). */
+    readonly etherbase: Uint8Array,
   ) {}
 
-  /**
-   * `genesisConfig`: the genesis file's `config`; `upgrade`: its upgrade.json (or undefined); the
-   * genesis header's gas limit must be the fee config's; `upgradeTimes`: avalanchego's upgrade times
-   * in place of the network's (tests of subnet-evm's own test configs, every upgrade at 0).
-   */
-  static parse(genesisConfig: unknown, upgrade: unknown, networkId: number, genesisGasLimit?: bigint, upgradeTimes?: AvalancheUpgradeTimes): SubnetEvmRules {
+  /** `genesisConfig`: the genesis file's `config`; `upgrade`: its upgrade.json (or undefined). */
+  static parse(genesisConfig: unknown, upgrade: unknown, opts: SubnetEvmOptions): SubnetEvmRules {
+    const { networkId, genesisGasLimit } = opts
     // Helicon (a flag in subnet-evm) when the node's C-Chain has it: from genesis on a local network (avalanchego v1.15.1).
-    upgradeTimes ??= { ...avalancheUpgradeTimes(networkId), helicon: BigInt(heliconTimeOf(networkId, true)) }
+    const upgradeTimes = opts.upgradeTimes ?? { ...avalancheUpgradeTimes(networkId), helicon: BigInt(heliconTimeOf(networkId, true)) }
     const config = parseChainConfig(genesisConfig, { upgradeTimes, genesisGasLimit })
     const upgradeJson = upgrade === undefined || upgrade === null ? undefined : (upgrade as Record<string, unknown>)
     // What the node does not apply yet is refused rather than left out (docs/L1.md, "Not yet").
@@ -57,7 +67,7 @@ export class SubnetEvmRules {
     }
     const invalid = verifyPrecompileUpgrades(schedule, (t) => isForked(config.upgrades.durangoTimestamp, t))
     if (invalid !== undefined) throw new Error(`invalid precompile upgrades: ${invalid}`)
-    return new SubnetEvmRules(config, schedule, upgradeJson, stateUpgrades)
+    return new SubnetEvmRules(config, schedule, upgradeJson, stateUpgrades, opts.etherbase ?? BLACKHOLE_ADDRESS)
   }
 
   upgradesAt(time: bigint): AvalancheRules {

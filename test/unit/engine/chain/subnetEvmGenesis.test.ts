@@ -58,7 +58,7 @@ describe("a subnet-evm genesis block (subnet-evm's RPC test vector)", () => {
       number: 0n,
       gasUsed: 0n,
     } as unknown as Genesis
-    const rules = SubnetEvmRules.parse(config, undefined, 12345, undefined, ALL_AT_ZERO)
+    const rules = SubnetEvmRules.parse(config, undefined, { networkId: 12345, upgradeTimes: ALL_AT_ZERO })
     const sm = new MerkleStateManager({ common: chainCommon(1n) })
     const block = await genesisBlock(genesis, sm, false, rules)
     expect(bytesToHex(block.header.stateRoot)).toBe('0xd883f48b83cc9c1e8389453beb4ad4e572462eec049ca4fffbe16ecefb3fe937')
