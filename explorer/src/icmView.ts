@@ -2,13 +2,13 @@
 import { cb58Encode, hexToBytes } from './bytes.js'
 import { chainName, type Ctx } from './context.js'
 import { fields, h, link, mono, section } from './dom.js'
+import { WARP_PRECOMPILE } from './precompiles.js'
 import { EvmApi } from './rpc.js'
 
 /** keccak256 of the events' signatures (ITeleporterMessenger v1.0.0; coreth's IWarpMessenger). */
 const SEND_CROSS_CHAIN_MESSAGE = '0x2a211ad4a59ab9d003852404f9c57c690704ee755f3c79d2c2812ad32da99df8'
 const RECEIVE_CROSS_CHAIN_MESSAGE = '0x292ee90bbaf70b5d4936025e09d56ba08f3e421156b6a568cf3c2840d9343e34'
 const SEND_WARP_MESSAGE = '0x56600c567728a800c0aa927500f831cb451df66a7af570eb4df4dfbf4674887d'
-const WARP_PRECOMPILE = '0x0200000000000000000000000000000000000005'
 
 /** The route of a transaction on any of the node's chains. */
 function txRoute(ctx: Ctx, path: string, hash: string): string {

@@ -6,6 +6,7 @@ import { addressPage } from './pages/address.js'
 import { atomicPage } from './pages/atomic.js'
 import { blockPage } from './pages/block.js'
 import { home } from './pages/home.js'
+import { precompilesPage } from './pages/precompiles.js'
 import { txPage } from './pages/tx.js'
 import { EvmApi, type LiveState, subscribeHeads } from './rpc.js'
 import { resolveSearch } from './search.js'
@@ -112,6 +113,7 @@ async function start(): Promise<void> {
       else if (route.page === 'tx') await txPage(ctx, page, route.arg)
       else if (route.page === 'address') await addressPage(ctx, page, route.arg)
       else if (route.page === 'atomic') await atomicPage(ctx, page, route.arg)
+      else if (route.page === 'precompiles') await precompilesPage(ctx, page)
       else page.replaceChildren(h('h1', { tabindex: -1 }, 'Page not found'), note(`Nothing is at ${location.hash}.`))
     } catch (err) {
       if (mine !== navigation) return

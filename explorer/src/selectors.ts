@@ -1,6 +1,7 @@
 /**
- * A small table of well-known 4-byte selectors and event topics (ERC-20, ERC-721, WETH) and a decoder of
- * their static arguments, so a transaction's input and its logs read as calls and events.
+ * A small table of well-known 4-byte selectors and event topics (ERC-20, ERC-721, WETH, subnet-evm's
+ * stateful precompiles) and a decoder of their static arguments, so a transaction's input and its logs
+ * read as calls and events.
  */
 
 export type AbiType = 'address' | 'uint256' | 'bool' | 'bytes32'
@@ -28,6 +29,20 @@ export const FUNCTIONS: Readonly<Record<string, KnownSignature>> = {
   '0x6352211e': { name: 'ownerOf', inputs: ['uint256'] },
   '0x8da5cb5b': { name: 'owner', inputs: [] },
   '0xf2fde38b': { name: 'transferOwnership', inputs: ['address'] },
+  // subnet-evm's stateful precompiles (docs/L1.md): every allow list, the native minter, the fee and reward managers.
+  '0xeb54dae1': { name: 'readAllowList', inputs: ['address'] },
+  '0x704b6c02': { name: 'setAdmin', inputs: ['address'] },
+  '0x0aaf7043': { name: 'setEnabled', inputs: ['address'] },
+  '0xd0ebdbe7': { name: 'setManager', inputs: ['address'] },
+  '0x8c6bfb3b': { name: 'setNone', inputs: ['address'] },
+  '0x4f5aaaba': { name: 'mintNativeCoin', inputs: ['address', 'uint256'] },
+  '0x8f10b586': { name: 'setFeeConfig', inputs: ['uint256', 'uint256', 'uint256', 'uint256', 'uint256', 'uint256', 'uint256', 'uint256'] },
+  '0x9e05549a': { name: 'getFeeConfigLastChangedAt', inputs: [] },
+  '0x5e00e679': { name: 'setRewardAddress', inputs: ['address'] },
+  '0x0329099f': { name: 'allowFeeRecipients', inputs: [] },
+  '0xbc178628': { name: 'disableRewards', inputs: [] },
+  '0xe915608b': { name: 'currentRewardAddress', inputs: [] },
+  '0xf6542b2e': { name: 'areFeeRecipientsAllowed', inputs: [] },
 }
 
 /** Event topics: keccak256 of the signature. */
@@ -36,7 +51,24 @@ export const EVENTS: Readonly<Record<string, KnownSignature & { readonly indexed
   '0x8c5be1e5ebec7d5bd14f71427d1e84f3dd0314c0f7b2291e5b200ac8c7c3b925': { name: 'Approval', inputs: ['address', 'address', 'uint256'], indexed: 2 },
   '0xe1fffcc4923d04b559f4d29a8bfc6cda04eb5b0d3c460751c2402c5c5cc9109c': { name: 'Deposit', inputs: ['address', 'uint256'], indexed: 1 },
   '0x7fcf532c15f0a6db0bd6d0e038bea71d30d808c7d98cb3bf7268a95bf5081b65': { name: 'Withdrawal', inputs: ['address', 'uint256'], indexed: 1 },
+  '0xcdb7ea01f00a414d78757bdb0f6391664ba3fedf987eed280927c1e7d695be3e': { name: 'RoleSet', inputs: ['uint256', 'address', 'address', 'uint256'], indexed: 3 },
+  '0x400cd392f3d56fd10bb1dbd5839fdda8298208ddaa97b368faa053e1850930ee': { name: 'NativeCoinMinted', inputs: ['address', 'address', 'uint256'], indexed: 2 },
+  '0xc2a9e07cba6f4920acaa5933bd0406949d5dbef7ee698e786ea23e8708f32a6c': { name: 'RewardAddressChanged', inputs: ['address', 'address', 'address'], indexed: 3 },
+  '0xabb1949bd129fef9b84601a48aee89d600d90074ca10216a02ce43996be55991': { name: 'FeeRecipientsAllowed', inputs: ['address'], indexed: 1 },
+  '0xeb121f0335efe8f4b8ebef7793c18c171834696989656a8c345acc558359fabf': { name: 'RewardsDisabled', inputs: ['address'], indexed: 1 },
 }
+
+/** The key (selector or topic) of the entry of `table` named `name`. */
+function keyOf(table: Readonly<Record<string, { readonly name: string }>>, name: string): string {
+  const found = Object.entries(table).find(([, entry]) => entry.name === name)
+  if (found === undefined) throw new Error(`${name} is not in the table`)
+  return found[0]
+}
+
+/** The selector of a function of the table by its name. */
+export const selectorOf = (name: string): string => keyOf(FUNCTIONS, name)
+/** The topic of an event of the table by its name. */
+export const topicOf = (name: string): string => keyOf(EVENTS, name)
 
 /** Solidity's revert payloads: Error(string) and Panic(uint256). */
 export const ERROR_SELECTOR = '0x08c379a0'

@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url'
 import { addTxSignatures, evm } from '@avalabs/avalanchejs'
 import { Interface, Wallet } from 'ethers'
 import type { Browser, Page } from 'puppeteer-core'
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { afterAll, describe, expect, it } from 'vitest'
 import { EWOQ, EWOQ_ETH, EWOQ_KEY, context, waitAtomicAccepted } from '../helpers/avalanchejs.js'
 import { CHROMIUM_PATH, SCREENSHOTS, launchBrowser, openPage, screenshot, testChromium, waitText } from '../helpers/browser.js'
 import { deploy, iface, nonceOf, poll, send, sign, waitReceipt } from '../helpers/chain.js'
@@ -20,6 +20,7 @@ import { npmChromiumVersion } from '../helpers/npmChromium.js'
 import { tempDirs } from '../helpers/tempDirs.js'
 import { contracts, startTestNode, type TestNode } from '../helpers/testNode.js'
 import { cb58Decode } from '../../src/avalanche/cb58.js'
+import { finish, mainText, openExplorer, setupOrFailEach } from './explorerTabs.js'
 
 const LOCAL_GENESIS = fileURLToPath(new URL('../../config/local-genesis.json', import.meta.url))
 const SUBNET_CHAIN_ID = 7007n
@@ -54,12 +55,7 @@ async function subnetCall(method: string, params: unknown[]): Promise<any> {
 }
 
 /** Opens `route` (a hash route) in a new watched tab and waits for the page's h1. */
-async function open(route: string, viewport?: { width: number; height: number }): Promise<{ page: Page; problems: string[] }> {
-  const watched = await openPage(browser, origin, viewport)
-  await watched.page.goto(`${origin}/explorer/#${route}`, { waitUntil: 'domcontentloaded' })
-  await watched.page.waitForSelector('main h1')
-  return watched
-}
+const open = (route: string, viewport?: { width: number; height: number }) => openExplorer(browser, origin, route, viewport)
 
 /** What each of `n` presses of Tab focuses: the element's id, else its text. */
 async function tabOrder(page: Page, n: number): Promise<string[]> {
@@ -79,38 +75,7 @@ async function search(page: Page, text: string): Promise<void> {
   await page.keyboard.press('Enter')
 }
 
-// innerText, not textContent: the text as it shows (cells apart by tabs, lines by newlines).
-const mainText = (page: Page): Promise<string> => page.$eval('main', (el) => (el as HTMLElement).innerText)
-
-/**
- * The end of each test: its screenshot; the same page on a phone, which never scrolls sideways (wide
- * tables scroll in their own box), and its screenshot; then no script error, console error or
- * outside request on the way.
- */
-async function finish({ page, problems }: { page: Page; problems: string[] }, shot: string): Promise<void> {
-  await screenshot(page, shot)
-  await page.setViewport({ width: 390, height: 844 })
-  expect(await page.evaluate(() => document.documentElement.scrollWidth), `${shot} on a phone`).toBeLessThanOrEqual(390)
-  await screenshot(page, `${shot}-phone`)
-  expect(problems).toEqual([])
-  await page.close()
-}
-
-/**
- * Why the setup failed (no Chromium, most likely): every test then fails with it rather than being
- * reported as skipped, as vitest reports the tests of a failed beforeAll.
- */
-let setupError: unknown
-
-beforeAll(async () => {
-  await setup().catch((err: unknown) => {
-    setupError = err
-  })
-}, 90_000)
-
-beforeEach(() => {
-  if (setupError !== undefined) throw setupError
-})
+setupOrFailEach(setup)
 
 async function setup(): Promise<void> {
   browser = await launchBrowser()

@@ -1,7 +1,7 @@
 /** The explorer's built-in 4-byte table (explorer/src/selectors.ts): every entry is keccak256 of its signature; calls, logs and reverts decode. */
 import { AbiCoder, Interface, id } from 'ethers'
 import { describe, expect, it } from 'vitest'
-import { ERROR_SELECTOR, EVENTS, FUNCTIONS, PANIC_SELECTOR, decodeCall, decodeLog, decodeRevert } from '../../explorer/src/selectors.js'
+import { ERROR_SELECTOR, EVENTS, FUNCTIONS, PANIC_SELECTOR, decodeCall, decodeLog, decodeRevert, selectorOf, topicOf } from '../../explorer/src/selectors.js'
 
 describe('explorer selectors', () => {
   it('keys each function by the first 4 bytes of keccak256 of its signature, each event by the whole hash', () => {
@@ -25,6 +25,12 @@ describe('explorer selectors', () => {
     expect(decodeLog(log.topics, log.data)?.args.map((a) => a.value)).toEqual(['0x' + '11'.repeat(20), to, '5'])
     expect(decodeCall('0xdeadbeef')).toBeUndefined()
     expect(decodeCall('0xa9059cbb' + '00'.repeat(20))).toBeUndefined()
+  })
+
+  it('finds a selector and a topic by name (the precompiles page calls readAllowList and reads RoleSet)', () => {
+    expect(selectorOf('readAllowList')).toBe(id('readAllowList(address)').slice(0, 10))
+    expect(topicOf('RoleSet')).toBe(id('RoleSet(uint256,address,address,uint256)'))
+    expect(() => selectorOf('nope')).toThrow('nope is not in the table')
   })
 
   it('reads revert data: Error(string) and Panic(uint256)', () => {

@@ -3,6 +3,7 @@ import type { Ctx } from '../context.js'
 import { fields, h, link, mono, shortMono, section, table } from '../dom.js'
 import { age, avaxFromWei, big, grouped, gwei, isoTime, num } from '../format.js'
 import { gasPlot } from '../plot.js'
+import { activeRules } from '../precompiles.js'
 
 const LIST = 10
 const PLOTTED = 30
@@ -13,7 +14,9 @@ export async function home(ctx: Ctx, main: HTMLElement): Promise<void> {
   for (let n = head; n >= 0 && numbers.length < PLOTTED; n--) numbers.push(n)
   const answers = await ctx.api.batch(numbers.map((n) => ({ method: 'eth_getBlockByNumber', params: ['0x' + n.toString(16), true] })))
   let blocks: any[] = answers.flatMap((a) => (a.ok && a.value !== null ? [a.value] : []))
-  const chainId = num(await ctx.api.call('eth_chainId'))
+  // A subnet-evm chain (it serves eth_getActiveRulesAt) links to its stateful precompiles.
+  const [chainId, rules] = await Promise.all([ctx.api.call('eth_chainId').then(num), activeRules(ctx.api)])
+  const precompiles = rules === undefined ? undefined : Object.keys(rules.precompiles ?? {}).length
 
   const headNumber = h('span', { id: 'head-number' }, grouped(head))
   const headFee = h('span', {}, blocks[0] === undefined ? '—' : gwei(big(blocks[0].baseFeePerGas)))
@@ -71,6 +74,7 @@ export async function home(ctx: Ctx, main: HTMLElement): Promise<void> {
       ['Settled', settled],
       ['Base fee', headFee],
       ['EVM chain ID', String(chainId)],
+      precompiles !== undefined && ['Stateful precompiles', h('span', { id: 'precompiles-link' }, link(ctx.r('/precompiles'), `${precompiles} active`))],
       ['Blockchain ID', mono(ctx.chain.id)],
       ['Network ID', String(ctx.doc.networkID)],
     ]),
