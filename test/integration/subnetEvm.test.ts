@@ -131,6 +131,24 @@ describe('a subnet-evm chain from an avalanche-cli genesis (examples/chains/mint
     expect(block.blockGasCost).toBe('0x0')
   })
 
+  it('traces a mint and simulates blocks under the fee window', async () => {
+    const minter = new Contract(MINTER, MINTER_ABI, ewoq)
+    const to = Wallet.createRandom().address
+    const tx = await minter.mintNativeCoin(to, 11n)
+    await tx.wait()
+    // The callTracer's frame: the precompile's gas (30,000 + 1,756) and its log.
+    const trace = (await rpc('debug_traceTransaction', [tx.hash, { tracer: 'callTracer', tracerConfig: { withLog: true } }])).result
+    expect(BigInt(trace.gasUsed)).toBe(BigInt(21_000 + calldataGas(tx.data) + 31_756))
+    expect(trace.logs[0].topics[2]).toBe(`0x${to.slice(2).toLowerCase().padStart(64, '0')}`)
+    // eth_simulateV1 with validation: each block's base fee from the fee window over its parent (the fee config's minimum here), subnet-evm's header.
+    const data = minter.interface.encodeFunctionData('mintNativeCoin', [to, 1n])
+    const [sim] = (await rpc('eth_simulateV1', [{ blockStateCalls: [{ calls: [{ from: EWOQ_ADDRESS, to: MINTER, data, maxFeePerGas: '0x174876e800' }] }], validation: true }, 'latest'])).result
+    expect(BigInt(sim.baseFeePerGas)).toBe(25_000_000_000n)
+    expect(sim.extDataHash).toBeUndefined()
+    expect(sim.hash).toBe(headerHash(sim))
+    expect(sim.calls[0].status).toBe('0x1')
+  })
+
   it('keeps senders off the transaction allow list out of the pool, in its words', async () => {
     const stranger = Wallet.createRandom().connect(provider)
     await fund(stranger.address)

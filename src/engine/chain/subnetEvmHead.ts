@@ -1,6 +1,9 @@
 import type { SubnetEvmHeadRules, SubnetEvmRules } from '../rules/subnetEvmRules.js'
 import type { StateReader } from '../state/flatView.js'
-import { precompileReader } from '../state/precompileState.js'
+import { precompileReader, precompileState } from '../state/precompileState.js'
+import type { StateManagerInterface } from '@ethereumjs/common'
+import { applyPrecompileActivations } from '../../subnetevm/precompiles/activation.js'
+import { applyStateUpgrades } from '../../subnetevm/stateUpgrades.js'
 import { type NextBlockFees, nextBlockFees } from '../../subnetevm/fees/nextBlockFees.js'
 import type { ParentHeader } from '../../subnetevm/fees/parentHeader.js'
 import type { Block } from './block.js'
@@ -41,4 +44,15 @@ export class SubnetEvmHead {
     }
     return { fees: nextBlockFees(this.rules.config.upgrades, this.next.fee.feeConfig, parent, timeMs), parent }
   }
+}
+
+/**
+ * Before the block's transactions (subnet-evm core/state_processor_ext.go ApplyUpgrades): the
+ * precompiles whose configs take effect between the parent's time and the block's, then the state upgrades.
+ */
+export async function applyActivations(rules: SubnetEvmRules, sm: StateManagerInterface, parentTime: bigint, number: bigint, time: bigint): Promise<void> {
+  const { feeConfig, allowFeeRecipients } = rules.config
+  const state = precompileState(sm)
+  await applyPrecompileActivations(rules.schedule, parentTime, time, state, { blockNumber: number, feeConfig, allowFeeRecipients })
+  await applyStateUpgrades(rules.stateUpgrades, parentTime, time, state)
 }

@@ -128,8 +128,12 @@ class Simulator {
     this.inherited = { coinbase, difficulty, gasLimit }
     let before: FeeState | undefined
     let baseFee = o.baseFeePerGas
+    // A subnet-evm chain's blocks: its fee window over the simulated parent (docs/L1.md).
+    const subnetEvm = this.chain.subnetEvm?.nextFees(parent, parent.header.minDelayExcess, timeMs).fees
     if (baseFee === undefined) {
-      if (this.opts.validation && this.gasClock !== undefined) {
+      if (this.opts.validation && subnetEvm !== undefined) {
+        baseFee = subnetEvm.baseFee ?? 0n
+      } else if (this.opts.validation && this.gasClock !== undefined) {
         this.gasClock.beforeBlock(timeMs)
         baseFee = this.gasClock.price()
       } else if (this.opts.validation) {
@@ -185,6 +189,7 @@ class Simulator {
       parentBeaconRoot: ZERO32,
       timeMilliseconds: timeMs,
       minDelayExcess: parent.header.minDelayExcess,
+      ...(subnetEvm !== undefined && { extraData: subnetEvm.extraData, subnetEvmFields: this.chain.subnetEvm!.rules.headerFieldCount(o.number, o.time) }),
     }
     const block = makeBlock(header, txs, new Uint8Array())
     this.simHashes.set(o.number, block.hash)
@@ -193,7 +198,7 @@ class Simulator {
       this.gasClock.beforeBlock(timeMs)
       const { target, cfg } = gasConfigAfter(targetExponentOf(this.chain, this.base), priceExponentOf(this.base))
       this.gasClock.afterBlock(gasUsed, target, cfg)
-    } else if (this.opts.validation) {
+    } else if (this.opts.validation && subnetEvm === undefined) {
       const start = before ?? feeStateBeforeBlock(this.feeState!, parent.header.timeMilliseconds, timeMs)
       let after: FeeState
       try {

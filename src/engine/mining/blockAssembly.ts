@@ -15,7 +15,8 @@ import type { TxFailure } from './hardhatFailure.js'
 import type { PoolTx } from '../pool/txPool.js'
 import { type BlockPredicateResults, encodePredicateResults } from '../../warp/predicateResults.js'
 import { WARP_ADDRESS } from '../../warp/warpConstants.js'
-import { type SubnetEvmPlan, applyActivations, planSubnetEvm, sealSubnetEvmHeader, txAllowListRefusal } from './subnetEvmBlock.js'
+import { type SubnetEvmPlan, planSubnetEvm, sealSubnetEvmHeader, txAllowListRefusal } from './subnetEvmBlock.js'
+import { applyActivations } from '../chain/subnetEvmHead.js'
 import { type HeliconPlan, type HeliconVotes, planHelicon, sealHeliconHeader } from './heliconBlock.js'
 
 /*

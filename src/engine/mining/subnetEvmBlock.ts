@@ -10,8 +10,6 @@ import { builderCoinbase } from '../../subnetevm/coinbaseAt.js'
 import { builtExtra } from '../../subnetevm/fees/extra.js'
 import type { NextBlockFees } from '../../subnetevm/fees/nextBlockFees.js'
 import type { ParentHeader } from '../../subnetevm/fees/parentHeader.js'
-import { applyPrecompileActivations } from '../../subnetevm/precompiles/activation.js'
-import { applyStateUpgrades } from '../../subnetevm/stateUpgrades.js'
 import { isTxAllowed, txNotAllowedError } from '../../subnetevm/precompiles/allowListGates.js'
 import { type BlockPredicateResults, encodePredicateResults } from '../../warp/predicateResults.js'
 
@@ -45,17 +43,6 @@ export function planSubnetEvm(chain: Chain, parent: Chain['head'], timeMs: bigin
     coinbase,
     subnetEvm: { rules: head.rules, fees, parent: p, keepFees: overrides.coinbase === undefined },
   }
-}
-
-/**
- * Before the block's transactions (subnet-evm core/state_processor_ext.go ApplyUpgrades): the
- * precompiles whose configs take effect between the parent's time and the block's, then the state upgrades.
- */
-export async function applyActivations(rules: SubnetEvmRules, sm: OverlayState, parentTime: bigint, number: bigint, time: bigint): Promise<void> {
-  const { feeConfig, allowFeeRecipients } = rules.config
-  const state = precompileState(sm)
-  await applyPrecompileActivations(rules.schedule, parentTime, time, state, { blockNumber: number, feeConfig, allowFeeRecipients })
-  await applyStateUpgrades(rules.stateUpgrades, parentTime, time, state)
 }
 
 /** The transaction allow list at execution (subnet-evm core/state_transition.go preCheck): the text a refused sender's transaction is dropped with. */

@@ -122,6 +122,9 @@ export function attachTracer(evm: { events?: unknown }, tracer: Tracer, opts: { 
       error = mapped.text
       if (mapped.beforeRun) tracer.onOpcodeFault?.(error)
       logIndex = frame.logIndex
+    } else if (frame.message.isCompiled === true) {
+      // A precompile runs no LOG opcode: the logs it returns (Warp's, subnet-evm's events) are its frame's, as geth's StateDB.AddLog reports them.
+      for (const [address, topics, data] of (exec.logs ?? []) as [Uint8Array, Uint8Array[], Uint8Array][]) tracer.onLog?.({ address, topics, data, index: logIndex++ })
     } else if (frame.selfdestruct !== undefined) {
       const sd = frame.selfdestruct
       tracer.onEnter?.({ depth: frame.depth + 1, type: 'SELFDESTRUCT', from: sd.from, to: sd.to, input: EMPTY, gas: 0n, value: sd.value })

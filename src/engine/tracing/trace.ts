@@ -7,6 +7,7 @@ import type { Chain } from '../chain/chain.js'
 import { EngineError, ExecutionAbortedError, ExecutionFailedError, NotFoundError } from '../base/errors.js'
 import { EvmGuard, type Cancellation, type RunLimit } from '../exec/evmGuard.js'
 import { Executor, type CallOutcome } from '../exec/executor.js'
+import { applyActivations } from '../chain/subnetEvmHead.js'
 import { chainVM } from '../exec/chainVm.js'
 import { type CallBlockOverrides, callEnv, overriddenBlock } from '../exec/callOverrides.js'
 import { OverlayState } from '../state/overlayState.js'
@@ -133,6 +134,8 @@ class Replay {
     if (parent === undefined) throw new NotFoundError(`block #${block.header.number - 1n} not found`)
     chain.requireState(parent)
     const sm = new OverlayState(chain.stateReader(parent), chain.codeSource)
+    // A subnet-evm block's precompile activations and state upgrades ran before its transactions.
+    if (chain.subnetEvm !== undefined) await applyActivations(chain.subnetEvm.rules, sm, parent.header.timestamp, block.header.number, block.header.timestamp)
     const guard = new EvmGuard()
     const vm = await chainVM(chain, sm, { guard })
     const replay = new Replay(block, vm, sm, guard, chain.warp)
