@@ -183,6 +183,15 @@ describe('a subnet-evm chain from an avalanche-cli genesis (examples/chains/mint
     const refused = await sendFailing(user, { data: deploy.data, gasLimit: 500_000n })
     expect(refused.status).toBe('0x0')
     expect(BigInt(refused.gasUsed)).toBe(500_000n)
+    // A CREATE inside a call is refused before its frame starts: the callTracer shows no child frame, and CREATE pushes 0 (the call goes on).
+    const creator = '0x00000000000000000000000000000000000fac70'
+    const traced = await rpc('debug_traceCall', [
+      { from: user.address, to: creator, gas: '0x100000' },
+      'latest',
+      { tracer: 'callTracer', stateOverrides: { [creator]: { code: '0x600060006000f05000' } } },
+    ])
+    expect(traced.result.calls).toBeUndefined()
+    expect(traced.result.error).toBeUndefined()
     // ewoq, the deployer list's admin, deploys.
     const counter = await new ContractFactory(contracts.contracts.Probe.abi, contracts.contracts.Probe.bytecode, ewoq).deploy()
     expect(await provider.getCode(await counter.getAddress())).not.toBe('0x')

@@ -23,6 +23,9 @@ interface Message {
 }
 
 interface RunningEvm {
+  /** A CREATE this hook refused: no frame to trace. */
+  createRefused?: boolean
+  runCall(opts: { message?: Message }): Promise<unknown>
   _executeCall(message: Message): Promise<unknown>
   _executeCreate(message: Message): Promise<unknown>
   _block?: { header: { number: bigint; timestamp: bigint } }
@@ -85,15 +88,25 @@ export function subnetEvmForEthereumjs(rules: SubnetEvmRules): {
         return execute.call(this, message)
       }
       if (!rules.everEnables('contractDeployerAllowListConfig')) return
+      /** The refused creation's result: the frame's gas all used, nothing moved (libevm core/vm/evm.go create: after the nonce, before the snapshot). */
+      const refusal = async (self: RunningEvm, message: Message) => {
+        const origin = self._tx?.origin ?? message.caller
+        if (!rules.isEnabled('contractDeployerAllowListConfig', blockOf(self).time) || (await isDeployAllowed(precompileState(self.stateManager), origin.bytes))) return undefined
+        return { execResult: { returnValue: EMPTY, executionGasUsed: message.gasLimit, exceptionError: new EVMError(deployNotAllowedError(origin.bytes) as never) } }
+      }
+      // A CREATE or CREATE2 is refused before its frame starts: a tracer sees no frame for it, as in libevm, where the check precedes the tracer's OnEnter.
+      const runCall = evm.runCall
+      evm.runCall = async function (this: RunningEvm, opts) {
+        const message = opts.message
+        const refused = message !== undefined && message.to === undefined ? await refusal(this, message) : undefined
+        if (refused === undefined) return runCall.call(this, opts)
+        // Read by the tracer (tracing/evmHooks.ts), which would otherwise show the creation as one that failed early.
+        this.createRefused = true
+        return refused
+      }
       const create = evm._executeCreate
       evm._executeCreate = async function (this: RunningEvm, message) {
-        const { time } = blockOf(this)
-        const origin = this._tx?.origin ?? message.caller
-        // After the creator's nonce is bumped and before any value moves; the frame's gas is all used (libevm core/vm/evm.go create).
-        if (rules.isEnabled('contractDeployerAllowListConfig', time) && !(await isDeployAllowed(precompileState(this.stateManager), origin.bytes))) {
-          return { execResult: { returnValue: EMPTY, executionGasUsed: message.gasLimit, exceptionError: new EVMError(deployNotAllowedError(origin.bytes) as never) } }
-        }
-        return create.call(this, message)
+        return (await refusal(this, message)) ?? create.call(this, message)
       }
     },
   }

@@ -144,7 +144,10 @@ export function attachTracer(evm: { events?: unknown }, tracer: Tracer, opts: { 
     }
     const frame = frames[frames.length - 1]
     if (pending !== undefined && pending.depth === ev.depth) {
-      failedEarly(pending, frame)
+      // A creation a chain's hook refused (subnet-evm's deployer allow list) has no frame: libevm asks the hook before the tracer's CaptureEnter.
+      const hooked = evm as { createRefused?: boolean }
+      if (hooked.createRefused === true) hooked.createRefused = false
+      else failedEarly(pending, frame)
       pending = undefined
     }
     const code = ev.opcode.name === 'INVALID' ? frame?.message.code : undefined
