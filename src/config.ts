@@ -318,7 +318,11 @@ export const FLAGS: Record<string, FlagDef> = {
   'evm-oracle': { key: 'evmOracle', type: 'boolean', help: "run what the own interpreter serves on ethereumjs too; answer ethereumjs's result, log and count differences" },
   'icm-relayer': { key: 'icmRelayer', type: 'string', help: "the node's ICM relayer: auto, manual (icm_deliverMessage) or off (docs/ICM.md); unset: auto on the local network" },
   'icm-messenger-address': { key: 'icmMessengerAddress', type: 'string', help: "the Teleporter messenger the relayer watches on every chain (TeleporterMessenger v1.0.0's address)" },
-  'icm-messenger-deployment-tx': { key: 'icmMessengerDeploymentTx', type: 'string', help: "file of the messenger's keyless deployment tx, sent on each local chain (docs/ICM.md)" },
+  'icm-messenger-deployment-tx': {
+    key: 'icmMessengerDeploymentTx',
+    type: 'string',
+    help: "file or URL of the messenger's keyless deployment tx, sent on each local chain (default: avalanche-cli's copy, if there; docs/ICM.md)",
+  },
   'icm-registry-bytecode': { key: 'icmRegistryBytecode', type: 'string', help: "file of TeleporterRegistry's creation code, deployed with the messenger (docs/ICM.md)" },
   'icm-relayer-key': { key: 'icmRelayerKey', type: 'string', help: "the relayer account's private key (0x, 32 bytes); unset: the node's fixed relayer key (docs/ICM.md)" },
   'explorer-enabled': { key: 'explorerEnabled', type: 'boolean', help: 'serve the explorer page at / (read-only); unset: on when --http-host is loopback, true: on any host too' },

@@ -29,7 +29,8 @@ import { evmSubnetID } from './chains/blockchainID.js'
 import { nodeVerifier } from './warp/verifier.js'
 import { platformValidatorMethods } from './namespaces/platformValidators.js'
 import { icmMethods } from './namespaces/icm.js'
-import { createRelayer, deployMessenger, readMessengerDeployment } from './chains/icmRelayer.js'
+import { createRelayer, deployMessenger } from './chains/icmRelayer.js'
+import { resolveMessengerDeployment } from './chains/messengerDeployment.js'
 import { type AggregatorChain, aggregateSignatures } from './icm/signatureAggregator.js'
 import { PChainService } from './pchain/service.js'
 import { localPGenesisUTXOs, validatorStake } from './pchain/genesis.js'
@@ -110,7 +111,7 @@ export interface CreateNodeOptions {
 export async function createNode(config: NodeConfig, opts: CreateNodeOptions = {}): Promise<CChainNode> {
   const log = opts.log ?? createLogger(config.logLevel, config.logFormat)
   // Read before the database opens: a file that holds no keyless deployment stops the start.
-  const messengerDeployment = readMessengerDeployment(config)
+  const messengerDeployment = await resolveMessengerDeployment(config, log)
   const { genesis, known, net, blockchainId, xChainId, extra, db } = opts.start?.plan ?? (await planNode(config, log))
   if (!NATIVE_CRYPTO.secp256k1) log.warn(NATIVE_CRYPTO, 'native secp256k1 binding unavailable; using the slower pure-JS fallback')
   const accounts = new AccountManager(join(config.dataDir, 'keystore'), { now: opts.now })
