@@ -215,6 +215,11 @@ export const NodeConfig = z.strictObject({
     .default('0x253b2784c75e510dD0fF1da844684a1aC0aa5fcf'),
   /** A file holding the messenger's keyless deployment transaction (hex), sent on every chain of a local network at start (docs/ICM.md). */
   icmMessengerDeploymentTx: z.string().min(1).optional(),
+  /** Where avalanche-cli keeps its files: Teleporter's deployment transaction is looked for under bin/icm-contracts/v1.0.0/ when no file is given. */
+  avalancheCliDir: z
+    .string()
+    .min(1)
+    .default(() => join(homedir(), '.avalanche-cli')),
   /** A file holding TeleporterRegistry's creation code (hex); unset: TeleporterRegistry_Bytecode_v1.0.0.txt beside the deployment transaction, if there. */
   icmRegistryBytecode: z.string().min(1).optional(),
   /** The relayer account's secp256k1 key (32-byte 0x hex); unset: the node's fixed relayer key (docs/ICM.md). */
@@ -323,6 +328,7 @@ export const FLAGS: Record<string, FlagDef> = {
     type: 'string',
     help: "file or URL of the messenger's keyless deployment tx, sent on each local chain (default: avalanche-cli's copy, if there; docs/ICM.md)",
   },
+  'avalanche-cli-dir': { key: 'avalancheCliDir', type: 'string', help: "avalanche-cli's directory, where Teleporter's deployment transaction is looked for without --icm-messenger-deployment-tx" },
   'icm-registry-bytecode': { key: 'icmRegistryBytecode', type: 'string', help: "file of TeleporterRegistry's creation code, deployed with the messenger (docs/ICM.md)" },
   'icm-relayer-key': { key: 'icmRelayerKey', type: 'string', help: "the relayer account's private key (0x, 32 bytes); unset: the node's fixed relayer key (docs/ICM.md)" },
   'explorer-enabled': { key: 'explorerEnabled', type: 'boolean', help: 'serve the explorer page at / (read-only); unset: on when --http-host is loopback, true: on any host too' },

@@ -1,5 +1,4 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
-import { homedir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { bytesToHex, equalsBytes, hexToBytes } from '@ethereumjs/util'
 import { AbiCoder, getAddress } from 'ethers'
@@ -20,9 +19,9 @@ const REGISTRY_FILE = 'TeleporterRegistry_Bytecode_v1.0.0.txt'
 /** How long a download may take. */
 const DOWNLOAD_MS = 15_000
 
-/** Where avalanche-cli keeps icm-contracts v1.0.0 (its `bin/icm-contracts/<version>/`), under the user's home. */
-export function avalancheCliDeploymentFile(): string {
-  return join(homedir(), '.avalanche-cli', 'bin', 'icm-contracts', 'v1.0.0', DEPLOYMENT_FILE)
+/** Where avalanche-cli keeps icm-contracts v1.0.0's deployment (its `bin/icm-contracts/<version>/`), under its directory (`--avalanche-cli-dir`, ~/.avalanche-cli). */
+function avalancheCliDeploymentFile(config: NodeConfig): string {
+  return join(config.avalancheCliDir, 'bin', 'icm-contracts', 'v1.0.0', DEPLOYMENT_FILE)
 }
 
 /** What the set-up deploys: the messenger's keyless deployment and, where its creation code is at hand, a registry naming it. */
@@ -43,7 +42,7 @@ export async function resolveMessengerDeployment(config: NodeConfig, log: Logger
   if (given === undefined) {
     // Mainnet and Fuji have Teleporter already; the node deploys it on local networks only.
     if (config.networkId === 1 || config.networkId === 5) return undefined
-    const cli = avalancheCliDeploymentFile()
+    const cli = avalancheCliDeploymentFile(config)
     if (!existsSync(cli)) {
       log.info(`icm: Teleporter is not deployed on the local chains: pass ${flag} <file or URL> (icm-contracts v1.0.0's ${DEPLOYMENT_FILE}), or install it with avalanche-cli (${dirname(cli)})`)
       return undefined

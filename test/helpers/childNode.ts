@@ -25,7 +25,9 @@ export function assertBuilt(): void {
 
 /** Starts dist/src/main.js on port 0 and reads the URL from its start banner. */
 export async function startChild(dataDir: string, extraArgs: string[] = []): Promise<ChildNode> {
-  const proc = spawn(process.execPath, [MAIN, '--http-port', '0', '--data-dir', dataDir, '--log-level', 'error', ...extraArgs], { stdio: ['ignore', 'pipe', 'pipe'] })
+  const proc = spawn(process.execPath, [MAIN, '--http-port', '0', '--data-dir', dataDir, '--log-level', 'error', '--avalanche-cli-dir', join(dataDir, 'no-avalanche-cli'), ...extraArgs], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
   return { proc, ...(await readStart(proc)) }
 }
 

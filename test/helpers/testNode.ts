@@ -84,6 +84,8 @@ export async function startTestNode(opts: TestNodeOptions = {}): Promise<TestNod
     pendingNonceGuard: 0,
     evmInterpreter: 'own',
     evmOracle: true,
+    // Not the developer's avalanche-cli (its Teleporter deployment would add blocks at start): a test that wants one names it.
+    avalancheCliDir: join(dataDir, 'no-avalanche-cli'),
     ...opts.config,
     ...target.input,
   } as NodeConfigInput)

@@ -105,6 +105,7 @@ describe('cchain-node --help', () => {
       'icm-relayer': '(none)',
       'icm-messenger-address': '0x253b2784c75e510dD0fF1da844684a1aC0aa5fcf',
       'icm-messenger-deployment-tx': '(none)',
+      'avalanche-cli-dir': join(homedir(), '.avalanche-cli'),
       'icm-registry-bytecode': '(none)',
       'icm-relayer-key': '(none)',
       'chain-config-dir': '(none)',

@@ -52,7 +52,8 @@ describe("Teleporter's deployment transaction, found without hunting", () => {
     mkdirSync(dir, { recursive: true })
     writeFileSync(join(dir, FILE), `${keyless.serialized.slice(2)}\n`)
     process.env.HOME = fakeHome
-    const node = await startTestNode({ config: { icmMessengerAddress: MESSENGER } as never })
+    // The default avalanche-cli directory, under the (temporary) home.
+    const node = await startTestNode({ config: { icmMessengerAddress: MESSENGER, avalancheCliDir: undefined } as never })
     try {
       expect(await codeOnC(node)).toBe(contracts.contracts.ICMTestMessenger.deployedBytecode)
     } finally {
@@ -63,7 +64,7 @@ describe("Teleporter's deployment transaction, found without hunting", () => {
   it("says how to get it when there is neither a flag nor avalanche-cli's copy", async () => {
     process.env.HOME = tempDir()
     const captured = capturedLog('info')
-    const node = await startTestNode({ log: captured.log, config: { icmMessengerAddress: MESSENGER } as never })
+    const node = await startTestNode({ log: captured.log, config: { icmMessengerAddress: MESSENGER, avalancheCliDir: undefined } as never })
     try {
       expect(await codeOnC(node)).toBe('0x')
       expect(captured.text()).toContain(`Teleporter is not deployed on the local chains: pass --icm-messenger-deployment-tx <file or URL> (icm-contracts v1.0.0's ${FILE})`)
