@@ -8,6 +8,8 @@
 FROM node:20-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
+# The tests' tools' local package (a devDependency that npm ci links; pruned below with the rest).
+COPY test/tools/package.json ./test/tools/
 # classic-level, secp256k1 and keccak load the prebuilt linux binaries they ship; no install scripts
 # (and so no compiler) are needed, and `prepare` runs below once the sources are in.
 RUN npm ci --ignore-scripts --no-audit --no-fund

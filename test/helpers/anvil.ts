@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { poll } from './chain.js'
 
-/** Foundry's anvil from the npm package @foundry-rs/anvil-linux-amd64 (a devDependency, same version as cast). */
+/** Foundry's anvil from the npm package @foundry-rs/anvil-linux-amd64 (installed by test/tools, a devDependency; same version as cast). */
 export const ANVIL = join(process.cwd(), 'node_modules/@foundry-rs/anvil-linux-amd64/bin/anvil')
 
 /** anvil's first dev account (its default mnemonic), funded with 10,000 ETH there. */

@@ -7,7 +7,7 @@ import { startTestNode, type TestNode, type TestNodeOptions } from './testNode.j
 
 /** Foundry's cast, as test/integration/clients.test.ts runs it. */
 export const CAST = join(process.cwd(), 'node_modules/@foundry-rs/cast-linux-amd64/bin/cast')
-/** Foundry's forge from the npm package @foundry-rs/forge-linux-amd64 (an optionalDependency, as cast's). */
+/** Foundry's forge from the npm package @foundry-rs/forge-linux-amd64 (installed by test/tools, as cast's). */
 export const FORGE = join(process.cwd(), 'node_modules/@foundry-rs/forge-linux-amd64/bin/forge')
 export const runFile = promisify(execFile)
 

@@ -5,7 +5,7 @@
  * each started on port 0, asked eth_chainId and its explorer page, and stopped by its PID.
  */
 import { type ChildProcess, execFile, spawn } from 'node:child_process'
-import { cpSync, lstatSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs'
+import { cpSync, existsSync, lstatSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
@@ -86,6 +86,20 @@ it('the tarball holds the compiled node and explorer, the explorer page, the def
   expect(files.filter((file) => !SHIPPED.test(file))).toEqual([])
   expect(files.filter((file) => /^(src|test|scripts|docs|dist\/scripts|explorer\/src)\/|\.ts$|\.map$/.test(file))).toEqual([])
   expect(files).toEqual(expect.arrayContaining(['dist/src/main.js', 'dist/explorer/main.js', 'explorer/index.html', 'config/local-genesis.json', 'README.md']))
+})
+
+/** Bytes of the files under `dir`, symlinks counted as themselves (not followed). */
+function sizeOf(dir: string): number {
+  return readdirSync(dir, { withFileTypes: true }).reduce((n, e) => {
+    const path = join(dir, e.name)
+    return n + (e.isDirectory() ? sizeOf(path) : lstatSync(path).size)
+  }, 0)
+}
+
+it("installs none of the tests' tools into a project (Foundry's binaries, Hardhat, solc, a browser, vitest), and under 100 MB of node_modules", () => {
+  const modules = join(project, 'node_modules')
+  for (const tool of ['@foundry-rs', 'cchain-node-test-tools', 'hardhat', 'solc', 'puppeteer-core', '@sparticuz', 'vitest', 'viem']) expect(existsSync(join(modules, tool)), tool).toBe(false)
+  expect(sizeOf(modules)).toBeLessThan(100 * 1024 * 1024)
 })
 
 /** The bin npm linked: a symlink to dist/src/main.js, which starts with its shebang. */
