@@ -32,6 +32,9 @@ export function checkEthApis(names: readonly string[]): void {
  * where they differ (archival state). Unknown keys stop startup with the key named. Each key's
  * `.describe()` is its line in docs/CONFIG.md (scripts/genConfigDoc.ts).
  */
+const Address20 = z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'expected a 0x-prefixed 20-byte address')
+const avalancheCliHome = () => join(homedir(), '.avalanche-cli')
+
 export const ChainConfigFile = z.strictObject({
   'pruning-enabled': z.boolean().default(false).describe("Keep only the last `state-history` blocks' states (coreth's default: true); false keeps every state (archival)"),
   'rpc-gas-cap': z.number().int().nonnegative().default(50_000_000).describe('Gas limit of one eth_call / eth_estimateGas; larger uint64 values are clamped (0 = no cap)'),
@@ -115,17 +118,9 @@ export const ChainConfigFile = z.strictObject({
   // coreth's genesis starts at 2000 ms; this development node starts at the target (docs/API.md).
   'min-delay-target': z.number().int().nonnegative().default(0).describe('ACP-226 minimum block delay in ms the chain starts at and steers toward (0: blocks as soon as transactions wait)'),
   'min-price-target': z.number().int().positive().optional().describe("Helicon: ACP-283 minimum gas price in wei (aAVAX) the builder steers toward (none: keep the parent's, 1 wei from genesis)"),
-  // subnet-evm's key (plugin/evm/config): the miner's etherbase.
-  feeRecipient: z
-    .string()
-    .regex(/^0x[0-9a-fA-F]{40}$/, 'expected a 0x-prefixed 20-byte address')
-    .optional()
-    .describe("A subnet-evm chain's coinbase for the blocks it builds where its rules allow fee recipients (allowFeeRecipients, the reward manager); else the blackhole"),
+  feeRecipient: Address20.optional().describe("A subnet-evm chain's coinbase where fee recipients are allowed (allowFeeRecipients, the reward manager); else the blackhole"),
   // anvil's --hardfork; avalanchego has no such key (its upgrade schedule is the network's).
-  hardfork: z
-    .enum(['helicon', 'granite'])
-    .default('helicon')
-    .describe('The C-Chain rules the chain runs from genesis: helicon (avalanchego v1.15: ACP-194 execution, its header) or granite (before it)'),
+  hardfork: z.enum(['helicon', 'granite']).default('helicon').describe('C-Chain rules from genesis: helicon (avalanchego v1.15: ACP-194 execution, its header) or granite (before it)'),
   'fork-url': z
     .url({ protocol: /^https?$/ })
     .optional()
@@ -216,10 +211,7 @@ export const NodeConfig = z.strictObject({
   /** A file holding the messenger's keyless deployment transaction (hex), sent on every chain of a local network at start (docs/ICM.md). */
   icmMessengerDeploymentTx: z.string().min(1).optional(),
   /** Where avalanche-cli keeps its files: Teleporter's deployment transaction is looked for under bin/icm-contracts/v1.0.0/ when no file is given. */
-  avalancheCliDir: z
-    .string()
-    .min(1)
-    .default(() => join(homedir(), '.avalanche-cli')),
+  avalancheCliDir: z.string().min(1).default(avalancheCliHome),
   /** A file holding TeleporterRegistry's creation code (hex); unset: TeleporterRegistry_Bytecode_v1.0.0.txt beside the deployment transaction, if there. */
   icmRegistryBytecode: z.string().min(1).optional(),
   /** The relayer account's secp256k1 key (32-byte 0x hex); unset: the node's fixed relayer key (docs/ICM.md). */
