@@ -5,7 +5,7 @@
 # publish it on 127.0.0.1 as above unless other machines should reach the node.
 
 # ---- build: install all dependencies, compile TypeScript, then drop dev dependencies
-FROM node:20-bookworm-slim AS build
+FROM node:24-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 # The tests' tools' local package (a devDependency that npm ci links; pruned below with the rest).
@@ -20,7 +20,7 @@ COPY explorer ./explorer
 RUN npm run build && npm prune --omit=dev --omit=optional --ignore-scripts --no-audit --no-fund
 
 # ---- runtime: production dependencies, compiled JavaScript and the default genesis only
-FROM node:20-bookworm-slim
+FROM node:24-bookworm-slim
 ENV NODE_ENV=production
 WORKDIR /app
 COPY --from=build --chown=root:root /app/package.json /app/package-lock.json ./
