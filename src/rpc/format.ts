@@ -6,6 +6,7 @@ import { feeCaps } from '../engine/chain/feeCaps.js'
 import { txSender } from '../engine/chain/txMemo.js'
 import { RawJson } from './rawJson.js'
 import { JsonWriter, ascii } from './jsonWriter.js'
+import { OPTIONAL_HEADER_JSON_KEYS } from '../subnetevm/headerLayout.js'
 
 /*
  * Wire formatting of blocks, headers, transactions, receipts and logs, once, in geth's shapes
@@ -68,14 +69,11 @@ export function formatHeader(block: Block): Record<string, Json> {
   return out
 }
 
-/** subnet-evm header JSON keys in SUBNET_EVM_OPTIONAL's order. */
-const SUBNET_EVM_KEYS = ['baseFeePerGas', 'blockGasCost', 'blobGasUsed', 'excessBlobGas', 'parentBeaconBlockRoot', 'timestampMilliseconds', 'minDelayExcess']
-
 /** A subnet-evm header's JSON has only the fields its upgrades give it, and none of coreth's atomic ones (subnet-evm internal/ethapi/api.go RPCMarshalHeader). */
 function dropAbsentFields(out: Record<string, Json>, present: number): void {
   delete out.extDataHash
   delete out.extDataGasUsed
-  for (const key of SUBNET_EVM_KEYS.slice(present)) delete out[key]
+  for (const key of OPTIONAL_HEADER_JSON_KEYS.slice(present)) delete out[key]
 }
 
 /**

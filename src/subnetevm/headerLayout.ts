@@ -30,6 +30,9 @@ export const OPTIONAL_HEADER_JSON_NAMES: Readonly<Record<OptionalHeaderField, st
   minDelayExcess: 'minDelayExcess',
 })
 
+/** Those names in RLP order. */
+export const OPTIONAL_HEADER_JSON_KEYS: readonly string[] = OPTIONAL_HEADER_FIELDS.map((f) => OPTIONAL_HEADER_JSON_NAMES[f])
+
 /** The items of a block's RLP list (libevm core/types/block.libevm.go NOOPBlockBodyHooks). */
 export const BLOCK_RLP_ITEMS = ['header', 'transactions', 'uncles'] as const
 

@@ -2,6 +2,7 @@ import { RLP } from '@ethereumjs/rlp'
 import type { TypedTransaction } from '@ethereumjs/tx'
 import { bigIntToUnpaddedBytes, bytesToBigInt } from '@ethereumjs/util'
 import { keccak256 } from '../../util/crypto.js'
+import { OPTIONAL_HEADER_FIELDS } from '../../subnetevm/headerLayout.js'
 import { txBytes } from './txMemo.js'
 
 /**
@@ -39,13 +40,10 @@ export interface Header {
   helicon?: HeliconFields
   /**
    * A subnet-evm chain's header: geth's 15 fields, then the first `subnetEvmFields` of
-   * SUBNET_EVM_OPTIONAL (its upgrades decide how many); no extDataHash or extDataGasUsed.
+   * OPTIONAL_HEADER_FIELDS (src/subnetevm/headerLayout.ts; its upgrades decide how many); no extDataHash or extDataGasUsed.
    */
   subnetEvmFields?: number
 }
-
-/** subnet-evm's header fields after geth's 15, in RLP order (subnet-evm plugin/evm/customtypes/header_ext.go). */
-export const SUBNET_EVM_OPTIONAL = ['baseFee', 'blockGasCost', 'blobGasUsed', 'excessBlobGas', 'parentBeaconRoot', 'timeMilliseconds', 'minDelayExcess'] as const
 
 /**
  * What Helicon adds to a header (coreth customtypes/header_ext.go, fields 25-30): the ACP-176 target
@@ -94,7 +92,7 @@ const big = bigIntToUnpaddedBytes
 
 /** RLP list of the header in coreth's field order (subnet-evm's for its chains). */
 export function headerFields(h: Header): Uint8Array[] {
-  if (h.subnetEvmFields !== undefined) return [...gethFields(h), ...SUBNET_EVM_OPTIONAL.slice(0, h.subnetEvmFields).map((k) => (k === 'parentBeaconRoot' ? h[k] : big(h[k])))]
+  if (h.subnetEvmFields !== undefined) return [...gethFields(h), ...OPTIONAL_HEADER_FIELDS.slice(0, h.subnetEvmFields).map((k) => (k === 'parentBeaconRoot' ? h[k] : big(h[k])))]
   return [
     ...gethFields(h),
     h.extDataHash,
@@ -137,7 +135,7 @@ function gethFields(h: Header): Uint8Array[] {
  */
 export function headerFromFields(f: Uint8Array[]): Header {
   const n = (i: number) => bytesToBigInt(f[i]!)
-  if (f.length < 16 || (f.length <= 15 + SUBNET_EVM_OPTIONAL.length && f[15]!.length !== 32)) return subnetEvmHeader(f)
+  if (f.length < 16 || (f.length <= 15 + OPTIONAL_HEADER_FIELDS.length && f[15]!.length !== 32)) return subnetEvmHeader(f)
   return {
     ...gethHeader(f),
     extDataHash: f[15]!,

@@ -8,6 +8,7 @@ import { flatRootOp } from '../../store/flatState.js'
 import { type ForkRecord, forkRecordOp, readForkRecord } from '../../store/forkRecord.js'
 import { type Header, encodeBlock, heliconFields } from './block.js'
 import { encodeReceipts } from './receipt.js'
+import { OPTIONAL_HEADER_JSON_KEYS } from '../../subnetevm/headerLayout.js'
 import type { Genesis } from '../rules/genesis.js'
 
 type BlockJson = Record<string, unknown>
@@ -91,9 +92,6 @@ export async function writeForkBase(db: Database, record: ForkRecord): Promise<v
   )
 }
 
-/** subnet-evm's optional header fields as a block's JSON names them, in RLP order (block.ts SUBNET_EVM_OPTIONAL). */
-const SUBNET_EVM_JSON = ['baseFeePerGas', 'blockGasCost', 'blobGasUsed', 'excessBlobGas', 'parentBeaconBlockRoot', 'timestampMilliseconds', 'minDelayExcess']
-
 /**
  * How many of subnet-evm's optional fields a subnet-evm origin's block has (the last one present
  * counts those before it); undefined for a C-Chain's block (it has extDataHash) or an Ethereum node's
@@ -102,7 +100,7 @@ const SUBNET_EVM_JSON = ['baseFeePerGas', 'blockGasCost', 'blobGasUsed', 'excess
 function subnetEvmFieldsOf(b: BlockJson): number | undefined {
   if (b.extDataHash !== undefined || b.blockGasCost === undefined) return undefined
   let count = 0
-  SUBNET_EVM_JSON.forEach((key, i) => {
+  OPTIONAL_HEADER_JSON_KEYS.forEach((key, i) => {
     if (b[key] !== undefined) count = i + 1
   })
   return count

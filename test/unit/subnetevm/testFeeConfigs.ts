@@ -23,3 +23,6 @@ export const VALID_TEST_FEE_CONFIG: FeeConfig = {
   maxBlockGasCost: 1_000_000n,
   blockGasCostStep: 200_000n,
 }
+
+/** VALID_TEST_FEE_CONFIG as a genesis or precompile config writes it (JSON numbers). */
+export const VALID_TEST_FEE_CONFIG_JSON = Object.fromEntries(Object.entries(VALID_TEST_FEE_CONFIG).map(([k, v]) => [k, Number(v)]))

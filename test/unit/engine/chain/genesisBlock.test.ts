@@ -7,6 +7,7 @@ import { genesisBlock } from '../../../../src/engine/chain/genesisBlock.js'
 import { chainCommon } from '../../../../src/engine/rules/chainCommon.js'
 import type { Genesis } from '../../../../src/engine/rules/genesis.js'
 import { SubnetEvmRules } from '../../../../src/engine/rules/subnetEvmRules.js'
+import { VALID_TEST_FEE_CONFIG_JSON } from '../../subnetevm/testFeeConfigs.js'
 
 /*
  * subnet-evm's genesis block, against the one subnet-evm's own RPC tests serve (internal/ethapi
@@ -37,16 +38,7 @@ describe("a subnet-evm genesis block (subnet-evm's RPC test vector)", () => {
       muirGlacierBlock: 0,
       berlinBlock: 0,
       londonBlock: 0,
-      feeConfig: {
-        gasLimit: 8_000_000,
-        targetBlockRate: 2,
-        minBaseFee: 25_000_000_000,
-        targetGas: 15_000_000,
-        baseFeeChangeDenominator: 36,
-        minBlockGasCost: 0,
-        maxBlockGasCost: 1_000_000,
-        blockGasCostStep: 200_000,
-      },
+      feeConfig: { ...VALID_TEST_FEE_CONFIG_JSON },
     }
     const genesis: Genesis = {
       config,

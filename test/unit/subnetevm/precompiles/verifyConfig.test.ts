@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { parsePrecompileConfig, parsePrecompileUpgrades } from '../../../../src/subnetevm/precompiles/config.js'
 import type { PrecompileKey } from '../../../../src/subnetevm/precompiles/modules.js'
 import { verifyPrecompileConfig, verifyPrecompileUpgrades } from '../../../../src/subnetevm/precompiles/verifyConfig.js'
+import { VALID_TEST_FEE_CONFIG_JSON } from '../testFeeConfigs.js'
 
 /*
  * subnet-evm's config verification: allowlisttest/test_allowlist_config.go for every allow list,
@@ -52,16 +53,7 @@ describe('the modules’ own fields', () => {
   })
 
   it('fee manager: the allow list first, then the initial fee config', () => {
-    const valid = {
-      gasLimit: 8_000_000,
-      targetBlockRate: 2,
-      minBaseFee: 25_000_000_000,
-      targetGas: 15_000_000,
-      baseFeeChangeDenominator: 36,
-      minBlockGasCost: 0,
-      maxBlockGasCost: 1_000_000,
-      blockGasCostStep: 200_000,
-    }
+    const valid = { ...VALID_TEST_FEE_CONFIG_JSON }
     expect(verify('feeManagerConfig', { initialFeeConfig: valid })).toBeUndefined()
     expect(verify('feeManagerConfig', { initialFeeConfig: { ...valid, gasLimit: 0 } })).toBe('gasLimit cannot be less than or equal to 0: gasLimit = 0')
     expect(verify('feeManagerConfig', { initialFeeConfig: {} })).toBe('gasLimit cannot be nil')
