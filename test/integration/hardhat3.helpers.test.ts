@@ -3,11 +3,10 @@
  * = await network.connect()`) against the node (issue 24). Hardhat 3 and its helpers live in the npm
  * workspace test/fixtures/hardhat3 (the repository's own `hardhat` is Hardhat 2).
  *
- * Hardhat 3's CLI refuses Node.js before 22.13.0 (hardhat src/internal/cli/node-version.ts), and its
- * runtime loads EDR, whose native binding npm skips on Node.js 20 (engines ">= 22"). So on this
- * project's Node.js 20 the helpers run here as network.connect() attaches them: the plugin's
+ * The helpers run here as network.connect() attaches them, without Hardhat's runtime: the plugin's
  * `newConnection` network hook wraps a connection whose provider is Hardhat 3's own HttpProvider (the
- * one its network manager builds for an `http` network; not exported, hence imported by path).
+ * one its network manager builds for an `http` network; not exported, hence imported by path). The
+ * whole path, Hardhat 3's CLI running a project's tests, is test/integration/hardhat3.cli.test.ts.
  */
 import { execFile } from 'node:child_process'
 import { existsSync } from 'node:fs'

@@ -6,7 +6,7 @@
  */
 import { type ChildProcess, execFile, spawn } from 'node:child_process'
 import { cpSync, existsSync, lstatSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { delimiter, dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, expect, it } from 'vitest'
@@ -21,8 +21,15 @@ const tempDir = tempDirs('cchain-package-')
 /** What the tarball may hold: the compiled node and explorer, the explorer's page, the default genesis, the example chains. */
 const SHIPPED = /^(dist\/src\/.+\.js|dist\/explorer\/.+\.js|explorer\/(index\.html|explorer\.css|favicon\.svg)|config\/local-genesis\.json|examples\/chains\/.+\.json|package\.json|README\.md)$/
 
-/** Our environment without the prefixes `npm test` sets for this checkout: the npm commands below act on their temporary folders only. */
-const NPM_ENV = Object.fromEntries(Object.entries(process.env).filter(([key]) => !/^npm_(config_(local_|global_)?prefix$|package_|lifecycle_)/.test(key)))
+/**
+ * Our environment without the prefixes `npm test` sets for this checkout (the npm commands below act
+ * on their temporary folders only), and with the Node.js running this suite first on PATH: the bin's
+ * `#!/usr/bin/env node` runs on it (Node.js 24 under .ci/run).
+ */
+const NPM_ENV = {
+  ...Object.fromEntries(Object.entries(process.env).filter(([key]) => !/^npm_(config_(local_|global_)?prefix$|package_|lifecycle_)/.test(key))),
+  PATH: [dirname(process.execPath), process.env.PATH].join(delimiter),
+}
 
 let tarball: string
 let files: string[]
@@ -113,6 +120,9 @@ async function expectServes([command, ...args]: string[], cwd: string): Promise<
   const proc = startGroup(command!, [...args, '--http-port', '0', '--data-dir', tempDir()], cwd)
   const { url } = await readStart(proc, 60_000)
   expect(await rpcAt(url, 'eth_chainId')).toBe('0xa868')
+  // The client version names the Node.js the node runs on: this suite's, one the package supports.
+  expect(await rpcAt(url, 'web3_clientVersion')).toMatch(new RegExp(`/node${process.versions.node.replaceAll('.', '\\.')}$`))
+  expect(Number(process.versions.node.split('.')[0])).toBeGreaterThanOrEqual(Number(/>=(\d+)/.exec(JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).engines.node)![1]))
   // The page and a script: explorerAssets.ts found the installed package's files.
   const origin = new URL(url).origin
   const page = await fetch(`${origin}/explorer/`)
@@ -122,7 +132,7 @@ async function expectServes([command, ...args]: string[], cwd: string): Promise<
   await stopGroup(proc)
 }
 
-it('npx cchain-node after npm install <tgz>: starts on port 0, answers eth_chainId, serves the explorer, stops', async () => {
+it('npx cchain-node after npm install <tgz>: starts on port 0 on this Node.js (24 in CI), answers eth_chainId, serves the explorer, stops', async () => {
   expectLinkedBin(join(project, 'node_modules', '.bin', 'cchain-node'))
   // --yes=false: were the installed bin not found, npx would fail rather than fetch a cchain-node from the registry.
   await expectServes(['npx', '--yes=false', 'cchain-node'], project)
