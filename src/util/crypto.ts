@@ -13,8 +13,10 @@ export interface NativeSecp256k1 {
   publicKeyConvert(pub: Uint8Array, compressed: boolean): Uint8Array
 }
 
-// The native binding loads its shipped linux-x64 prebuild; @noble is the fallback (signature
-// recovery measured about 30x slower here).
+// The native binding loads its shipped N-API prebuild (linux-x64, darwin-arm64, win32-x64: one
+// build for every Node.js version); @noble is the fallback (signature recovery measured about 30x
+// slower here). `secp256k1/bindings`, not `secp256k1`: the package's index falls back to elliptic
+// by itself, which would hide a prebuild that did not load.
 function loadNative<T>(name: string): T | undefined {
   try {
     return require(name) as T
@@ -23,7 +25,7 @@ function loadNative<T>(name: string): T | undefined {
   }
 }
 /** The native secp256k1 binding, or undefined where its prebuild did not load (callers fall back to @noble). */
-export const nativeSecp = loadNative<NativeSecp256k1>('secp256k1')
+export const nativeSecp = loadNative<NativeSecp256k1>('secp256k1/bindings')
 
 /**
  * keccak-256 on hash-wasm's WebAssembly sponge, one instance re-initialised per hash: the node hashes

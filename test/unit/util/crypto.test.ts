@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto'
 import { bytesToHex } from '@ethereumjs/util'
 import { keccak_256 } from '@noble/hashes/sha3.js'
 import { describe, expect, it } from 'vitest'
-import { keccak256 } from '../../../src/util/crypto.js'
+import { keccak256, NATIVE_CRYPTO, nativeSecp } from '../../../src/util/crypto.js'
 
 /* keccak256 reuses one WebAssembly sponge for every hash: each must still be the hash of its own input. */
 
@@ -19,5 +19,19 @@ describe('keccak256', () => {
     const big = new Uint8Array(randomBytes(100))
     const view = big.subarray(10, 30)
     expect(bytesToHex(keccak256(view))).toBe(bytesToHex(keccak_256(view.slice())))
+  })
+})
+
+describe('the native secp256k1 binding', () => {
+  it('loads its N-API prebuild on linux-x64 on this Node.js (22 and 24 alike), and recovers the key that signed', async () => {
+    const platform = `${process.platform}-${process.arch}`
+    if (!['linux-x64', 'darwin-arm64', 'win32-x64'].includes(platform)) throw new Error(`no prebuild ships for ${platform}: this test names the platforms that have one`)
+    expect(NATIVE_CRYPTO.secp256k1).toBe(true)
+    const { secp256k1 } = await import('@noble/curves/secp256k1.js')
+    const key = secp256k1.utils.randomSecretKey()
+    const msg = new Uint8Array(randomBytes(32))
+    const sig = secp256k1.sign(msg, key, { prehash: false, format: 'recovered' })
+    const recovered = nativeSecp!.ecdsaRecover(sig.subarray(1), sig[0]!, msg, false)
+    expect(bytesToHex(recovered)).toBe(bytesToHex(secp256k1.getPublicKey(key, false)))
   })
 })
