@@ -1,14 +1,15 @@
-import { keccak256 } from 'ethers'
+import { bytesToHex } from '@ethereumjs/util'
 import type { Logger } from 'pino'
 import type { NodeConfig } from '../config.js'
 import type { Engine } from '../engine/engine.js'
 import { deployKeyless } from '../icm/bootstrap.js'
 import type { MessengerSetUp } from './messengerDeployment.js'
 import { Relayer } from '../icm/relayer.js'
+import { keccak256 } from '../util/crypto.js'
 import type { BlsSigner } from '../warp/bls.js'
 
 /** The relayer account's key when none is configured: fixed, so its address is known in advance (docs/ICM.md). */
-export const DEFAULT_RELAYER_KEY = keccak256(new TextEncoder().encode('cchain-node/icm-relayer/v1'))
+export const DEFAULT_RELAYER_KEY = bytesToHex(keccak256(new TextEncoder().encode('cchain-node/icm-relayer/v1')))
 
 /** The node's relayer (docs/ICM.md), or none when it is off: by default on the local network only. */
 export function createRelayer(config: NodeConfig, local: boolean, signer: BlsSigner, log: Logger): Relayer | undefined {

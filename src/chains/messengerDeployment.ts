@@ -1,10 +1,10 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
-import { bytesToHex, equalsBytes, hexToBytes } from '@ethereumjs/util'
-import { AbiCoder, getAddress } from 'ethers'
+import { bytesToHex, concatBytes, equalsBytes, hexToBytes, toChecksumAddress } from '@ethereumjs/util'
 import type { Logger } from 'pino'
 import type { NodeConfig } from '../config.js'
 import { type KeylessDeployment, parseKeylessDeployment } from '../icm/bootstrap.js'
+import { abiEncode } from '../util/abi.js'
 
 /*
  * Where Teleporter's keyless deployment transaction comes from (docs/ICM.md, "Teleporter's
@@ -80,8 +80,8 @@ function fromFile(file: string, config: NodeConfig, what: string): MessengerSetU
   const code = readFileSync(registryFile, 'utf8').trim()
   if (!/^(0x)?([0-9a-fA-F]{2})+$/.test(code)) throw new Error(`--icm-registry-bytecode ${registryFile}: creation code is hex`)
   // constructor(ProtocolRegistryEntry[] initialEntries): version 1 is the messenger.
-  const entries = AbiCoder.defaultAbiCoder().encode(['tuple(uint256 version, address protocolAddress)[]'], [[[1n, bytesToHex(deployment.contract)]]])
-  return { deployment, registry: hexToBytes(`0x${code.replace(/^0x/i, '')}${entries.slice(2)}`) }
+  const entries = abiEncode([{ array: { tuple: ['uint256', 'address'] } }], [[[1n, deployment.contract]]])
+  return { deployment, registry: concatBytes(hexToBytes(`0x${code.replace(/^0x/i, '')}`), entries) }
 }
 
 /** A keyless deployment of the messenger the relayer watches (`--icm-messenger-address`), or an error naming `what`. */
@@ -94,7 +94,7 @@ function checked(text: string, config: NodeConfig, what: string): KeylessDeploym
   }
   if (!equalsBytes(deployment.contract, hexToBytes(config.icmMessengerAddress as `0x${string}`))) {
     throw new Error(
-      `${what}: a keyless deployment of ${getAddress(bytesToHex(deployment.contract))} by ${getAddress(bytesToHex(deployment.sender))}, not of the messenger ${getAddress(config.icmMessengerAddress)} (--icm-messenger-address)`,
+      `${what}: a keyless deployment of ${toChecksumAddress(bytesToHex(deployment.contract))} by ${toChecksumAddress(bytesToHex(deployment.sender))}, not of the messenger ${toChecksumAddress(config.icmMessengerAddress)} (--icm-messenger-address)`,
     )
   }
   return deployment

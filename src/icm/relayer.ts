@@ -1,5 +1,4 @@
 import { bytesToHex, bytesToUnprefixedHex, equalsBytes, hexToBytes, privateToAddress } from '@ethereumjs/util'
-import { getBytes } from 'ethers'
 import type { Logger } from 'pino'
 import { cb58Encode } from '../avalanche/cb58.js'
 import { EngineError } from '../engine/base/errors.js'
@@ -12,7 +11,15 @@ import { packPredicate } from '../warp/predicate.js'
 import { signAsSoleValidator } from '../warp/signature.js'
 import { WARP_ADDRESS_BYTES } from '../warp/warpConstants.js'
 import { sendSigned } from './sendSigned.js'
-import { SEND_CROSS_CHAIN_MESSAGE_TOPIC, type TeleporterMessage, decodeSendCrossChainMessage, deliveryGasLimit, encodeTeleporterMessage, teleporter } from './teleporter.js'
+import {
+  SEND_CROSS_CHAIN_MESSAGE_TOPIC,
+  type TeleporterMessage,
+  decodeSendCrossChainMessage,
+  deliveryGasLimit,
+  encodeTeleporterMessage,
+  messageReceivedInput,
+  receiveCrossChainMessageInput,
+} from './teleporter.js'
 
 /** auto: deliver as messages are accepted; manual: only when asked (icm_deliverMessage); off: no relayer. */
 export type RelayerMode = 'auto' | 'manual' | 'off'
@@ -192,7 +199,7 @@ export class Relayer {
       const engine = dest.engine
       const hash = await sendSigned(engine, this.opts.key, {
         to: this.opts.messenger,
-        input: getBytes(teleporter.encodeFunctionData('receiveCrossChainMessage', [0, bytesToHex(this.address)])),
+        input: receiveCrossChainMessageInput(0, this.address),
         gas: deliveryGasLimit(message, chunks.length, payload.length, 1),
         accessList: [{ address: WARP_ADDRESS_BYTES, storageKeys: chunks }],
       })
@@ -213,7 +220,7 @@ export class Relayer {
 
   /** messageReceived(id) on the destination's head (false where the messenger has no code). */
   private async received(dest: RelayerChain, id: Uint8Array): Promise<boolean> {
-    const out = await dest.engine.call({ to: this.opts.messenger, input: getBytes(teleporter.encodeFunctionData('messageReceived', [bytesToHex(id)])) }, 'latest')
+    const out = await dest.engine.call({ to: this.opts.messenger, input: messageReceivedInput(id) }, 'latest')
     return out.length === 32 && out[31] === 1
   }
 

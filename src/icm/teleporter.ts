@@ -1,17 +1,15 @@
-import { AbiCoder, Interface, type Result, getBytes, hexlify } from 'ethers'
+import { bytesToHex, toChecksumAddress } from '@ethereumjs/util'
+import { type AbiType, abiDecode, abiEncode, eventTopic, selectorOf } from '../util/abi.js'
 
 /** TeleporterMessenger v1.0.0's address on every chain (its keyless deployment's CREATE address). */
 export const TELEPORTER_MESSENGER = '0x253b2784c75e510dD0fF1da844684a1aC0aa5fcf'
 
-const MESSAGE =
-  'tuple(uint256 messageNonce, address originSenderAddress, bytes32 destinationBlockchainID, address destinationAddress, uint256 requiredGasLimit, address[] allowedRelayerAddresses, tuple(uint256 receivedMessageNonce, address relayerRewardAddress)[] receipts, bytes message)'
-
-/** The part of ITeleporterMessenger (v1.0.0) a relayer speaks. */
-export const teleporter = new Interface([
-  `event SendCrossChainMessage(bytes32 indexed messageID, bytes32 indexed destinationBlockchainID, ${MESSAGE} message, tuple(address feeTokenAddress, uint256 amount) feeInfo)`,
-  'function receiveCrossChainMessage(uint32 messageIndex, address relayerRewardAddress)',
-  'function messageReceived(bytes32 messageID) view returns (bool)',
-])
+/** The part of ITeleporterMessenger (v1.0.0) a relayer speaks, by its signatures. */
+const MESSAGE_SIGNATURE = '(uint256,address,bytes32,address,uint256,address[],(uint256,address)[],bytes)'
+/** TeleporterMessage(messageNonce, originSenderAddress, destinationBlockchainID, destinationAddress, requiredGasLimit, allowedRelayerAddresses, receipts(receivedMessageNonce, relayerRewardAddress)[], message) */
+const MESSAGE: AbiType = { tuple: ['uint256', 'address', 'bytes32', 'address', 'uint256', { array: 'address' }, { array: { tuple: ['uint256', 'address'] } }, 'bytes'] }
+/** TeleporterFeeInfo(feeTokenAddress, amount) */
+const FEE_INFO: AbiType = { tuple: ['address', 'uint256'] }
 
 /** A TeleporterMessage as a relayer reads it. */
 export interface TeleporterMessage {
@@ -25,36 +23,47 @@ export interface TeleporterMessage {
   readonly message: Uint8Array
 }
 
-export const SEND_CROSS_CHAIN_MESSAGE_TOPIC = getBytes(teleporter.getEvent('SendCrossChainMessage')!.topicHash)
+/** SendCrossChainMessage(bytes32 indexed messageID, bytes32 indexed destinationBlockchainID, TeleporterMessage message, TeleporterFeeInfo feeInfo) */
+export const SEND_CROSS_CHAIN_MESSAGE_TOPIC = eventTopic(`SendCrossChainMessage(bytes32,bytes32,${MESSAGE_SIGNATURE},(address,uint256))`)
 
-function messageOf(r: Result): TeleporterMessage {
+const address = (bytes: unknown): string => toChecksumAddress(bytesToHex(bytes as Uint8Array))
+
+function messageOf(values: readonly unknown[]): TeleporterMessage {
+  const [messageNonce, origin, destinationBlockchainID, destination, requiredGasLimit, allowed, receipts, message] = values
   return {
-    messageNonce: r.messageNonce as bigint,
-    originSenderAddress: r.originSenderAddress as string,
-    destinationBlockchainID: getBytes(r.destinationBlockchainID as string),
-    destinationAddress: r.destinationAddress as string,
-    requiredGasLimit: r.requiredGasLimit as bigint,
-    allowedRelayerAddresses: [...(r.allowedRelayerAddresses as string[])],
-    receipts: (r.receipts as Result[]).map((x) => ({ receivedMessageNonce: x.receivedMessageNonce as bigint, relayerRewardAddress: x.relayerRewardAddress as string })),
-    message: getBytes(r.message as string),
+    messageNonce: messageNonce as bigint,
+    originSenderAddress: address(origin),
+    destinationBlockchainID: destinationBlockchainID as Uint8Array,
+    destinationAddress: address(destination),
+    requiredGasLimit: requiredGasLimit as bigint,
+    allowedRelayerAddresses: (allowed as Uint8Array[]).map(address),
+    receipts: (receipts as [bigint, Uint8Array][]).map(([receivedMessageNonce, reward]) => ({ receivedMessageNonce, relayerRewardAddress: address(reward) })),
+    message: message as Uint8Array,
   }
 }
 
-/** A SendCrossChainMessage log's message ID and message. */
+/** A SendCrossChainMessage log's message ID (its first indexed topic) and message (its data). */
 export function decodeSendCrossChainMessage(topics: readonly Uint8Array[], data: Uint8Array): { id: Uint8Array; message: TeleporterMessage } {
-  const parsed = teleporter.decodeEventLog(
-    'SendCrossChainMessage',
-    data,
-    topics.map((t) => hexlify(t)),
-  )
-  return { id: getBytes(parsed.messageID as string), message: messageOf(parsed.message as Result) }
+  if (topics.length !== 3) throw new Error(`SendCrossChainMessage has 3 topics, not ${topics.length}`)
+  const [message] = abiDecode([MESSAGE, FEE_INFO], data)
+  return { id: topics[1]!, message: messageOf(message as unknown[]) }
 }
 
 /** The Warp payload the messenger sends: `abi.encode(TeleporterMessage)`. */
 export function encodeTeleporterMessage(m: TeleporterMessage): Uint8Array {
   const receipts = m.receipts.map((r) => [r.receivedMessageNonce, r.relayerRewardAddress])
   const tuple = [m.messageNonce, m.originSenderAddress, m.destinationBlockchainID, m.destinationAddress, m.requiredGasLimit, m.allowedRelayerAddresses, receipts, m.message]
-  return getBytes(AbiCoder.defaultAbiCoder().encode([MESSAGE], [tuple]))
+  return abiEncode([MESSAGE], [tuple])
+}
+
+/** The input of receiveCrossChainMessage(uint32 messageIndex, address relayerRewardAddress). */
+export function receiveCrossChainMessageInput(messageIndex: number, relayerRewardAddress: Uint8Array): Uint8Array {
+  return new Uint8Array([...selectorOf('receiveCrossChainMessage(uint32,address)'), ...abiEncode(['uint32', 'address'], [BigInt(messageIndex), relayerRewardAddress])])
+}
+
+/** The input of messageReceived(bytes32 messageID) view returns (bool). */
+export function messageReceivedInput(messageID: Uint8Array): Uint8Array {
+  return new Uint8Array([...selectorOf('messageReceived(bytes32)'), ...abiEncode(['bytes32'], [messageID])])
 }
 
 /**

@@ -1,5 +1,4 @@
-import { bytesToHex } from '@ethereumjs/util'
-import { getAddress } from 'ethers'
+import { bytesToHex, toChecksumAddress } from '@ethereumjs/util'
 import { z } from 'zod'
 import type { Relayer } from '../icm/relayer.js'
 import { Hash32 } from '../rpc/schemas.js'
@@ -12,7 +11,7 @@ import { type MethodTable, method } from '../rpc/types.js'
 export function icmMethods(relayer: Relayer): MethodTable {
   return {
     /** Handler for `icm_getRelayer`: `{mode, address, messenger}`. */
-    icm_getRelayer: method(z.tuple([]), () => ({ mode: relayer.opts.mode, address: getAddress(bytesToHex(relayer.address)), messenger: getAddress(bytesToHex(relayer.opts.messenger)) })),
+    icm_getRelayer: method(z.tuple([]), () => ({ mode: relayer.opts.mode, address: toChecksumAddress(bytesToHex(relayer.address)), messenger: toChecksumAddress(bytesToHex(relayer.opts.messenger)) })),
     /** Handler for `icm_pendingMessages`: every message sent on the node's chains and not received on its destination. */
     icm_pendingMessages: method(z.tuple([]), () => relayer.pending()),
     /** Handler for `icm_deliverMessage`: delivers one message now; the delivery's transaction hash. */

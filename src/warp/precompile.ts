@@ -1,5 +1,5 @@
-import { AbiCoder, Interface, getBytes, zeroPadValue } from 'ethers'
-import { keccak256 } from '../util/crypto.js'
+import { bytesToHex, setLengthLeft } from '@ethereumjs/util'
+import { type AbiType, abiDecode, abiEncode, eventTopic, selectorOf } from '../util/abi.js'
 import { encodeUnsignedMessage, messageID, type SignedMessage } from './message.js'
 import { decodePayload, encodeAddressedCall } from './payload.js'
 import { predicateValid, type WarpPredicate } from './predicates.js'
@@ -14,22 +14,20 @@ export { WARP_ADDRESS, WARP_GAS }
  * and ethereumjs (src/engine/exec/chainVm.ts). docs/WARP.md says what is exact.
  */
 
-const ABI = new Interface([
-  'event SendWarpMessage(address indexed sender, bytes32 indexed messageID, bytes message)',
-  'function sendWarpMessage(bytes payload) returns (bytes32 messageID)',
-  'function getVerifiedWarpMessage(uint32 index) view returns ((bytes32 sourceChainID, address originSenderAddress, bytes payload) message, bool valid)',
-  'function getVerifiedWarpBlockHash(uint32 index) view returns ((bytes32 sourceChainID, bytes32 blockHash) warpBlockHash, bool valid)',
-  'function getBlockchainID() view returns (bytes32 blockchainID)',
-])
+// IWarpMessenger's functions (the selectors of their signatures) and the shapes of their results.
 const SELECTORS = {
-  sendWarpMessage: ABI.getFunction('sendWarpMessage')!.selector,
-  getVerifiedWarpMessage: ABI.getFunction('getVerifiedWarpMessage')!.selector,
-  getVerifiedWarpBlockHash: ABI.getFunction('getVerifiedWarpBlockHash')!.selector,
-  getBlockchainID: ABI.getFunction('getBlockchainID')!.selector,
+  sendWarpMessage: bytesToHex(selectorOf('sendWarpMessage(bytes)')),
+  getVerifiedWarpMessage: bytesToHex(selectorOf('getVerifiedWarpMessage(uint32)')),
+  getVerifiedWarpBlockHash: bytesToHex(selectorOf('getVerifiedWarpBlockHash(uint32)')),
+  getBlockchainID: bytesToHex(selectorOf('getBlockchainID()')),
 }
+/** (WarpMessage(bytes32 sourceChainID, address originSenderAddress, bytes payload) message, bool valid) */
+const VERIFIED_MESSAGE: AbiType[] = [{ tuple: ['bytes32', 'address', 'bytes'] }, 'bool']
+/** (WarpBlockHash(bytes32 sourceChainID, bytes32 blockHash) warpBlockHash, bool valid) */
+const VERIFIED_BLOCK_HASH: AbiType[] = [{ tuple: ['bytes32', 'bytes32'] }, 'bool']
 /** keccak("SendWarpMessage(address,bytes32,bytes)"). */
-export const SEND_WARP_MESSAGE_TOPIC = keccak256(new TextEncoder().encode('SendWarpMessage(address,bytes32,bytes)'))
-const ZERO32 = `0x${'00'.repeat(32)}`
+export const SEND_WARP_MESSAGE_TOPIC = eventTopic('SendWarpMessage(address,bytes32,bytes)')
+const ZERO32 = new Uint8Array(32)
 
 /** The chain a precompile runs on. */
 export interface WarpChain {
@@ -78,29 +76,29 @@ export function runWarpPrecompile(chain: WarpChain, call: WarpCall, tx?: WarpTxC
     left -= cost
     return true
   }
-  const done = (returnData: string): WarpOutcome => ({ returnData: getBytes(returnData), gasUsed: call.gas - left, logs: [] })
+  const done = (returnData: Uint8Array): WarpOutcome => ({ returnData, gasUsed: call.gas - left, logs: [] })
   if (call.data.length < 4) return failed(`missing function selector to precompile - input length (${call.data.length})`)
-  const selector = `0x${Buffer.from(call.data.subarray(0, 4)).toString('hex')}`
+  const selector = bytesToHex(call.data.subarray(0, 4))
   const input = call.data.subarray(4)
   switch (selector) {
     case SELECTORS.getBlockchainID:
       if (!charge(WARP_GAS.getBlockchainID)) return failed('out of gas')
-      return done(ABI.encodeFunctionResult('getBlockchainID', [chain.blockchainID]))
+      return done(abiEncode(['bytes32'], [chain.blockchainID]))
     case SELECTORS.getVerifiedWarpMessage:
     case SELECTORS.getVerifiedWarpBlockHash: {
       if (!charge(WARP_GAS.getVerifiedWarpMessageBase)) return failed('out of gas')
       const name = selector === SELECTORS.getVerifiedWarpMessage ? 'getVerifiedWarpMessage' : 'getVerifiedWarpBlockHash'
       let index: number
       try {
-        index = Number(AbiCoder.defaultAbiCoder().decode(['uint32'], input)[0])
+        index = Number(abiDecode(['uint32'], input)[0])
       } catch (err) {
         return failed(`invalid input: ${(err as Error).message}`)
       }
       const predicate = tx?.predicates[index]
       if (predicate === undefined || !predicateValid(tx!.results, index)) {
         // No verified predicate at that index: the zero value, not valid.
-        const zero = name === 'getVerifiedWarpMessage' ? [ZERO32, `0x${'00'.repeat(20)}`, '0x'] : [ZERO32, ZERO32]
-        return done(ABI.encodeFunctionResult(name, [zero, false]))
+        if (name === 'getVerifiedWarpMessage') return done(abiEncode(VERIFIED_MESSAGE, [[ZERO32, new Uint8Array(20), new Uint8Array(0)], false]))
+        return done(abiEncode(VERIFIED_BLOCK_HASH, [[ZERO32, ZERO32], false]))
       }
       // The message is charged again at each read (coreth: each read costs execution).
       if (!charge(WARP_GAS.perWarpMessageChunk * BigInt(predicate.chunks))) return failed('out of gas')
@@ -113,11 +111,11 @@ export function runWarpPrecompile(chain: WarpChain, call: WarpCall, tx?: WarpTxC
       }
       if (name === 'getVerifiedWarpMessage') {
         if (parsed.kind !== 'addressedCall') return failed('invalid addressed payload: not an AddressedCall')
-        const sender = `0x${Buffer.from(parsed.sourceAddress.subarray(-20)).toString('hex').padStart(40, '0')}`
-        return done(ABI.encodeFunctionResult(name, [[sourceChainID, sender, parsed.payload], true]))
+        const sender = setLengthLeft(parsed.sourceAddress.subarray(-20), 20)
+        return done(abiEncode(VERIFIED_MESSAGE, [[sourceChainID, sender, parsed.payload], true]))
       }
       if (parsed.kind !== 'hash') return failed('invalid block hash payload: not a Hash')
-      return done(ABI.encodeFunctionResult(name, [[sourceChainID, parsed.hash], true]))
+      return done(abiEncode(VERIFIED_BLOCK_HASH, [[sourceChainID, parsed.hash], true]))
     }
     case SELECTORS.sendWarpMessage: {
       if (!charge(WARP_GAS.sendWarpMessageBase)) return failed('out of gas')
@@ -126,7 +124,7 @@ export function runWarpPrecompile(chain: WarpChain, call: WarpCall, tx?: WarpTxC
       if (call.isStatic) return failed('write protection')
       let payload: Uint8Array
       try {
-        payload = getBytes(AbiCoder.defaultAbiCoder().decode(['bytes'], input)[0] as string)
+        payload = abiDecode(['bytes'], input)[0] as Uint8Array
       } catch (err) {
         return failed(`invalid input: ${(err as Error).message}`)
       }
@@ -137,11 +135,11 @@ export function runWarpPrecompile(chain: WarpChain, call: WarpCall, tx?: WarpTxC
         return failed((err as Error).message)
       }
       const id = messageID(unsigned)
-      const out = done(ABI.encodeFunctionResult('sendWarpMessage', [id]))
+      const out = done(abiEncode(['bytes32'], [id]))
       out.logs.push({
         address: WARP_ADDRESS_BYTES,
-        topics: [SEND_WARP_MESSAGE_TOPIC, getBytes(zeroPadValue(call.caller, 32)), id],
-        data: getBytes(AbiCoder.defaultAbiCoder().encode(['bytes'], [unsigned])),
+        topics: [SEND_WARP_MESSAGE_TOPIC, setLengthLeft(call.caller, 32), id],
+        data: abiEncode(['bytes'], [unsigned]),
       })
       return out
     }
@@ -155,7 +153,7 @@ export function sentWarpMessages(logs: readonly { address: Uint8Array; topics: r
   const out: { id: Uint8Array; unsigned: Uint8Array }[] = []
   for (const log of logs) {
     if (Buffer.compare(log.address, WARP_ADDRESS_BYTES) !== 0 || log.topics.length === 0 || Buffer.compare(log.topics[0]!, SEND_WARP_MESSAGE_TOPIC) !== 0) continue
-    const unsigned = getBytes(AbiCoder.defaultAbiCoder().decode(['bytes'], log.data)[0] as string)
+    const unsigned = abiDecode(['bytes'], log.data)[0] as Uint8Array
     out.push({ id: messageID(unsigned), unsigned })
   }
   return out

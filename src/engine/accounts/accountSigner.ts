@@ -4,7 +4,9 @@
  * signing, the fee cap, the per-sender nonce lock and the wiping of decrypted keys.
  */
 import type { TypedTransaction } from '@ethereumjs/tx'
-import { SigningKey, hashMessage, recoverAddress } from 'ethers'
+import { bytesToHex, hashPersonalMessage } from '@ethereumjs/util'
+import { secp256k1 } from '@noble/curves/secp256k1.js'
+import { ethAddress, signHash } from '../../avalanche/signature.js'
 import { AccountError } from './accountError.js'
 import type { AccountManager } from './accounts.js'
 import { EngineError } from '../base/errors.js'
@@ -57,7 +59,8 @@ export function ecRecover(data: Uint8Array, sig: Uint8Array): string {
   if (sig.length !== 65) throw new EngineError('signature must be 65 bytes long')
   if (sig[64] !== 27 && sig[64] !== 28) throw new EngineError('invalid Ethereum signature (V is not 27 or 28)')
   try {
-    return recoverAddress(hashMessage(data), '0x' + Buffer.from(sig).toString('hex')).toLowerCase()
+    // crypto.SigToPub: libsecp256k1's recovery (a high S recovers too).
+    return bytesToHex(ethAddress(secp256k1.recoverPublicKey(Uint8Array.of(sig[64]! - 27, ...sig.subarray(0, 64)), hashPersonalMessage(data), { prehash: false })))
   } catch {
     throw new EngineError('recovery failed')
   }
@@ -96,7 +99,11 @@ export class AccountSigner {
 
   /** eth_sign / personal_sign: geth accounts.TextHash signed, V as 27/28. */
   signText(data: Uint8Array, source: KeySource): Promise<string> {
-    return withKey(source, (key) => new SigningKey(key).sign(hashMessage(data)).serialized)
+    return withKey(source, (key) => {
+      const sig = signHash(key, hashPersonalMessage(data))
+      sig[64]! += 27
+      return bytesToHex(sig)
+    })
   }
 
   /**

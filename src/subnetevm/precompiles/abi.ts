@@ -1,23 +1,13 @@
 import { bigIntToBytes, bytesToBigInt, bytesToHex, concatBytes, setLengthLeft, toChecksumAddress } from '@ethereumjs/util'
-import { keccak256 } from '../../util/crypto.js'
 
 /*
  * The slice of the Solidity ABI the precompiles use: static arguments only (address, uint256, bool),
  * decoded as libevm's accounts/abi does, with its error texts.
  */
 
-const utf8 = (s: string): Uint8Array => new TextEncoder().encode(s)
 const MOD_256 = 1n << 256n
 
-/** The 4-byte selector of a function signature, e.g. `setAdmin(address)`. */
-export function selectorOf(signature: string): Uint8Array {
-  return keccak256(utf8(signature)).subarray(0, 4)
-}
-
-/** The first topic of a non-anonymous event: keccak of its signature. */
-export function eventTopic(signature: string): Uint8Array {
-  return keccak256(utf8(signature))
-}
+export { eventTopic, selectorOf } from '../../util/abi.js'
 
 /** A uint256 as one 32-byte word (Go's common.BigToHash: the low 256 bits). */
 export function word(value: bigint): Uint8Array {
