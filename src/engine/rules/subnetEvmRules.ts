@@ -83,13 +83,18 @@ export class SubnetEvmRules {
     return isPrecompileEnabled(this.schedule, key, time)
   }
 
+  /** statefulAt's last answer: every precompile call of a block asks at the block's time. */
+  private lastStateful?: { time: bigint; enabled: ReadonlyMap<string, StatefulPrecompileKey> }
+
   /** The stateful precompiles enabled at `time`, by address (hex without 0x), Warp left out (the node runs it as the C-Chain's). */
-  statefulAt(time: bigint): Map<string, StatefulPrecompileKey> {
-    const out = new Map<string, StatefulPrecompileKey>()
+  statefulAt(time: bigint): ReadonlyMap<string, StatefulPrecompileKey> {
+    if (this.lastStateful?.time === time) return this.lastStateful.enabled
+    const enabled = new Map<string, StatefulPrecompileKey>()
     for (const key of enabledPrecompiles(this.schedule, time).keys()) {
-      if (key !== 'warpConfig') out.set(bytesToUnprefixedHex(moduleOfKey(key)!.address), key)
+      if (key !== 'warpConfig') enabled.set(bytesToUnprefixedHex(moduleOfKey(key)!.address), key)
     }
-    return out
+    this.lastStateful = { time, enabled }
+    return enabled
   }
 
   /** Every stateful precompile the schedule ever enables, by address: the VM registers them all and asks statefulAt per block. */
