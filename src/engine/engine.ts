@@ -27,7 +27,7 @@ import { EngineWarp } from './engineWarp.js'
 import { type CallBlockOverrides, overriddenExecutor } from './exec/callOverrides.js'
 import { FlatView, type StateReader } from './state/flatView.js'
 import { forkGenesis, openForkRecord } from './chain/forkBase.js'
-import { ForkState } from './state/forkState.js'
+import type { ForkState } from './state/forkState.js'
 import { OverlayState } from './state/overlayState.js'
 import type { Cancellation, RunLimit } from './exec/evmGuard.js'
 import { FeeOracle } from './prices/feeOracle.js'
@@ -99,9 +99,8 @@ export class Engine {
     const warp = subnetEvm === undefined || subnetEvm.everEnables('warpConfig') ? opts.warp : undefined // a subnet-evm chain's config enables Warp
     const fork = await openForkRecord(db, opts.fork)
     const helicon = heliconTime < UNSCHEDULED_TIME
-    const chain = await Chain.open(db, { genesis: forkGenesis(opts.genesis, fork), log, stateHistory, stateCache, gasTarget, minDelayTarget, fork, warp, helicon, heliconTime, subnetEvm })
-    if (fork !== undefined) chain.forkState = new ForkState({ origin: opts.fork!.origin, point: fork }, chain.trieDb, log)
-    if (fork !== undefined) await chain.headChanged() // what follows from the head's state, read again with the origin's state at hand
+    const origin = opts.fork?.origin
+    const chain = await Chain.open(db, { genesis: forkGenesis(opts.genesis, fork), log, stateHistory, stateCache, gasTarget, minDelayTarget, fork, origin, warp, helicon, heliconTime, subnetEvm })
     const sm = new OverlayState(chain.headView(), chain.codeSource)
     const vm = await chainVM(chain, sm, { sharedCommon: true })
     const engineRef: { engine?: Engine } = {}

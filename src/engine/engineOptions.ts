@@ -6,7 +6,7 @@ import type { Genesis } from './rules/genesis.js'
 import type { OwnEvmOptions } from './exec/ownEvm.js'
 import type { TxPoolOptions } from './pool/txPool.js'
 import type { WarpChain } from '../warp/precompile.js'
-import type { ChainOptions } from './chain/chain.js'
+import type { ChainOptions } from './chain/chainOptions.js'
 import type { SubnetEvmRules } from './rules/subnetEvmRules.js'
 
 /**

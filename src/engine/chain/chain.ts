@@ -5,8 +5,8 @@ import { MerklePatriciaTrie } from '@ethereumjs/mpt'
 import { Caches, MerkleStateManager } from '@ethereumjs/statemanager'
 import { paramsTx } from '@ethereumjs/tx'
 import { KECCAK256_RLP, ValueEncoding, bytesToHex, bytesToUnprefixedHex, equalsBytes, hexToBytes } from '@ethereumjs/util'
-import type { Logger } from 'pino'
 import { sentWarpMessages, type WarpChain } from '../../warp/precompile.js'
+import type { ChainOptions } from './chainOptions.js'
 import { WarpMessageStore } from '../../store/warpMessageStore.js'
 import { ChainStore } from '../../store/chainStore.js'
 import type { BatchOp, Database } from '../../store/db.js'
@@ -15,7 +15,6 @@ import { FlatState, type FlatChanges } from '../../store/flatState.js'
 import { FlatView, type StateReader } from '../state/flatView.js'
 import { flatEntries } from '../state/stateWriter.js'
 import type { TrieNodes } from '../state/trieBatch.js'
-import type { SubnetEvmRules } from '../rules/subnetEvmRules.js'
 import { SubnetEvmHead } from './subnetEvmHead.js'
 import { keptRoots } from './keptRoots.js'
 import { type Block, type LogBlock, encodeBlock } from './block.js'
@@ -23,10 +22,8 @@ import { ChainBlocks } from './chainBlocks.js'
 import { genesisBlock } from './genesisBlock.js'
 import { initGenesis } from './chainGenesis.js'
 import { FEE_STATE_SIZE, decodeFeeState, desiredDelayExcess, genesisFeeState, type FeeState } from '../rules/feeState.js'
-import type { ForkRecord } from '../../store/forkRecord.js'
 import { writeForkBase } from './forkBase.js'
-import type { ForkState } from '../state/forkState.js'
-import type { Genesis } from '../rules/genesis.js'
+import { ForkState } from '../state/forkState.js'
 import { blockBloom, encodeReceipts, type Receipt } from './receipt.js'
 import { type Execution, Executions, encodeExecution } from './settlement.js'
 import { StateUnavailableError } from '../base/errors.js'
@@ -40,28 +37,6 @@ import { type BlockHashSource, type EnvFields, blockHashSource, envBlock } from 
 export const BLACKHOLE = hexToBytes('0x0100000000000000000000000000000000000000')
 /** coreth's EmptyExtDataHash = rlpHash(nil bytes). */
 export const EMPTY_EXT_DATA_HASH = KECCAK256_RLP
-
-export interface ChainOptions {
-  genesis: Genesis
-  log: Logger
-  /** Bytes kept in memory at most of the flat state's accounts and slots and of trie nodes; coreth's defaults when absent. */
-  stateCache?: { flat: number; trie: number }
-  /** Recent blocks whose state is kept; undefined = archival (EngineOptions.stateHistory). */
-  stateHistory: bigint | undefined
-  /** ACP-176 gas target the genesis fee state starts at; undefined = the default. */
-  gasTarget: number | undefined
-  /** ACP-226 minimum block delay in ms the genesis delay excess starts at. */
-  minDelayTarget: number
-  /** A fork's record (src/engine/chain/forkBase.ts): its block N is the chain's first block, and no genesis is built. */
-  fork?: ForkRecord
-  /** The chain's identity to Warp (its network and blockchain ID); no Warp precompile without it. */
-  warp?: WarpChain
-  /** Helicon's rules for the blocks built, else Granite's (chain config `hardfork`); a genesis before `heliconTime` (seconds, 0 when absent) keeps Granite's header. */
-  helicon: boolean
-  heliconTime?: number
-  /** A subnet-evm chain's rules (docs/L1.md); coreth's without. */
-  subnetEvm?: SubnetEvmRules
-}
 
 /**
  * The canonical chain: blocks, receipts, indexes and state roots on LevelDB, the head, and
@@ -95,7 +70,7 @@ export class Chain {
   private readonly blocks: ChainBlocks
   /** Helicon: each block's own execution (post-state root, base fee, gas clock) and what settles when. */
   readonly executions: Executions
-  /** A fork's state beyond what the flat state knows: the trie, with the origin's parts fetched (set by the engine). */
+  /** A fork's state beyond what the flat state knows: the trie, with the origin's parts fetched (anvil_reset's `forking` sets another). */
   forkState: ForkState | undefined
   /** State garbage collection; only with `pruning-enabled`. */
   readonly pruner: StatePruner | undefined
@@ -121,6 +96,7 @@ export class Chain {
     this.executions = new Executions(this)
     this.events.setMaxListeners(0)
     this.subnetEvm = opts.subnetEvm && new SubnetEvmHead(opts.subnetEvm)
+    if (opts.fork !== undefined && opts.origin !== undefined) this.forkState = new ForkState({ origin: opts.origin, point: opts.fork }, this.trieDb, opts.log)
     if (opts.stateHistory !== undefined) {
       this.stateHistory = opts.stateHistory
       this.pruner = new StatePruner(this.trieDb, () => keptRoots(this), { log: opts.log })
