@@ -155,6 +155,7 @@ function decodeSequence(types: readonly AbiType[], data: Uint8Array, start: numb
 
 /** `abi.decode(data, (types...))`; bytes after the values are ignored. */
 export function abiDecode(types: readonly AbiType[], data: Uint8Array): unknown[] {
+  if (data.length === 0 && types.length > 0) throw new Error('abi: attempting to unmarshal an empty string while arguments are expected')
   return decodeSequence(types, data, 0)
 }
 

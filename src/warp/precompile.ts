@@ -92,8 +92,9 @@ export function runWarpPrecompile(chain: WarpChain, call: WarpCall, tx?: WarpTxC
       try {
         index = Number(abiDecode(['uint32'], input)[0])
       } catch (err) {
-        return failed(`invalid input: ${(err as Error).message}`)
+        return failed(`invalid index to specify warp message: ${(err as Error).message}`)
       }
+      if (index > 0x7fffffff) return failed('invalid index to specify warp message: larger than MaxInt32')
       const predicate = tx?.predicates[index]
       if (predicate === undefined || !predicateValid(tx!.results, index)) {
         // No verified predicate at that index: the zero value, not valid.
@@ -126,7 +127,7 @@ export function runWarpPrecompile(chain: WarpChain, call: WarpCall, tx?: WarpTxC
       try {
         payload = abiDecode(['bytes'], input)[0] as Uint8Array
       } catch (err) {
-        return failed(`invalid input: ${(err as Error).message}`)
+        return failed(`invalid sendWarpMessage input: ${(err as Error).message}`)
       }
       let unsigned: Uint8Array
       try {

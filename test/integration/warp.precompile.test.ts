@@ -57,6 +57,20 @@ describe('the Warp precompile', () => {
     expect(BigInt(receipt.gasUsed)).toBe(60_000n)
   })
 
+  it("refuses an index coreth's unpacking refuses (short, wider than uint32, above MaxInt32) and a sendWarpMessage input that is not ABI bytes, using all the gas", async () => {
+    const selector = warp.getFunction('getVerifiedWarpMessage')!.selector
+    const word = (value: bigint) => value.toString(16).padStart(64, '0')
+    const index = 'invalid index to specify warp message: '
+    // contract_test.go get_message_index_invalid_uint32: MaxInt64's 8 bytes, unpadded.
+    expect((await call(`${selector}7fffffffffffffff`)).error?.message).toContain(`${index}abi: cannot marshal in to go type: length insufficient 8 require 32`)
+    expect((await call(selector)).error?.message).toContain(`${index}abi: attempting to unmarshal an empty string while arguments are expected`)
+    expect((await call(`${selector}${word(1n << 32n)}`)).error?.message).toContain(`${index}abi: improperly encoded uint32 value`)
+    expect((await call(warp.encodeFunctionData('getVerifiedWarpBlockHash', [0x80000000]))).error?.message).toContain(`${index}larger than MaxInt32`)
+    expect((await call(`${warp.getFunction('sendWarpMessage')!.selector}${word(0x20n)}`, { gas: '0x30000' })).error?.message).toContain('invalid sendWarpMessage input: abi: ')
+    const { receipt } = await send(node, { to: WARP, data: `${selector}${word(1n << 32n)}`, gasLimit: 60_000n })
+    expect([receipt.status, BigInt(receipt.gasUsed)]).toEqual(['0x0', 60_000n])
+  })
+
   it('from a contract: the sender is the contract; under STATICCALL sendWarpMessage fails (write protection) and the getters answer', async () => {
     const viaCall = await deployForwarder(node, 'call')
     const viaStatic = await deployForwarder(node, 'static')
