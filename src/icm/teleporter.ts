@@ -1,4 +1,4 @@
-import { bytesToHex, toChecksumAddress } from '@ethereumjs/util'
+import { bytesToHex, concatBytes, toChecksumAddress } from '@ethereumjs/util'
 import { type AbiType, abiDecode, abiEncode, eventTopic, selectorOf } from '../util/abi.js'
 
 /** TeleporterMessenger v1.0.0's address on every chain (its keyless deployment's CREATE address). */
@@ -56,14 +56,17 @@ export function encodeTeleporterMessage(m: TeleporterMessage): Uint8Array {
   return abiEncode([MESSAGE], [tuple])
 }
 
+const RECEIVE_CROSS_CHAIN_MESSAGE = selectorOf('receiveCrossChainMessage(uint32,address)')
+const MESSAGE_RECEIVED = selectorOf('messageReceived(bytes32)')
+
 /** The input of receiveCrossChainMessage(uint32 messageIndex, address relayerRewardAddress). */
 export function receiveCrossChainMessageInput(messageIndex: number, relayerRewardAddress: Uint8Array): Uint8Array {
-  return new Uint8Array([...selectorOf('receiveCrossChainMessage(uint32,address)'), ...abiEncode(['uint32', 'address'], [BigInt(messageIndex), relayerRewardAddress])])
+  return concatBytes(RECEIVE_CROSS_CHAIN_MESSAGE, abiEncode(['uint32', 'address'], [BigInt(messageIndex), relayerRewardAddress]))
 }
 
 /** The input of messageReceived(bytes32 messageID) view returns (bool). */
 export function messageReceivedInput(messageID: Uint8Array): Uint8Array {
-  return new Uint8Array([...selectorOf('messageReceived(bytes32)'), ...abiEncode(['bytes32'], [messageID])])
+  return concatBytes(MESSAGE_RECEIVED, abiEncode(['bytes32'], [messageID]))
 }
 
 /**

@@ -25,15 +25,20 @@ function headSize(type: AbiType): number {
   return WORD
 }
 
-const uintWord = (value: bigint): Uint8Array => setLengthLeft(bigIntToBytes(value), WORD)
+const MOD_256 = 1n << 256n
+
+/** A uint256 as one 32-byte word (Go's common.BigToHash: the low 256 bits). */
+export function word(value: bigint): Uint8Array {
+  return setLengthLeft(bigIntToBytes(((value % MOD_256) + MOD_256) % MOD_256), WORD)
+}
 
 function encodeStatic(type: AbiType, value: unknown): Uint8Array {
   switch (type) {
     case 'uint256':
     case 'uint32':
-      return uintWord(value as bigint)
+      return word(value as bigint)
     case 'bool':
-      return uintWord(value ? 1n : 0n)
+      return word(value ? 1n : 0n)
     case 'address': {
       const bytes = typeof value === 'string' ? hexToBytes(value as `0x${string}`) : (value as Uint8Array)
       if (bytes.length !== 20) throw new Error(`abi: address of ${bytes.length} bytes`)
@@ -52,12 +57,12 @@ function encodeStatic(type: AbiType, value: unknown): Uint8Array {
 function encodeOne(type: AbiType, value: unknown): Uint8Array {
   if (type === 'bytes') {
     const bytes = value as Uint8Array
-    return concatBytes(uintWord(BigInt(bytes.length)), setLengthRight(bytes, Math.ceil(bytes.length / WORD) * WORD))
+    return concatBytes(word(BigInt(bytes.length)), setLengthRight(bytes, Math.ceil(bytes.length / WORD) * WORD))
   }
   if (typeof type !== 'string' && 'array' in type) {
     const items = value as readonly unknown[]
     return concatBytes(
-      uintWord(BigInt(items.length)),
+      word(BigInt(items.length)),
       encodeSequence(
         items.map(() => type.array),
         items,
@@ -79,7 +84,7 @@ function encodeSequence(types: readonly AbiType[], values: readonly unknown[]): 
       return
     }
     const tail = encodeOne(type, values[i])
-    heads.push(uintWord(BigInt(offset)))
+    heads.push(word(BigInt(offset)))
     tails.push(tail)
     offset += tail.length
   })
@@ -91,10 +96,13 @@ export function abiEncode(types: readonly AbiType[], values: readonly unknown[])
   return encodeSequence(types, values)
 }
 
-function readWord(data: Uint8Array, at: number): bigint {
+/** The word at `at`, or go-ethereum's error when the data ends before it. */
+function wordAt(data: Uint8Array, at: number): Uint8Array {
   if (at + WORD > data.length) throw new Error(`abi: cannot marshal in to go type: length insufficient ${data.length} require ${at + WORD}`)
-  return bytesToBigInt(data.subarray(at, at + WORD))
+  return data.subarray(at, at + WORD)
 }
+
+const readWord = (data: Uint8Array, at: number): bigint => bytesToBigInt(wordAt(data, at))
 
 /** An offset or length word as a number no larger than the data. */
 function readSize(data: Uint8Array, at: number): number {
@@ -115,11 +123,9 @@ function decodeStatic(type: AbiType, data: Uint8Array, at: number): unknown {
     case 'bool':
       return readWord(data, at) !== 0n
     case 'address':
-      readWord(data, at)
-      return data.slice(at + 12, at + WORD)
+      return wordAt(data, at).slice(12)
     case 'bytes32':
-      readWord(data, at)
-      return data.slice(at, at + WORD)
+      return wordAt(data, at).slice()
     default:
       return decodeSequence((type as { tuple: readonly AbiType[] }).tuple, data, at)
   }

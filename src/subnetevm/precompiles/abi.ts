@@ -1,19 +1,13 @@
-import { bigIntToBytes, bytesToBigInt, bytesToHex, concatBytes, setLengthLeft, toChecksumAddress } from '@ethereumjs/util'
+import { bytesToBigInt, bytesToHex, concatBytes, setLengthLeft, toChecksumAddress } from '@ethereumjs/util'
+import { word } from '../../util/abi.js'
 
 /*
  * The slice of the Solidity ABI the precompiles use: static arguments only (address, uint256, bool),
  * decoded as libevm's accounts/abi does, with its error texts.
  */
 
-const MOD_256 = 1n << 256n
-
 export { eventTopic, selectorOf } from '../../util/abi.js'
-
-/** A uint256 as one 32-byte word (Go's common.BigToHash: the low 256 bits). */
-export function word(value: bigint): Uint8Array {
-  const v = ((value % MOD_256) + MOD_256) % MOD_256
-  return setLengthLeft(bigIntToBytes(v), 32)
-}
+export { word }
 
 /** An address as one word (common.BytesToHash of its 20 bytes). */
 export function addressWord(address: Uint8Array): Uint8Array {
