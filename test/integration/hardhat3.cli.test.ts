@@ -5,36 +5,35 @@
  * network. Hardhat 3 runs on Node.js 22.13 or later, the versions this repository supports.
  */
 import { execFile } from 'node:child_process'
-import { existsSync, mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { getCreateAddress } from 'ethers'
 import { afterAll, beforeAll, expect, it } from 'vitest'
+import { tempDirs } from '../helpers/tempDirs.js'
 import { EWOQ_ADDRESS, startTestNode, type TestNode } from '../helpers/testNode.js'
 
 const PROJECT = join(process.cwd(), 'test/fixtures/hardhat3')
 const CLI = join(PROJECT, 'node_modules/hardhat/dist/src/cli.js')
 const ALICE = '0x328809Bc894f92807417D2dAD6b7C998c1aFdac6'
 
+const tempDir = tempDirs('cchain-hardhat3-')
 let node: TestNode
-let build: string
 beforeAll(async () => {
   node = await startTestNode()
-  build = mkdtempSync(join(tmpdir(), 'cchain-hardhat3-'))
 })
 afterAll(async () => {
-  await node?.stop()
-  if (build) rmSync(build, { recursive: true, force: true })
+  await node?.close()
+  tempDir.removeAll()
 })
 
 it('hardhat test nodejs runs a Hardhat 3 project with viem and the network helpers against the node', async () => {
   const [major, minor] = process.versions.node.split('.').map(Number) as [number, number]
   if (major < 22 || (major === 22 && minor < 13)) throw new Error(`Hardhat 3 needs Node.js 22.13 or later (this is ${process.versions.node}); the repository supports Node.js 22 and 24`)
   if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run npm ci (the workspace test/fixtures/hardhat3)`)
-  const env = { ...process.env, CCHAIN_RPC_URL: node.url, HARDHAT3_BUILD: build, HARDHAT_DISABLE_TELEMETRY: 'true', NO_COLOR: '1', FORCE_COLOR: '0' }
-  const run = await new Promise<{ code: number; out: string }>((resolve) => {
+  const env = { ...process.env, CCHAIN_RPC_URL: node.url, HARDHAT3_BUILD: tempDir(), HARDHAT_DISABLE_TELEMETRY: 'true', NO_COLOR: '1', FORCE_COLOR: '0' }
+  const run = await new Promise<{ code: number | null; out: string }>((resolve) => {
     execFile(process.execPath, [CLI, 'test', 'nodejs', '--network', 'cchain'], { cwd: PROJECT, env, timeout: 240_000, maxBuffer: 16 << 20 }, (err, stdout, stderr) =>
-      resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, out: `${stdout}\n${stderr}` }),
+      resolve({ code: err === null ? 0 : typeof err.code === 'number' ? err.code : null, out: `${stdout}\n${stderr}` }),
     )
   })
   expect(run.out).toMatch(/6 passing/)
